@@ -1,0 +1,196 @@
+// Package exceptions holds the API errors of the framework, as values: each
+// carries its HTTP status, a detail in DRF's wording and a machine code.
+// Views return them; the exception handler renders them.
+package exceptions
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// APIException is an error with an HTTP status, a detail and a code.
+// Detail is a string (rendered as {"detail": ...}) or, for validation
+// errors, a structure rendered as it is.
+type APIException struct {
+	Status int
+	Detail any
+	Code   string
+	// Header holds headers the answer must carry (WWW-Authenticate, Retry-After).
+	Header http.Header
+	// Wait is how long a throttled client should wait.
+	Wait time.Duration
+}
+
+// Error returns the detail as text.
+func (e *APIException) Error() string {
+	if s, ok := e.Detail.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(e.Detail)
+	return string(b)
+}
+
+// StatusCode returns the HTTP status; any error with this method is an API
+// error to the framework.
+func (e *APIException) StatusCode() int { return e.Status }
+
+// Is reports whether target is an APIException with the same code, so that
+// errors.Is(err, exceptions.NotAuthenticated()) works.
+func (e *APIException) Is(target error) bool {
+	t, ok := target.(*APIException)
+	return ok && t.Code == e.Code
+}
+
+func newException(status int, code, def string, detail []string) *APIException {
+	d := def
+	if len(detail) > 0 && detail[0] != "" {
+		d = detail[0]
+	}
+	return &APIException{Status: status, Detail: d, Code: code}
+}
+
+// Codes of the built-in exceptions, as DRF names them.
+const (
+	CodeParseError           = "parse_error"
+	CodeAuthenticationFailed = "authentication_failed"
+	CodeNotAuthenticated     = "not_authenticated"
+	CodePermissionDenied     = "permission_denied"
+	CodeNotFound             = "not_found"
+	CodeMethodNotAllowed     = "method_not_allowed"
+	CodeNotAcceptable        = "not_acceptable"
+	CodeUnsupportedMediaType = "unsupported_media_type"
+	CodeThrottled            = "throttled"
+	CodeInvalid              = "invalid"
+	CodeTooLarge             = "request_too_large"
+	CodeError                = "error"
+)
+
+// ParseError is 400 "Malformed request." or the given detail.
+func ParseError(detail ...string) *APIException {
+	return newException(http.StatusBadRequest, CodeParseError, "Malformed request.", detail)
+}
+
+// AuthenticationFailed is 401 "Incorrect authentication credentials." or the given detail.
+func AuthenticationFailed(detail ...string) *APIException {
+	return newException(http.StatusUnauthorized, CodeAuthenticationFailed, "Incorrect authentication credentials.", detail)
+}
+
+// NotAuthenticated is 401 "Authentication credentials were not provided."
+func NotAuthenticated(detail ...string) *APIException {
+	return newException(http.StatusUnauthorized, CodeNotAuthenticated, "Authentication credentials were not provided.", detail)
+}
+
+// PermissionDenied is 403 "You do not have permission to perform this action." or the given detail.
+func PermissionDenied(detail ...string) *APIException {
+	return newException(http.StatusForbidden, CodePermissionDenied, "You do not have permission to perform this action.", detail)
+}
+
+// NotFound is 404 "Not found." or the given detail.
+func NotFound(detail ...string) *APIException {
+	return newException(http.StatusNotFound, CodeNotFound, "Not found.", detail)
+}
+
+// MethodNotAllowed is 405 `Method "M" not allowed.`
+func MethodNotAllowed(method string) *APIException {
+	return newException(http.StatusMethodNotAllowed, CodeMethodNotAllowed, fmt.Sprintf("Method %q not allowed.", method), nil)
+}
+
+// NotAcceptable is 406 "Could not satisfy the request Accept header." or the given detail.
+func NotAcceptable(detail ...string) *APIException {
+	return newException(http.StatusNotAcceptable, CodeNotAcceptable, "Could not satisfy the request Accept header.", detail)
+}
+
+// UnsupportedMediaType is 415 `Unsupported media type "T" in request.`
+func UnsupportedMediaType(mediaType string) *APIException {
+	return newException(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, fmt.Sprintf("Unsupported media type %q in request.", mediaType), nil)
+}
+
+// RequestTooLarge is 413 "Request body is too large."
+func RequestTooLarge() *APIException {
+	return newException(http.StatusRequestEntityTooLarge, CodeTooLarge, "Request body is too large.", nil)
+}
+
+// Throttled is 429 "Request was throttled. Expected available in N seconds."
+// with Retry-After; a zero wait gives the bare sentence.
+func Throttled(wait time.Duration) *APIException {
+	e := newException(http.StatusTooManyRequests, CodeThrottled, "Request was throttled.", nil)
+	if wait > 0 {
+		secs := int(math.Ceil(wait.Seconds()))
+		unit := "seconds"
+		if secs == 1 {
+			unit = "second"
+		}
+		e.Detail = fmt.Sprintf("Request was throttled. Expected available in %d %s.", secs, unit)
+		e.Wait = wait
+		e.Header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
+	}
+	return e
+}
+
+// FieldError is the messages of one field of a validation error.
+type FieldError struct {
+	Field    string
+	Messages []string
+}
+
+// ValidationErrors maps fields to their messages and keeps the fields in
+// the order they were added. It renders as {"field": ["message", ...]}.
+type ValidationErrors []FieldError
+
+// Add appends msg to field's messages.
+func (v *ValidationErrors) Add(field, msg string) {
+	for i := range *v {
+		if (*v)[i].Field == field {
+			(*v)[i].Messages = append((*v)[i].Messages, msg)
+			return
+		}
+	}
+	*v = append(*v, FieldError{Field: field, Messages: []string{msg}})
+}
+
+// Get returns field's messages.
+func (v ValidationErrors) Get(field string) []string {
+	for _, f := range v {
+		if f.Field == field {
+			return f.Messages
+		}
+	}
+	return nil
+}
+
+// MarshalJSON renders the fields in order.
+func (v ValidationErrors) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(f.Field)
+		if err != nil {
+			return nil, err
+		}
+		m, err := json.Marshal(f.Messages)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(m)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// NonFieldErrors is the key of errors that belong to no single field.
+const NonFieldErrors = "non_field_errors"
+
+// ValidationError is 400 with the field errors as the body.
+func ValidationError(errs ValidationErrors) *APIException {
+	return &APIException{Status: http.StatusBadRequest, Detail: errs, Code: CodeInvalid}
+}

@@ -1,0 +1,24 @@
+package framework
+
+import "github.com/go-drf/drf/framework/request"
+
+// metadata is the OPTIONS answer, DRF's SimpleMetadata without actions.
+type metadata struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Renders     []string `json:"renders"`
+	Parses      []string `json:"parses"`
+}
+
+// Metadata describes the view for an OPTIONS request.
+func Metadata(v *View, r *request.Request) any {
+	rs := v.resolve()
+	m := metadata{Name: v.Name, Description: v.Description, Renders: []string{}, Parses: []string{}}
+	for _, rd := range rs.renderers {
+		m.Renders = append(m.Renders, rd.MediaType())
+	}
+	for _, p := range rs.parsers {
+		m.Parses = append(m.Parses, p.MediaType())
+	}
+	return m
+}

@@ -1,0 +1,107 @@
+package framework
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+
+	"github.com/go-drf/drf/framework/exceptions"
+)
+
+// JSONParser parses application/json bodies.
+type JSONParser struct{}
+
+// MediaType returns application/json.
+func (JSONParser) MediaType() string { return "application/json" }
+
+// Parse decodes one JSON value; numbers stay json.Number. A malformed
+// body is 400 "JSON parse error - ...".
+func (JSONParser) Parse(body io.Reader, _ map[string]string) (any, error) {
+	dec := json.NewDecoder(body)
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			err = errors.New("extra data after the JSON value")
+		}
+		return nil, jsonError(err)
+	}
+	return v, nil
+}
+
+func jsonError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return err
+	}
+	if err == io.EOF {
+		err = errors.New("unexpected end of input")
+	}
+	return exceptions.ParseError("JSON parse error - " + err.Error())
+}
+
+// FormParser parses application/x-www-form-urlencoded bodies into a map
+// of each field's last value, as a Django QueryDict reads.
+type FormParser struct{}
+
+// MediaType returns application/x-www-form-urlencoded.
+func (FormParser) MediaType() string { return "application/x-www-form-urlencoded" }
+
+// Parse reads the form.
+func (FormParser) Parse(body io.Reader, _ map[string]string) (any, error) {
+	b, err := io.ReadAll(body)
+	if err != nil {
+		return nil, err
+	}
+	vals, err := url.ParseQuery(string(b))
+	if err != nil {
+		return nil, exceptions.ParseError("Form parse error - " + err.Error())
+	}
+	return lastValues(vals), nil
+}
+
+func lastValues(vals url.Values) map[string]any {
+	m := make(map[string]any, len(vals))
+	for k, v := range vals {
+		m[k] = v[len(v)-1]
+	}
+	return m
+}
+
+// MultiPartParser parses multipart/form-data bodies: fields as strings,
+// files as *multipart.FileHeader.
+type MultiPartParser struct{}
+
+// MediaType returns multipart/form-data.
+func (MultiPartParser) MediaType() string { return "multipart/form-data" }
+
+// maxMemory is how much of a multipart body is kept in memory; the rest
+// of the files go to temporary files.
+const maxMemory = 10 << 20
+
+// Parse reads the multipart form; a missing boundary or broken body is 400.
+func (MultiPartParser) Parse(body io.Reader, params map[string]string) (any, error) {
+	boundary := params["boundary"]
+	if boundary == "" {
+		return nil, exceptions.ParseError("Multipart form parse error - Invalid boundary in multipart: None")
+	}
+	form, err := multipart.NewReader(body, boundary).ReadForm(maxMemory)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, err
+		}
+		return nil, exceptions.ParseError("Multipart form parse error - " + err.Error())
+	}
+	m := lastValues(form.Value)
+	for k, files := range form.File {
+		m[k] = files[len(files)-1]
+	}
+	return m, nil
+}

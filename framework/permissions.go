@@ -1,0 +1,134 @@
+package framework
+
+import (
+	"net/http"
+
+	"github.com/go-drf/drf/framework/request"
+)
+
+// Permission decides whether a request may proceed (has_permission). An
+// error is returned as is (e.g. a failed lookup); a denial becomes 401 or
+// 403 by the 401/403 rule. A permission may also implement Message() string
+// for the denial's detail, and ObjectPermission.
+type Permission interface {
+	HasPermission(r *request.Request, v *View) (bool, error)
+}
+
+// ObjectPermission decides on one object (has_object_permission); generic
+// views check it for the object they retrieve.
+type ObjectPermission interface {
+	HasObjectPermission(r *request.Request, v *View, obj any) (bool, error)
+}
+
+// IsSafeMethod reports whether method is GET, HEAD or OPTIONS.
+func IsSafeMethod(method string) bool {
+	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
+}
+
+// AllowAny allows every request.
+type AllowAny struct{}
+
+// HasPermission returns true.
+func (AllowAny) HasPermission(*request.Request, *View) (bool, error) { return true, nil }
+
+// IsAuthenticated allows authenticated users only.
+type IsAuthenticated struct{}
+
+// HasPermission reports whether the user is authenticated.
+func (IsAuthenticated) HasPermission(r *request.Request, _ *View) (bool, error) {
+	return r.User().IsAuthenticated(), nil
+}
+
+// IsAdminUser allows staff users only.
+type IsAdminUser struct{}
+
+// HasPermission reports whether the user is staff.
+func (IsAdminUser) HasPermission(r *request.Request, _ *View) (bool, error) {
+	u := r.User()
+	return u.IsAuthenticated() && u.IsStaff(), nil
+}
+
+// IsAuthenticatedOrReadOnly allows safe methods to anyone and the others
+// to authenticated users.
+type IsAuthenticatedOrReadOnly struct{}
+
+// HasPermission applies the rule.
+func (IsAuthenticatedOrReadOnly) HasPermission(r *request.Request, _ *View) (bool, error) {
+	return IsSafeMethod(r.Method) || r.User().IsAuthenticated(), nil
+}
+
+func objectAllowed(p Permission, r *request.Request, v *View, obj any) (bool, error) {
+	op, ok := p.(ObjectPermission)
+	if !ok {
+		return true, nil
+	}
+	return op.HasObjectPermission(r, v, obj)
+}
+
+// And allows when every permission allows (DRF's p1 & p2).
+func And(p ...Permission) Permission { return and(p) }
+
+type and []Permission
+
+func (a and) HasPermission(r *request.Request, v *View) (bool, error) {
+	for _, p := range a {
+		if ok, err := p.HasPermission(r, v); !ok || err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func (a and) HasObjectPermission(r *request.Request, v *View, obj any) (bool, error) {
+	for _, p := range a {
+		if ok, err := objectAllowed(p, r, v, obj); !ok || err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// Or allows when any permission allows (DRF's p1 | p2); on objects, one
+// permission must allow both the request and the object.
+func Or(p ...Permission) Permission { return or(p) }
+
+type or []Permission
+
+func (o or) HasPermission(r *request.Request, v *View) (bool, error) {
+	for _, p := range o {
+		if ok, err := p.HasPermission(r, v); ok || err != nil {
+			return ok, err
+		}
+	}
+	return false, nil
+}
+
+func (o or) HasObjectPermission(r *request.Request, v *View, obj any) (bool, error) {
+	for _, p := range o {
+		ok, err := p.HasPermission(r, v)
+		if err != nil {
+			return false, err
+		}
+		if ok {
+			if ok, err = objectAllowed(p, r, v, obj); ok || err != nil {
+				return ok, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// Not inverts a permission (DRF's ~p).
+func Not(p Permission) Permission { return not{p} }
+
+type not struct{ p Permission }
+
+func (n not) HasPermission(r *request.Request, v *View) (bool, error) {
+	ok, err := n.p.HasPermission(r, v)
+	return !ok && err == nil, err
+}
+
+func (n not) HasObjectPermission(r *request.Request, v *View, obj any) (bool, error) {
+	ok, err := objectAllowed(n.p, r, v, obj)
+	return !ok && err == nil, err
+}

@@ -1,0 +1,62 @@
+package framework
+
+import (
+	"slices"
+
+	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/request"
+)
+
+// Versioner determines the API version of a request (a versioning
+// scheme). It returns "" for none, or an error in DRF's wording when the
+// version is not allowed. Schemes built on the URL also implement the
+// reverse package's hook so that reversed URLs carry the version.
+type Versioner interface {
+	DetermineVersion(r *request.Request, c VersionConfig) (string, error)
+}
+
+// VersionConfig is the resolved DEFAULT_VERSION, ALLOWED_VERSIONS and
+// VERSION_PARAM of a view.
+type VersionConfig struct {
+	// Default is the version of requests that carry none; "" is None.
+	Default string
+	// Allowed lists the allowed versions, Default included.
+	Allowed []string
+	// Param is the name of the version parameter.
+	Param string
+
+	restricted bool
+}
+
+// IsAllowed reports whether version may be used: any when ALLOWED_VERSIONS
+// is unset, else the allowed ones, Default included.
+func (c VersionConfig) IsAllowed(version string) bool {
+	if !c.restricted {
+		return true
+	}
+	return slices.Contains(c.Allowed, version)
+}
+
+// Restrict sets the allowed versions (for schemes and tests built outside a view).
+func (c VersionConfig) Restrict(versions ...string) VersionConfig {
+	c.Allowed = append(versions, c.Default)
+	c.restricted = true
+	return c
+}
+
+// Paginator is a pagination style (pagination_class). Paginate returns the
+// requested page of src, or an error such as 404 "Invalid page.". The
+// style's value is configuration and is shared by all requests; what a
+// request needs to remember lives in the Page.
+type Paginator interface {
+	Paginate(src queryset.Source, r *request.Request, v *View) (Page, error)
+}
+
+// Page is one page of a paginated source.
+type Page interface {
+	// Items are the page's items, in order.
+	Items() []any
+	// Response builds the paginated answer from the serialised items
+	// (get_paginated_response).
+	Response(data any) *Response
+}

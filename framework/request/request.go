@@ -1,0 +1,238 @@
+// Package request holds the Request wrapper the framework hands to views:
+// an *http.Request plus the user and auth it authenticates as (lazily, on
+// first access, once), the parsed body, and the API version.
+package request
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+
+	"github.com/go-drf/drf/framework/exceptions"
+)
+
+// Authenticator is an authentication scheme. Authenticate returns the user
+// and auth on success; (nil, nil, nil) when it does not attempt (the next
+// scheme is tried); or an authentication-failed error, which stops
+// authentication at once.
+type Authenticator interface {
+	Authenticate(r *Request) (User, any, error)
+}
+
+// Challenger is implemented by schemes that supply a WWW-Authenticate value;
+// a denied unauthenticated request is then 401 rather than 403.
+type Challenger interface {
+	AuthenticateHeader(r *Request) string
+}
+
+// Parser parses request bodies of one media type.
+type Parser interface {
+	// MediaType is the type the parser accepts, e.g. "application/json".
+	MediaType() string
+	// Parse reads body; params are the Content-Type's parameters.
+	Parse(body io.Reader, params map[string]string) (any, error)
+}
+
+// WrappedError is an authenticator failure that is not an authentication
+// failure (a bug, a broken database): it is surfaced, never turned into
+// "anonymous".
+type WrappedError struct {
+	Scheme Authenticator
+	Err    error
+}
+
+func (e *WrappedError) Error() string {
+	return fmt.Sprintf("authenticator %T failed: %v", e.Scheme, e.Err)
+}
+
+func (e *WrappedError) Unwrap() error { return e.Err }
+
+// Request wraps the incoming *http.Request.
+type Request struct {
+	*http.Request
+
+	authenticators []Authenticator
+	parsers        []Parser
+	anonUser       func() User
+	anonAuth       any
+
+	authDone      bool
+	user          User
+	auth          any
+	authenticator Authenticator
+	authErr       error
+
+	dataDone bool
+	data     any
+	dataErr  error
+
+	query url.Values
+
+	version          string
+	versioningScheme any
+
+	// AcceptedMediaType is the media type content negotiation chose.
+	AcceptedMediaType string
+	// AcceptedRenderer is the renderer content negotiation chose.
+	AcceptedRenderer any
+}
+
+// Config is what a Request needs from the view's settings.
+type Config struct {
+	Authenticators []Authenticator
+	Parsers        []Parser
+	// UnauthenticatedUser builds request.user when no scheme succeeds;
+	// nil gives AnonymousUser.
+	UnauthenticatedUser func() User
+	// UnauthenticatedToken is request.auth when no scheme succeeds.
+	UnauthenticatedToken any
+}
+
+// New wraps r.
+func New(r *http.Request, c Config) *Request {
+	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers,
+		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken}
+}
+
+// Authenticators returns the view's schemes, in order.
+func (r *Request) Authenticators() []Authenticator { return r.authenticators }
+
+// Authenticate runs the schemes once; later calls return the cached result.
+func (r *Request) Authenticate() error {
+	if r.authDone {
+		return r.authErr
+	}
+	r.authDone = true
+	for _, a := range r.authenticators {
+		user, auth, err := runScheme(a, r)
+		if err != nil {
+			var api interface{ StatusCode() int }
+			if !errors.As(err, &api) {
+				err = &WrappedError{Scheme: a, Err: err}
+			}
+			r.authErr = err
+			r.setAnonymous()
+			return err
+		}
+		if user != nil {
+			r.user, r.auth, r.authenticator = user, auth, a
+			return nil
+		}
+	}
+	r.setAnonymous()
+	return nil
+}
+
+func runScheme(a Authenticator, r *Request) (u User, auth any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			u, auth, err = nil, nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return a.Authenticate(r)
+}
+
+func (r *Request) setAnonymous() {
+	if r.anonUser != nil {
+		r.user = r.anonUser()
+	} else {
+		r.user = AnonymousUser{}
+	}
+	r.auth = r.anonAuth
+}
+
+// User returns the authenticated user, or the anonymous user. Use
+// Authenticate to see an authentication error; after one, User is anonymous.
+func (r *Request) User() User {
+	_ = r.Authenticate()
+	return r.user
+}
+
+// Auth returns the scheme's extra information (a token record), or the
+// unauthenticated token.
+func (r *Request) Auth() any {
+	_ = r.Authenticate()
+	return r.auth
+}
+
+// SuccessfulAuthenticator returns the scheme that authenticated the request, or nil.
+func (r *Request) SuccessfulAuthenticator() Authenticator {
+	_ = r.Authenticate()
+	return r.authenticator
+}
+
+// SetUser sets the user explicitly (after a login), with no scheme.
+func (r *Request) SetUser(u User, auth any) {
+	r.authDone, r.authErr = true, nil
+	r.user, r.auth, r.authenticator = u, auth, nil
+}
+
+// Version returns the API version, "" when none.
+func (r *Request) Version() string { return r.version }
+
+// VersioningScheme returns the scheme that determined the version, or nil.
+func (r *Request) VersioningScheme() any { return r.versioningScheme }
+
+// SetVersion records the version and the scheme that determined it.
+func (r *Request) SetVersion(version string, scheme any) {
+	r.version, r.versioningScheme = version, scheme
+}
+
+// QueryParams returns the parsed query string, parsed once.
+func (r *Request) QueryParams() url.Values {
+	if r.query == nil {
+		r.query = r.URL.Query()
+	}
+	return r.query
+}
+
+// Data returns the parsed body: a map for JSON objects and forms, the JSON
+// value otherwise, nil when the request has no body. Errors are 400 for a
+// malformed body, 413 for one over the limit and 415 for a content type no
+// parser accepts.
+func (r *Request) Data() (any, error) {
+	if r.dataDone {
+		return r.data, r.dataErr
+	}
+	r.dataDone = true
+	r.data, r.dataErr = r.parse()
+	return r.data, r.dataErr
+}
+
+func (r *Request) parse() (any, error) {
+	ct := r.Header.Get("Content-Type")
+	if r.Body == nil || r.Body == http.NoBody || (r.ContentLength == 0 && ct == "") {
+		return nil, nil
+	}
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return nil, exceptions.UnsupportedMediaType(ct)
+	}
+	for _, p := range r.parsers {
+		if matchMedia(p.MediaType(), mt) {
+			v, err := p.Parse(r.Body, params)
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				return nil, exceptions.RequestTooLarge()
+			}
+			return v, err
+		}
+	}
+	return nil, exceptions.UnsupportedMediaType(ct)
+}
+
+func matchMedia(accepts, mt string) bool {
+	if accepts == "*/*" || accepts == mt {
+		return true
+	}
+	if len(accepts) > 2 && accepts[len(accepts)-2:] == "/*" {
+		return len(mt) > len(accepts)-1 && mt[:len(accepts)-1] == accepts[:len(accepts)-1]
+	}
+	return false
+}

@@ -1,0 +1,75 @@
+package framework
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/go-drf/drf/framework/request"
+)
+
+// Response is a view's answer before rendering: status, data for the
+// negotiated renderer, and extra headers.
+type Response struct {
+	Status int
+	// Data is rendered by the accepted renderer; nil gives an empty body.
+	Data   any
+	Header http.Header
+	// Page is the page that produced the answer, for the browsable
+	// pagination controls; nil when the answer is not a page.
+	Page Page
+	// Exception marks answers built from an error.
+	Exception bool
+}
+
+// OK is a 200 answer with data.
+func OK(data any) *Response { return &Response{Status: http.StatusOK, Data: data} }
+
+// Created is a 201 answer with data.
+func Created(data any) *Response { return &Response{Status: http.StatusCreated, Data: data} }
+
+// NoContent is a 204 answer.
+func NoContent() *Response { return &Response{Status: http.StatusNoContent} }
+
+// finalize renders resp with the accepted renderer (the first one when
+// negotiation failed) and writes it with DRF's default headers.
+func (v *View) finalize(rs *resolved, w http.ResponseWriter, r *request.Request, resp *Response) {
+	if resp == nil {
+		resp = &Response{Status: http.StatusNoContent}
+	}
+	if resp.Status == 0 {
+		resp.Status = http.StatusOK
+	}
+	renderer, _ := r.AcceptedRenderer.(Renderer)
+	mediaType := r.AcceptedMediaType
+	if renderer == nil {
+		renderer = rs.renderers[0]
+		mediaType = renderer.MediaType()
+	}
+	h := w.Header()
+	for k, vs := range resp.Header {
+		h[k] = vs
+	}
+	h.Set("Allow", rs.allow)
+	if rs.vary {
+		h.Add("Vary", "Accept")
+	}
+	body, err := renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType})
+	if err != nil {
+		resp = v.handleException(rs, r, err)
+		renderer = rs.renderers[0]
+		mediaType = renderer.MediaType()
+		body, _ = renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType})
+	}
+	if len(body) > 0 || resp.Data != nil {
+		ct := mediaType
+		if c, ok := renderer.(interface{ Charset() string }); ok && c.Charset() != "" {
+			ct += "; charset=" + c.Charset()
+		}
+		h.Set("Content-Type", ct)
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(resp.Status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}

@@ -1,0 +1,142 @@
+// Package framework is the core of the REST framework: views and their
+// request pipeline, settings, responses, content negotiation, renderers,
+// parsers, permissions, throttles and the exception handler.
+package framework
+
+import (
+	"github.com/go-drf/drf/framework/request"
+)
+
+// List is a list-valued setting: authentication schemes, permissions,
+// throttles, renderers, parsers. Its zero value means "not set": a view
+// inherits the global setting, and the global setting takes DRF's default.
+// A List built by one of the constructors is set, even when empty, so
+// Authenticators() means "no authentication at all".
+type List[T any] struct {
+	set   bool
+	items []T
+}
+
+// IsSet reports whether the list was set explicitly.
+func (l List[T]) IsSet() bool { return l.set }
+
+// Items returns the list's values.
+func (l List[T]) Items() []T { return l.items }
+
+func (l List[T]) or(fallback List[T]) List[T] {
+	if l.set {
+		return l
+	}
+	return fallback
+}
+
+// Authenticators sets the authentication schemes, tried in order
+// (DEFAULT_AUTHENTICATION_CLASSES, authentication_classes).
+func Authenticators(a ...request.Authenticator) List[request.Authenticator] {
+	return List[request.Authenticator]{true, a}
+}
+
+// Permissions sets the permissions, all of which must allow
+// (DEFAULT_PERMISSION_CLASSES, permission_classes).
+func Permissions(p ...Permission) List[Permission] { return List[Permission]{true, p} }
+
+// Throttles sets the throttles (DEFAULT_THROTTLE_CLASSES, throttle_classes).
+func Throttles(t ...Throttle) List[Throttle] { return List[Throttle]{true, t} }
+
+// Renderers sets the renderers, the first being the default
+// (DEFAULT_RENDERER_CLASSES, renderer_classes).
+func Renderers(r ...Renderer) List[Renderer] { return List[Renderer]{true, r} }
+
+// Parsers sets the body parsers (DEFAULT_PARSER_CLASSES, parser_classes).
+func Parsers(p ...request.Parser) List[request.Parser] { return List[request.Parser]{true, p} }
+
+// Versions sets the allowed versions (ALLOWED_VERSIONS, allowed_versions).
+func Versions(v ...string) List[string] { return List[string]{true, v} }
+
+// Option is a single-valued setting whose "none" differs from "not set":
+// the pagination and versioning classes, the default version. Its zero
+// value is "not set"; Use(x) sets x; Use of a nil value or None sets none.
+type Option[T any] struct {
+	set   bool
+	value T
+}
+
+// Use sets an option to v.
+func Use[T any](v T) Option[T] { return Option[T]{true, v} }
+
+// IsSet reports whether the option was set explicitly.
+func (o Option[T]) IsSet() bool { return o.set }
+
+// Value returns the option's value.
+func (o Option[T]) Value() T { return o.value }
+
+func (o Option[T]) or(fallback Option[T]) Option[T] {
+	if o.set {
+		return o
+	}
+	return fallback
+}
+
+// NoPagination turns pagination off (pagination_class = None).
+var NoPagination = Option[Paginator]{set: true}
+
+// NoVersioning turns versioning off (versioning_class = None).
+var NoVersioning = Option[Versioner]{set: true}
+
+// Settings are the global defaults of every view, DRF's REST_FRAMEWORK
+// setting. The zero value is DRF's defaults, except that the default
+// authentication schemes need a user store and so must be set.
+type Settings struct {
+	// Authentication: DEFAULT_AUTHENTICATION_CLASSES.
+	Authentication List[request.Authenticator]
+	// Permissions: DEFAULT_PERMISSION_CLASSES; unset gives AllowAny.
+	Permissions List[Permission]
+	// Throttles: DEFAULT_THROTTLE_CLASSES; unset gives none.
+	Throttles List[Throttle]
+	// ThrottleRates: DEFAULT_THROTTLE_RATES, by scope ("anon": "3/minute").
+	ThrottleRates map[string]string
+	// ThrottleCache keeps throttle histories; nil gives a process-wide memory cache.
+	ThrottleCache ThrottleCache
+	// NumProxies: NUM_PROXIES, how many proxies' X-Forwarded-For entries to
+	// trust when identifying clients; 0 trusts none.
+	NumProxies int
+
+	// Pagination: DEFAULT_PAGINATION_CLASS; unset gives none.
+	Pagination Option[Paginator]
+	// PageSize: PAGE_SIZE; 0 is None.
+	PageSize int
+
+	// Versioning: DEFAULT_VERSIONING_CLASS; unset gives none.
+	Versioning Option[Versioner]
+	// DefaultVersion: DEFAULT_VERSION; "" is None.
+	DefaultVersion string
+	// AllowedVersions: ALLOWED_VERSIONS; unset allows any.
+	AllowedVersions List[string]
+	// VersionParam: VERSION_PARAM; "" gives "version".
+	VersionParam string
+
+	// Renderers: DEFAULT_RENDERER_CLASSES; unset gives JSON only (add the
+	// browsable renderer from framework/browsable).
+	Renderers List[Renderer]
+	// Parsers: DEFAULT_PARSER_CLASSES; unset gives JSON, form and multipart.
+	Parsers List[request.Parser]
+	// URLFormatOverride: URL_FORMAT_OVERRIDE; "" gives "format".
+	URLFormatOverride string
+	// MaxBodyBytes bounds request bodies (413 beyond); 0 gives 2.5 MB,
+	// Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
+	MaxBodyBytes int64
+
+	// UnauthenticatedUser: UNAUTHENTICATED_USER; nil gives AnonymousUser.
+	UnauthenticatedUser func() request.User
+	// UnauthenticatedToken: UNAUTHENTICATED_TOKEN; nil by default.
+	UnauthenticatedToken any
+
+	// ExceptionHandler: EXCEPTION_HANDLER; nil gives DefaultExceptionHandler.
+	ExceptionHandler ExceptionHandler
+}
+
+// DefaultMaxBodyBytes is Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
+const DefaultMaxBodyBytes = 2621440
+
+// defaultSettings are used by views with no Settings.
+var defaultSettings = &Settings{}

@@ -1,0 +1,167 @@
+// Package store opens the project's SQLite database and applies schema
+// migrations recorded the way Django records them, so a database created by
+// Django can be served as is and vice versa.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/mattn/go-sqlite3"
+)
+
+// DriverName is the database/sql driver every database of this package uses.
+const DriverName = "sqlite3"
+
+// BusyTimeout is how long a connection waits for another writer's lock
+// before failing with SQLITE_BUSY.
+const BusyTimeout = 5 * time.Second
+
+// memoryDBs numbers the in-memory databases so that each Open(":memory:")
+// gets a database of its own.
+var memoryDBs atomic.Uint64
+
+// Open opens and pings the SQLite database named by dsn, which may be
+//
+//   - a plain path: "db.sqlite3", "/var/lib/app/db.sqlite3";
+//   - a DATABASE_URL: "sqlite:///abs/path" (absolute) or
+//     "sqlite://relative/path";
+//   - an SQLite URI: "file:db.sqlite3?mode=rwc";
+//   - ":memory:" (also "sqlite://:memory:"): a fresh in-memory database.
+//
+// Every connection gets a busy timeout of 5 s, foreign keys on and
+// "BEGIN IMMEDIATE" transactions, so a write transaction takes the write lock
+// when it starts instead of failing with SQLITE_BUSY when it first writes.
+// File databases use the WAL journal and a pool of 2×NumCPU+2 connections
+// (WAL lets readers run beside the single writer). An in-memory database is a
+// named shared-cache database held by exactly one connection, so it lives as
+// long as the pool and all work on it is serialised; do not use the *sqlx.DB
+// while holding one of its transactions.
+func Open(dsn string) (*sqlx.DB, error) {
+	path, memory, err := resolve(dsn)
+	if err != nil {
+		return nil, err
+	}
+	params := []string{
+		fmt.Sprintf("_busy_timeout=%d", BusyTimeout.Milliseconds()),
+		"_foreign_keys=1",
+		"_txlock=immediate",
+	}
+	if !memory {
+		params = append(params, "_journal_mode=WAL")
+	}
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	db, err := sqlx.Open(DriverName, path+sep+strings.Join(params, "&"))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %q: %w", dsn, err)
+	}
+	if memory {
+		db.SetMaxOpenConns(1)
+		db.SetMaxIdleConns(1)
+	} else {
+		n := 2*runtime.NumCPU() + 2
+		db.SetMaxOpenConns(n)
+		db.SetMaxIdleConns(n)
+	}
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	if err := db.Ping(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: open %q: %w", dsn, err)
+	}
+	return db, nil
+}
+
+// resolve turns a dsn into what go-sqlite3 opens, and reports whether it is
+// an in-memory database.
+func resolve(dsn string) (path string, memory bool, err error) {
+	switch {
+	case strings.HasPrefix(dsn, "sqlite://"):
+		dsn = strings.TrimPrefix(dsn, "sqlite://")
+		if dsn == "" || dsn == "/" {
+			return "", false, fmt.Errorf("store: database URL %q names no file", "sqlite://"+dsn)
+		}
+		if dsn == "/:memory:" {
+			dsn = ":memory:"
+		}
+	case dsn == "":
+		return "", false, errors.New("store: empty database name")
+	}
+	if dsn == ":memory:" {
+		return fmt.Sprintf("file:memdb%d?mode=memory&cache=shared", memoryDBs.Add(1)), true, nil
+	}
+	if strings.HasPrefix(dsn, "file:") {
+		if _, query, ok := strings.Cut(dsn, "?"); ok {
+			q, err := url.ParseQuery(query)
+			if err != nil {
+				return "", false, fmt.Errorf("store: bad parameters in %q: %w", dsn, err)
+			}
+			memory = q.Get("mode") == "memory"
+		}
+		return dsn, memory || strings.HasPrefix(dsn, "file::memory:"), nil
+	}
+	// A plain path: go-sqlite3 opens it verbatim, dropping what follows "?",
+	// which is where our parameters go.
+	if strings.Contains(dsn, "?") {
+		return "", false, fmt.Errorf("store: path %q contains '?': use a file: URI", dsn)
+	}
+	return dsn, false, nil
+}
+
+// InTx runs fn in a transaction of db, committing when fn returns nil and
+// rolling back otherwise (fn's error is returned as is).
+func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
+	tx, err := db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// IsBusy reports whether err is SQLite's "database is locked" (SQLITE_BUSY)
+// or "table is locked" (SQLITE_LOCKED): the operation may succeed if retried.
+func IsBusy(err error) bool {
+	var e sqlite3.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.Code == sqlite3.ErrBusy || e.Code == sqlite3.ErrLocked
+}
+
+// IsUniqueViolation reports whether err is a UNIQUE or PRIMARY KEY
+// constraint failure, as when two requests race to insert the same row.
+func IsUniqueViolation(err error) bool {
+	var e sqlite3.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.ExtendedCode == sqlite3.ErrConstraintUnique ||
+		e.ExtendedCode == sqlite3.ErrConstraintPrimaryKey
+}
+
+// FormatTime renders t the way Django stores datetimes on SQLite: in UTC,
+// to the microsecond, "2006-01-02 15:04:05.123456" (or "2006-01-02 15:04:05"
+// when the microseconds are zero). Bind it instead of a time.Time so that
+// rows written by Go and by Django sort and compare alike. go-sqlite3 reads
+// either form back into a time.Time for columns declared datetime.
+func FormatTime(t time.Time) string {
+	t = t.UTC().Truncate(time.Microsecond)
+	if t.Nanosecond() == 0 {
+		return t.Format(time.DateTime)
+	}
+	return t.Format("2006-01-02 15:04:05.000000")
+}
