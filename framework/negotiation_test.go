@@ -1,0 +1,169 @@
+package framework_test
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/request"
+)
+
+type htmlRenderer struct{}
+
+func (htmlRenderer) MediaType() string { return "text/html" }
+func (htmlRenderer) Format() string    { return "api" }
+func (htmlRenderer) Charset() string   { return "utf-8" }
+func (htmlRenderer) Render(data any, c *framework.RenderContext) ([]byte, error) {
+	return []byte(fmt.Sprintf("<p>%v</p>", data)), nil
+}
+
+func TestNegotiation(t *testing.T) {
+	echo := func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		return framework.OK(map[string]string{"a": "<b>"}), nil
+	}
+	jsonOnly := &framework.View{Get: echo}
+	both := &framework.View{Renderers: framework.Renderers(framework.JSONRenderer{}, htmlRenderer{}), Get: echo}
+	cases := []struct {
+		view        *framework.View
+		path        string
+		accept      string
+		status      int
+		contentType string
+		body        string
+	}{
+		{jsonOnly, "/", "", 200, "application/json", `{"a":"<b>"}`},
+		{jsonOnly, "/", "*/*", 200, "application/json", `{"a":"<b>"}`},
+		{jsonOnly, "/", "application/json; version=v2", 200, "application/json; version=v2", `{"a":"<b>"}`},
+		{jsonOnly, "/", "text/html", 406, "application/json", `{"detail":"Could not satisfy the request Accept header."}`},
+		{jsonOnly, "/?format=api", "", 404, "application/json", `{"detail":"Not found."}`},
+		{jsonOnly, "/", "application/json; indent=2", 200, "application/json; indent=2", "{\n  \"a\": \"<b>\"\n}"},
+		{both, "/", "text/html", 200, "text/html; charset=utf-8", "<p>map[a:<b>]</p>"},
+		{both, "/", "text/html;q=0.9, application/json", 200, "application/json", `{"a":"<b>"}`},
+		{both, "/", "*/*", 200, "application/json", `{"a":"<b>"}`},
+		{both, "/?format=api", "application/json", 406, "application/json", `{"detail":"Could not satisfy the request Accept header."}`},
+		{both, "/?format=api", "", 200, "text/html; charset=utf-8", "<p>map[a:<b>]</p>"},
+	}
+	for _, c := range cases {
+		req := httptest.NewRequest("GET", c.path, nil)
+		if c.accept != "" {
+			req.Header.Set("Accept", c.accept)
+		}
+		w := httptest.NewRecorder()
+		c.view.ServeHTTP(w, req)
+		if w.Code != c.status || w.Header().Get("Content-Type") != c.contentType || w.Body.String() != c.body {
+			t.Errorf("%s Accept %q: %d %q %q", c.path, c.accept, w.Code, w.Header().Get("Content-Type"), w.Body.String())
+		}
+	}
+	w := httptest.NewRecorder()
+	both.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	if w.Header().Get("Vary") != "Accept" {
+		t.Errorf("Vary %q", w.Header().Get("Vary"))
+	}
+}
+
+func TestParsers(t *testing.T) {
+	v := &framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		d, err := r.Data()
+		if err != nil {
+			return nil, err
+		}
+		return framework.OK(map[string]any{"data": d}), nil
+	}, Settings: &framework.Settings{MaxBodyBytes: 64}}
+	cases := []struct {
+		ct, body string
+		status   int
+		want     string
+	}{
+		{"application/json", `{"a": 1}`, 200, `{"data":{"a":1}}`},
+		{"application/json", `{"a": `, 400, `{"detail":"JSON parse error - unexpected EOF"}`},
+		{"application/json", `{} {}`, 400, ``},
+		{"application/x-www-form-urlencoded", `a=1&a=2&b=x`, 200, `{"data":{"a":"2","b":"x"}}`},
+		{"multipart/form-data; boundary=XX", "--XX\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--XX--\r\n", 200, `{"data":{"a":"v"}}`},
+		{"multipart/form-data", "x", 400, ``},
+		{"text/plain", `hi`, 415, `{"detail":"Unsupported media type \"text/plain\" in request."}`},
+		{"application/json", `{"a": "` + strings.Repeat("x", 100) + `"}`, 413, `{"detail":"Request body is too large."}`},
+		{"", ``, 200, `{"data":null}`},
+	}
+	for _, c := range cases {
+		req := httptest.NewRequest("POST", "/", strings.NewReader(c.body))
+		if c.ct != "" {
+			req.Header.Set("Content-Type", c.ct)
+		}
+		w := httptest.NewRecorder()
+		v.ServeHTTP(w, req)
+		if w.Code != c.status || (c.want != "" && w.Body.String() != c.want) {
+			t.Errorf("%s %q: %d %s", c.ct, c.body, w.Code, w.Body.String())
+		}
+	}
+}
+
+func TestThrottles(t *testing.T) {
+	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	anon := framework.AnonRateThrottle()
+	anon.Now = func() time.Time { return now }
+	v := &framework.View{
+		Settings:  &framework.Settings{ThrottleRates: map[string]string{"anon": "3/minute"}, ThrottleCache: &framework.MemoryCache{}},
+		Throttles: framework.Throttles(anon),
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			return framework.OK(map[string]bool{"ok": true}), nil
+		},
+	}
+	for i := 1; i <= 4; i++ {
+		w := httptest.NewRecorder()
+		v.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+		if i < 4 && w.Code != 200 {
+			t.Fatalf("call %d: %d", i, w.Code)
+		}
+		if i == 4 && (w.Code != 429 || w.Header().Get("Retry-After") != "60" ||
+			w.Body.String() != `{"detail":"Request was throttled. Expected available in 60 seconds."}`) {
+			t.Fatalf("call 4: %d %q %s", w.Code, w.Header().Get("Retry-After"), w.Body.String())
+		}
+	}
+	now = now.Add(time.Minute)
+	w := httptest.NewRecorder()
+	v.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	if w.Code != 200 {
+		t.Fatalf("after a minute: %d", w.Code)
+	}
+}
+
+func TestThrottleCountsUnderConcurrency(t *testing.T) {
+	v := &framework.View{
+		Settings:  &framework.Settings{ThrottleRates: map[string]string{"anon": "10/hour"}, ThrottleCache: &framework.MemoryCache{}},
+		Throttles: framework.Throttles(framework.AnonRateThrottle()),
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			return framework.OK(nil), nil
+		},
+	}
+	codes := make(chan int, 50)
+	for range 50 {
+		go func() {
+			w := httptest.NewRecorder()
+			v.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+			codes <- w.Code
+		}()
+	}
+	ok := 0
+	for range 50 {
+		if <-codes == 200 {
+			ok++
+		}
+	}
+	if ok != 10 {
+		t.Fatalf("%d requests allowed, want 10", ok)
+	}
+}
+
+func TestParseRate(t *testing.T) {
+	for _, bad := range []string{"", "3", "x/minute", "3/", "3/year", "-1/s"} {
+		if _, _, err := framework.ParseRate(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+	if n, per, err := framework.ParseRate("100/day"); err != nil || n != 100 || per != 24*time.Hour {
+		t.Errorf("100/day: %d %v %v", n, per, err)
+	}
+}

@@ -1,0 +1,311 @@
+package framework_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/request"
+)
+
+type user struct{ name string }
+
+func (u user) GetUsername() string   { return u.name }
+func (u user) IsAuthenticated() bool { return true }
+func (u user) IsActive() bool        { return true }
+func (u user) IsStaff() bool         { return u.name == "admin" }
+
+// headerScheme authenticates X-User; "bad" fails; absent is not attempted.
+type headerScheme struct {
+	challenge string
+	calls     *int
+	log       *[]string
+}
+
+func (s headerScheme) Authenticate(r *request.Request) (request.User, any, error) {
+	if s.calls != nil {
+		*s.calls++
+	}
+	if s.log != nil {
+		*s.log = append(*s.log, "authenticate")
+	}
+	switch name := r.Header.Get("X-User"); name {
+	case "":
+		return nil, nil, nil
+	case "bad":
+		return nil, nil, exceptions.AuthenticationFailed("No such user")
+	default:
+		return user{name}, "auth:" + name, nil
+	}
+}
+
+type challengeScheme struct{ headerScheme }
+
+func (s challengeScheme) AuthenticateHeader(*request.Request) string { return s.challenge }
+
+type recordPermission struct {
+	log *[]string
+	framework.Permission
+}
+
+func (p recordPermission) HasPermission(r *request.Request, v *framework.View) (bool, error) {
+	*p.log = append(*p.log, "permission")
+	return p.Permission.HasPermission(r, v)
+}
+
+type recordThrottle struct{ log *[]string }
+
+func (t recordThrottle) Allow(*request.Request, *framework.View) (bool, time.Duration, error) {
+	*t.log = append(*t.log, "throttle")
+	return true, 0, nil
+}
+
+func do(t *testing.T, h http.Handler, method, path string, header map[string]string, body string) (*http.Response, map[string]any) {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var data map[string]any
+	if len(raw) > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(raw, &data); err != nil {
+			t.Fatalf("body %q: %v", raw, err)
+		}
+	}
+	return resp, data
+}
+
+func TestPipelineOrder(t *testing.T) {
+	var log []string
+	v := &framework.View{
+		Authentication: framework.Authenticators(headerScheme{log: &log}),
+		Permissions:    framework.Permissions(recordPermission{&log, framework.AllowAny{}}),
+		Throttles:      framework.Throttles(recordThrottle{&log}),
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			log = append(log, "handler")
+			return framework.OK(map[string]string{"user": r.User().GetUsername()}), nil
+		},
+	}
+	resp, body := do(t, v, "GET", "/", map[string]string{"X-User": "alice"}, "")
+	if resp.StatusCode != 200 || body["user"] != "alice" {
+		t.Fatalf("got %d %v", resp.StatusCode, body)
+	}
+	if got := strings.Join(log, ","); got != "authenticate,permission,throttle,handler" {
+		t.Fatalf("order %s", got)
+	}
+}
+
+func TestLazyAuthenticationRunsOnFirstAccessOnce(t *testing.T) {
+	calls := 0
+	v := &framework.View{
+		Authentication:     framework.Authenticators(headerScheme{calls: &calls}),
+		LazyAuthentication: true,
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			before := calls
+			_ = r.User()
+			_ = r.Auth()
+			_ = r.User()
+			return framework.OK(map[string]int{"before": before, "after": calls}), nil
+		},
+	}
+	_, body := do(t, v, "GET", "/", map[string]string{"X-User": "alice"}, "")
+	if body["before"] != 0.0 || body["after"] != 1.0 {
+		t.Fatalf("calls %v", body)
+	}
+}
+
+func TestSchemeOrder(t *testing.T) {
+	second := 0
+	v := &framework.View{
+		Authentication: framework.Authenticators(headerScheme{}, headerScheme{calls: &second}),
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			return framework.OK(map[string]any{"user": r.User().GetUsername(), "auth": r.Auth()}), nil
+		},
+	}
+	// First wins: the second scheme is not consulted.
+	_, body := do(t, v, "GET", "/", map[string]string{"X-User": "alice"}, "")
+	if body["user"] != "alice" || body["auth"] != "auth:alice" || second != 0 {
+		t.Fatalf("first wins: %v second=%d", body, second)
+	}
+	// Not attempted: every scheme is tried, the request is anonymous.
+	_, body = do(t, v, "GET", "/", nil, "")
+	if body["user"] != "" || body["auth"] != nil || second != 1 {
+		t.Fatalf("anonymous: %v second=%d", body, second)
+	}
+	// Failed: stops at once, whatever the permissions.
+	resp, body := do(t, v, "GET", "/", map[string]string{"X-User": "bad"}, "")
+	if resp.StatusCode != 403 || body["detail"] != "No such user" || second != 1 {
+		t.Fatalf("failed: %d %v second=%d", resp.StatusCode, body, second)
+	}
+}
+
+func Test401403Matrix(t *testing.T) {
+	ok := func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		return framework.OK(map[string]string{"username": r.User().GetUsername()}), nil
+	}
+	challenged := challengeScheme{headerScheme{challenge: `Basic realm="api"`}}
+	cases := []struct {
+		name       string
+		schemes    framework.List[request.Authenticator]
+		perm       framework.Permission
+		user       string
+		status     int
+		challenge  string
+		detail     string
+	}{
+		{"challenge first, anonymous", framework.Authenticators(challenged, headerScheme{}), framework.IsAuthenticated{}, "", 401, `Basic realm="api"`, "Authentication credentials were not provided."},
+		{"challenge second only", framework.Authenticators(headerScheme{}, challenged), framework.IsAuthenticated{}, "", 403, "", "Authentication credentials were not provided."},
+		{"no challenge, anonymous", framework.Authenticators(headerScheme{}), framework.IsAuthenticated{}, "", 403, "", "Authentication credentials were not provided."},
+		{"challenge, failed", framework.Authenticators(challenged), framework.AllowAny{}, "bad", 401, `Basic realm="api"`, "No such user"},
+		{"no challenge, failed", framework.Authenticators(headerScheme{}), framework.AllowAny{}, "bad", 403, "", "No such user"},
+		{"authenticated, denied", framework.Authenticators(challenged), framework.IsAdminUser{}, "alice", 403, "", "You do not have permission to perform this action."},
+		{"no schemes, denied", framework.Authenticators(), framework.IsAuthenticated{}, "", 403, "", "You do not have permission to perform this action."},
+		{"authenticated, allowed", framework.Authenticators(challenged), framework.IsAdminUser{}, "admin", 200, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := &framework.View{Authentication: c.schemes, Permissions: framework.Permissions(c.perm), Get: ok}
+			h := map[string]string{}
+			if c.user != "" {
+				h["X-User"] = c.user
+			}
+			resp, body := do(t, v, "GET", "/", h, "")
+			if resp.StatusCode != c.status {
+				t.Fatalf("status %d, want %d (%v)", resp.StatusCode, c.status, body)
+			}
+			if got := resp.Header.Get("WWW-Authenticate"); got != c.challenge {
+				t.Fatalf("WWW-Authenticate %q, want %q", got, c.challenge)
+			}
+			if c.detail != "" && body["detail"] != c.detail {
+				t.Fatalf("detail %v, want %q", body["detail"], c.detail)
+			}
+		})
+	}
+}
+
+func TestSettingsInheritanceAndExplicitNone(t *testing.T) {
+	s := &framework.Settings{
+		Authentication: framework.Authenticators(challengeScheme{headerScheme{challenge: "Token"}}),
+		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
+	}
+	ok := func(v *framework.View, r *request.Request) (*framework.Response, error) { return framework.OK(map[string]bool{"ok": true}), nil }
+	inherit := &framework.View{Settings: s, Get: ok}
+	resp, _ := do(t, inherit, "GET", "/", nil, "")
+	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != "Token" {
+		t.Fatalf("inherit: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	}
+	none := &framework.View{Settings: s, Authentication: framework.Authenticators(), Permissions: framework.Permissions(), Get: ok}
+	resp, _ = do(t, none, "GET", "/", map[string]string{"X-User": "bad"}, "")
+	if resp.StatusCode != 200 {
+		t.Fatalf("explicit none: %d", resp.StatusCode)
+	}
+}
+
+func TestMethodNotAllowedAndOptions(t *testing.T) {
+	v := &framework.View{Name: "Thing", Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		return framework.OK(map[string]int{"n": 1}), nil
+	}}
+	resp, body := do(t, v, "POST", "/", nil, "")
+	if resp.StatusCode != 405 || body["detail"] != `Method "POST" not allowed.` || resp.Header.Get("Allow") != "GET, HEAD, OPTIONS" {
+		t.Fatalf("405: %d %v %q", resp.StatusCode, body, resp.Header.Get("Allow"))
+	}
+	resp, body = do(t, v, "OPTIONS", "/", nil, "")
+	if resp.StatusCode != 200 || body["name"] != "Thing" {
+		t.Fatalf("options: %d %v", resp.StatusCode, body)
+	}
+	resp, _ = do(t, v, "HEAD", "/", nil, "")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Length") != "7" {
+		t.Fatalf("head: %d %q", resp.StatusCode, resp.Header.Get("Content-Length"))
+	}
+}
+
+func TestPanicBecomesLogged500AndServerKeepsServing(t *testing.T) {
+	var logs bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	defer slog.SetDefault(prev)
+	v := &framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		if r.URL.Query().Get("boom") != "" {
+			panic("boom")
+		}
+		return framework.OK(map[string]bool{"ok": true}), nil
+	}}
+	srv := httptest.NewServer(v)
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/?boom=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || !strings.Contains(string(b), `"detail"`) || !strings.Contains(logs.String(), "panic: boom") {
+		t.Fatalf("panic: %d %s log=%q", resp.StatusCode, b, logs.String())
+	}
+	resp, err = http.Get(srv.URL + "/")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("after panic: %v %v", resp, err)
+	}
+	resp.Body.Close()
+}
+
+type brokenScheme struct{}
+
+func (brokenScheme) Authenticate(*request.Request) (request.User, any, error) {
+	return nil, nil, errors.New("database is down")
+}
+
+func TestAuthenticatorErrorIsSurfacedWrapped(t *testing.T) {
+	var seen error
+	v := &framework.View{
+		Settings: &framework.Settings{ExceptionHandler: func(err error, v *framework.View, r *request.Request) *framework.Response {
+			seen = err
+			return framework.DefaultExceptionHandler(err, v, r)
+		}},
+		Authentication: framework.Authenticators(brokenScheme{}),
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			return framework.OK(map[string]bool{"reached": true}), nil
+		},
+	}
+	resp, _ := do(t, v, "GET", "/", nil, "")
+	var wrapped *request.WrappedError
+	if resp.StatusCode != 500 || !errors.As(seen, &wrapped) || wrapped.Err.Error() != "database is down" {
+		t.Fatalf("%d %v", resp.StatusCode, seen)
+	}
+}
+
+func TestCustomExceptionHandler(t *testing.T) {
+	v := &framework.View{
+		Settings: &framework.Settings{ExceptionHandler: func(err error, v *framework.View, r *request.Request) *framework.Response {
+			resp := framework.DefaultExceptionHandler(err, v, r)
+			if resp != nil {
+				resp.Data = map[string]any{"error": resp.Data, "status_code": resp.Status}
+			}
+			return resp
+		}},
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) { return nil, exceptions.NotFound() },
+	}
+	resp, body := do(t, v, "GET", "/", nil, "")
+	if resp.StatusCode != 404 || body["status_code"] != 404.0 {
+		t.Fatalf("%d %v", resp.StatusCode, body)
+	}
+}
