@@ -36,10 +36,10 @@ func TestNegotiation(t *testing.T) {
 	}{
 		{jsonOnly, "/", "", 200, "application/json", `{"a":"<b>"}`},
 		{jsonOnly, "/", "*/*", 200, "application/json", `{"a":"<b>"}`},
-		{jsonOnly, "/", "application/json; version=v2", 200, "application/json; version=v2", `{"a":"<b>"}`},
+		{jsonOnly, "/", "application/json; version=v2", 200, "application/json", `{"a":"<b>"}`},
 		{jsonOnly, "/", "text/html", 406, "application/json", `{"detail":"Could not satisfy the request Accept header."}`},
 		{jsonOnly, "/?format=api", "", 404, "application/json", `{"detail":"Not found."}`},
-		{jsonOnly, "/", "application/json; indent=2", 200, "application/json; indent=2", "{\n  \"a\": \"<b>\"\n}"},
+		{jsonOnly, "/", "application/json; indent=2", 200, "application/json", "{\n  \"a\": \"<b>\"\n}"},
 		{both, "/", "text/html", 200, "text/html; charset=utf-8", "<p>map[a:<b>]</p>"},
 		{both, "/", "text/html;q=0.9, application/json", 200, "application/json", `{"a":"<b>"}`},
 		{both, "/", "*/*", 200, "application/json", `{"a":"<b>"}`},

@@ -45,6 +45,8 @@ func (v *View) finalize(rs *resolved, w http.ResponseWriter, r *request.Request,
 		renderer = rs.renderers[0]
 		mediaType = renderer.MediaType()
 	}
+	// The body follows the accepted media type (indent=4); the header
+	// names the renderer's own type, as DRF's does.
 	h := w.Header()
 	for k, vs := range resp.Header {
 		h[k] = vs
@@ -61,7 +63,7 @@ func (v *View) finalize(rs *resolved, w http.ResponseWriter, r *request.Request,
 		body, _ = renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType})
 	}
 	if len(body) > 0 || resp.Data != nil {
-		ct := mediaType
+		ct := renderer.MediaType()
 		if c, ok := renderer.(interface{ Charset() string }); ok && c.Charset() != "" {
 			ct += "; charset=" + c.Charset()
 		}

@@ -309,3 +309,15 @@ func TestCustomExceptionHandler(t *testing.T) {
 		t.Fatalf("%d %v", resp.StatusCode, body)
 	}
 }
+
+func TestSecurityHeaders(t *testing.T) {
+	h := framework.SecurityHeaders(&framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		return framework.OK(nil), nil
+	}})
+	resp, _ := do(t, h, "GET", "/", nil, "")
+	for k, want := range map[string]string{"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"} {
+		if got := resp.Header.Get(k); got != want {
+			t.Errorf("%s: %q, want %q", k, got, want)
+		}
+	}
+}

@@ -1,0 +1,257 @@
+// Package browsable is the browsable API: an HTML renderer, chosen by
+// content negotiation (Accept: text/html or ?format=api), that shows a
+// view's answer as a readable page with its request line, status, headers
+// and pretty-printed body, the pagination controls, a log in or log out
+// link, and a form that sends a raw JSON body with the CSRF token.
+//
+// Add it after the JSON renderer so that JSON stays the default:
+//
+//	framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{})
+package browsable
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/go-drf/drf/framework"
+)
+
+//go:embed page.html
+var pageHTML string
+
+// page is parsed once, when the package loads.
+var page = template.Must(template.New("page").Parse(pageHTML))
+
+// Default addresses of the session login and logout views.
+const (
+	DefaultLoginURL  = "/api-auth/login/"
+	DefaultLogoutURL = "/api-auth/logout/"
+)
+
+// CSRFCookieName is the cookie the page reads the CSRF token from when the
+// Renderer has no CSRFToken function.
+const CSRFCookieName = "csrftoken"
+
+// Renderer renders answers as HTML pages for people using a browser. Its
+// zero value is ready to use.
+type Renderer struct {
+	// LoginURL is the log in page linked from the page, with ?next= set
+	// to the current path; "" gives DefaultLoginURL.
+	LoginURL string
+	// LogoutURL is where the log out form posts; "" gives DefaultLogoutURL.
+	LogoutURL string
+	// CSRFToken returns the CSRF token the page's forms send; nil sends
+	// the value of the csrftoken cookie.
+	CSRFToken func(*http.Request) string
+}
+
+// MediaType returns "text/html".
+func (Renderer) MediaType() string { return "text/html" }
+
+// Format returns "api", the ?format= value that selects the page.
+func (Renderer) Format() string { return "api" }
+
+// Charset returns "utf-8".
+func (Renderer) Charset() string { return "utf-8" }
+
+// errNoContext is returned when Render is called without the view,
+// request and response the page describes.
+var errNoContext = errors.New("browsable: Render needs the view, request and response")
+
+// Render renders the page of one answer. The body is rendered by the
+// view's first renderer that is not a browsable one, indented by 4; the
+// headers shown are those that renderer's answer would carry.
+func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) {
+	if c == nil || c.View == nil || c.Request == nil || c.Response == nil {
+		return nil, errNoContext
+	}
+	v, r, resp := c.View, c.Request, c.Response
+	renderers := v.Renderers
+	if !renderers.IsSet() {
+		renderers = v.Global().Renderers
+	}
+	plain := defaultRenderer(renderers.Items())
+	body, err := plain.Render(data, &framework.RenderContext{View: v, Request: r, Response: resp,
+		MediaType: plain.MediaType() + "; indent=4"})
+	if err != nil {
+		return nil, err
+	}
+	allowed := v.AllowedMethods()
+	formatParam := v.Global().URLFormatOverride
+	if formatParam == "" {
+		formatParam = "format"
+	}
+	p := pageData{
+		Title:       v.Name,
+		Description: v.Description,
+		Method:      r.Method,
+		Path:        r.URL.RequestURI(),
+		Status:      statusLine(resp.Status),
+		Headers:     shownHeaders(resp, allowed, len(renderers.Items()) > 1, plain),
+		Body:        linkify(string(body)),
+		SendURL:     withQuery(r.URL, formatParam, ""),
+		SendAccept:  plain.MediaType(),
+		CSRFToken:   rd.csrfToken(r.Request),
+	}
+	if p.Title == "" {
+		p.Title = r.URL.Path
+	}
+	if ctl, ok := resp.Page.(interface{ HTMLControls() template.HTML }); ok {
+		p.Controls = ctl.HTMLControls()
+	}
+	if slices.Contains(allowed, http.MethodGet) {
+		for _, x := range renderers.Items() {
+			p.Formats = append(p.Formats, link{Text: x.Format(), URL: withQuery(r.URL, formatParam, x.Format())})
+		}
+	}
+	if u := r.User(); u != nil && u.IsAuthenticated() {
+		p.Username = u.GetUsername()
+		p.LogoutURL = withNext(orDefault(rd.LogoutURL, DefaultLogoutURL), r.URL.Path)
+	} else {
+		p.LoginURL = withNext(orDefault(rd.LoginURL, DefaultLoginURL), r.URL.Path)
+	}
+	for _, m := range allowed {
+		switch m {
+		case http.MethodPost, http.MethodPut, http.MethodPatch:
+			p.BodyMethods = append(p.BodyMethods, m)
+		case http.MethodDelete:
+			p.CanDelete = true
+		}
+	}
+	var b bytes.Buffer
+	if err := page.Execute(&b, &p); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// pageData is what page.html shows.
+type pageData struct {
+	Title, Description string
+	// Method and Path are the request line.
+	Method, Path string
+	Formats      []link
+	Controls     template.HTML
+	Status       string
+	Headers      []header
+	Body         []link
+	// Username is set when the user is authenticated; LoginURL otherwise.
+	Username, LoginURL, LogoutURL string
+	// BodyMethods are the allowed methods the raw form sends a body with.
+	BodyMethods []string
+	CanDelete   bool
+	// SendURL, SendAccept and CSRFToken are what the forms' script sends.
+	SendURL, SendAccept, CSRFToken string
+}
+
+// link is a piece of text, a hyperlink when URL is set.
+type link struct{ Text, URL string }
+
+type header struct{ Name, Value string }
+
+func orDefault(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+// defaultRenderer is the first renderer that is not a browsable one, the
+// renderer whose answer the page shows.
+func defaultRenderer(rs []framework.Renderer) framework.Renderer {
+	for _, x := range rs {
+		switch x.(type) {
+		case Renderer, *Renderer:
+			continue
+		}
+		return x
+	}
+	return framework.JSONRenderer{}
+}
+
+func (rd Renderer) csrfToken(r *http.Request) string {
+	if rd.CSRFToken != nil {
+		return rd.CSRFToken(r)
+	}
+	if c, err := r.Cookie(CSRFCookieName); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+func statusLine(code int) string {
+	if text := http.StatusText(code); text != "" {
+		return fmt.Sprintf("HTTP %d %s", code, text)
+	}
+	return fmt.Sprintf("HTTP %d", code)
+}
+
+// shownHeaders are the headers the answer would carry when rendered by
+// plain: the response's own, Allow, Vary and Content-Type, sorted by name.
+func shownHeaders(resp *framework.Response, allowed []string, vary bool, plain framework.Renderer) []header {
+	h := resp.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Set("Allow", strings.Join(allowed, ", "))
+	if vary {
+		h.Add("Vary", "Accept")
+	}
+	ct := plain.MediaType()
+	if cs, ok := plain.(interface{ Charset() string }); ok && cs.Charset() != "" {
+		ct += "; charset=" + cs.Charset()
+	}
+	h.Set("Content-Type", ct)
+	out := make([]header, 0, len(h))
+	for name, values := range h {
+		out = append(out, header{Name: name, Value: strings.Join(values, ", ")})
+	}
+	slices.SortFunc(out, func(a, b header) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// withQuery is u's path and query with param set to value, or removed
+// when value is "".
+func withQuery(u *url.URL, param, value string) string {
+	q := u.Query()
+	if value == "" {
+		q.Del(param)
+	} else {
+		q.Set(param, value)
+	}
+	out := url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: q.Encode()}
+	return out.RequestURI()
+}
+
+// withNext adds ?next=path to target.
+func withNext(target, path string) string {
+	sep := "?"
+	if strings.Contains(target, "?") {
+		sep = "&"
+	}
+	return target + sep + "next=" + url.QueryEscape(path)
+}
+
+// quotedURL matches a JSON string that is one http or https URL.
+var quotedURL = regexp.MustCompile(`"https?://[^"\\\s]+"`)
+
+// linkify splits the rendered body into text and the URLs it holds, so
+// that the page can make them links.
+func linkify(body string) []link {
+	var out []link
+	last := 0
+	for _, m := range quotedURL.FindAllStringIndex(body, -1) {
+		start, end := m[0]+1, m[1]-1
+		out = append(out, link{Text: body[last:start]}, link{Text: body[start:end], URL: body[start:end]})
+		last = end
+	}
+	return append(out, link{Text: body[last:]})
+}
