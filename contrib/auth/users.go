@@ -1,0 +1,239 @@
+package auth
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/framework/store"
+)
+
+// ErrNotFound is returned by lookups of a user that does not exist.
+var ErrNotFound = errors.New("auth: user not found")
+
+// ErrInvalidCredentials is Authenticate's one answer for an unknown user, a
+// wrong password and an inactive user alike.
+var ErrInvalidCredentials = errors.New("auth: invalid credentials")
+
+// ErrUsernameTaken is returned by Create when the username exists already.
+var ErrUsernameTaken = errors.New("auth: that username is already taken")
+
+// CreateHook runs inside the transaction that inserts a new user, after the
+// insert (u.ID is set); an error rolls the whole creation back.
+type CreateHook func(ctx context.Context, tx *sqlx.Tx, u *User) error
+
+// Users reads and writes auth_user. The zero value with DB set is ready;
+// a Users must not be copied after its first use.
+type Users struct {
+	// DB is the database holding auth_user.
+	DB *sqlx.DB
+	// Iterations is the PBKDF2 work factor of the hashes this store writes;
+	// 0 means Iterations (260000). Tests may lower it to run fast, as Django
+	// projects switch to a cheap hasher in tests; any count verifies.
+	Iterations int
+
+	mu    sync.RWMutex
+	hooks []CreateHook
+}
+
+// userColumns lists auth_user's columns in table order.
+const userColumns = `"id", "password", "last_login", "is_superuser", "username", "last_name", ` +
+	`"email", "is_staff", "is_active", "date_joined", "first_name"`
+
+// OnCreate registers fn to run inside every later Create's transaction, in
+// registration order (the token app uses it to give each new user a token).
+func (s *Users) OnCreate(fn CreateHook) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hooks = append(s.hooks, fn)
+}
+
+// Get returns the user with the primary key id, or ErrNotFound.
+func (s *Users) Get(ctx context.Context, id int64) (*User, error) {
+	return s.get(ctx, `"id" = ?`, id)
+}
+
+// GetByUsername returns the user named exactly name (case-sensitive, as
+// Django's get_by_natural_key), or ErrNotFound.
+func (s *Users) GetByUsername(ctx context.Context, name string) (*User, error) {
+	return s.get(ctx, `"username" = ?`, name)
+}
+
+func (s *Users) get(ctx context.Context, where string, arg any) (*User, error) {
+	var u User
+	err := s.DB.GetContext(ctx, &u, `SELECT `+userColumns+` FROM "auth_user" WHERE `+where, arg)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	u.utc()
+	return &u, nil
+}
+
+// Create inserts u with the password rawPassword (hashed as MakePassword does;
+// "" gives an unusable password, as Django's create_user(password=None)),
+// DateJoined set to now in UTC and the e-mail's domain lower-cased, then
+// runs the OnCreate hooks in the same transaction. u's flags are stored as
+// given: set Active for a user who may log in, or use CreateUser. On
+// success u.ID, u.Password and u.DateJoined hold what was stored. A
+// duplicate username gives ErrUsernameTaken.
+func (s *Users) Create(ctx context.Context, u *User, rawPassword string) error {
+	if u.Username == "" {
+		return errors.New("auth: the given username must be set")
+	}
+	row := *u
+	row.Password = s.hash(rawPassword)
+	row.DateJoined = time.Now().UTC().Truncate(time.Microsecond)
+	row.Email = normalizeEmail(row.Email)
+	if row.LastLogin != nil {
+		t := row.LastLogin.UTC().Truncate(time.Microsecond)
+		row.LastLogin = &t
+	}
+	s.mu.RLock()
+	hooks := append([]CreateHook(nil), s.hooks...)
+	s.mu.RUnlock()
+	err := store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO "auth_user" ("password", "last_login", "is_superuser", `+
+			`"username", "last_name", "email", "is_staff", "is_active", "date_joined", "first_name") `+
+			`VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			row.Password, nullTime(row.LastLogin), row.Superuser, row.Username, row.LastName, row.Email,
+			row.Staff, row.Active, store.FormatTime(row.DateJoined), row.FirstName)
+		if store.IsUniqueViolation(err) {
+			return ErrUsernameTaken
+		}
+		if err != nil {
+			return err
+		}
+		if row.ID, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		for _, h := range hooks {
+			if err := h(ctx, tx, &row); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*u = row
+	return nil
+}
+
+// CreateUser is Django's User.objects.create_user: an active user who is
+// neither staff nor superuser.
+func (s *Users) CreateUser(ctx context.Context, username, email, rawPassword string) (*User, error) {
+	u := &User{Username: username, Email: email, Active: true}
+	if err := s.Create(ctx, u, rawPassword); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// CreateSuperuser is Django's User.objects.create_superuser: an active
+// staff superuser.
+func (s *Users) CreateSuperuser(ctx context.Context, username, email, rawPassword string) (*User, error) {
+	u := &User{Username: username, Email: email, Active: true, Staff: true, Superuser: true}
+	if err := s.Create(ctx, u, rawPassword); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// SetPassword stores a new hash of rawPassword for u ("" makes the
+// password unusable) and updates u.Password; ErrNotFound if u's row is gone.
+func (s *Users) SetPassword(ctx context.Context, u *User, rawPassword string) error {
+	encoded := s.hash(rawPassword)
+	if err := s.update(ctx, u.ID, `"password" = ?`, encoded); err != nil {
+		return err
+	}
+	u.Password = encoded
+	return nil
+}
+
+// UpdateLastLogin sets u's last_login to now (UTC), as Django does on login.
+func (s *Users) UpdateLastLogin(ctx context.Context, u *User) error {
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	if err := s.update(ctx, u.ID, `"last_login" = ?`, store.FormatTime(now)); err != nil {
+		return err
+	}
+	u.LastLogin = &now
+	return nil
+}
+
+func (s *Users) update(ctx context.Context, id int64, set string, arg any) error {
+	res, err := s.DB.ExecContext(ctx, `UPDATE "auth_user" SET `+set+` WHERE "id" = ?`, arg, id)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// Authenticate returns the active user whose username and password match,
+// with Django's ModelBackend rules: an unknown user, a wrong password and an
+// inactive user all give ErrInvalidCredentials, and an unknown user still
+// costs one password hash so that timing does not tell them apart. Other
+// errors are the database's.
+func (s *Users) Authenticate(ctx context.Context, username, password string) (*User, error) {
+	u, err := s.GetByUsername(ctx, username)
+	if errors.Is(err, ErrNotFound) {
+		encode(password, randomString(saltLength), s.iterations())
+		return nil, ErrInvalidCredentials
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !CheckPassword(password, u.Password) || !u.Active {
+		return nil, ErrInvalidCredentials
+	}
+	return u, nil
+}
+
+// hash hashes raw with s's work factor, or makes an unusable password when
+// raw is "".
+func (s *Users) hash(raw string) string {
+	if raw == "" {
+		return unusablePassword()
+	}
+	return encode(raw, randomString(saltLength), s.iterations())
+}
+
+// iterations is the work factor of new hashes.
+func (s *Users) iterations() int {
+	if s.Iterations <= 0 {
+		return Iterations
+	}
+	return s.Iterations
+}
+
+// normalizeEmail lower-cases the domain part, as Django's normalize_email.
+func normalizeEmail(email string) string {
+	i := strings.LastIndex(email, "@")
+	if i < 0 {
+		return email
+	}
+	return email[:i+1] + strings.ToLower(email[i+1:])
+}
+
+// nullTime binds an optional time in Django's text form.
+func nullTime(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return store.FormatTime(*t)
+}

@@ -1,0 +1,185 @@
+package management
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// DefaultAddr is where runserver listens without an ADDR argument.
+const DefaultAddr = "127.0.0.1:8000"
+
+// ShutdownTimeout is how long runserver lets in-flight requests finish after
+// SIGINT, SIGTERM or the end of its context before closing them.
+const ShutdownTimeout = 10 * time.Second
+
+// Runserver returns the "runserver [ADDR]" command. ADDR is PORT
+// (on 127.0.0.1) or HOST:PORT, host "0" meaning every IPv4 address; the
+// default is 127.0.0.1:8000. handler builds what to serve (it may migrate,
+// seed, read settings); onStart, if not nil, is told the address once the
+// server listens, which is how a port 0 becomes known. The server has
+// timeouts against slow clients, logs each request (method, path without
+// query, status, duration) on env.Stderr with log/slog, and on SIGINT,
+// SIGTERM or the end of ctx stops accepting and drains in-flight requests
+// for up to ShutdownTimeout.
+func Runserver(handler func(ctx context.Context, env *Env) (http.Handler, error), onStart func(env *Env, addr string)) Command {
+	return Command{
+		Name:  "runserver",
+		Usage: "[ADDR]",
+		Help:  "Starts a web server: runserver [PORT | HOST:PORT], by default " + DefaultAddr + ".",
+		Run: func(ctx context.Context, env *Env, args []string) error {
+			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+				return flag.ErrHelp
+			}
+			if len(args) > 1 {
+				return &UsageError{Msg: "unexpected argument " + args[1]}
+			}
+			addr := DefaultAddr
+			if len(args) == 1 {
+				var err error
+				if addr, err = parseAddr(args[0]); err != nil {
+					return err
+				}
+			}
+			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			h, err := handler(ctx, env)
+			if err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return &CommandError{Msg: "Error: " + listenError(err)}
+			}
+			logger := slog.New(slog.NewTextHandler(env.Stderr, nil))
+			srv := &http.Server{
+				Handler:           logRequests(logger, h),
+				ReadHeaderTimeout: 10 * time.Second,
+				ReadTimeout:       30 * time.Second,
+				WriteTimeout:      60 * time.Second,
+				IdleTimeout:       120 * time.Second,
+				MaxHeaderBytes:    1 << 20,
+				ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelError),
+			}
+			bound := ln.Addr().String()
+			fmt.Fprintf(env.Stdout, "Starting development server at http://%s/\nQuit the server with CONTROL-C.\n", bound)
+			if onStart != nil {
+				onStart(env, bound)
+			}
+			served := make(chan error, 1)
+			go func() { served <- srv.Serve(ln) }()
+			select {
+			case err := <-served:
+				return err
+			case <-ctx.Done():
+			}
+			logger.Info("shutting down")
+			drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownTimeout)
+			defer cancel()
+			if err := srv.Shutdown(drain); err != nil {
+				_ = srv.Close()
+				return fmt.Errorf("shutdown: %w", err)
+			}
+			if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+}
+
+// parseAddr turns runserver's ADDR argument into a listen address, with
+// Django's message for what it cannot read.
+func parseAddr(arg string) (string, error) {
+	bad := &CommandError{Msg: fmt.Sprintf("%q is not a valid port number or address:port pair.", arg)}
+	host, port := "127.0.0.1", arg
+	if i := strings.LastIndex(arg, ":"); i >= 0 {
+		host, port = arg[:i], arg[i+1:]
+		switch {
+		case host == "0":
+			host = "0.0.0.0"
+		case strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]"):
+			host = host[1 : len(host)-1]
+			if net.ParseIP(host) == nil {
+				return "", bad
+			}
+		case host == "" || strings.Contains(host, ":"):
+			return "", bad
+		}
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 0 || n > 65535 || strings.TrimLeft(port, "0123456789") != "" {
+		return "", bad
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// listenError words a listen failure the way Django does where it can.
+func listenError(err error) string {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return "That port is already in use."
+	}
+	if errors.Is(err, syscall.EACCES) {
+		return "You don't have permission to access that port."
+	}
+	return err.Error()
+}
+
+// logRequests logs one line per request: method, path (never the query
+// string or headers, which may carry secrets), status and duration.
+func logRequests(logger *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", rec.status),
+			slog.Duration("duration", time.Since(start)),
+		)
+	})
+}
+
+// statusRecorder remembers the status a handler sent.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+// WriteHeader records the first final status and passes it on.
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 && code >= 200 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+// Write records an implicit 200 and passes the bytes on.
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Flush lets streaming handlers flush through the recorder.
+func (s *statusRecorder) Flush() {
+	_ = http.NewResponseController(s.ResponseWriter).Flush()
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
