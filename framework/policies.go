@@ -37,9 +37,16 @@ func (c VersionConfig) IsAllowed(version string) bool {
 	return slices.Contains(c.Allowed, version)
 }
 
-// Restrict sets the allowed versions (for schemes and tests built outside a view).
+// Restrict sets the allowed versions (for schemes and tests built outside
+// a view); none leaves every version allowed, as an empty ALLOWED_VERSIONS does.
 func (c VersionConfig) Restrict(versions ...string) VersionConfig {
-	c.Allowed = append(versions, c.Default)
+	if len(versions) == 0 {
+		return c
+	}
+	c.Allowed = append([]string{}, versions...)
+	if c.Default != "" {
+		c.Allowed = append(c.Allowed, c.Default)
+	}
 	c.restricted = true
 	return c
 }

@@ -110,7 +110,7 @@ type Settings struct {
 	Versioning Option[Versioner]
 	// DefaultVersion: DEFAULT_VERSION; "" is None.
 	DefaultVersion string
-	// AllowedVersions: ALLOWED_VERSIONS; unset allows any.
+	// AllowedVersions: ALLOWED_VERSIONS; unset or empty allows any.
 	AllowedVersions List[string]
 	// VersionParam: VERSION_PARAM; "" gives "version".
 	VersionParam string

@@ -90,7 +90,7 @@ func (v *View) resolve() *resolved {
 			Default: v.DefaultVersion.or(Use(s.DefaultVersion)).value,
 			Param:   firstNonEmpty(v.VersionParam, s.VersionParam, "version"),
 		}
-		if allowed := v.AllowedVersions.or(s.AllowedVersions); allowed.set {
+		if allowed := v.AllowedVersions.or(s.AllowedVersions); len(allowed.items) > 0 {
 			rs.versionConfig.Allowed = append([]string{}, allowed.items...)
 			if rs.versionConfig.Default != "" {
 				rs.versionConfig.Allowed = append(rs.versionConfig.Allowed, rs.versionConfig.Default)
@@ -187,6 +187,8 @@ func (v *View) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		Parsers:              rs.parsers,
 		UnauthenticatedUser:  rs.settings.UnauthenticatedUser,
 		UnauthenticatedToken: rs.settings.UnauthenticatedToken,
+		VersionParam:         rs.versionConfig.Param,
+		FormatParam:          rs.formatParam,
 	})
 	resp, err := v.run(rs, r)
 	if err != nil {

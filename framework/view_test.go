@@ -165,13 +165,13 @@ func Test401403Matrix(t *testing.T) {
 	}
 	challenged := challengeScheme{headerScheme{challenge: `Basic realm="api"`}}
 	cases := []struct {
-		name       string
-		schemes    framework.List[request.Authenticator]
-		perm       framework.Permission
-		user       string
-		status     int
-		challenge  string
-		detail     string
+		name      string
+		schemes   framework.List[request.Authenticator]
+		perm      framework.Permission
+		user      string
+		status    int
+		challenge string
+		detail    string
 	}{
 		{"challenge first, anonymous", framework.Authenticators(challenged, headerScheme{}), framework.IsAuthenticated{}, "", 401, `Basic realm="api"`, "Authentication credentials were not provided."},
 		{"challenge second only", framework.Authenticators(headerScheme{}, challenged), framework.IsAuthenticated{}, "", 403, "", "Authentication credentials were not provided."},
@@ -208,7 +208,9 @@ func TestSettingsInheritanceAndExplicitNone(t *testing.T) {
 		Authentication: framework.Authenticators(challengeScheme{headerScheme{challenge: "Token"}}),
 		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 	}
-	ok := func(v *framework.View, r *request.Request) (*framework.Response, error) { return framework.OK(map[string]bool{"ok": true}), nil }
+	ok := func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		return framework.OK(map[string]bool{"ok": true}), nil
+	}
 	inherit := &framework.View{Settings: s, Get: ok}
 	resp, _ := do(t, inherit, "GET", "/", nil, "")
 	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != "Token" {
@@ -302,7 +304,9 @@ func TestCustomExceptionHandler(t *testing.T) {
 			}
 			return resp
 		}},
-		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) { return nil, exceptions.NotFound() },
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			return nil, exceptions.NotFound()
+		},
 	}
 	resp, body := do(t, v, "GET", "/", nil, "")
 	if resp.StatusCode != 404 || body["status_code"] != 404.0 {

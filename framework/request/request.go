@@ -4,12 +4,14 @@
 package request
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/go-drf/drf/framework/exceptions"
 )
@@ -73,6 +75,8 @@ type Request struct {
 
 	version          string
 	versioningScheme any
+	versionParam     string
+	formatParam      string
 
 	// AcceptedMediaType is the media type content negotiation chose.
 	AcceptedMediaType string
@@ -89,12 +93,17 @@ type Config struct {
 	UnauthenticatedUser func() User
 	// UnauthenticatedToken is request.auth when no scheme succeeds.
 	UnauthenticatedToken any
+	// VersionParam is the view's VERSION_PARAM, for reversing URLs.
+	VersionParam string
+	// FormatParam is the view's URL_FORMAT_OVERRIDE, kept by reversed URLs.
+	FormatParam string
 }
 
 // New wraps r.
 func New(r *http.Request, c Config) *Request {
 	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers,
-		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken}
+		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken,
+		versionParam: c.VersionParam, formatParam: c.FormatParam}
 }
 
 // Authenticators returns the view's schemes, in order.
@@ -176,6 +185,13 @@ func (r *Request) Version() string { return r.version }
 // VersioningScheme returns the scheme that determined the version, or nil.
 func (r *Request) VersioningScheme() any { return r.versioningScheme }
 
+// VersionParam returns the name of the version parameter (VERSION_PARAM).
+func (r *Request) VersionParam() string { return r.versionParam }
+
+// FormatParam returns the name of the format query parameter
+// (URL_FORMAT_OVERRIDE), "" when the request was built outside a view.
+func (r *Request) FormatParam() string { return r.formatParam }
+
 // SetVersion records the version and the scheme that determined it.
 func (r *Request) SetVersion(version string, scheme any) {
 	r.version, r.versioningScheme = version, scheme
@@ -207,12 +223,13 @@ func (r *Request) parse() (any, error) {
 	if r.Body == nil || r.Body == http.NoBody || (r.ContentLength == 0 && ct == "") {
 		return nil, nil
 	}
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
-	mt, params, err := mime.ParseMediaType(ct)
+	// A missing type is matched as application/octet-stream but named as
+	// sent. As in DRF, the type is what precedes the first ";", whatever
+	// the parameters after it.
+	mt, params, err := mime.ParseMediaType(cmp.Or(ct, "application/octet-stream"))
 	if err != nil {
-		return nil, exceptions.UnsupportedMediaType(ct)
+		base, _, _ := strings.Cut(ct, ";")
+		mt, params = strings.ToLower(strings.TrimSpace(base)), nil
 	}
 	for _, p := range r.parsers {
 		if matchMedia(p.MediaType(), mt) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -28,21 +29,45 @@ type Routes struct {
 }
 
 type registry struct {
-	mu       sync.RWMutex
-	patterns map[string]string
+	mu     sync.RWMutex
+	routes map[string]*route
 	// trustForwarded honours X-Forwarded-Proto and X-Forwarded-Host.
 	trustForwarded bool
 }
 
-// New returns an empty root registry.
-func New() *Routes { return &Routes{reg: &registry{patterns: map[string]string{}}} }
+// route is a named pattern, parsed when it is added.
+type route struct {
+	pattern string
+	parts   []part
+}
 
-// TrustForwardedHeaders makes absolute URLs use X-Forwarded-Proto and
-// X-Forwarded-Host; enable it only behind a proxy that sets them.
+// part is literal text or one {param} of a pattern.
+type part struct {
+	literal string
+	// param is the parameter's key, "*" for chi's trailing wildcard, "" for literal text.
+	param string
+	// rex is the parameter's regular expression, nil for a plain {param}.
+	rex *regexp.Regexp
+	// tail is the byte that ends a plain parameter's value in chi's matching.
+	tail byte
+}
+
+// New returns an empty root registry.
+func New() *Routes { return &Routes{reg: &registry{routes: map[string]*route{}}} }
+
+// TrustForwardedHeaders makes absolute URLs, and the host seen by host-name
+// versioning, use X-Forwarded-Proto and X-Forwarded-Host; enable it only
+// behind a proxy that sets them.
 func (rt *Routes) TrustForwardedHeaders() {
 	rt.reg.mu.Lock()
 	rt.reg.trustForwarded = true
 	rt.reg.mu.Unlock()
+}
+
+func (rt *Routes) trusted() bool {
+	rt.reg.mu.RLock()
+	defer rt.reg.mu.RUnlock()
+	return rt.reg.trustForwarded
 }
 
 // Match is what the router knows of the route that matched a request.
@@ -66,8 +91,8 @@ func MatchOf(r *http.Request) (Match, bool) {
 }
 
 // Handle mounts h on r at pattern (relative to r, as with chi) under name;
-// an empty name mounts it unnamed. It panics if the name is taken, as a
-// setup error.
+// an empty name mounts it unnamed. It panics if the name is taken or the
+// pattern is malformed, as a setup error.
 func (rt *Routes) Handle(r chi.Router, pattern, name string, h http.Handler) {
 	m := &Match{Name: name, Namespace: rt.namespace, routes: rt}
 	if name != "" {
@@ -79,14 +104,20 @@ func (rt *Routes) Handle(r chi.Router, pattern, name string, h http.Handler) {
 }
 
 // Add names pattern (relative to rt's prefix) without mounting anything.
+// It panics if the name is taken or the pattern is malformed.
 func (rt *Routes) Add(name, pattern string) {
 	full := rt.qualify(name)
+	p := joinPath(rt.prefix, pattern)
+	parts, err := parsePattern(p)
+	if err != nil {
+		panic(fmt.Sprintf("reverse: route %q: %v", full, err))
+	}
 	rt.reg.mu.Lock()
 	defer rt.reg.mu.Unlock()
-	if _, dup := rt.reg.patterns[full]; dup {
+	if _, dup := rt.reg.routes[full]; dup {
 		panic(fmt.Sprintf("reverse: route name %q is already taken", full))
 	}
-	rt.reg.patterns[full] = rt.prefix + pattern
+	rt.reg.routes[full] = &route{pattern: p, parts: parts}
 }
 
 func (rt *Routes) qualify(name string) string {
@@ -96,11 +127,20 @@ func (rt *Routes) qualify(name string) string {
 	return rt.namespace + ":" + name
 }
 
+// joinPath appends a chi pattern to a mount prefix as chi does: a prefix
+// ending in "/" shares that slash with the pattern.
+func joinPath(prefix, pattern string) string {
+	if strings.HasPrefix(pattern, "/") {
+		prefix = strings.TrimSuffix(prefix, "/")
+	}
+	return prefix + pattern
+}
+
 // Route mounts a sub-router at prefix, like chi's Route, and names its
 // routes under namespace (joined to rt's with ":"); an empty namespace
 // keeps rt's.
 func (rt *Routes) Route(r chi.Router, prefix, namespace string, fn func(r chi.Router, rt *Routes)) {
-	child := &Routes{reg: rt.reg, prefix: rt.prefix + prefix, namespace: rt.namespace}
+	child := &Routes{reg: rt.reg, prefix: joinPath(rt.prefix, prefix), namespace: rt.namespace}
 	if namespace != "" {
 		child.namespace = strings.TrimPrefix(rt.namespace+":"+namespace, ":")
 	}
@@ -111,62 +151,143 @@ func (rt *Routes) Route(r chi.Router, prefix, namespace string, fn func(r chi.Ro
 func (rt *Routes) Names() []string {
 	rt.reg.mu.RLock()
 	defer rt.reg.mu.RUnlock()
-	names := make([]string, 0, len(rt.reg.patterns))
-	for n := range rt.reg.patterns {
+	names := make([]string, 0, len(rt.reg.routes))
+	for n := range rt.reg.routes {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	return names
 }
 
-// NoReverseMatch is the error of a lookup that finds no route.
+// parsePattern splits a chi pattern into literal text and parameters,
+// reading {key} and {key:regexp} (braces may nest in the regexp) and a
+// trailing * as chi does.
+func parsePattern(p string) ([]part, error) {
+	var parts []part
+	for p != "" {
+		open := strings.IndexByte(p, '{')
+		star := strings.IndexByte(p, '*')
+		if star >= 0 && (open < 0 || star < open) {
+			if star != len(p)-1 {
+				return nil, fmt.Errorf("wildcard '*' must end the pattern")
+			}
+			if star > 0 {
+				parts = append(parts, part{literal: p[:star]})
+			}
+			return append(parts, part{param: "*"}), nil
+		}
+		if open < 0 {
+			return append(parts, part{literal: p}), nil
+		}
+		if open > 0 {
+			parts = append(parts, part{literal: p[:open]})
+		}
+		depth, end := 0, -1
+		for i := open; i < len(p) && end < 0; i++ {
+			switch p[i] {
+			case '{':
+				depth++
+			case '}':
+				if depth--; depth == 0 {
+					end = i
+				}
+			}
+		}
+		if end < 0 {
+			return nil, fmt.Errorf("parameter closing '}' is missing")
+		}
+		key, expr, isRegexp := strings.Cut(p[open+1:end], ":")
+		pt := part{param: key, tail: '/'}
+		if key == "" {
+			return nil, fmt.Errorf("parameter with no name")
+		}
+		if end+1 < len(p) {
+			pt.tail = p[end+1]
+		}
+		if isRegexp && expr != "" {
+			if !strings.HasPrefix(expr, "^") {
+				expr = "^" + expr
+			}
+			if !strings.HasSuffix(expr, "$") {
+				expr += "$"
+			}
+			rex, err := regexp.Compile(expr)
+			if err != nil {
+				return nil, fmt.Errorf("parameter %q: %v", key, err)
+			}
+			pt.rex = rex
+		}
+		parts = append(parts, pt)
+		p = p[end+1:]
+	}
+	return parts, nil
+}
+
+// NoReverseMatch is the error of a lookup that finds no route, or whose
+// parameters do not fit the route's pattern.
 type NoReverseMatch struct {
 	Name   string
 	Params map[string]string
 	Reason string
 }
 
+// Error names the route, its params and why no URL could be built.
 func (e *NoReverseMatch) Error() string {
+	if len(e.Params) == 0 {
+		return fmt.Sprintf("reverse for %q not found: %s", e.Name, e.Reason)
+	}
 	return fmt.Sprintf("reverse for %q with params %v not found: %s", e.Name, e.Params, e.Reason)
 }
 
 // Path returns the path of the named route with params filled in. The name
-// is absolute ("v1:info"); params fill the {name} parts of the pattern.
+// is absolute ("v1:info"); params fill the {key} parts of the pattern and
+// must match their regular expressions; params the pattern does not name
+// are ignored; "*" fills a trailing wildcard.
 func (rt *Routes) Path(name string, params map[string]string) (string, error) {
 	rt.reg.mu.RLock()
-	pattern, ok := rt.reg.patterns[name]
+	rte, ok := rt.reg.routes[name]
 	rt.reg.mu.RUnlock()
+	fail := func(format string, a ...any) (string, error) {
+		return "", &NoReverseMatch{Name: name, Params: params, Reason: fmt.Sprintf(format, a...)}
+	}
 	if !ok {
-		return "", &NoReverseMatch{Name: name, Params: params, Reason: "no route has that name"}
+		return fail("no route has that name")
 	}
 	var b strings.Builder
-	for {
-		open := strings.IndexByte(pattern, '{')
-		if open < 0 {
-			b.WriteString(pattern)
-			break
+	for _, p := range rte.parts {
+		val, given := params[p.param]
+		switch {
+		case p.param == "":
+			b.WriteString(p.literal)
+		case p.param == "*":
+			segs := strings.Split(val, "/")
+			for i, s := range segs {
+				segs[i] = url.PathEscape(s)
+			}
+			b.WriteString(strings.Join(segs, "/"))
+		case !given || val == "":
+			return fail("%s needs parameter %q", rte.pattern, p.param)
+		case p.rex != nil && !p.rex.MatchString(val):
+			return fail("parameter %q value %q does not match %s in %s", p.param, val, p.rex, rte.pattern)
+		case p.rex == nil && strings.ContainsAny(val, "/"+string(p.tail)):
+			bad := val[strings.IndexAny(val, "/"+string(p.tail))]
+			return fail("parameter %q value %q may not contain %q in %s", p.param, val, string(bad), rte.pattern)
+		default:
+			b.WriteString(url.PathEscape(val))
 		}
-		end := strings.IndexByte(pattern[open:], '}')
-		if end < 0 {
-			return "", &NoReverseMatch{Name: name, Params: params, Reason: "malformed pattern"}
-		}
-		b.WriteString(pattern[:open])
-		key, _, _ := strings.Cut(pattern[open+1:open+end], ":")
-		val, ok := params[key]
-		if !ok || val == "" {
-			return "", &NoReverseMatch{Name: name, Params: params, Reason: fmt.Sprintf("missing parameter %q", key)}
-		}
-		b.WriteString(url.PathEscape(val))
-		pattern = pattern[open+end+1:]
 	}
-	return strings.TrimSuffix(b.String(), "*"), nil
+	return b.String(), nil
 }
 
-// Lookup is a reverse lookup that a versioning scheme may adjust.
+// Lookup is a reverse lookup that a versioning scheme may adjust. A hook
+// gets its own copies of Params and Query, never nil, to change at will.
 type Lookup struct {
-	Name   string
+	// Name is the route's absolute name ("info", "v1:info").
+	Name string
+	// Params fill the pattern's {key} parts.
 	Params map[string]string
-	Query  url.Values
+	// Query is appended to the URL.
+	Query url.Values
 }
 
 // Hook is implemented by versioning schemes that change reversed URLs
@@ -176,26 +297,47 @@ type Hook interface {
 }
 
 // Reverse returns the absolute URL of the named route for the request: on
-// the request's scheme and host, adjusted by its versioning scheme. The
-// request must have been served through Handle.
+// the request's scheme and host, adjusted by its versioning scheme, and
+// keeping the request's format query parameter. The request must have been
+// served through Handle.
 func Reverse(name string, params map[string]string, r *request.Request) (string, error) {
 	return ReverseQuery(name, params, nil, r)
 }
 
-// ReverseQuery is Reverse with query values appended.
+// ReverseQuery is Reverse with query values appended. When the lookup as
+// the versioning scheme adjusts it finds no route, the lookup as given is
+// used, as DRF falls back.
 func ReverseQuery(name string, params map[string]string, query url.Values, r *request.Request) (string, error) {
+	if r == nil || r.Request == nil {
+		return "", &NoReverseMatch{Name: name, Params: params, Reason: "no request to build an absolute URL from"}
+	}
 	m, ok := MatchOf(r.Request)
 	if !ok {
 		return "", &NoReverseMatch{Name: name, Params: params, Reason: "the request was not routed through reverse.Routes"}
 	}
-	l := Lookup{Name: name, Params: params, Query: query}
+	l := Lookup{Name: name, Params: params, Query: cloneValues(query)}
+	var path string
+	found := false
 	if h, ok := r.VersioningScheme().(Hook); ok {
-		l.Params, l.Query = cloneMap(l.Params), cloneValues(l.Query)
-		h.ReverseLookup(&l, r)
+		v := Lookup{Name: name, Params: cloneMap(params), Query: cloneValues(query)}
+		h.ReverseLookup(&v, r)
+		if p, err := m.routes.Path(v.Name, v.Params); err == nil {
+			path, l, found = p, v, true
+		}
 	}
-	path, err := m.routes.Path(l.Name, l.Params)
-	if err != nil {
-		return "", err
+	if !found {
+		p, err := m.routes.Path(l.Name, l.Params)
+		if err != nil {
+			return "", err
+		}
+		path = p
+	}
+	// The format parameter is kept as DRF keeps it (the last value); the
+	// query is read afresh so that reversing stays safe from any goroutine.
+	if fp := r.FormatParam(); fp != "" && strings.Contains(r.URL.RawQuery, fp) {
+		if vs := r.URL.Query()[fp]; len(vs) > 0 {
+			l.Query.Set(fp, vs[len(vs)-1])
+		}
 	}
 	if len(l.Query) > 0 {
 		path += "?" + l.Query.Encode()
@@ -206,23 +348,54 @@ func ReverseQuery(name string, params map[string]string, query url.Values, r *re
 // BaseURL returns scheme://host of the request, honouring forwarded
 // headers only when trusted.
 func (rt *Routes) BaseURL(r *http.Request) string {
-	scheme, host := "http", r.Host
+	trust := rt.trusted()
+	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	rt.reg.mu.RLock()
-	trust := rt.reg.trustForwarded
-	rt.reg.mu.RUnlock()
 	if trust {
-		if p := r.Header.Get("X-Forwarded-Proto"); p == "http" || p == "https" {
+		p, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+		if p = strings.ToLower(strings.TrimSpace(p)); p == "http" || p == "https" {
 			scheme = p
 		}
-		if h := r.Header.Get("X-Forwarded-Host"); h != "" {
-			host, _, _ = strings.Cut(h, ",")
-			host = strings.TrimSpace(host)
+	}
+	return scheme + "://" + host(r, trust)
+}
+
+// Host returns the request's host (with its port, if any) as reversed URLs
+// use it: the first X-Forwarded-Host when the routes that served the
+// request trust forwarded headers and the value is a valid host, else the
+// Host header.
+func Host(r *http.Request) string {
+	m, ok := MatchOf(r)
+	return host(r, ok && m.routes.trusted())
+}
+
+// BaseURL returns scheme://host of a request for absolute links built from
+// it (Django's build_absolute_uri, as pagination links use it): forwarded
+// headers count only when the routes that served the request trust them.
+func BaseURL(r *http.Request) string {
+	if m, ok := MatchOf(r); ok {
+		return m.routes.BaseURL(r)
+	}
+	return (&Routes{reg: &registry{}}).BaseURL(r)
+}
+
+// validHost is Django's host validation: a name or bracketed IPv6
+// address, then an optional port.
+var validHost = regexp.MustCompile(`^(?i:[a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:[0-9]+)?$`)
+
+func host(r *http.Request, trust bool) string {
+	if trust {
+		h, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Host"), ",")
+		if h = strings.TrimSpace(h); validHost.MatchString(h) {
+			return h
 		}
 	}
-	return scheme + "://" + host
+	if r.Host == "" {
+		return r.URL.Host
+	}
+	return r.Host
 }
 
 func cloneMap(m map[string]string) map[string]string {

@@ -1,0 +1,304 @@
+package reverse_test
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/reverse"
+)
+
+func TestPath(t *testing.T) {
+	r, rt := chi.NewRouter(), reverse.New()
+	h := http.NotFoundHandler()
+	rt.Handle(r, "/books/", "book-list", h)
+	rt.Handle(r, "/books/{pk}/", "book-detail", h)
+	rt.Handle(r, "/years/{year:[0-9]{4}}/", "year", h)
+	rt.Handle(r, "/files/{name}.{ext}", "file", h)
+	rt.Handle(r, "/static/*", "static", h)
+	rt.Add("external", "/elsewhere/{slug:[a-z-]+}/")
+	rt.Route(r, "/api/", "api", func(r chi.Router, rt *reverse.Routes) {
+		rt.Route(r, "/{version}", "v", func(r chi.Router, rt *reverse.Routes) {
+			rt.Handle(r, "/info/", "info", h)
+		})
+		rt.Route(r, "/plain", "", func(r chi.Router, rt *reverse.Routes) {
+			rt.Handle(r, "/", "plain", h)
+		})
+	})
+
+	for _, tc := range []struct {
+		name   string
+		params map[string]string
+		want   string
+	}{
+		{"book-list", nil, "/books/"},
+		{"book-detail", map[string]string{"pk": "12"}, "/books/12/"},
+		{"book-detail", map[string]string{"pk": "a b?", "extra": "ignored"}, "/books/a%20b%3F/"},
+		{"year", map[string]string{"year": "2024"}, "/years/2024/"},
+		{"file", map[string]string{"name": "report", "ext": "pdf"}, "/files/report.pdf"},
+		{"static", map[string]string{"*": "css/a b.css"}, "/static/css/a%20b.css"},
+		{"static", nil, "/static/"},
+		{"external", map[string]string{"slug": "a-b"}, "/elsewhere/a-b/"},
+		{"api:v:info", map[string]string{"version": "v1"}, "/api/v1/info/"},
+		{"api:plain", nil, "/api/plain/"},
+	} {
+		got, err := rt.Path(tc.name, tc.params)
+		if err != nil || got != tc.want {
+			t.Errorf("Path(%q, %v) = %q, %v; want %q", tc.name, tc.params, got, err, tc.want)
+		}
+	}
+
+	for _, tc := range []struct {
+		name   string
+		params map[string]string
+		reason string
+	}{
+		{"nope", nil, `reverse for "nope" not found: no route has that name`},
+		{"info", map[string]string{"version": "v1"}, "no route has that name"},
+		{"book-detail", nil, `/books/{pk}/ needs parameter "pk"`},
+		{"book-detail", map[string]string{"pk": ""}, `needs parameter "pk"`},
+		{"book-detail", map[string]string{"pk": "a/b"}, `parameter "pk" value "a/b" may not contain "/"`},
+		{"file", map[string]string{"name": "a.b", "ext": "pdf"}, `parameter "name" value "a.b" may not contain "."`},
+		{"year", map[string]string{"year": "24"}, `parameter "year" value "24" does not match ^[0-9]{4}$`},
+	} {
+		_, err := rt.Path(tc.name, tc.params)
+		var nrm *reverse.NoReverseMatch
+		if !errors.As(err, &nrm) || nrm.Name != tc.name || !strings.Contains(err.Error(), tc.reason) {
+			t.Errorf("Path(%q, %v): got error %v, want a NoReverseMatch saying %q", tc.name, tc.params, err, tc.reason)
+		}
+	}
+
+	want := []string{"api:plain", "api:v:info", "book-detail", "book-list", "external", "file", "static", "year"}
+	if got := rt.Names(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Names() = %v, want %v", got, want)
+	}
+}
+
+func TestSetupErrorsPanic(t *testing.T) {
+	for name, fn := range map[string]func(rt *reverse.Routes){
+		"duplicate name":      func(rt *reverse.Routes) { rt.Add("x", "/a/"); rt.Add("x", "/b/") },
+		"unclosed parameter":  func(rt *reverse.Routes) { rt.Add("x", "/a/{id/") },
+		"bad regexp":          func(rt *reverse.Routes) { rt.Add("x", "/a/{id:[0-9}/") },
+		"wildcard not at end": func(rt *reverse.Routes) { rt.Add("x", "/a/*/b") },
+		"nameless parameter":  func(rt *reverse.Routes) { rt.Add("x", "/a/{}/") },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			fn(reverse.New())
+		}()
+	}
+}
+
+// suffixHook is a URL-based test scheme: version "vN" from ?v=, and
+// reversed names get the "-vN" suffix.
+type suffixHook struct{}
+
+func (suffixHook) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
+	return r.URL.Query().Get("v"), nil
+}
+
+func (suffixHook) ReverseLookup(l *reverse.Lookup, r *request.Request) {
+	if v := r.Version(); v != "" {
+		l.Name += "-" + v
+		l.Params["extra"] = v
+		l.Query.Set("hooked", "1")
+	}
+}
+
+// server mounts one view answering the reverse of the name and params in
+// its query (name, and p=key:value pairs) as text.
+func server(t *testing.T, trust bool, tls bool) *httptest.Server {
+	t.Helper()
+	r, rt := chi.NewRouter(), reverse.New()
+	if trust {
+		rt.TrustForwardedHeaders()
+	}
+	view := &framework.View{
+		Versioning: framework.Use[framework.Versioner](suffixHook{}),
+		Renderers:  framework.Renderers(textRenderer{}),
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			q := r.URL.Query()
+			params := map[string]string{}
+			for _, p := range q["p"] {
+				k, v, _ := strings.Cut(p, ":")
+				params[k] = v
+			}
+			var extra url.Values
+			if x := q.Get("q"); x != "" {
+				extra = url.Values{"page": {x}}
+			}
+			u, err := reverse.ReverseQuery(q.Get("name"), params, extra, r)
+			if err != nil {
+				return framework.OK("error: " + err.Error()), nil
+			}
+			m, _ := reverse.MatchOf(r.Request)
+			return framework.OK(m.Namespace + "|" + m.Name + "|" + u), nil
+		},
+	}
+	rt.Handle(r, "/here/", "here", view)
+	rt.Handle(r, "/items/{id:[0-9]+}/", "item", view)
+	rt.Handle(r, "/items/{id}/v2/", "item-v2", view)
+	rt.Route(r, "/ns", "app", func(r chi.Router, rt *reverse.Routes) {
+		rt.Handle(r, "/here/", "here", view)
+	})
+	r.Handle("/unrouted/", view)
+	var srv *httptest.Server
+	if tls {
+		srv = httptest.NewTLSServer(r)
+	} else {
+		srv = httptest.NewServer(r)
+	}
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+type textRenderer struct{}
+
+func (textRenderer) MediaType() string { return "text/plain" }
+func (textRenderer) Format() string    { return "txt" }
+func (textRenderer) Render(data any, _ *framework.RenderContext) ([]byte, error) {
+	s, _ := data.(string)
+	return []byte(s), nil
+}
+
+func fetch(t *testing.T, srv *httptest.Server, path string, header map[string]string) string {
+	t.Helper()
+	body, err := get(srv, path, header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
+}
+
+// get returns the body of GET path, the server's address replaced by "{base}".
+func get(srv *httptest.Server, path string, header map[string]string) (string, error) {
+	req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+	if err != nil {
+		return "", err
+	}
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return strings.ReplaceAll(string(b), srv.URL, "{base}"), err
+}
+
+func TestReverseThroughHTTP(t *testing.T) {
+	srv := server(t, false, false)
+	for _, tc := range []struct{ path, want string }{
+		{"/here/?name=here", "|here|{base}/here/"},
+		{"/ns/here/?name=app:here", "app|here|{base}/ns/here/"},
+		{"/here/?name=item&p=id:5&q=2", "|here|{base}/items/5/?page=2"},
+		// The format parameter of the request is kept, its last value.
+		{"/here/?name=here&format=txt&format=txt", "|here|{base}/here/?format=txt"},
+		{"/here/?name=item&p=id:x", `error: reverse for "item" with params map[id:x] not found: parameter "id" value "x" does not match ^[0-9]+$ in /items/{id:[0-9]+}/`},
+		{"/here/?name=missing", `error: reverse for "missing" not found: no route has that name`},
+		// The hook adjusts the lookup...
+		{"/here/?name=item&p=id:5&v=v2", "|here|{base}/items/5/v2/?hooked=1"},
+		// ...and when its lookup finds nothing, the plain one is used.
+		{"/here/?name=here&v=v2", "|here|{base}/here/"},
+		{"/unrouted/?name=here", `error: reverse for "here" not found: the request was not routed through reverse.Routes`},
+	} {
+		if got := fetch(t, srv, tc.path, nil); got != tc.want {
+			t.Errorf("GET %s: got %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestReverseWithoutRequest(t *testing.T) {
+	_, err := reverse.Reverse("here", nil, nil)
+	var nrm *reverse.NoReverseMatch
+	if !errors.As(err, &nrm) || !strings.Contains(err.Error(), "no request") {
+		t.Errorf("Reverse without a request: %v", err)
+	}
+}
+
+func TestForwardedHeaders(t *testing.T) {
+	fwd := map[string]string{"Host": "internal:8080", "X-Forwarded-Host": "api.example.com, proxy.local", "X-Forwarded-Proto": "HTTPS, http"}
+	if got, want := fetch(t, server(t, false, false), "/here/?name=here", fwd), "|here|http://internal:8080/here/"; got != want {
+		t.Errorf("untrusted: got %q, want %q", got, want)
+	}
+	trusted := server(t, true, false)
+	for _, tc := range []struct {
+		header map[string]string
+		want   string
+	}{
+		{fwd, "|here|https://api.example.com/here/"},
+		{map[string]string{"X-Forwarded-Host": "[::1]:8443"}, "|here|http://[::1]:8443/here/"},
+		// A forwarded host that is not a host name is ignored.
+		{map[string]string{"Host": "internal", "X-Forwarded-Host": "evil.com/x?"}, "|here|http://internal/here/"},
+		{map[string]string{"Host": "internal", "X-Forwarded-Proto": "ftp"}, "|here|http://internal/here/"},
+	} {
+		if got := fetch(t, trusted, "/here/?name=here", tc.header); got != tc.want {
+			t.Errorf("trusted %v: got %q, want %q", tc.header, got, tc.want)
+		}
+	}
+	tlsSrv := server(t, false, true)
+	if got, want := fetch(t, tlsSrv, "/here/?name=here", map[string]string{"X-Forwarded-Proto": "http"}), "|here|{base}/here/"; got != want || !strings.HasPrefix(tlsSrv.URL, "https://") {
+		t.Errorf("TLS: got %q, want %q on %s", got, want, tlsSrv.URL)
+	}
+}
+
+func TestHost(t *testing.T) {
+	r, rt := chi.NewRouter(), reverse.New()
+	rt.TrustForwardedHeaders()
+	var got []string
+	var mu sync.Mutex
+	record := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, reverse.Host(r))
+		mu.Unlock()
+	})
+	rt.Handle(r, "/trusted/", "", record)
+	r.Handle("/plain/", record)
+	for _, path := range []string{"/trusted/", "/plain/"} {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Host = "internal:80"
+		req.Header.Set("X-Forwarded-Host", "v2.example.com")
+		r.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	if strings.Join(got, " ") != "v2.example.com internal:80" {
+		t.Errorf("Host: got %v, want the forwarded host only through trusting routes", got)
+	}
+}
+
+// Reversing from many requests at once is safe.
+func TestConcurrentReverse(t *testing.T) {
+	srv := server(t, true, false)
+	var wg sync.WaitGroup
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 10; j++ {
+				if got, err := get(srv, "/here/?name=item&p=id:5&v=v2", nil); err != nil || got != "|here|{base}/items/5/v2/?hooked=1" {
+					t.Errorf("concurrent reverse: %q, %v", got, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
