@@ -212,6 +212,9 @@ func shownHeaders(resp *framework.Response, allowed []string, vary bool, plain f
 	h.Set("Content-Type", ct)
 	out := make([]header, 0, len(h))
 	for name, values := range h {
+		if name == "Www-Authenticate" {
+			name = "WWW-Authenticate"
+		}
 		out = append(out, header{Name: name, Value: strings.Join(values, ", ")})
 	}
 	slices.SortFunc(out, func(a, b header) int { return strings.Compare(a.Name, b.Name) })
