@@ -1,0 +1,167 @@
+package authtoken
+
+import (
+	"embed"
+	"errors"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/sessions"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+var templates = template.Must(template.ParseFS(templateFS, "templates/*.html"))
+
+// AdminPageSize is how many tokens a page of the admin lists.
+const AdminPageSize = 100
+
+// Admin is the admin page of tokens, an http.Handler to mount at any path:
+// it lists the tokens (newest first, AdminPageSize a page, ?page=N),
+// creates the token of a user given by raw id, regenerates and deletes
+// tokens. Only active staff users logged in through Sessions may use it;
+// anonymous visitors are redirected to the login page, other users get 403.
+// Every change is a POST checked by Sessions' CSRF protection.
+type Admin struct {
+	// Tokens stores the tokens.
+	Tokens *Tokens
+	// Users finds the users tokens are created for.
+	Users *auth.Users
+	// Sessions authenticates the staff user and checks CSRF.
+	Sessions *sessions.Manager
+	// LoginURL is where anonymous visitors are sent, with ?next=;
+	// "" gives "/api-auth/login/".
+	LoginURL string
+}
+
+type adminPage struct {
+	Username, Field, CSRF string
+	Message, Error        string
+	Tokens                []*Token
+	Total                 int
+	Previous, Next        string
+}
+
+var adminMessages = map[string]string{
+	"created":     "The token was created.",
+	"regenerated": "The token was regenerated.",
+	"deleted":     "The token was deleted.",
+}
+
+// ServeHTTP answers GET and HEAD with the list and POST with a change.
+func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	u, err := a.Sessions.SessionUser(r)
+	if err != nil {
+		adminError(w, r, err)
+		return
+	}
+	if u == nil {
+		login := a.LoginURL
+		if login == "" {
+			login = "/api-auth/login/"
+		}
+		http.Redirect(w, r, login+"?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusFound)
+		return
+	}
+	if !u.IsStaff() {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusForbidden)
+		_ = templates.ExecuteTemplate(w, "forbidden.html", u.GetUsername())
+		return
+	}
+	page := adminPage{Username: u.GetUsername(), Message: adminMessages[r.URL.Query().Get("done")]}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		a.render(w, r, http.StatusOK, page)
+	case http.MethodPost:
+		if !a.Sessions.CheckForm(w, r) {
+			return
+		}
+		done, msg, err := a.change(r)
+		switch {
+		case err != nil:
+			adminError(w, r, err)
+		case msg != "":
+			page.Message, page.Error = "", msg
+			a.render(w, r, http.StatusBadRequest, page)
+		default:
+			http.Redirect(w, r, "?done="+done, http.StatusSeeOther)
+		}
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+// change applies the posted action; msg explains a request it refuses.
+func (a *Admin) change(r *http.Request) (done, msg string, err error) {
+	ctx := r.Context()
+	action := r.PostFormValue("action")
+	if action == "delete" {
+		err := a.Tokens.Delete(ctx, r.PostFormValue("key"))
+		if errors.Is(err, ErrNotFound) {
+			return "", "That token does not exist.", nil
+		}
+		return "deleted", "", err
+	}
+	raw := strings.TrimSpace(r.PostFormValue("user_id"))
+	id, convErr := strconv.ParseInt(raw, 10, 64)
+	if convErr != nil {
+		return "", "Enter the id of a user (a whole number).", nil
+	}
+	if _, err := a.Users.Get(ctx, id); errors.Is(err, auth.ErrNotFound) {
+		return "", "User " + strconv.FormatInt(id, 10) + " does not exist.", nil
+	} else if err != nil {
+		return "", "", err
+	}
+	switch action {
+	case "create":
+		_, created, err := a.Tokens.GetOrCreate(ctx, id)
+		if err == nil && !created {
+			return "", "That user already has a token; regenerate it instead.", nil
+		}
+		return "created", "", err
+	case "regenerate":
+		_, err := a.Tokens.Regenerate(ctx, id)
+		return "regenerated", "", err
+	}
+	return "", "Unknown action.", nil
+}
+
+func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page adminPage) {
+	n, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	n = max(n, 1)
+	toks, total, err := a.Tokens.List(r.Context(), AdminPageSize, (n-1)*AdminPageSize)
+	if err != nil {
+		adminError(w, r, err)
+		return
+	}
+	page.Tokens, page.Total = toks, total
+	if n > 1 {
+		page.Previous = "?page=" + strconv.Itoa(n-1)
+	}
+	if n*AdminPageSize < total {
+		page.Next = "?page=" + strconv.Itoa(n+1)
+	}
+	page.Field = a.Sessions.Protection().Field()
+	page.CSRF = a.Sessions.Protection().Token(w, r)
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "max-age=0, no-cache, no-store, must-revalidate, private")
+	h.Set("X-Frame-Options", "DENY")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_ = templates.ExecuteTemplate(w, "admin.html", page)
+	}
+}
+
+func adminError(w http.ResponseWriter, r *http.Request, err error) {
+	slog.Error("internal server error", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+	http.Error(w, "A server error occurred.", http.StatusInternalServerError)
+}

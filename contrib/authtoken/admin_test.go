@@ -1,0 +1,202 @@
+package authtoken_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/framework/store"
+)
+
+type adminFixture struct {
+	*fixture
+	srv    *httptest.Server
+	m      *sessions.Manager
+	client *http.Client
+}
+
+func newAdmin(t *testing.T) *adminFixture {
+	t.Helper()
+	f := newFixture(t, ":memory:")
+	if _, err := store.Migrate(context.Background(), f.db, sessions.Migrations...); err != nil {
+		t.Fatal(err)
+	}
+	a := &adminFixture{fixture: f, m: &sessions.Manager{DB: f.db, Users: f.users}}
+	mux := http.NewServeMux()
+	mux.Handle("/admin/tokens/", &authtoken.Admin{Tokens: f.tokens, Users: f.users, Sessions: a.m})
+	a.srv = httptest.NewServer(mux)
+	t.Cleanup(a.srv.Close)
+	a.client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return a
+}
+
+// cookieFor logs u in and returns its session and CSRF cookies.
+func (a *adminFixture) cookieFor(t *testing.T, u *auth.User) (cookie, secret string) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	if err := a.m.Login(rec, httptest.NewRequest("POST", "/", nil), u); err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for _, c := range rec.Result().Cookies() {
+		parts = append(parts, c.Name+"="+c.Value)
+		if c.Name == "csrftoken" {
+			secret = c.Value
+		}
+	}
+	return strings.Join(parts, "; "), secret
+}
+
+type page struct {
+	status   int
+	location string
+	body     string
+}
+
+func (a *adminFixture) do(t *testing.T, method, path, cookie string, form url.Values) page {
+	t.Helper()
+	req, err := http.NewRequest(method, a.srv.URL+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if cookie != "" {
+		req.Header.Set("Cookie", cookie)
+	}
+	resp, err := a.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return page{resp.StatusCode, resp.Header.Get("Location"), string(b)}
+}
+
+func TestAdminAccess(t *testing.T) {
+	a := newAdmin(t)
+	if p := a.do(t, "GET", "/admin/tokens/?page=2", "", nil); p.status != 302 || p.location != "/api-auth/login/?next=%2Fadmin%2Ftokens%2F%3Fpage%3D2" {
+		t.Errorf("anonymous: %d %q", p.status, p.location)
+	}
+	alice, _ := a.cookieFor(t, a.alice)
+	if p := a.do(t, "GET", "/admin/tokens/", alice, nil); p.status != 403 || !strings.Contains(p.body, "alice") {
+		t.Errorf("non-staff: %d %s", p.status, p.body)
+	}
+	if p := a.do(t, "POST", "/admin/tokens/", alice, url.Values{"action": {"create"}, "user_id": {"1"}}); p.status != 403 {
+		t.Errorf("non-staff POST: %d", p.status)
+	}
+	admin, _ := a.cookieFor(t, a.admin)
+	if p := a.do(t, "PUT", "/admin/tokens/", admin, nil); p.status != 405 {
+		t.Errorf("PUT: %d", p.status)
+	}
+	// Links and forms stay on the page, whatever its path.
+	h := &authtoken.Admin{Tokens: a.tokens, Users: a.users, Sessions: a.m}
+	req := httptest.NewRequest("GET", "//evil.example/admin/", nil)
+	req.Header.Set("Cookie", admin)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 200 || strings.Contains(rec.Body.String(), "evil") {
+		t.Errorf("page at //evil.example/: %d\n%s", rec.Code, rec.Body.String())
+	}
+	if n := a.count(t, ""); n != 0 {
+		t.Errorf("%d tokens were made", n)
+	}
+}
+
+func TestAdminManagesTokens(t *testing.T) {
+	a := newAdmin(t)
+	ctx := context.Background()
+	cookie, secret := a.cookieFor(t, a.admin)
+	form := func(kv ...string) url.Values {
+		v := url.Values{"csrfmiddlewaretoken": {secret}}
+		for i := 0; i < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return v
+	}
+	p := a.do(t, "GET", "/admin/tokens/", cookie, nil)
+	if p.status != 200 || !strings.Contains(p.body, "0 tokens") || !strings.Contains(p.body, `name="csrfmiddlewaretoken"`) {
+		t.Fatalf("empty list: %d\n%s", p.status, p.body)
+	}
+
+	// No CSRF token: refused, nothing made.
+	if p := a.do(t, "POST", "/admin/tokens/", cookie, url.Values{"action": {"create"}, "user_id": {"1"}}); p.status != 403 ||
+		!strings.Contains(p.body, "CSRF token missing or incorrect.") {
+		t.Errorf("without CSRF: %d %s", p.status, p.body)
+	}
+	if n := a.count(t, ""); n != 0 {
+		t.Fatalf("%d tokens after a refused POST", n)
+	}
+
+	if p := a.do(t, "POST", "/admin/tokens/", cookie, form("action", "create", "user_id", " 1 ")); p.status != 303 || p.location != "/admin/tokens/?done=created" {
+		t.Fatalf("create: %d %q %s", p.status, p.location, p.body)
+	}
+	tok, err := a.tokens.ForUser(ctx, a.alice.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = a.do(t, "GET", "/admin/tokens/?done=created", cookie, nil)
+	if !strings.Contains(p.body, tok.Key) || !strings.Contains(p.body, "alice (id 1)") || !strings.Contains(p.body, "The token was created.") {
+		t.Errorf("list after create:\n%s", p.body)
+	}
+	for _, c := range []struct{ name, id, want string }{
+		{"existing token", "1", "already has a token"},
+		{"unknown user", "99", "User 99 does not exist."},
+		{"not a number", "alice", "Enter the id of a user"},
+	} {
+		if p := a.do(t, "POST", "/admin/tokens/", cookie, form("action", "create", "user_id", c.id)); p.status != 400 || !strings.Contains(p.body, c.want) {
+			t.Errorf("%s: %d %s", c.name, p.status, p.body)
+		}
+	}
+	if p := a.do(t, "POST", "/admin/tokens/", cookie, form("action", "bogus", "user_id", "1")); p.status != 400 {
+		t.Errorf("unknown action: %d", p.status)
+	}
+
+	if p := a.do(t, "POST", "/admin/tokens/", cookie, form("action", "regenerate", "user_id", "1")); p.status != 303 {
+		t.Fatalf("regenerate: %d %s", p.status, p.body)
+	}
+	fresh, err := a.tokens.ForUser(ctx, a.alice.ID)
+	if err != nil || fresh.Key == tok.Key {
+		t.Fatalf("regenerate kept the key: %v", err)
+	}
+
+	if p := a.do(t, "POST", "/admin/tokens/", cookie, form("action", "delete", "key", fresh.Key)); p.status != 303 || p.location != "/admin/tokens/?done=deleted" {
+		t.Fatalf("delete: %d %q", p.status, p.location)
+	}
+	if n := a.count(t, ""); n != 0 {
+		t.Errorf("%d tokens after delete", n)
+	}
+	if p := a.do(t, "POST", "/admin/tokens/", cookie, form("action", "delete", "key", fresh.Key)); p.status != 400 {
+		t.Errorf("delete twice: %d", p.status)
+	}
+}
+
+func TestAdminPages(t *testing.T) {
+	a := newAdmin(t)
+	ctx := context.Background()
+	for i := range authtoken.AdminPageSize + 5 {
+		u, err := a.users.CreateUser(ctx, "user"+strconv.Itoa(i), "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := a.tokens.GetOrCreate(ctx, u.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cookie, _ := a.cookieFor(t, a.admin)
+	first := a.do(t, "GET", "/admin/tokens/", cookie, nil)
+	second := a.do(t, "GET", "/admin/tokens/?page=2", cookie, nil)
+	if strings.Count(first.body, "<tr>")-1 != authtoken.AdminPageSize || !strings.Contains(first.body, `href="?page=2"`) {
+		t.Errorf("first page has %d rows", strings.Count(first.body, "<tr>")-1)
+	}
+	if strings.Count(second.body, "<tr>")-1 != 5 || !strings.Contains(second.body, `href="?page=1"`) || strings.Contains(second.body, "page=3") {
+		t.Errorf("second page has %d rows:\n%s", strings.Count(second.body, "<tr>")-1, second.body)
+	}
+}

@@ -1,0 +1,100 @@
+package authtoken_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/framework/store"
+)
+
+type fixture struct {
+	db     *sqlx.DB
+	users  *auth.Users
+	tokens *authtoken.Tokens
+	alice  *auth.User // active, alice@example.com
+	bob    *auth.User // inactive
+	admin  *auth.User // staff superuser
+}
+
+// newFixture opens dsn (":memory:" or a file), migrates it and creates the
+// demo users.
+func newFixture(t *testing.T, dsn string) *fixture {
+	t.Helper()
+	db, err := store.Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	if _, err := store.Migrate(ctx, db, append(append([]store.Migration{}, auth.Migrations...), authtoken.Migrations...)...); err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{db: db, users: &auth.Users{DB: db, Iterations: 1000}, tokens: &authtoken.Tokens{DB: db}}
+	if f.alice, err = f.users.CreateUser(ctx, "alice", "alice@example.com", "alice-pass"); err != nil {
+		t.Fatal(err)
+	}
+	f.bob = &auth.User{Username: "bob"}
+	if err := f.users.Create(ctx, f.bob, "bob-pass"); err != nil {
+		t.Fatal(err)
+	}
+	if f.admin, err = f.users.CreateSuperuser(ctx, "admin", "", "admin-pass"); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) count(t *testing.T, where string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := f.db.Get(&n, `SELECT count(*) FROM "authtoken_token" `+where, args...); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+type answer struct {
+	status int
+	header http.Header
+	raw    string
+}
+
+func (a answer) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(a.raw), &m); err != nil {
+		t.Fatalf("body %q: %v", a.raw, err)
+	}
+	return m
+}
+
+// send sends body with the given headers ("Name: value").
+func send(t *testing.T, method, url, body string, headers ...string) answer {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ": ")
+		req.Header.Add(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return answer{resp.StatusCode, resp.Header, string(b)}
+}

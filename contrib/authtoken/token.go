@@ -1,0 +1,260 @@
+// Package authtoken is DRF's authtoken app: one token per user in Django's
+// authtoken_token table, the obtain-token endpoint, a hook that gives each
+// new user a token, an admin page, and the drf_create_token command. A
+// *Tokens is the authentication.TokenStore of authentication.Token.
+package authtoken
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// Migrations create authtoken_token exactly as DRF's migrations leave it on
+// SQLite, recorded under DRF's names, so a database Django created is
+// recognised. They need auth.Migrations first.
+var Migrations = []store.Migration{
+	{App: "authtoken", Name: "0001_initial", Up: store.SQL(
+		`CREATE TABLE IF NOT EXISTS "authtoken_token" (` +
+			`"key" varchar(40) NOT NULL PRIMARY KEY, ` +
+			`"created" datetime NOT NULL, ` +
+			`"user_id" integer NOT NULL UNIQUE REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
+	)},
+	// DRF's later migrations change no column on SQLite.
+	{App: "authtoken", Name: "0002_auto_20160226_1747", Up: store.SQL()},
+	{App: "authtoken", Name: "0003_tokenproxy", Up: store.SQL()},
+}
+
+// ErrNotFound is returned by lookups of a token that does not exist.
+var ErrNotFound = errors.New("authtoken: token not found")
+
+// Token is one row of authtoken_token. Its String and LogValue do not
+// show the key, so that logging a token does not leak it.
+type Token struct {
+	// Key is the secret the client sends: 40 hexadecimal characters.
+	Key string `db:"key" json:"key"`
+	// Created is when the token was made, in UTC.
+	Created time.Time `db:"created" json:"created"`
+	// UserID is the owner's primary key; a user has at most one token.
+	UserID int64 `db:"user_id" json:"user_id"`
+	// User is the owner, when the token was read with its user.
+	User *auth.User `db:"-" json:"-"`
+}
+
+// String describes the token without its key.
+func (t *Token) String() string { return fmt.Sprintf("token of user %d", t.UserID) }
+
+// LogValue logs the token without its key.
+func (t *Token) LogValue() slog.Value {
+	return slog.GroupValue(slog.Int64("user_id", t.UserID), slog.Time("created", t.Created))
+}
+
+// GenerateKey returns a new key: 20 bytes from crypto/rand, in hexadecimal.
+func GenerateKey() string {
+	b := make([]byte, 20)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Tokens reads and writes authtoken_token.
+type Tokens struct {
+	// DB is the database holding authtoken_token and auth_user.
+	DB *sqlx.DB
+}
+
+// maxAttempts bounds the retries of a creation that lost a race.
+const maxAttempts = 5
+
+// GetOrCreate returns the user's token, creating it when there is none;
+// created reports which. Concurrent calls for one user agree on one token:
+// the losers of the insert race read the winner's row.
+func (s *Tokens) GetOrCreate(ctx context.Context, userID int64) (tok *Token, created bool, err error) {
+	for range maxAttempts {
+		tok, err = s.ForUser(ctx, userID)
+		if !errors.Is(err, ErrNotFound) {
+			return tok, false, err
+		}
+		tok, err = insert(ctx, s.DB, userID)
+		if err == nil {
+			return tok, true, nil
+		}
+		if !store.IsUniqueViolation(err) {
+			return nil, false, err
+		}
+	}
+	return nil, false, fmt.Errorf("authtoken: no token for user %d after %d attempts", userID, maxAttempts)
+}
+
+// execer is a database or a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// insert stores a new token for userID.
+func insert(ctx context.Context, db execer, userID int64) (*Token, error) {
+	tok := &Token{Key: GenerateKey(), Created: time.Now().UTC().Truncate(time.Microsecond), UserID: userID}
+	_, err := db.ExecContext(ctx, `INSERT INTO "authtoken_token" ("key", "created", "user_id") VALUES (?, ?, ?)`,
+		tok.Key, store.FormatTime(tok.Created), tok.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return tok, nil
+}
+
+// Regenerate replaces the user's token (if any) with a new one, in one
+// transaction, as `drf_create_token -r` does.
+func (s *Tokens) Regenerate(ctx context.Context, userID int64) (*Token, error) {
+	var tok *Token
+	err := store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM "authtoken_token" WHERE "user_id" = ?`, userID); err != nil {
+			return err
+		}
+		var err error
+		tok, err = insert(ctx, tx, userID)
+		return err
+	})
+	return tok, err
+}
+
+// ForUser returns the user's token, or ErrNotFound.
+func (s *Tokens) ForUser(ctx context.Context, userID int64) (*Token, error) {
+	var tok Token
+	err := s.DB.GetContext(ctx, &tok, `SELECT "key", "created", "user_id" FROM "authtoken_token" WHERE "user_id" = ?`, userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &tok, nil
+}
+
+// Delete removes the token with the given key; ErrNotFound if there is none.
+func (s *Tokens) Delete(ctx context.Context, key string) error {
+	res, err := s.DB.ExecContext(ctx, `DELETE FROM "authtoken_token" WHERE "key" = ?`, key)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// tokenColumns are the token's and its user's columns, for tokenRow.
+const tokenColumns = `t."key", t."created", t."user_id", u."id", u."password", u."last_login", ` +
+	`u."is_superuser", u."username", u."first_name", u."last_name", u."email", u."is_staff", ` +
+	`u."is_active", u."date_joined"`
+
+// tokenRow is a token joined with its user.
+type tokenRow struct {
+	Token
+	auth.User
+}
+
+func (row *tokenRow) token() *Token {
+	tok := row.Token
+	u := row.User
+	tok.User = &u
+	return &tok
+}
+
+// Get returns the token with the given key and its user, or ErrNotFound.
+// The key is found through the primary key and then compared in constant
+// time.
+func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
+	var row tokenRow
+	err := s.DB.GetContext(ctx, &row, `SELECT `+tokenColumns+` FROM "authtoken_token" t `+
+		`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = ?`, key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if subtle.ConstantTimeCompare([]byte(row.Key), []byte(key)) != 1 {
+		return nil, ErrNotFound
+	}
+	return row.token(), nil
+}
+
+// LookupToken implements authentication.TokenStore: the owner and the
+// *Token of key, or a nil user when no token has that key.
+func (s *Tokens) LookupToken(ctx context.Context, key string) (request.User, any, error) {
+	tok, err := s.Get(ctx, key)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return tok.User, tok, nil
+}
+
+// List returns up to limit tokens with their users, newest first, after
+// skipping offset, and the number of tokens in all.
+func (s *Tokens) List(ctx context.Context, limit, offset int) ([]*Token, int, error) {
+	var total int
+	if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM "authtoken_token"`); err != nil {
+		return nil, 0, err
+	}
+	var rows []tokenRow
+	err := s.DB.SelectContext(ctx, &rows, `SELECT `+tokenColumns+` FROM "authtoken_token" t `+
+		`JOIN "auth_user" u ON u."id" = t."user_id" ORDER BY t."created" DESC, t."user_id" DESC LIMIT ? OFFSET ?`, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	toks := make([]*Token, len(rows))
+	for i := range rows {
+		toks[i] = rows[i].token()
+	}
+	return toks, total, nil
+}
+
+// CreateOnUserCreation registers a hook on users that gives every user
+// they create from now on a token, in the creating transaction (DRF's
+// post_save receiver). It is opt-in: call it once at start-up.
+func CreateOnUserCreation(users *auth.Users) {
+	users.OnCreate(func(ctx context.Context, tx *sqlx.Tx, u *auth.User) error {
+		_, err := insert(ctx, tx, u.ID)
+		return err
+	})
+}
+
+// Backfill gives a token to every user who has none and returns how many
+// it created.
+func (s *Tokens) Backfill(ctx context.Context) (int, error) {
+	var ids []int64
+	err := s.DB.SelectContext(ctx, &ids, `SELECT u."id" FROM "auth_user" u `+
+		`WHERE NOT EXISTS (SELECT 1 FROM "authtoken_token" t WHERE t."user_id" = u."id") ORDER BY u."id"`)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, id := range ids {
+		_, created, err := s.GetOrCreate(ctx, id)
+		if err != nil {
+			return n, err
+		}
+		if created {
+			n++
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,147 @@
+package authentication_test
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// world is a database with the demo users, their stores and the schemes.
+type world struct {
+	db       *sqlx.DB
+	users    *auth.Users
+	tokens   *authtoken.Tokens
+	sessions *sessions.Manager
+	alice    *auth.User // active
+	bob      *auth.User // inactive
+	admin    *auth.User // staff
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	db, err := store.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	migs := append(append(append([]store.Migration{}, auth.Migrations...), authtoken.Migrations...), sessions.Migrations...)
+	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+		t.Fatal(err)
+	}
+	w := &world{db: db, users: &auth.Users{DB: db, Iterations: 1000}, tokens: &authtoken.Tokens{DB: db}}
+	w.sessions = &sessions.Manager{DB: db, Users: w.users}
+	if w.alice, err = w.users.CreateUser(ctx, "alice", "alice@example.com", "alice-pass"); err != nil {
+		t.Fatal(err)
+	}
+	w.bob = &auth.User{Username: "bob"}
+	if err := w.users.Create(ctx, w.bob, "bob-pass"); err != nil {
+		t.Fatal(err)
+	}
+	if w.admin, err = w.users.CreateSuperuser(ctx, "admin", "", "admin-pass"); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// token returns u's token key.
+func (w *world) token(t *testing.T, u *auth.User) string {
+	t.Helper()
+	tok, _, err := w.tokens.GetOrCreate(context.Background(), u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok.Key
+}
+
+func basic(user, pass string) string {
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))
+}
+
+// whoami answers {"username": NAME or null, "auth": KIND}, where KIND
+// names request.Auth's type.
+func whoami(_ *framework.View, r *request.Request) (*framework.Response, error) {
+	body := map[string]any{"username": nil, "auth": nil}
+	if u := r.User(); u.IsAuthenticated() {
+		body["username"] = u.GetUsername()
+	}
+	if tok, ok := r.Auth().(*authtoken.Token); ok {
+		body["auth"] = "token of " + tok.User.Username
+	}
+	return framework.OK(body), nil
+}
+
+// serve runs a view with the given schemes and permission, answering GET
+// and POST with whoami.
+func serve(t *testing.T, perm framework.Permission, schemes ...request.Authenticator) *httptest.Server {
+	t.Helper()
+	v := &framework.View{
+		Authentication: framework.Authenticators(schemes...),
+		Permissions:    framework.Permissions(perm),
+		Get:            whoami,
+		Post:           whoami,
+		Put:            whoami,
+	}
+	srv := httptest.NewServer(v)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+type answer struct {
+	status    int
+	challenge string
+	body      map[string]any
+	header    http.Header
+}
+
+// do sends a request with the given headers ("Name: value" lines).
+func do(t *testing.T, c *http.Client, method, url, body string, headers ...string) answer {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ": ")
+		req.Header.Add(k, v)
+	}
+	if c == nil {
+		c = http.DefaultClient
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	a := answer{status: resp.StatusCode, challenge: resp.Header.Get("WWW-Authenticate"), header: resp.Header}
+	raw, _ := io.ReadAll(resp.Body)
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &a.body); err != nil {
+			t.Fatalf("%s %s: body %q is not a JSON object", method, url, raw)
+		}
+	}
+	return a
+}
+
+func (a answer) detail() string {
+	s, _ := a.body["detail"].(string)
+	return s
+}

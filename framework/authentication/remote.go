@@ -1,0 +1,79 @@
+package authentication
+
+import (
+	"context"
+	"net/http"
+	"os"
+
+	"github.com/go-drf/drf/framework/request"
+)
+
+// RemoteUser is DRF's RemoteUserAuthentication: the web server in front of
+// the service has authenticated the client and names the user. The name
+// travels in the request's context, put there by a middleware the deployer
+// installs: TrustedHeader for a proxy that sets a header, CGIRemoteUser
+// under net/http/cgi, or WithRemoteUser from their own code. Users the
+// store does not know are created unless NoCreate is set; inactive users
+// are not authenticated. Denied anonymous requests are 403 (no challenge).
+type RemoteUser struct {
+	// Users finds and creates the named users.
+	Users RemoteUserStore
+	// NoCreate leaves unknown names unauthenticated instead of creating
+	// their users (Django's create_unknown_user = False).
+	NoCreate bool
+}
+
+// Authenticate does not attempt without a remote user in the context.
+func (s RemoteUser) Authenticate(r *request.Request) (request.User, any, error) {
+	name := RemoteUserFrom(r.Context())
+	if name == "" {
+		return nil, nil, nil
+	}
+	u, err := s.Users.RemoteUser(r.Context(), name, !s.NoCreate)
+	if err != nil || u == nil || !u.IsActive() {
+		return nil, nil, err
+	}
+	return u, nil, nil
+}
+
+type remoteUserKey struct{}
+
+// WithRemoteUser returns ctx carrying the name of the user the server
+// authenticated (REMOTE_USER).
+func WithRemoteUser(ctx context.Context, username string) context.Context {
+	return context.WithValue(ctx, remoteUserKey{}, username)
+}
+
+// RemoteUserFrom returns the remote user carried by ctx, "" when none.
+func RemoteUserFrom(ctx context.Context) string {
+	name, _ := ctx.Value(remoteUserKey{}).(string)
+	return name
+}
+
+// TrustedHeader returns a middleware that takes the remote user from the
+// request header name (e.g. "X-Remote-User"). Install it only behind a
+// proxy that authenticates every request and always sets or removes that
+// header itself: a client able to reach the service directly, or through a
+// proxy that forwards the client's own header, could name any user.
+func TrustedHeader(name string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if user := r.Header.Get(name); user != "" {
+				r = r.WithContext(WithRemoteUser(r.Context(), user))
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// CGIRemoteUser is a middleware for a service run by net/http/cgi: it takes
+// the remote user from the REMOTE_USER variable that the web server sets in
+// the environment of each CGI process.
+func CGIRemoteUser(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if user := os.Getenv("REMOTE_USER"); user != "" {
+			r = r.WithContext(WithRemoteUser(r.Context(), user))
+		}
+		next.ServeHTTP(w, r)
+	})
+}

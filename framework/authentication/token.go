@@ -1,0 +1,66 @@
+package authentication
+
+import (
+	"unicode/utf8"
+
+	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/request"
+)
+
+// Token is DRF's TokenAuthentication: "Authorization: Token <key>", the key
+// looked up in Tokens; request.Auth is then the token record. Denied
+// anonymous requests get 401 with `WWW-Authenticate: Token` (the keyword).
+// Serve it over HTTPS only.
+type Token struct {
+	// Tokens finds tokens by key (contrib/authtoken's *Tokens).
+	Tokens TokenStore
+	// Keyword is the header's first word, matched in any case; "" gives
+	// "Token". Set "Bearer" to accept "Authorization: Bearer <key>".
+	Keyword string
+}
+
+// Failure messages of Token, in DRF's wording.
+const (
+	MsgTokenNoCredentials = "Invalid token header. No credentials provided."
+	MsgTokenSpaces        = "Invalid token header. Token string should not contain spaces."
+	MsgTokenInvalidChars  = "Invalid token header. Token string should not contain invalid characters."
+	MsgInvalidToken       = "Invalid token."
+)
+
+func (t Token) keyword() string {
+	if t.Keyword == "" {
+		return "Token"
+	}
+	return t.Keyword
+}
+
+// Authenticate does not attempt unless the header's first word is the
+// keyword; then the key must name a token of an active user.
+func (t Token) Authenticate(r *request.Request) (request.User, any, error) {
+	auth := authorization(r)
+	if len(auth) == 0 || !asciiEqualFold(auth[0], t.keyword()) {
+		return nil, nil, nil
+	}
+	switch {
+	case len(auth) == 1:
+		return nil, nil, exceptions.AuthenticationFailed(MsgTokenNoCredentials)
+	case len(auth) > 2:
+		return nil, nil, exceptions.AuthenticationFailed(MsgTokenSpaces)
+	case !utf8.ValidString(auth[1]):
+		return nil, nil, exceptions.AuthenticationFailed(MsgTokenInvalidChars)
+	}
+	u, token, err := t.Tokens.LookupToken(r.Context(), auth[1])
+	if err != nil {
+		return nil, nil, err
+	}
+	if u == nil {
+		return nil, nil, exceptions.AuthenticationFailed(MsgInvalidToken)
+	}
+	if !u.IsActive() {
+		return nil, nil, exceptions.AuthenticationFailed(MsgUserInactive)
+	}
+	return u, token, nil
+}
+
+// AuthenticateHeader returns the keyword.
+func (t Token) AuthenticateHeader(*request.Request) string { return t.keyword() }
