@@ -347,8 +347,9 @@ func ReverseQuery(name string, params map[string]string, query url.Values, r *re
 
 // BaseURL returns scheme://host of the request, honouring forwarded
 // headers only when trusted.
-func (rt *Routes) BaseURL(r *http.Request) string {
-	trust := rt.trusted()
+func (rt *Routes) BaseURL(r *http.Request) string { return baseURL(r, rt.trusted()) }
+
+func baseURL(r *http.Request, trust bool) string {
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
@@ -378,7 +379,7 @@ func BaseURL(r *http.Request) string {
 	if m, ok := MatchOf(r); ok {
 		return m.routes.BaseURL(r)
 	}
-	return (&Routes{reg: &registry{}}).BaseURL(r)
+	return baseURL(r, false)
 }
 
 // validHost is Django's host validation: a name or bracketed IPv6

@@ -1,0 +1,483 @@
+package pagination
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"math"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/request"
+)
+
+// DefaultOffsetCutoff caps the offset a cursor may carry, against clients
+// that would make the database skip many rows.
+const DefaultOffsetCutoff = 1000
+
+// CursorPagination pages a fixed ordering with opaque cursors: ?cursor=...
+// Clients only move forward or backward; no item is seen twice while
+// paging, even as others insert items. Its zero value pages by PAGE_SIZE
+// in "-created" order.
+//
+// The ordering's first field should be unchanging, unique or nearly
+// unique, not null, not a float, and indexed. A field that breaks these
+// rules still works, with reduced benefits; Check warns about it.
+type CursorPagination struct {
+	// PageSize is the number of items of a page; 0 gives PAGE_SIZE.
+	PageSize int
+	// CursorQueryParam names the cursor parameter; "" gives "cursor".
+	CursorQueryParam string
+	// Ordering is the ordering in DRF's notation ("-created", or several
+	// fields, the first deciding the cursor position); nil gives
+	// {"-created"}. A source marked by FilterOrdered pages in its own
+	// ordering instead.
+	Ordering []string
+	// PageSizeQueryParam names the parameter by which clients choose the
+	// page size; "" lets them not.
+	PageSizeQueryParam string
+	// MaxPageSize caps the page size clients choose; 0 leaves it uncapped.
+	MaxPageSize int
+	// OffsetCutoff caps the offset of cursors; 0 gives DefaultOffsetCutoff.
+	OffsetCutoff int
+	// InvalidCursorMessage is the detail of the 404 for a cursor that
+	// cannot be read; "" gives "Invalid cursor".
+	InvalidCursorMessage string
+	// Template renders the browsable controls; unset gives
+	// PreviousNextTemplate, NoTemplate none.
+	Template framework.Option[*template.Template]
+}
+
+// FieldDescriber is implemented by sources that can describe their
+// fields, so that Check can warn about ordering fields that make poor
+// cursors.
+type FieldDescriber interface {
+	// DescribeField reports whether field's values may be null, and
+	// whether they are floating point numbers.
+	DescribeField(field string) (nullable, float bool)
+}
+
+// Check validates the ordering against src; call it at setup, once the
+// source is built. An empty ordering, an empty field, a field traversing a
+// relation ("owner__name") or one that src does not list in its Fields is
+// an error; a first field that src (a FieldDescriber) describes as
+// nullable or floating point is logged as a warning, as such cursors may
+// skip items (nulls) or fail to find their place (floats).
+func (p *CursorPagination) Check(src queryset.Source) error {
+	ordering := p.ordering()
+	if len(ordering) == 0 {
+		return errNoOrdering
+	}
+	src, _ = unmark(src)
+	lister, lists := src.(interface{ Fields() []string })
+	describer, describes := src.(FieldDescriber)
+	for i, o := range ordering {
+		if o.Field == "" || strings.Contains(o.Field, "__") {
+			return fmt.Errorf("pagination: cursor ordering %q: orderings must be fields of the source, such as \"-created\" or \"id\"", o)
+		}
+		if lists && !slices.Contains(lister.Fields(), o.Field) {
+			return fmt.Errorf("pagination: cursor ordering %q: the source has no field %q", o, o.Field)
+		}
+		if i > 0 || !describes {
+			continue
+		}
+		nullable, float := describer.DescribeField(o.Field)
+		if nullable {
+			slog.Warn("pagination: the cursor ordering field is nullable; items where it is null are never reached", "field", o.Field)
+		}
+		if float {
+			slog.Warn("pagination: the cursor ordering field is a float; its printed positions may not find their place again", "field", o.Field)
+		}
+	}
+	return nil
+}
+
+func (p *CursorPagination) ordering() []queryset.Order {
+	names := p.Ordering
+	if names == nil {
+		names = []string{"-created"}
+	}
+	o := make([]queryset.Order, len(names))
+	for i, n := range names {
+		o[i] = queryset.ParseOrder(n)
+	}
+	return o
+}
+
+// Paginate returns the requested page of src; see Page.
+func (p *CursorPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
+	page, err := p.Page(src, r, v)
+	if page == nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+// errNoOrdering is the error of a cursor style with an empty Ordering.
+var errNoOrdering = errors.New("pagination: cursor pagination needs an ordering")
+
+// errInvalidCursor marks cursors that cannot be read.
+var errInvalidCursor = errors.New("invalid cursor")
+
+// Page returns the page the cursor points at, in one query: the source
+// ordered (reversed for a backward cursor), sought past the cursor's
+// position, sliced at the cursor's offset for the page size plus one item
+// (which tells whether more follow). It is nil when there is no page size,
+// and 404 "Invalid cursor" for a cursor that cannot be decoded or whose
+// position is not a value of the ordering field.
+func (p *CursorPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*CursorPage, error) {
+	q := parseQuery(r.URL.RawQuery)
+	size := p.pageSize(q, v)
+	if size <= 0 {
+		return nil, nil
+	}
+	src, filtered := unmark(src)
+	var ordering []queryset.Order
+	if filtered {
+		ordering = src.Ordering()
+	}
+	if len(ordering) == 0 {
+		ordering = p.ordering()
+	}
+	if len(ordering) == 0 {
+		return nil, errNoOrdering
+	}
+	param := firstSet(p.CursorQueryParam, "cursor")
+	page := &CursorPage{size: size, field: ordering[0].Field, param: param, links: newLinker(r, q),
+		controls: newControls(p.Template, PreviousNextTemplate)}
+	if raw, ok := q.get(param); ok {
+		c, err := p.decode(raw)
+		if err != nil {
+			return nil, p.invalid()
+		}
+		page.cursor = &c
+	}
+	var cur cursor
+	if page.cursor != nil {
+		cur = *page.cursor
+	}
+	order := ordering
+	if cur.reverse {
+		order = make([]queryset.Order, len(ordering))
+		for i, o := range ordering {
+			order[i] = queryset.Order{Field: o.Field, Desc: !o.Desc}
+		}
+	}
+	s := src.OrderBy(order...)
+	if cur.position.ok {
+		op := queryset.Greater
+		if cur.reverse != ordering[0].Desc {
+			op = queryset.Less
+		}
+		s = s.Seek(page.field, op, cur.position.v)
+	}
+	limit := size + 1
+	if size == math.MaxInt {
+		limit = -1
+	}
+	results, err := s.Slice(r.Context(), cur.offset, limit)
+	if err != nil {
+		if cur.position.ok && errors.Is(err, queryset.ErrInvalidValue) {
+			// A position that is not a value of the field: a tampered
+			// cursor (DRF fails with 500 here).
+			return nil, p.invalid()
+		}
+		return nil, err
+	}
+	positions := make([]string, len(results))
+	for i, item := range results {
+		if positions[i], err = src.Position(item, page.field); err != nil {
+			return nil, err
+		}
+	}
+	n := min(len(results), size)
+	page.items, page.positions = orEmpty(results[:n:n]), positions[:n:n]
+	var following pos
+	if len(results) > n {
+		following = pos{positions[n], true}
+	}
+	if cur.reverse {
+		for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
+			page.items[i], page.items[j] = page.items[j], page.items[i]
+			page.positions[i], page.positions[j] = page.positions[j], page.positions[i]
+		}
+		page.hasNext = cur.position.ok || cur.offset > 0
+		page.hasPrevious = following.ok
+		page.nextPos, page.previousPos = cur.position, following
+	} else {
+		page.hasNext = following.ok
+		page.hasPrevious = cur.position.ok || cur.offset > 0
+		page.nextPos, page.previousPos = following, cur.position
+	}
+	page.SetDisplayControls(page.hasNext || page.hasPrevious)
+	return page, nil
+}
+
+func (p *CursorPagination) invalid() error {
+	return exceptions.NotFound(firstSet(p.InvalidCursorMessage, "Invalid cursor"))
+}
+
+func (p *CursorPagination) pageSize(q query, v *framework.View) int {
+	if p.PageSizeQueryParam != "" {
+		if raw, ok := q.get(p.PageSizeQueryParam); ok {
+			if n, ok := positiveInt(raw, true, p.MaxPageSize); ok {
+				return n
+			}
+		}
+	}
+	if p.PageSize != 0 {
+		return p.PageSize
+	}
+	return globalPageSize(v)
+}
+
+// decode reads a cursor: lenient base64 (as Python's b64decode) of an
+// ASCII form with o (offset, capped at the cutoff), r (reverse when a
+// non-zero integer) and p (position), each optional, the first of each
+// counting.
+func (p *CursorPagination) decode(raw string) (cursor, error) {
+	b, err := lenientBase64(raw)
+	if err != nil {
+		return cursor{}, err
+	}
+	for _, c := range b {
+		if c >= 0x80 {
+			return cursor{}, errInvalidCursor
+		}
+	}
+	tokens := parseQuery(string(b))
+	var c cursor
+	if o, ok := tokens.first("o"); ok {
+		cutoff := p.OffsetCutoff
+		if cutoff == 0 {
+			cutoff = DefaultOffsetCutoff
+		}
+		if c.offset, ok = positiveInt(o, false, cutoff); !ok {
+			return cursor{}, errInvalidCursor
+		}
+	}
+	if r, ok := tokens.first("r"); ok {
+		n, ok := atoi(r)
+		if !ok {
+			return cursor{}, errInvalidCursor
+		}
+		c.reverse = n != 0
+	}
+	c.position.v, c.position.ok = tokens.first("p")
+	return c, nil
+}
+
+// SchemaParameters lists the cursor parameter, and the page size parameter
+// when clients may choose it.
+func (p *CursorPagination) SchemaParameters(v *framework.View) []SchemaParameter {
+	params := []SchemaParameter{queryParam(firstSet(p.CursorQueryParam, "cursor"), CursorDescription, "string")}
+	if p.PageSizeQueryParam != "" {
+		params = append(params, queryParam(p.PageSizeQueryParam, PageSizeDescription, "integer"))
+	}
+	return params
+}
+
+// cursor is a decoded cursor.
+type cursor struct {
+	offset   int
+	reverse  bool
+	position pos
+}
+
+// pos is a position, or none.
+type pos struct {
+	v  string
+	ok bool
+}
+
+// CursorPage is one page of CursorPagination.
+type CursorPage struct {
+	items []any
+	// positions are the items' positions, in the items' order.
+	positions []string
+	size      int
+	field     string
+	param     string
+	links     linker
+	// cursor is the request's cursor, nil when it had none.
+	cursor               *cursor
+	hasNext, hasPrevious bool
+	nextPos, previousPos pos
+	controls
+}
+
+// Items returns the page's items.
+func (p *CursorPage) Items() []any { return p.items }
+
+// NextLink returns the link to the next page; "" on the last one.
+func (p *CursorPage) NextLink() Link {
+	if !p.hasNext {
+		return ""
+	}
+	cur := p.requestCursor()
+	compare := p.nextPos
+	if len(p.items) > 0 && p.cursor != nil && cur.reverse && cur.offset != 0 {
+		compare = pos{p.positions[len(p.positions)-1], true}
+	}
+	// The new position is the last one that differs from the item after
+	// it; the items sharing the boundary's value are the offset.
+	offset, position, unique := 0, pos{}, false
+	for i := len(p.positions) - 1; i >= 0; i-- {
+		position = pos{p.positions[i], true}
+		if position != compare {
+			unique = true
+			break
+		}
+		compare = position
+		offset++
+	}
+	if len(p.items) > 0 && !unique {
+		switch {
+		case !p.hasPrevious:
+			offset, position = p.size, pos{}
+		case cur.reverse:
+			offset, position = 0, p.previousPos
+		default:
+			offset, position = cur.offset+p.size, p.previousPos
+		}
+	}
+	if len(p.items) == 0 {
+		position = p.nextPos
+	}
+	return p.encode(cursor{offset: offset, position: position})
+}
+
+// PreviousLink returns the link to the previous page; "" on the first one.
+func (p *CursorPage) PreviousLink() Link {
+	if !p.hasPrevious {
+		return ""
+	}
+	cur := p.requestCursor()
+	compare := p.previousPos
+	if len(p.items) > 0 && p.cursor != nil && !cur.reverse && cur.offset != 0 {
+		compare = pos{p.positions[0], true}
+	}
+	offset, position, unique := 0, pos{}, false
+	for _, v := range p.positions {
+		position = pos{v, true}
+		if position != compare {
+			unique = true
+			break
+		}
+		compare = position
+		offset++
+	}
+	if len(p.items) > 0 && !unique {
+		switch {
+		case !p.hasNext:
+			offset, position = p.size, pos{}
+		case cur.reverse:
+			offset, position = cur.offset+p.size, p.nextPos
+		default:
+			offset, position = 0, p.nextPos
+		}
+	}
+	if len(p.items) == 0 {
+		position = p.previousPos
+	}
+	return p.encode(cursor{offset: offset, reverse: true, position: position})
+}
+
+func (p *CursorPage) requestCursor() cursor {
+	if p.cursor == nil {
+		return cursor{}
+	}
+	return *p.cursor
+}
+
+// encode returns the request's URL with the cursor c.
+func (p *CursorPage) encode(c cursor) Link {
+	var b strings.Builder
+	if c.offset != 0 {
+		b.WriteString("o=" + strconv.Itoa(c.offset))
+	}
+	if c.reverse {
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString("r=1")
+	}
+	if c.position.ok {
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString("p=" + url.QueryEscape(c.position.v))
+	}
+	return Link(p.links.replace(p.param, base64.StdEncoding.EncodeToString([]byte(b.String()))))
+}
+
+// Response answers {"next", "previous", "results"} with data, the
+// serialised items.
+func (p *CursorPage) Response(data any) *framework.Response {
+	return ok(CursorEnvelope{Next: p.NextLink(), Previous: p.PreviousLink(), Results: data}, p)
+}
+
+// HTMLControls renders the previous and next controls when the page
+// displays them.
+func (p *CursorPage) HTMLControls() template.HTML {
+	return p.render(func() ControlsData {
+		return ControlsData{PreviousURL: string(p.PreviousLink()), NextURL: string(p.NextLink())}
+	})
+}
+
+// lenientBase64 decodes s as Python's b64decode does without validation:
+// s must be ASCII; characters outside the alphabet are skipped, decoding stops at padding
+// that completes a quantum, and a quantum left incomplete is an error.
+func lenientBase64(s string) ([]byte, error) {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return nil, errInvalidCursor
+		}
+	}
+	out := make([]byte, 0, len(s)*3/4)
+	quad, pads := 0, 0
+	var left byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '=' {
+			if quad >= 2 {
+				pads++
+				if quad+pads >= 4 {
+					return out, nil
+				}
+			}
+			continue
+		}
+		v := strings.IndexByte(alphabet, c)
+		if v < 0 {
+			continue
+		}
+		pads = 0
+		d := byte(v)
+		switch quad {
+		case 0:
+			left = d
+		case 1:
+			out = append(out, left<<2|d>>4)
+			left = d & 0x0f
+		case 2:
+			out = append(out, left<<4|d>>2)
+			left = d & 0x03
+		case 3:
+			out = append(out, left<<6|d)
+		}
+		quad = (quad + 1) % 4
+	}
+	if quad != 0 {
+		return nil, errInvalidCursor
+	}
+	return out, nil
+}

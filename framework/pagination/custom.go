@@ -1,0 +1,79 @@
+package pagination
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/request"
+)
+
+// LinkHeaderPagination is a custom style of the sample contract: page
+// numbers, the bare page as the body, and the links in a Link header,
+// `<URL>; rel="next", <URL>; rel="prev"`, only those that exist (no
+// header on a single page). It is built on PageNumberPagination, whose
+// settings it takes.
+type LinkHeaderPagination struct{ PageNumberPagination }
+
+// Paginate returns the requested page of src, answered with a Link header.
+func (p *LinkHeaderPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
+	page, err := p.Page(src, r, v)
+	if page == nil {
+		return nil, err
+	}
+	return &linkHeaderPage{page}, nil
+}
+
+type linkHeaderPage struct{ *NumberPage }
+
+// Response answers data as it is, with the links in the Link header.
+func (p *linkHeaderPage) Response(data any) *framework.Response {
+	var links []string
+	if next := p.NextLink(); next != "" {
+		links = append(links, "<"+string(next)+`>; rel="next"`)
+	}
+	if prev := p.PreviousLink(); prev != "" {
+		links = append(links, "<"+string(prev)+`>; rel="prev"`)
+	}
+	resp := ok(data, p)
+	if len(links) > 0 {
+		resp.Header = http.Header{"Link": {strings.Join(links, ", ")}}
+	}
+	return resp
+}
+
+// NestedLinksPagination is a custom style of the sample contract: page
+// numbers, with next and previous nested under "links":
+// {"links": {"next", "previous"}, "count", "results"}. It is built on
+// PageNumberPagination, whose settings it takes.
+type NestedLinksPagination struct{ PageNumberPagination }
+
+// Paginate returns the requested page of src, answered with nested links.
+func (p *NestedLinksPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
+	page, err := p.Page(src, r, v)
+	if page == nil {
+		return nil, err
+	}
+	return &nestedLinksPage{page}, nil
+}
+
+type nestedLinksPage struct{ *NumberPage }
+
+// NestedLinks is the "links" object of NestedLinksPagination.
+type NestedLinks struct {
+	Next     Link `json:"next"`
+	Previous Link `json:"previous"`
+}
+
+// NestedEnvelope is the body of NestedLinksPagination.
+type NestedEnvelope struct {
+	Links   NestedLinks `json:"links"`
+	Count   int         `json:"count"`
+	Results any         `json:"results"`
+}
+
+// Response answers {"links": {"next", "previous"}, "count", "results"}.
+func (p *nestedLinksPage) Response(data any) *framework.Response {
+	return ok(NestedEnvelope{Links: NestedLinks{Next: p.NextLink(), Previous: p.PreviousLink()}, Count: p.Count(), Results: data}, p)
+}

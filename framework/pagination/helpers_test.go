@@ -1,0 +1,232 @@
+package pagination_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// book is the reference's book row (owner kept as its username).
+type book struct {
+	ID      int64     `db:"id" json:"id"`
+	Title   string    `db:"title" json:"title"`
+	Author  string    `db:"author" json:"author"`
+	Rating  int64     `db:"rating" json:"rating"`
+	Created time.Time `db:"created" json:"created"`
+	Owner   string    `db:"owner" json:"owner"`
+}
+
+const booksSchema = `CREATE TABLE books (
+	id integer NOT NULL PRIMARY KEY AUTOINCREMENT,
+	title varchar(200) NOT NULL,
+	author varchar(200) NOT NULL,
+	rating integer NOT NULL,
+	created datetime NOT NULL,
+	owner varchar(150) NOT NULL
+);
+CREATE INDEX books_created ON books (created);`
+
+// epoch is the creation time of book 0 in the reference's seed.
+var epoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// seedBook is book i of the reference's seed command.
+func seedBook(i int) book {
+	owner := "admin"
+	if i%2 == 0 {
+		owner = "alice"
+	}
+	return book{ID: int64(i), Title: fmt.Sprintf("Book %03d", i), Author: fmt.Sprintf("Author %d", i%7),
+		Rating: int64(i*7%5 + 1), Created: epoch.Add(time.Duration(i) * time.Hour), Owner: owner}
+}
+
+// openBooks returns a fresh SQLite database in a temporary file with the
+// reference's n books.
+func openBooks(t testing.TB, n int) *sqlx.DB {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	if _, err := db.Exec(booksSchema); err != nil {
+		t.Fatal(err)
+	}
+	tx := db.MustBegin()
+	for i := 1; i <= n; i++ {
+		insertBook(t, tx, seedBook(i))
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func insertBook(t testing.TB, x sqlx.Execer, b book) {
+	t.Helper()
+	_, err := x.Exec(`INSERT INTO books (id, title, author, rating, created, owner) VALUES (?, ?, ?, ?, ?, ?)`,
+		b.ID, b.Title, b.Author, b.Rating, b.Created.UTC().Format(time.DateTime), b.Owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// booksSource is the books table ordered by id, as the reference's model.
+func booksSource(t testing.TB, db *sqlx.DB) queryset.Source {
+	t.Helper()
+	src, err := queryset.NewSQL[book](db, queryset.SQLConfig{Table: "books", Ordering: []queryset.Order{{Field: "id"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// list is a plain view's GET handler that paginates src with the view's
+// style (after filter, when given) and answers the whole list when
+// pagination is off.
+func list(src queryset.Source, filter func(queryset.Source, *request.Request) queryset.Source) framework.HandlerFunc {
+	return func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		s := src
+		if filter != nil {
+			s = filter(s, r)
+		}
+		if p := v.Paginator(); p != nil {
+			page, err := p.Paginate(s, r, v)
+			if err != nil || page != nil {
+				if err != nil {
+					return nil, err
+				}
+				return page.Response(page.Items()), nil
+			}
+		}
+		items, err := s.Slice(r.Context(), 0, -1)
+		if err != nil {
+			return nil, err
+		}
+		return framework.OK(items), nil
+	}
+}
+
+// orderingFilter is the reference's ordering filter on /pages/cursor-orderable/:
+// the comma-separated terms of ?ordering= among title, created and id, else
+// "-created".
+func orderingFilter(src queryset.Source, r *request.Request) queryset.Source {
+	var order []queryset.Order
+	if raw := r.URL.Query().Get("ordering"); raw != "" {
+		for term := range strings.SplitSeq(raw, ",") {
+			o := queryset.ParseOrder(strings.TrimSpace(term))
+			if slices.Contains([]string{"title", "created", "id"}, o.Field) {
+				order = append(order, o)
+			}
+		}
+	}
+	if len(order) == 0 {
+		order = []queryset.Order{{Field: "created", Desc: true}}
+	}
+	return pagination.FilterOrdered(src.OrderBy(order...))
+}
+
+// styleView is a view listing src with style p.
+func styleView(src queryset.Source, p framework.Paginator) *framework.View {
+	return &framework.View{Pagination: framework.Use(p), Get: list(src, nil)}
+}
+
+// referenceMux serves the reference's pagination routes over src.
+func referenceMux(src queryset.Source) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle("/pages/page-number/", styleView(src, &pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}))
+	mux.Handle("/pages/limit-offset/", styleView(src, &pagination.LimitOffsetPagination{DefaultLimit: 5, MaxLimit: 20}))
+	mux.Handle("/pages/cursor/", styleView(src, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"-created"}, PageSizeQueryParam: "page_size", MaxPageSize: 20}))
+	mux.Handle("/pages/cursor-rating/", styleView(src, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"rating"}}))
+	mux.Handle("/pages/cursor-orderable/", &framework.View{Pagination: framework.Use[framework.Paginator](&pagination.CursorPagination{PageSize: 5}), Get: list(src, orderingFilter)})
+	mux.Handle("/pages/link-header/", styleView(src, &pagination.LinkHeaderPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}))
+	mux.Handle("/pages/nested-links/", styleView(src, &pagination.NestedLinksPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}))
+	mux.Handle("/pages/off/", &framework.View{Settings: defaultSettings, Pagination: framework.NoPagination, Get: list(src, nil)})
+	mux.Handle("/books/", &framework.View{Settings: defaultSettings, Get: list(src, nil)})
+	return mux
+}
+
+// defaultSettings are the reference's: page numbers of 10 by default.
+var defaultSettings = &framework.Settings{Pagination: framework.Use[framework.Paginator](&pagination.PageNumberPagination{}), PageSize: 10}
+
+// answer is what a test reads of a response.
+type answer struct {
+	Status int
+	Link   string
+	Body   []byte
+}
+
+// get requests path from srv as host "testserver".
+func get(t testing.TB, srv *httptest.Server, path string, header ...string) answer {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = "testserver"
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return answer{Status: resp.StatusCode, Link: resp.Header.Get("Link"), Body: body}
+}
+
+// envelope is a decoded paginated answer: the links, count and result ids,
+// or the error detail.
+type envelope struct {
+	Count    *int    `json:"count"`
+	Next     *string `json:"next"`
+	Previous *string `json:"previous"`
+	Results  []struct {
+		ID int `json:"id"`
+	} `json:"results"`
+	Detail string `json:"detail"`
+}
+
+func decode(t testing.TB, a answer) envelope {
+	t.Helper()
+	var e envelope
+	if err := json.Unmarshal(a.Body, &e); err != nil {
+		t.Fatalf("body %q: %v", a.Body, err)
+	}
+	return e
+}
+
+func (e envelope) ids() []int {
+	ids := make([]int, len(e.Results))
+	for i, r := range e.Results {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+// str returns *s, or "null".
+func str(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}

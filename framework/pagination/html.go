@@ -1,0 +1,166 @@
+package pagination
+
+import (
+	"bytes"
+	"html/template"
+	"log/slog"
+	"slices"
+
+	"github.com/go-drf/drf/framework"
+)
+
+// Controls is implemented by pages that have HTML pagination controls for
+// the browsable API. The browsable renderer calls HTMLControls on
+// Response.Page and shows what it returns; "" means no controls: the
+// style's template is none, the page does not display them (a single
+// page), or the template failed (which is logged).
+type Controls interface {
+	HTMLControls() template.HTML
+}
+
+// ControlsData is what a controls template is executed with.
+type ControlsData struct {
+	// PreviousURL and NextURL are the page's links, "" when absent.
+	PreviousURL, NextURL string
+	// PageLinks are the numbered links, with breaks; empty for cursors.
+	PageLinks []PageLink
+}
+
+// PageLink is one entry of the numbered controls: a page, or a break
+// ("…") standing for the pages left out.
+type PageLink struct {
+	URL      string
+	Number   int
+	IsActive bool
+	IsBreak  bool
+}
+
+// NumbersTemplate is the default controls template of the page-number
+// and limit/offset styles: previous, the displayed page numbers with
+// breaks, next.
+var NumbersTemplate = template.Must(template.New("numbers").Parse(`<ul class="pagination" style="margin: 5px 0 10px 0">
+{{- if .PreviousURL}}
+  <li><a href="{{.PreviousURL}}" aria-label="Previous"><span aria-hidden="true">&laquo;</span></a></li>
+{{- else}}
+  <li class="disabled"><a href="#" aria-label="Previous"><span aria-hidden="true">&laquo;</span></a></li>
+{{- end}}
+{{- range .PageLinks}}
+{{- if .IsBreak}}
+  <li class="disabled"><a href="#"><span aria-hidden="true">&hellip;</span></a></li>
+{{- else if .IsActive}}
+  <li class="active"><a href="{{.URL}}">{{.Number}}</a></li>
+{{- else}}
+  <li><a href="{{.URL}}">{{.Number}}</a></li>
+{{- end}}
+{{- end}}
+{{- if .NextURL}}
+  <li><a href="{{.NextURL}}" aria-label="Next"><span aria-hidden="true">&raquo;</span></a></li>
+{{- else}}
+  <li class="disabled"><a href="#" aria-label="Next"><span aria-hidden="true">&raquo;</span></a></li>
+{{- end}}
+</ul>
+`))
+
+// PreviousNextTemplate is the default controls template of the cursor
+// style: a pager with previous and next.
+var PreviousNextTemplate = template.Must(template.New("previous_and_next").Parse(`<ul class="pager">
+{{- if .PreviousURL}}
+  <li class="previous"><a href="{{.PreviousURL}}">&laquo; Previous</a></li>
+{{- else}}
+  <li class="previous disabled"><a href="#">&laquo; Previous</a></li>
+{{- end}}
+{{- if .NextURL}}
+  <li class="next"><a href="{{.NextURL}}">Next &raquo;</a></li>
+{{- else}}
+  <li class="next disabled"><a href="#">Next &raquo;</a></li>
+{{- end}}
+</ul>
+`))
+
+// NoTemplate is the Template of a style without HTML controls
+// (template = None).
+var NoTemplate = framework.Use[*template.Template](nil)
+
+// controls is the template and display flag every page carries.
+type controls struct {
+	tmpl    *template.Template
+	display bool
+}
+
+func newControls(o framework.Option[*template.Template], def *template.Template) controls {
+	if o.IsSet() {
+		return controls{tmpl: o.Value()}
+	}
+	return controls{tmpl: def}
+}
+
+// DisplayControls reports whether the browsable API shows the page's
+// controls (display_page_controls): the built-in styles show them when
+// there is more than one page, unless the template is none.
+func (c *controls) DisplayControls() bool { return c.display }
+
+// SetDisplayControls switches the controls on or off, for custom styles;
+// a style whose template is none still shows none.
+func (c *controls) SetDisplayControls(on bool) { c.display = on && c.tmpl != nil }
+
+func (c *controls) render(data func() ControlsData) template.HTML {
+	if !c.display {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := c.tmpl.Execute(&b, data()); err != nil {
+		slog.Error("pagination: controls template failed", "template", c.tmpl.Name(), "error", err.Error())
+		return ""
+	}
+	return template.HTML(b.String())
+}
+
+// displayedPages chooses the page numbers the numbered controls show, 0
+// standing for a break: all of them up to five pages; else the first,
+// the last, the current one with one neighbour each side, widened near
+// either end so that a break never hides a single page. For example
+// current 14 of 16 gives 1 … 13 14 15 16.
+func displayedPages(current, final int) []int {
+	if final <= 5 {
+		pages := make([]int, final)
+		for i := range pages {
+			pages[i] = i + 1
+		}
+		return pages
+	}
+	cand := []int{1, current - 1, current, current + 1, final}
+	if current <= 4 {
+		cand = append(cand, 2, 3)
+	}
+	if current >= final-3 {
+		cand = append(cand, final-1, final-2)
+	}
+	slices.Sort(cand)
+	var pages []int
+	for _, n := range slices.Compact(cand) {
+		if n > 0 && n <= final {
+			pages = append(pages, n)
+		}
+	}
+	if current > 4 {
+		pages = append(pages[:1], append([]int{0}, pages[1:]...)...)
+	}
+	if current < final-3 {
+		last := len(pages) - 1
+		pages = append(pages[:last], 0, pages[last])
+	}
+	return pages
+}
+
+// pageLinks turns displayed page numbers into links.
+func pageLinks(pages []int, current int, link func(int) string) []PageLink {
+	out := make([]PageLink, len(pages))
+	for i, n := range pages {
+		if n == 0 {
+			out[i] = PageLink{IsBreak: true}
+			continue
+		}
+		out[i] = PageLink{URL: link(n), Number: n, IsActive: n == current}
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+package pagination
+
+import (
+	"html/template"
+	"math"
+	"math/big"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/request"
+)
+
+// LimitOffsetPagination pages by position: ?limit=100&offset=400. Its zero
+// value has PAGE_SIZE as the default limit.
+type LimitOffsetPagination struct {
+	// DefaultLimit is the limit when the client gives none (or a bad one);
+	// 0 gives PAGE_SIZE.
+	DefaultLimit int
+	// LimitQueryParam names the limit parameter; "" gives "limit".
+	LimitQueryParam string
+	// OffsetQueryParam names the offset parameter; "" gives "offset".
+	OffsetQueryParam string
+	// MaxLimit caps the limit clients choose; 0 leaves it uncapped.
+	MaxLimit int
+	// Template renders the browsable controls; unset gives
+	// NumbersTemplate, NoTemplate none.
+	Template framework.Option[*template.Template]
+}
+
+// Paginate returns the requested page of src; see Page.
+func (p *LimitOffsetPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
+	page, err := p.Page(src, r, v)
+	if page == nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+// Page returns limit items of src from offset (a count and, unless the
+// offset is past the end, a slice), or nil when there is no limit. A
+// limit that is not a positive integer gives the default one; an offset
+// that is not a non-negative integer gives 0. Numbers are read exactly,
+// however long, so that the links carry them as DRF's do.
+func (p *LimitOffsetPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*LimitOffsetPage, error) {
+	q := parseQuery(r.URL.RawQuery)
+	limitParam := firstSet(p.LimitQueryParam, "limit")
+	offsetParam := firstSet(p.OffsetQueryParam, "offset")
+	var limit *big.Int
+	if raw, ok := q.get(limitParam); ok {
+		if n, ok := atoBig(raw); ok && n.Sign() > 0 {
+			limit = n
+			if p.MaxLimit > 0 && n.Cmp(big.NewInt(int64(p.MaxLimit))) > 0 {
+				limit = big.NewInt(int64(p.MaxLimit))
+			}
+		}
+	}
+	if limit == nil {
+		def := p.DefaultLimit
+		if def == 0 {
+			def = globalPageSize(v)
+		}
+		if def <= 0 {
+			return nil, nil
+		}
+		limit = big.NewInt(int64(def))
+	}
+	offset := new(big.Int)
+	if raw, ok := q.get(offsetParam); ok {
+		if n, ok := atoBig(raw); ok && n.Sign() >= 0 {
+			offset = n
+		}
+	}
+	ctx := r.Context()
+	count, err := src.Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	bigCount := big.NewInt(int64(count))
+	page := &LimitOffsetPage{count: count, bigCount: bigCount, limit: limit, offset: offset,
+		items: []any{}, limitParam: limitParam, offsetParam: offsetParam, links: newLinker(r, q),
+		controls: newControls(p.Template, NumbersTemplate)}
+	page.SetDisplayControls(bigCount.Cmp(limit) > 0)
+	if count == 0 || offset.Cmp(bigCount) > 0 {
+		return page, nil
+	}
+	n := math.MaxInt
+	if limit.IsInt64() {
+		n = int(limit.Int64())
+	}
+	items, err := src.Slice(ctx, int(offset.Int64()), n)
+	if err != nil {
+		return nil, err
+	}
+	page.items = orEmpty(items)
+	return page, nil
+}
+
+// SchemaParameters lists the limit and offset parameters.
+func (p *LimitOffsetPagination) SchemaParameters(v *framework.View) []SchemaParameter {
+	return []SchemaParameter{
+		queryParam(firstSet(p.LimitQueryParam, "limit"), LimitDescription, "integer"),
+		queryParam(firstSet(p.OffsetQueryParam, "offset"), OffsetDescription, "integer"),
+	}
+}
+
+// LimitOffsetPage is one page of LimitOffsetPagination.
+type LimitOffsetPage struct {
+	items                   []any
+	count                   int
+	bigCount, limit, offset *big.Int
+	limitParam, offsetParam string
+	links                   linker
+	controls
+}
+
+// Items returns the page's items.
+func (p *LimitOffsetPage) Items() []any { return p.items }
+
+// Count returns the number of items of the whole source.
+func (p *LimitOffsetPage) Count() int { return p.count }
+
+// Limit returns the limit in force (the requested one, capped, or the
+// default one).
+func (p *LimitOffsetPage) Limit() *big.Int { return new(big.Int).Set(p.limit) }
+
+// Offset returns the offset in force.
+func (p *LimitOffsetPage) Offset() *big.Int { return new(big.Int).Set(p.offset) }
+
+// NextLink returns the link to the following items; "" when the page
+// reaches the end.
+func (p *LimitOffsetPage) NextLink() Link {
+	next := new(big.Int).Add(p.offset, p.limit)
+	if next.Cmp(p.bigCount) >= 0 {
+		return ""
+	}
+	return Link(p.withLimit().replace(p.offsetParam, next.String()))
+}
+
+// PreviousLink returns the link to the preceding items, without the
+// offset when they start at 0; "" at offset 0.
+func (p *LimitOffsetPage) PreviousLink() Link {
+	if p.offset.Sign() <= 0 {
+		return ""
+	}
+	prev := new(big.Int).Sub(p.offset, p.limit)
+	if prev.Sign() <= 0 {
+		return Link(p.withLimit().remove(p.offsetParam))
+	}
+	return Link(p.withLimit().replace(p.offsetParam, prev.String()))
+}
+
+// withLimit is the request's URL with the limit parameter set.
+func (p *LimitOffsetPage) withLimit() linker {
+	return p.links.with(p.limitParam, p.limit.String())
+}
+
+// Response answers {"count", "next", "previous", "results"} with data, the
+// serialised items.
+func (p *LimitOffsetPage) Response(data any) *framework.Response {
+	return ok(Envelope{Count: p.count, Next: p.NextLink(), Previous: p.PreviousLink(), Results: data}, p)
+}
+
+// HTMLControls renders the numbered controls when the page displays them:
+// pages of limit items around the current offset.
+func (p *LimitOffsetPage) HTMLControls() template.HTML {
+	return p.render(func() ControlsData {
+		before := ceilDiv(p.offset, p.limit)
+		current := new(big.Int).Add(before, big.NewInt(1))
+		final := new(big.Int).Add(ceilDiv(new(big.Int).Sub(p.bigCount, p.offset), p.limit), before)
+		if final.Sign() < 1 {
+			final.SetInt64(1)
+		}
+		if current.Cmp(final) > 0 {
+			current.Set(final)
+		}
+		cur, fin := int(current.Int64()), int(final.Int64())
+		link := func(n int) string {
+			if n == 1 {
+				return p.links.remove(p.offsetParam)
+			}
+			off := new(big.Int).Mul(big.NewInt(int64(n-cur)), p.limit)
+			return p.links.replace(p.offsetParam, off.Add(off, p.offset).String())
+		}
+		return ControlsData{
+			PreviousURL: string(p.PreviousLink()),
+			NextURL:     string(p.NextLink()),
+			PageLinks:   pageLinks(displayedPages(cur, fin), cur, link),
+		}
+	})
+}
+
+// ceilDiv is a/b rounded up, for b > 0 (floor division plus one when
+// there is a remainder, as DRF computes it).
+func ceilDiv(a, b *big.Int) *big.Int {
+	q, m := new(big.Int).DivMod(a, b, new(big.Int))
+	if m.Sign() != 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
+}

@@ -1,0 +1,210 @@
+// Package pagination splits the answers of list endpoints into pages, as
+// DRF's pagination classes do: PageNumberPagination (?page=4),
+// LimitOffsetPagination (?limit=100&offset=400) and CursorPagination
+// (?cursor=<opaque>). Each is a framework.Paginator: set one globally
+// (Settings.Pagination with Settings.PageSize) or on a view
+// (View.Pagination); framework.NoPagination turns pagination off.
+//
+// Generic list views paginate by themselves. A plain view calls the
+// pagination API itself:
+//
+//	page, err := v.Paginator().Paginate(src, r, v)
+//	if err != nil {
+//		return nil, err
+//	}
+//	if page == nil { // no page size: not paginated
+//		...
+//	}
+//	return page.Response(serialize(page.Items())), nil
+//
+// Paginate returns a nil Page and no error when the style has no page size
+// (neither its own nor PAGE_SIZE), as DRF answers the whole list then.
+//
+// The built-in styles answer DRF's envelopes, link for link: absolute
+// URLs from the request (scheme and host as reverse.BaseURL gives them,
+// forwarded headers only when trusted), the query parameters sorted by
+// name with the page's parameter replaced or removed, other parameters
+// kept as sent. Bad values answer 404 "Invalid page." or "Invalid cursor".
+//
+// # Custom styles
+//
+// A custom style embeds a built-in one and wraps its page to answer
+// differently; the page's accessors (Items, Count, NextLink, PreviousLink)
+// give what the answer needs. LinkHeaderPagination (links in a Link
+// header, the bare page in the body) and NestedLinksPagination (next and
+// previous under "links") are built this way:
+//
+//	type LinkHeaderPagination struct{ PageNumberPagination }
+//
+//	func (p *LinkHeaderPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
+//		page, err := p.Page(src, r, v)
+//		if page == nil {
+//			return nil, err
+//		}
+//		return &linkHeaderPage{page}, nil
+//	}
+//
+//	type linkHeaderPage struct{ *NumberPage }
+//
+//	func (p *linkHeaderPage) Response(data any) *framework.Response {
+//		resp := &framework.Response{Status: http.StatusOK, Data: data, Page: p}
+//		... set resp.Header's Link from p.NextLink() and p.PreviousLink()
+//		return resp
+//	}
+//
+// # Browsable controls
+//
+// Pages implement Controls: HTMLControls renders the style's template
+// (NumbersTemplate for page numbers and limit/offset, PreviousNextTemplate
+// for cursors) when the page displays controls, which the built-in styles
+// do when there is more than one page. A style's Template field replaces
+// the template; NoTemplate disables the controls. A custom page calls
+// SetDisplayControls to show them.
+//
+// # Cursor pagination
+//
+// CursorPagination pages a fixed ordering (Ordering, "-created" by
+// default) with DRF's cursors: base64 of a form holding the position (the
+// first ordering field's value of the page's boundary item, as Django
+// prints it), an offset from it when several items share that value, and
+// the direction. Each page is one keyset query: Seek past the position,
+// then Slice(offset, page size + 1); its cost does not grow with depth when
+// the ordering field is indexed. A view's ordering filter takes over the
+// ordering through FilterOrdered.
+package pagination
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/queryset"
+)
+
+// Link is a pagination link: a URL, or none (""), which JSON renders as
+// null.
+type Link string
+
+// MarshalJSON renders the URL, or null when there is none.
+func (l Link) MarshalJSON() ([]byte, error) {
+	if l == "" {
+		return []byte("null"), nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(string(l)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// Envelope is the body of the page-number and limit/offset styles:
+// {"count", "next", "previous", "results"}.
+type Envelope struct {
+	Count    int  `json:"count"`
+	Next     Link `json:"next"`
+	Previous Link `json:"previous"`
+	Results  any  `json:"results"`
+}
+
+// CursorEnvelope is the body of the cursor style: {"next", "previous",
+// "results"}.
+type CursorEnvelope struct {
+	Next     Link `json:"next"`
+	Previous Link `json:"previous"`
+	Results  any  `json:"results"`
+}
+
+// ok is a 200 answer of page p.
+func ok(data any, p framework.Page) *framework.Response {
+	return &framework.Response{Status: http.StatusOK, Data: data, Page: p}
+}
+
+// SchemaParameter is a query parameter of a paginated list, for OpenAPI.
+// It marshals as an OpenAPI parameter object.
+type SchemaParameter struct {
+	Name        string
+	Required    bool
+	Location    string
+	Description string
+	// Type is the JSON schema type of the value: "integer" or "string".
+	Type string
+}
+
+// MarshalJSON renders p as {"name", "required", "in", "description",
+// "schema": {"type"}}.
+func (p SchemaParameter) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Name        string `json:"name"`
+		Required    bool   `json:"required"`
+		In          string `json:"in"`
+		Description string `json:"description"`
+		Schema      struct {
+			Type string `json:"type"`
+		} `json:"schema"`
+	}{p.Name, p.Required, p.Location, p.Description, struct {
+		Type string `json:"type"`
+	}{p.Type}})
+}
+
+// Descriptions of the query parameters, as DRF words them.
+const (
+	PageDescription     = "A page number within the paginated result set."
+	PageSizeDescription = "Number of results to return per page."
+	LimitDescription    = "Number of results to return per page."
+	OffsetDescription   = "The initial index from which to return the results."
+	CursorDescription   = "The pagination cursor value."
+)
+
+func queryParam(name, description, typ string) SchemaParameter {
+	return SchemaParameter{Name: name, Location: "query", Description: description, Type: typ}
+}
+
+// filterOrdered is a source whose ordering an ordering filter chose.
+type filterOrdered struct{ queryset.Source }
+
+// FilterOrdered marks src as ordered by the view's ordering filter (after
+// the filter backends ran): CursorPagination then pages in src's ordering
+// instead of its own, as DRF defers to an ordering filter on the view.
+// Other styles ignore the mark.
+func FilterOrdered(src queryset.Source) queryset.Source {
+	if f, ok := src.(filterOrdered); ok {
+		return f
+	}
+	return filterOrdered{src}
+}
+
+// unmark returns the source under a FilterOrdered mark.
+func unmark(src queryset.Source) (queryset.Source, bool) {
+	if f, ok := src.(filterOrdered); ok {
+		return f.Source, true
+	}
+	return src, false
+}
+
+// firstSet returns s, or def when s is "".
+func firstSet(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// globalPageSize is PAGE_SIZE of v's settings, 0 without a view.
+func globalPageSize(v *framework.View) int {
+	if v == nil {
+		return 0
+	}
+	return v.PageSize()
+}
+
+// orEmpty returns items, or an empty list for none, so that results
+// render as [] rather than null.
+func orEmpty(items []any) []any {
+	if items == nil {
+		return []any{}
+	}
+	return items
+}

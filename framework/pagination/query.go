@@ -1,0 +1,352 @@
+package pagination
+
+import (
+	"math"
+	"math/big"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/reverse"
+)
+
+// param is one name=value pair of a query string, decoded.
+type param struct{ key, value string }
+
+// query is a request's query string as Django reads it: pairs split on
+// "&" only, "+" as a space, bad escapes kept as text, invalid UTF-8
+// replaced, blank values kept.
+type query []param
+
+func parseQuery(raw string) query {
+	var q query
+	for raw != "" {
+		var field string
+		field, raw, _ = strings.Cut(raw, "&")
+		if field == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(field, "=")
+		q = append(q, param{unquotePlus(k), unquotePlus(v)})
+	}
+	return q
+}
+
+// get returns the last value of key, as a QueryDict does.
+func (q query) get(key string) (string, bool) {
+	for i := len(q) - 1; i >= 0; i-- {
+		if q[i].key == key {
+			return q[i].value, true
+		}
+	}
+	return "", false
+}
+
+// first returns the first value of key, as Python's parse_qs(...)[key][0].
+func (q query) first(key string) (string, bool) {
+	for _, p := range q {
+		if p.key == key {
+			return p.value, true
+		}
+	}
+	return "", false
+}
+
+// encode writes q as DRF's links carry it: the keys sorted, each key's
+// values in their order, quoted as a form; key is left out, and added with
+// value when set is true.
+func (q query) encode(key string, set bool, value string) string {
+	keys := make([]string, 0, len(q)+1)
+	seen := make(map[string]bool, len(q)+1)
+	for _, p := range q {
+		if p.key != key && !seen[p.key] {
+			seen[p.key] = true
+			keys = append(keys, p.key)
+		}
+	}
+	if set {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		if k == key {
+			appendPair(&b, k, value)
+			continue
+		}
+		for _, p := range q {
+			if p.key == k {
+				appendPair(&b, k, p.value)
+			}
+		}
+	}
+	return b.String()
+}
+
+func appendPair(b *strings.Builder, k, v string) {
+	if b.Len() > 0 {
+		b.WriteByte('&')
+	}
+	b.WriteString(url.QueryEscape(k))
+	b.WriteByte('=')
+	b.WriteString(url.QueryEscape(v))
+}
+
+// unquotePlus decodes one side of a form pair: "+" is a space, %XX a
+// byte, a "%" not followed by two hex digits stays as it is; bytes that
+// are not UTF-8 become U+FFFD.
+func unquotePlus(s string) string {
+	if !strings.ContainsAny(s, "+%") && utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '+':
+			b = append(b, ' ')
+		case c == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]):
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+		default:
+			b = append(b, c)
+		}
+	}
+	return decodeUTF8(b)
+}
+
+func ishex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// decodeUTF8 decodes b, replacing each maximal ill-formed subsequence by
+// one U+FFFD, as Python's decoder does with errors="replace".
+func decodeUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var s strings.Builder
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r != utf8.RuneError || n > 1 {
+			s.Write(b[i : i+n])
+			i += n
+			continue
+		}
+		s.WriteRune(utf8.RuneError)
+		i += illFormedLen(b[i:])
+	}
+	return s.String()
+}
+
+// illFormedLen is the length of the maximal subpart of an ill-formed
+// sequence at the start of b: a lead byte and the continuation bytes
+// that could still have completed it.
+func illFormedLen(b []byte) int {
+	c := b[0]
+	lo, hi, need := byte(0x80), byte(0xBF), 0
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c == 0xE0:
+		need, lo = 2, 0xA0
+	case c == 0xED:
+		need, hi = 2, 0x9F
+	case c >= 0xE1 && c <= 0xEF:
+		need = 2
+	case c == 0xF0:
+		need, lo = 3, 0x90
+	case c == 0xF4:
+		need, hi = 3, 0x8F
+	case c >= 0xF1 && c <= 0xF3:
+		need = 3
+	}
+	n := 1
+	for n <= need && n < len(b) {
+		if n == 1 && (b[1] < lo || b[1] > hi) || n > 1 && (b[n] < 0x80 || b[n] > 0xBF) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// maxIntDigits is Python's limit on the digits int() converts.
+const maxIntDigits = 4300
+
+// pyInt reads s as Python's int(s) does: surrounding whitespace, a sign,
+// decimal digits of any script, single underscores between digits. It
+// returns the ASCII digits without leading zeros and the sign; ok is false
+// where Python raises ValueError.
+func pyInt(s string) (digits string, neg, ok bool) {
+	s = strings.TrimFunc(s, unicode.IsSpace)
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	var b []byte
+	count := 0
+	underscore := false
+	for i, r := range s {
+		if r == '_' {
+			if i == 0 || underscore {
+				return "", false, false
+			}
+			underscore = true
+			continue
+		}
+		d, isDigit := digitValue(r)
+		if !isDigit {
+			return "", false, false
+		}
+		underscore = false
+		count++
+		if d != 0 || len(b) > 0 {
+			b = append(b, byte('0'+d))
+		}
+	}
+	if count == 0 || underscore || count > maxIntDigits {
+		return "", false, false
+	}
+	if len(b) == 0 {
+		return "0", false, true
+	}
+	return string(b), neg, true
+}
+
+// digitValue is the value of a decimal digit of any script (Unicode Nd,
+// whose digits come in runs of ten starting at zero).
+func digitValue(r rune) (int, bool) {
+	if '0' <= r && r <= '9' {
+		return int(r - '0'), true
+	}
+	if r < utf8.RuneSelf || !unicode.Is(unicode.Nd, r) {
+		return 0, false
+	}
+	for _, rg := range unicode.Nd.R16 {
+		if lo, hi := rune(rg.Lo), rune(rg.Hi); lo <= r && r <= hi {
+			return int(r-lo) % 10, true
+		}
+	}
+	for _, rg := range unicode.Nd.R32 {
+		if lo, hi := rune(rg.Lo), rune(rg.Hi); lo <= r && r <= hi {
+			return int(r-lo) % 10, true
+		}
+	}
+	return 0, false
+}
+
+// atoi reads s as Python's int() and saturates it to an int.
+func atoi(s string) (int, bool) {
+	digits, neg, ok := pyInt(s)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil {
+		n = math.MaxInt
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// atoBig reads s as Python's int() exactly.
+func atoBig(s string) (*big.Int, bool) {
+	digits, neg, ok := pyInt(s)
+	if !ok {
+		return nil, false
+	}
+	n, _ := new(big.Int).SetString(digits, 10)
+	if neg {
+		n.Neg(n)
+	}
+	return n, true
+}
+
+// positiveInt is DRF's reading of a size or offset parameter: Python's
+// int(), negative rejected, zero rejected when strict, capped at cutoff
+// when cutoff > 0.
+func positiveInt(s string, strict bool, cutoff int) (int, bool) {
+	n, ok := atoi(s)
+	if !ok || n < 0 || n == 0 && strict {
+		return 0, false
+	}
+	if cutoff > 0 {
+		n = min(n, cutoff)
+	}
+	return n, true
+}
+
+// pathSafe are the bytes Django leaves unescaped in a URL's path.
+const pathSafe = "/:@&+$,-_.!~*'()"
+
+// escapePath escapes a decoded path as Django's escape_uri_path does.
+func escapePath(p string) string {
+	const hexdigits = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(pathSafe, c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hexdigits[c>>4])
+		b.WriteByte(hexdigits[c&15])
+	}
+	return b.String()
+}
+
+// linker builds a page's links from the request's absolute URL, with
+// DRF's replace_query_param and remove_query_param.
+type linker struct {
+	// base is scheme://host/path of the request.
+	base  string
+	query query
+}
+
+// newLinker returns the linker of r, whose query string is q.
+func newLinker(r *request.Request, q query) linker {
+	return linker{base: reverse.BaseURL(r.Request) + escapePath(r.URL.Path), query: q}
+}
+
+// replace returns the request's URL with key set to value alone.
+func (l linker) replace(key, value string) string { return l.build(key, true, value) }
+
+// with returns a linker whose query has key set to value alone.
+func (l linker) with(key, value string) linker {
+	q := make(query, 0, len(l.query)+1)
+	for _, p := range l.query {
+		if p.key != key {
+			q = append(q, p)
+		}
+	}
+	l.query = append(q, param{key, value})
+	return l
+}
+
+// remove returns the request's URL without key.
+func (l linker) remove(key string) string { return l.build(key, false, "") }
+
+func (l linker) build(key string, set bool, value string) string {
+	q := l.query.encode(key, set, value)
+	if q == "" {
+		return l.base
+	}
+	return l.base + "?" + q
+}
