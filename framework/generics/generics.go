@@ -1,0 +1,390 @@
+// Package generics holds DRF's generic views and viewsets: GenericAPIView
+// (a data source, a serializer, a lookup, filter backends and the view's
+// policies), the concrete views built from it (ListAPIView ...
+// RetrieveUpdateDestroyAPIView), and the viewsets a router mounts
+// (ViewSet, GenericViewSet, ReadOnlyModelViewSet, ModelViewSet).
+package generics
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/filters"
+	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/serializers"
+)
+
+// GenericAPIView is DRF's GenericAPIView over items of type T. The
+// embedded View holds the policies (authentication, permissions,
+// throttles, renderers, parsers, pagination, versioning); the concrete
+// views set its handlers. Configure it fully before it serves.
+type GenericAPIView[T any] struct {
+	framework.View
+
+	// Source is the data source (queryset).
+	Source queryset.Source
+	// SourceFor, when set, returns the source for a request instead
+	// (get_queryset), e.g. the requester's own items.
+	SourceFor func(r *request.Request) (queryset.Source, error)
+	// Serializer reads and validates items (serializer_class).
+	Serializer *serializers.Serializer[T]
+	// SerializerFor, when set, picks the serializer per request
+	// (get_serializer_class), e.g. by r.Version().
+	SerializerFor func(r *request.Request) *serializers.Serializer[T]
+	// LookupField is the source field matched against the URL
+	// (lookup_field); "" gives "id".
+	LookupField string
+	// LookupURLKwarg is the chi URL parameter holding the lookup value
+	// (lookup_url_kwarg); "" gives "pk".
+	LookupURLKwarg string
+	// FilterBackends filter lists and lookups, in order (filter_backends).
+	FilterBackends []filters.Backend
+
+	// PerformCreate saves a validated new item (perform_create); nil
+	// inserts it with the source's queryset.Writer. A hook that sets the
+	// owner calls InsertObject itself.
+	PerformCreate func(r *request.Request, obj *T) error
+	// PerformUpdate saves a validated item (perform_update); nil gives UpdateObject.
+	PerformUpdate func(r *request.Request, obj *T) error
+	// PerformDestroy deletes an item (perform_destroy); nil gives DeleteObject.
+	PerformDestroy func(r *request.Request, obj *T) error
+}
+
+// Template returns the view whose policies the handlers run under; a
+// router copies it for every route of a viewset.
+func (g *GenericAPIView[T]) Template() *framework.View { return &g.View }
+
+// LookupParam returns the URL parameter of detail routes.
+func (g *GenericAPIView[T]) LookupParam() string {
+	if g.LookupURLKwarg != "" {
+		return g.LookupURLKwarg
+	}
+	return "pk"
+}
+
+// DefaultBasename returns the lower-cased name of T, the route basename a
+// router uses when given none (DRF uses the model's name).
+func (g *GenericAPIView[T]) DefaultBasename() string {
+	return strings.ToLower(reflect.TypeFor[T]().Name())
+}
+
+func (g *GenericAPIView[T]) lookupField() string {
+	if g.LookupField != "" {
+		return g.LookupField
+	}
+	return "id"
+}
+
+// GetSource returns the request's data source (get_queryset).
+func (g *GenericAPIView[T]) GetSource(r *request.Request) (queryset.Source, error) {
+	if g.SourceFor != nil {
+		return g.SourceFor(r)
+	}
+	if g.Source == nil {
+		return nil, fmt.Errorf("generics: %s has no Source", g.DefaultBasename())
+	}
+	return g.Source, nil
+}
+
+// FilterSource applies the filter backends in order (filter_queryset).
+func (g *GenericAPIView[T]) FilterSource(r *request.Request, src queryset.Source) (queryset.Source, error) {
+	for _, b := range g.FilterBackends {
+		var err error
+		if src, err = b.Filter(r, src); err != nil {
+			return nil, err
+		}
+	}
+	return src, nil
+}
+
+// GetSerializer returns the request's serializer (get_serializer_class).
+func (g *GenericAPIView[T]) GetSerializer(r *request.Request) (*serializers.Serializer[T], error) {
+	s := g.Serializer
+	if g.SerializerFor != nil {
+		s = g.SerializerFor(r)
+	}
+	if s == nil {
+		return nil, fmt.Errorf("generics: %s has no Serializer", g.DefaultBasename())
+	}
+	return s, nil
+}
+
+// SerializerContext returns the context serializers get (get_serializer_context).
+func (g *GenericAPIView[T]) SerializerContext(r *request.Request) *serializers.Context {
+	return &serializers.Context{Request: r}
+}
+
+// GetObject returns the item the URL names (get_object): the filtered
+// source's item whose lookup field equals the URL parameter, after the
+// view's object permissions. No item, or a value of the wrong type, is
+// 404 "Not found.".
+func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T, error) {
+	src, err := g.GetSource(r)
+	if err != nil {
+		return nil, err
+	}
+	if src, err = g.FilterSource(r, src); err != nil {
+		return nil, err
+	}
+	value := chi.URLParam(r.Request, g.LookupParam())
+	items, err := src.Filter(g.lookupField(), value).Slice(r.Context(), 0, 1)
+	if errors.Is(err, queryset.ErrInvalidValue) || (err == nil && len(items) == 0) {
+		return nil, exceptions.NotFound()
+	}
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := items[0].(*T)
+	if !ok {
+		return nil, fmt.Errorf("generics: source item is %T, not %T", items[0], obj)
+	}
+	if err := v.CheckObjectPermissions(r, obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// Paginate returns the page of src the view's paginator picks for r, or
+// nil when the view has no pagination (paginate_queryset).
+func (g *GenericAPIView[T]) Paginate(v *framework.View, r *request.Request, src queryset.Source) (framework.Page, error) {
+	p := v.Paginator()
+	if p == nil {
+		return nil, nil
+	}
+	return p.Paginate(src, r, v)
+}
+
+func (g *GenericAPIView[T]) writer(r *request.Request) (queryset.Writer, error) {
+	src, err := g.GetSource(r)
+	if err != nil {
+		return nil, err
+	}
+	w, ok := src.(queryset.Writer)
+	if !ok {
+		return nil, fmt.Errorf("generics: source %T cannot write; set the Perform hooks", src)
+	}
+	return w, nil
+}
+
+// InsertObject inserts obj with the source's Writer (serializer.save() of
+// a new item).
+func (g *GenericAPIView[T]) InsertObject(r *request.Request, obj *T) error {
+	w, err := g.writer(r)
+	if err != nil {
+		return err
+	}
+	return w.Insert(r.Context(), obj)
+}
+
+// UpdateObject saves obj with the source's Writer.
+func (g *GenericAPIView[T]) UpdateObject(r *request.Request, obj *T) error {
+	w, err := g.writer(r)
+	if err != nil {
+		return err
+	}
+	return w.Update(r.Context(), obj)
+}
+
+// DeleteObject deletes obj with the source's Writer.
+func (g *GenericAPIView[T]) DeleteObject(r *request.Request, obj *T) error {
+	w, err := g.writer(r)
+	if err != nil {
+		return err
+	}
+	return w.Delete(r.Context(), obj)
+}
+
+// ListModel answers a list: the filtered source, paginated when the view
+// has a paginator, else every item as a JSON array (ListModelMixin). With
+// an ordering filter among the backends, the cursor paginator pages in
+// the filter's ordering.
+func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*framework.Response, error) {
+	src, err := g.GetSource(r)
+	if err != nil {
+		return nil, err
+	}
+	if src, err = g.FilterSource(r, src); err != nil {
+		return nil, err
+	}
+	ser, err := g.GetSerializer(r)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range g.FilterBackends {
+		if _, ok := b.(filters.Orderer); ok {
+			src = pagination.FilterOrdered(src)
+			break
+		}
+	}
+	ctx := g.SerializerContext(r)
+	page, err := g.Paginate(v, r, src)
+	if err != nil {
+		return nil, err
+	}
+	if page != nil {
+		data, err := ser.Many(page.Items(), ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp := page.Response(data)
+		if resp.Page == nil {
+			resp.Page = page
+		}
+		return resp, nil
+	}
+	items, err := src.Slice(r.Context(), 0, -1)
+	if err != nil {
+		return nil, err
+	}
+	data, err := ser.Many(items, ctx)
+	if err != nil {
+		return nil, err
+	}
+	return framework.OK(data), nil
+}
+
+// requestData returns the body for a serializer: no body is an empty
+// object, a JSON null stays nil ("No data provided").
+func requestData(r *request.Request) (any, error) {
+	data, err := r.Data()
+	if err != nil {
+		return nil, err
+	}
+	if data == nil && (r.ContentLength == 0 || r.Header.Get("Content-Type") == "") {
+		return map[string]any{}, nil
+	}
+	return data, nil
+}
+
+// CreateModel validates the body into a new item, saves it with
+// PerformCreate, and answers 201 with its representation and, when the
+// serializer has a "url" field, a Location header (CreateModelMixin).
+func (g *GenericAPIView[T]) CreateModel(v *framework.View, r *request.Request) (*framework.Response, error) {
+	ser, err := g.GetSerializer(r)
+	if err != nil {
+		return nil, err
+	}
+	data, err := requestData(r)
+	if err != nil {
+		return nil, err
+	}
+	ctx := g.SerializerContext(r)
+	obj := new(T)
+	if err := ser.Validate(data, obj, false, ctx); err != nil {
+		return nil, err
+	}
+	save := g.PerformCreate
+	if save == nil {
+		save = g.InsertObject
+	}
+	if err := save(r, obj); err != nil {
+		return nil, err
+	}
+	out, err := ser.Data(obj, ctx)
+	if err != nil {
+		return nil, err
+	}
+	resp := framework.Created(out)
+	if ser.HasField("url") {
+		if u, err := ser.Value("url", obj, ctx); err == nil {
+			if s, ok := u.(string); ok {
+				resp.Header = http.Header{"Location": {s}}
+			}
+		}
+	}
+	return resp, nil
+}
+
+// RetrieveModel answers the item the URL names (RetrieveModelMixin).
+func (g *GenericAPIView[T]) RetrieveModel(v *framework.View, r *request.Request) (*framework.Response, error) {
+	obj, err := g.GetObject(v, r)
+	if err != nil {
+		return nil, err
+	}
+	ser, err := g.GetSerializer(r)
+	if err != nil {
+		return nil, err
+	}
+	out, err := ser.Data(obj, g.SerializerContext(r))
+	if err != nil {
+		return nil, err
+	}
+	return framework.OK(out), nil
+}
+
+// UpdateModel answers PUT: every required field must be given (UpdateModelMixin.update).
+func (g *GenericAPIView[T]) UpdateModel(v *framework.View, r *request.Request) (*framework.Response, error) {
+	return g.update(v, r, false)
+}
+
+// PartialUpdateModel answers PATCH: only the given fields change.
+func (g *GenericAPIView[T]) PartialUpdateModel(v *framework.View, r *request.Request) (*framework.Response, error) {
+	return g.update(v, r, true)
+}
+
+func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partial bool) (*framework.Response, error) {
+	obj, err := g.GetObject(v, r)
+	if err != nil {
+		return nil, err
+	}
+	ser, err := g.GetSerializer(r)
+	if err != nil {
+		return nil, err
+	}
+	data, err := requestData(r)
+	if err != nil {
+		return nil, err
+	}
+	ctx := g.SerializerContext(r)
+	changed := *obj
+	if err := ser.Validate(data, &changed, partial, ctx); err != nil {
+		return nil, err
+	}
+	save := g.PerformUpdate
+	if save == nil {
+		save = g.UpdateObject
+	}
+	if err := save(r, &changed); err != nil {
+		return nil, notFoundIfGone(err)
+	}
+	out, err := ser.Data(&changed, ctx)
+	if err != nil {
+		return nil, err
+	}
+	return framework.OK(out), nil
+}
+
+// DestroyModel deletes the item the URL names and answers 204 (DestroyModelMixin).
+func (g *GenericAPIView[T]) DestroyModel(v *framework.View, r *request.Request) (*framework.Response, error) {
+	obj, err := g.GetObject(v, r)
+	if err != nil {
+		return nil, err
+	}
+	del := g.PerformDestroy
+	if del == nil {
+		del = g.DeleteObject
+	}
+	if err := del(r, obj); err != nil {
+		return nil, notFoundIfGone(err)
+	}
+	return framework.NoContent(), nil
+}
+
+// notFoundIfGone turns "the row went away" (deleted by another request
+// since the lookup) into 404.
+func notFoundIfGone(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return exceptions.NotFound()
+	}
+	return err
+}

@@ -1,0 +1,77 @@
+package generics
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/request"
+)
+
+// Metadata answers OPTIONS as DRF's SimpleMetadata does for generic views:
+// the view's metadata plus, under "actions", the serializer's fields for
+// each of PUT and POST that the view answers and the requester may use
+// (its permissions allow the method and, for PUT, the object).
+func (g *GenericAPIView[T]) Metadata(v *framework.View, r *request.Request) (*framework.Response, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(framework.Metadata(v, r)); err != nil {
+		return nil, err
+	}
+	base := bytes.TrimSpace(buf.Bytes())
+	var actions []byte
+	for _, m := range []struct {
+		method string
+		h      framework.HandlerFunc
+	}{{http.MethodPut, v.Put}, {http.MethodPost, v.Post}} {
+		if m.h == nil {
+			continue
+		}
+		as, ok, err := g.allowed(v, r, m.method)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		ser, err := g.GetSerializer(as)
+		if err != nil {
+			return nil, err
+		}
+		if len(actions) > 0 {
+			actions = append(actions, ',')
+		}
+		actions = append(append(actions, `"`+m.method+`":`...), ser.FieldInfo()...)
+	}
+	if len(actions) == 0 || len(base) == 0 || base[len(base)-1] != '}' {
+		return framework.OK(json.RawMessage(base)), nil
+	}
+	out := append(append(append(base[:len(base)-1:len(base)-1], `,"actions":{`...), actions...), '}', '}')
+	return framework.OK(json.RawMessage(out)), nil
+}
+
+// allowed reports whether r's user may send method to v (DRF's
+// determine_actions on a cloned request), and returns that request. API
+// errors (denied, not found) mean no; other errors are returned.
+func (g *GenericAPIView[T]) allowed(v *framework.View, r *request.Request, method string) (*request.Request, bool, error) {
+	hr := r.Request.Clone(r.Context())
+	hr.Method = method
+	as := request.New(hr, request.Config{})
+	as.SetUser(r.User(), r.Auth())
+	as.SetVersion(r.Version(), r.VersioningScheme())
+	err := v.CheckPermissions(as)
+	if err == nil && method == http.MethodPut {
+		_, err = g.GetObject(v, as)
+	}
+	if err != nil {
+		var api interface{ StatusCode() int }
+		if errors.As(err, &api) {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return as, true, nil
+}

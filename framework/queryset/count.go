@@ -1,0 +1,107 @@
+package queryset
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/framework/store"
+)
+
+// Counter counts the rows of an SQLSource that has no filter, search or
+// seek, in place of SELECT COUNT(*) over its query (SQLConfig.Counter).
+// Page-number and limit/offset pagination count on every request, so this
+// is the count strategy of their pages; a filtered source always counts
+// exactly through its query.
+type Counter interface {
+	// CountRows returns the number of rows.
+	CountRows(ctx context.Context, db *sqlx.DB) (int, error)
+}
+
+// CountTable counts the rows of table alone: exact when every row of the
+// table is one row of the source's Query, as with a Query that joins
+// tables on NOT NULL foreign keys to add columns; Django counts such a
+// queryset (select_related) the same way. It saves the join's lookup per
+// row, but still reads the table's smallest index, so it grows with the
+// table.
+func CountTable(table string) Counter {
+	return tableCounter("SELECT COUNT(*) FROM " + quote(table))
+}
+
+type tableCounter string
+
+func (q tableCounter) CountRows(ctx context.Context, db *sqlx.DB) (int, error) {
+	var n int
+	err := db.QueryRowContext(ctx, string(q)).Scan(&n)
+	return n, err
+}
+
+// RowCounter is the row count of Table kept by triggers in a one-row
+// table (Table + "_rowcount"): exact, since the triggers run in the
+// transaction that inserts or deletes, and read in constant time whatever
+// the table's size; each inserted or deleted row costs one more write.
+// Apply its Migration before counting with it. Like CountTable, it counts
+// the source when every row of Table is one row of its Query.
+type RowCounter struct {
+	// Table is the counted table.
+	Table string
+}
+
+func (c RowCounter) counter() string { return quote(c.Table + "_rowcount") }
+
+// Migration creates the counter table, fills it with the table's current
+// count and installs the insert and delete triggers, recorded as app.name.
+func (c RowCounter) Migration(app, name string) store.Migration {
+	table, counter := quote(c.Table), c.counter()
+	trigger := func(event string) string { return quote(c.Table + "_rowcount_" + event) }
+	return store.Migration{App: app, Name: name, Up: store.SQL(
+		`CREATE TABLE `+counter+` ("rows" integer NOT NULL)`,
+		`INSERT INTO `+counter+` ("rows") SELECT COUNT(*) FROM `+table,
+		`CREATE TRIGGER `+trigger("insert")+` AFTER INSERT ON `+table+
+			` BEGIN UPDATE `+counter+` SET "rows" = "rows" + 1; END`,
+		`CREATE TRIGGER `+trigger("delete")+` AFTER DELETE ON `+table+
+			` BEGIN UPDATE `+counter+` SET "rows" = "rows" - 1; END`,
+	)}
+}
+
+// CountRows reads the counter.
+func (c RowCounter) CountRows(ctx context.Context, db *sqlx.DB) (int, error) {
+	var n int
+	err := db.QueryRowContext(ctx, `SELECT "rows" FROM `+c.counter()).Scan(&n)
+	return n, err
+}
+
+// CachedCount returns a Counter that reuses c's count for up to maxAge: a
+// count may be up to maxAge older than the latest write, and c runs at
+// most once per maxAge (callers meanwhile wait for it). With a stale
+// count a page-number page may list fewer items than its count promises,
+// or the last pages may answer 404 until the count catches up.
+func CachedCount(c Counter, maxAge time.Duration) Counter {
+	return &cachedCounter{c: c, maxAge: maxAge}
+}
+
+type cachedCounter struct {
+	c      Counter
+	maxAge time.Duration
+
+	mu sync.Mutex
+	n  int
+	at time.Time
+}
+
+func (c *cachedCounter) CountRows(ctx context.Context, db *sqlx.DB) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.at.IsZero() && time.Since(c.at) < c.maxAge {
+		return c.n, nil
+	}
+	start := time.Now()
+	n, err := c.c.CountRows(ctx, db)
+	if err != nil {
+		return 0, err
+	}
+	c.n, c.at = n, start
+	return n, nil
+}

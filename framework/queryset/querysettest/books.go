@@ -1,0 +1,128 @@
+// Package querysettest holds the sample's bookshelf for tests of data
+// sources, serializers, views and routers: Django's books table (created
+// by a store migration beside contrib/auth's), the Book model with its
+// tags, and the demo data of the sample contract.
+package querysettest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// Book is one row of books joined with its owner's username.
+type Book struct {
+	ID      int64     `db:"id" json:"id" drf:"read_only"`
+	Title   string    `db:"title" json:"title" drf:"required,max_length=200"`
+	Author  string    `db:"author" json:"author" drf:"required,max_length=200"`
+	Rating  int       `db:"rating" json:"rating" drf:"required,min_value=1,max_value=5"`
+	Created time.Time `db:"created" json:"created" drf:"read_only"`
+	OwnerID int64     `db:"owner_id" json:"-"`
+	Owner   string    `db:"owner" json:"owner" drf:"read_only,type=field"`
+}
+
+// Migrations creates books as Django's migration of the reference does.
+var Migrations = []store.Migration{{App: "bookshelf", Name: "0001_initial", Up: store.SQL(
+	`CREATE TABLE "books" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "title" varchar(200) NOT NULL, `+
+		`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" datetime NOT NULL, `+
+		`"owner_id" integer NOT NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
+	`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
+	`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
+)}}
+
+// BooksQuery is the SELECT of books with the owner's username.
+const BooksQuery = `SELECT b."id" AS "id", b."title" AS "title", b."author" AS "author", b."rating" AS "rating", ` +
+	`b."created" AS "created", b."owner_id" AS "owner_id", u."username" AS "owner" ` +
+	`FROM "books" b INNER JOIN "auth_user" u ON u."id" = b."owner_id"`
+
+// Fixture is a migrated in-memory database with the demo data.
+type Fixture struct {
+	DB    *sqlx.DB
+	Users *auth.Users
+	// Books reads the join and writes the books table, ordered by id.
+	Books *queryset.SQLSource[Book]
+}
+
+// Open migrates a fresh in-memory database and loads the demo users
+// (admin, alice, bob) and n books: title "Book %03d", author "Author i%7",
+// rating (i*7)%5+1, created 2024-01-01 plus i hours, owner alice when i is
+// even and admin when odd.
+func Open(t testing.TB, n int) *Fixture {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	migs := append(append([]store.Migration(nil), auth.Migrations...), Migrations...)
+	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+		t.Fatal(err)
+	}
+	users := &auth.Users{DB: db, Iterations: 1}
+	ids := map[string]int64{}
+	for _, u := range []struct {
+		name   string
+		staff  bool
+		active bool
+	}{{"admin", true, true}, {"alice", false, true}, {"bob", false, false}} {
+		created, err := users.CreateUser(ctx, u.name, "", u.name+"-pass")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(`UPDATE "auth_user" SET "is_staff" = ?, "is_superuser" = ?, "is_active" = ? WHERE "id" = ?`,
+			u.staff, u.staff, u.active, created.ID); err != nil {
+			t.Fatal(err)
+		}
+		ids[u.name] = created.ID
+	}
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	err = store.InTx(ctx, db, func(tx *sqlx.Tx) error {
+		for i := 1; i <= n; i++ {
+			owner := ids["admin"]
+			if i%2 == 0 {
+				owner = ids["alice"]
+			}
+			if _, err := tx.Exec(`INSERT INTO "books" ("title", "author", "rating", "created", "owner_id") VALUES (?, ?, ?, ?, ?)`,
+				fmt.Sprintf("Book %03d", i), fmt.Sprintf("Author %d", i%7), (i*7)%5+1,
+				store.FormatTime(start.Add(time.Duration(i)*time.Hour)), owner); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	books, err := queryset.NewSQL[Book](db, queryset.SQLConfig{
+		Table:    "books",
+		Query:    BooksQuery,
+		Columns:  []string{"title", "author", "rating", "created", "owner_id"},
+		Ordering: []queryset.Order{{Field: "id"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Fixture{DB: db, Users: users, Books: books}
+}
+
+// All returns every book through the source, in id order.
+func (f *Fixture) All(t testing.TB) []Book {
+	t.Helper()
+	items, err := f.Books.Slice(context.Background(), 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]Book, len(items))
+	for i, it := range items {
+		out[i] = *it.(*Book)
+	}
+	return out
+}

@@ -1,0 +1,401 @@
+package queryset
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/framework/queryset/structs"
+)
+
+// SQLConfig says where an SQLSource reads and writes.
+type SQLConfig struct {
+	// Table is the table the source writes to, and reads from when Query
+	// is empty.
+	Table string
+	// Query is a SELECT whose result columns are named like T's `db` tags,
+	// for example a join that adds the owner's username; empty reads Table.
+	// It must have no ORDER BY or LIMIT of its own.
+	Query string
+	// Key is the primary key column; "" gives "id".
+	Key string
+	// Columns are the Table columns that Insert and Update write; nil gives
+	// every `db` column of T except Key when Query is empty, and nothing
+	// (a read-only source) otherwise.
+	Columns []string
+	// Ordering is the default ordering (Django's Meta.ordering).
+	Ordering []Order
+	// Counter counts the source while it has no filter, search or seek,
+	// instead of SELECT COUNT(*) over Query: CountTable, RowCounter or
+	// CachedCount. Nil counts through Query.
+	Counter Counter
+}
+
+// SQLSource is a Source over a table or a SELECT, read with sqlx into
+// items of type *T whose `db` tags name the columns. Conditions use bound
+// parameters only; field names are checked against T's columns and quoted.
+// The SQL text of each distinct query shape is built once and cached.
+type SQLSource[T any] struct {
+	t  *sqlTable
+	st state
+}
+
+type sqlTable struct {
+	m       *model
+	db      *sqlx.DB
+	from    string
+	alias   string // qualifies column names, so a missing one is an error
+	columns string
+	key     *structs.Field
+	writes  []*structs.Field
+	table   string
+	counter Counter
+	cache   sync.Map
+	cached  atomic.Int64
+}
+
+// Bounds of the SQL text cache: clients choose orderings and search terms,
+// so the number of shapes they can make is kept from growing the cache
+// without end; rarer shapes are built each time.
+const (
+	maxCachedShapes = 1024
+	maxCachedTerms  = 8
+)
+
+// ErrReadOnly is the error of writing through a source that has no table
+// columns to write.
+var ErrReadOnly = errors.New("queryset: the source is read-only")
+
+// NewSQL returns a source over c's table or query for T.
+func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
+	m, err := describe[T]()
+	if err != nil {
+		return nil, err
+	}
+	if c.Table == "" && c.Query == "" {
+		return nil, errors.New("queryset: SQLConfig needs a Table or a Query")
+	}
+	t := &sqlTable{m: m, db: db, table: c.Table, counter: c.Counter}
+	if c.Query != "" {
+		t.alias = quote("q")
+		t.from = "(" + c.Query + ") AS " + t.alias
+	} else {
+		t.alias = quote(c.Table)
+		t.from = t.alias
+	}
+	names := make([]string, len(m.columns))
+	for i, f := range m.columns {
+		names[i] = t.col(f)
+	}
+	t.columns = strings.Join(names, ", ")
+	keyName := c.Key
+	if keyName == "" {
+		keyName = "id"
+	}
+	if t.key, err = m.field(keyName); err != nil {
+		return nil, fmt.Errorf("queryset: key: %w", err)
+	}
+	cols := c.Columns
+	if cols == nil && c.Query == "" {
+		for _, f := range m.columns {
+			if f != t.key {
+				cols = append(cols, f.Column)
+			}
+		}
+	}
+	if len(cols) > 0 && c.Table == "" {
+		return nil, errors.New("queryset: SQLConfig.Columns needs a Table")
+	}
+	if k := t.key.Kind; !slices.Contains(cols, keyName) && k != structs.Int && k != structs.Uint {
+		return nil, fmt.Errorf("queryset: key %q is not an integer, so Columns must include it", keyName)
+	}
+	for _, name := range cols {
+		f, err := m.field(name)
+		if err != nil {
+			return nil, fmt.Errorf("queryset: columns: %w", err)
+		}
+		t.writes = append(t.writes, f)
+	}
+	s := &SQLSource[T]{t: t}
+	s.st = s.st.orderBy(m, c.Ordering)
+	if s.st.err != nil {
+		return nil, s.st.err
+	}
+	return s, nil
+}
+
+// MustSQL is NewSQL that panics on a setup error.
+func MustSQL[T any](db *sqlx.DB, c SQLConfig) *SQLSource[T] {
+	s, err := NewSQL[T](db, c)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// col is the qualified name of f's column: SQLite reads an unknown
+// unqualified "name" as a string, a qualified one is an error.
+func (t *sqlTable) col(f *structs.Field) string { return t.alias + "." + quote(f.Column) }
+
+func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+func (s *SQLSource[T]) with(st state) *SQLSource[T] { return &SQLSource[T]{t: s.t, st: st} }
+
+// Fields lists T's `db` columns, the fields the source can filter and order by.
+func (s *SQLSource[T]) Fields() []string { return s.t.m.names }
+
+// Ordering returns the current ordering; do not modify it.
+func (s *SQLSource[T]) Ordering() []Order { return s.st.ordering }
+
+// OrderBy returns the source ordered by o.
+func (s *SQLSource[T]) OrderBy(o ...Order) Source { return s.with(s.st.orderBy(s.t.m, o)) }
+
+// Filter returns the items whose field equals value.
+func (s *SQLSource[T]) Filter(field, value string) Source {
+	return s.with(s.st.cond(s.t.m, field, '=', value))
+}
+
+// Seek returns the items whose field compares op to position.
+func (s *SQLSource[T]) Seek(field string, op Op, position string) Source {
+	return s.with(s.st.seek(s.t.m, field, op, position))
+}
+
+// Search returns the items where every term is in one of fields (LIKE,
+// case-insensitive for ASCII as on SQLite).
+func (s *SQLSource[T]) Search(fields []string, terms []string) Source {
+	return s.with(s.st.search(s.t.m, fields, terms))
+}
+
+// Position returns Django's str() of item's field.
+func (s *SQLSource[T]) Position(item any, field string) (string, error) {
+	return s.t.m.position(item, field, pointerOf[T])
+}
+
+// Count returns the number of items.
+func (s *SQLSource[T]) Count(ctx context.Context) (int, error) {
+	if s.st.err != nil {
+		return 0, s.st.err
+	}
+	if s.t.counter != nil && len(s.st.conds) == 0 && len(s.st.searches) == 0 {
+		return s.t.counter.CountRows(ctx, s.t.db)
+	}
+	var n int
+	err := s.t.db.QueryRowContext(ctx, s.sql('c'), s.args(nil)...).Scan(&n)
+	return n, err
+}
+
+// Slice returns up to limit items from offset; limit < 0 means all.
+func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]any, error) {
+	if s.st.err != nil {
+		return nil, s.st.err
+	}
+	if limit == 0 {
+		return []any{}, nil
+	}
+	if limit < 0 {
+		limit = -1
+	}
+	rows, err := s.t.db.QueryContext(ctx, s.sql('s'), s.args([]any{limit, max(offset, 0)})...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols := s.t.m.columns
+	holders := make([]any, len(cols))
+	dest := make([]any, len(cols))
+	for i := range holders {
+		dest[i] = &holders[i]
+	}
+	items := []any{}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		item := new(T)
+		base := unsafe.Pointer(item)
+		for i, f := range cols {
+			v, err := f.FromDB(holders[i])
+			if err != nil {
+				return nil, err
+			}
+			f.Set(base, v)
+		}
+		items = append(items, item)
+	}
+	return items, rows.Err()
+}
+
+// sql returns the cached SQL text of the query: 'c' counts, 's' selects
+// with LIMIT and OFFSET.
+func (s *SQLSource[T]) sql(kind byte) string {
+	key := s.st.shape(s.t.m, kind)
+	if q, ok := s.t.cache.Load(key); ok {
+		return q.(string)
+	}
+	var b strings.Builder
+	if kind == 'c' {
+		b.WriteString("SELECT COUNT(*) FROM ")
+	} else {
+		b.WriteString("SELECT " + s.t.columns + " FROM ")
+	}
+	b.WriteString(s.t.from)
+	var where []string
+	for _, c := range s.st.conds {
+		where = append(where, s.t.col(c.f)+" "+string(c.op)+" ?")
+	}
+	for _, sc := range s.st.searches {
+		for range sc.terms {
+			alts := make([]string, len(sc.fields))
+			for i, f := range sc.fields {
+				alts[i] = s.t.col(f) + ` LIKE ? ESCAPE '\'`
+			}
+			where = append(where, "("+strings.Join(alts, " OR ")+")")
+		}
+	}
+	if len(where) > 0 {
+		b.WriteString(" WHERE " + strings.Join(where, " AND "))
+	}
+	if kind == 's' {
+		if len(s.st.order) > 0 {
+			terms := make([]string, len(s.st.order))
+			for i, o := range s.st.order {
+				terms[i] = s.t.col(o.f) + " ASC"
+				if o.desc {
+					terms[i] = s.t.col(o.f) + " DESC"
+				}
+			}
+			b.WriteString(" ORDER BY " + strings.Join(terms, ", "))
+		}
+		b.WriteString(" LIMIT ? OFFSET ?")
+	}
+	q := s.t.db.Rebind(b.String())
+	terms := 0
+	for _, sc := range s.st.searches {
+		terms += len(sc.terms)
+	}
+	if terms <= maxCachedTerms && s.t.cached.Add(1) <= maxCachedShapes {
+		s.t.cache.Store(key, q)
+	}
+	return q
+}
+
+// args returns the bound values in the order of the SQL text, then tail.
+func (s *SQLSource[T]) args(tail []any) []any {
+	var args []any
+	for _, c := range s.st.conds {
+		args = append(args, c.v.Bind())
+	}
+	for _, sc := range s.st.searches {
+		for _, term := range sc.terms {
+			pattern := "%" + likeEscaper.Replace(term) + "%"
+			for range sc.fields {
+				args = append(args, pattern)
+			}
+		}
+	}
+	return append(args, tail...)
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// Insert writes item, a *T, as a new row of the table, sets its key when
+// the database chose it, and reloads it through the source (so columns of
+// a join are filled in).
+func (s *SQLSource[T]) Insert(ctx context.Context, item any) error {
+	base, err := s.writable(item)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(s.t.writes))
+	marks := make([]string, len(s.t.writes))
+	args := make([]any, len(s.t.writes))
+	for i, f := range s.t.writes {
+		names[i], marks[i], args[i] = quote(f.Column), "?", f.Get(base).Bind()
+	}
+	q := s.t.db.Rebind("INSERT INTO " + quote(s.t.table) + " (" + strings.Join(names, ", ") + ") VALUES (" + strings.Join(marks, ", ") + ")")
+	res, err := s.t.db.ExecContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(s.t.writes, s.t.key) {
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		s.t.key.Set(base, structs.Value{Kind: s.t.key.Kind, I: id, U: uint64(id)})
+	}
+	return s.reload(ctx, base, item.(*T))
+}
+
+// Update writes item's columns to its row (found by key) and reloads it;
+// a row that no longer exists is sql.ErrNoRows.
+func (s *SQLSource[T]) Update(ctx context.Context, item any) error {
+	base, err := s.writable(item)
+	if err != nil {
+		return err
+	}
+	sets := make([]string, len(s.t.writes))
+	args := make([]any, 0, len(s.t.writes)+1)
+	for i, f := range s.t.writes {
+		sets[i] = quote(f.Column) + " = ?"
+		args = append(args, f.Get(base).Bind())
+	}
+	args = append(args, s.t.key.Get(base).Bind())
+	q := s.t.db.Rebind("UPDATE " + quote(s.t.table) + " SET " + strings.Join(sets, ", ") + " WHERE " + quote(s.t.table) + "." + quote(s.t.key.Column) + " = ?")
+	res, err := s.t.db.ExecContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return sql.ErrNoRows
+	}
+	return s.reload(ctx, base, item.(*T))
+}
+
+// Delete removes item's row (found by key); a row that no longer exists
+// is sql.ErrNoRows.
+func (s *SQLSource[T]) Delete(ctx context.Context, item any) error {
+	base, err := s.writable(item)
+	if err != nil {
+		return err
+	}
+	q := s.t.db.Rebind("DELETE FROM " + quote(s.t.table) + " WHERE " + quote(s.t.table) + "." + quote(s.t.key.Column) + " = ?")
+	res, err := s.t.db.ExecContext(ctx, q, s.t.key.Get(base).Bind())
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return sql.ErrNoRows
+	}
+	return nil
+}
+
+func (s *SQLSource[T]) writable(item any) (unsafe.Pointer, error) {
+	if len(s.t.writes) == 0 {
+		return nil, ErrReadOnly
+	}
+	return pointerOf[T](item)
+}
+
+// reload reads the row of base's key through the unfiltered source into obj.
+func (s *SQLSource[T]) reload(ctx context.Context, base unsafe.Pointer, obj *T) error {
+	fresh := &SQLSource[T]{t: s.t}
+	fresh.st.conds = []cond{{f: s.t.key, op: '=', v: s.t.key.Get(base)}}
+	items, err := fresh.Slice(ctx, 0, 1)
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		return sql.ErrNoRows
+	}
+	*obj = *items[0].(*T)
+	return nil
+}

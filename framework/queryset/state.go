@@ -1,0 +1,251 @@
+package queryset
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/go-drf/drf/framework/queryset/structs"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// ErrInvalidValue is the error of a filter value or a position that does
+// not convert to its field's type (a lookup of "abc" on an integer field).
+// Generic views answer it with 404, as Django's get_object_or_404 does.
+var ErrInvalidValue = structs.ErrInvalidValue
+
+// UnknownFieldError is the error of a field name that is not one of the
+// model's `db` columns.
+type UnknownFieldError struct {
+	Field string
+}
+
+// Error names the field.
+func (e *UnknownFieldError) Error() string {
+	return fmt.Sprintf("queryset: unknown field %q", e.Field)
+}
+
+// model is what both kinds of source know of T: its columns by name.
+type model struct {
+	desc     *structs.Struct
+	columns  []*structs.Field
+	byColumn map[string]*structs.Field
+	index    map[*structs.Field]int
+	names    []string
+}
+
+func describe[T any]() (*model, error) {
+	desc, err := structs.Of[T]()
+	if err != nil {
+		return nil, err
+	}
+	m := &model{desc: desc, byColumn: map[string]*structs.Field{}, index: map[*structs.Field]int{}}
+	for _, f := range desc.Columns() {
+		if err := f.Supported(); err != nil {
+			return nil, err
+		}
+		if _, dup := m.byColumn[f.Column]; dup {
+			return nil, fmt.Errorf("queryset: column %q is tagged twice in %s", f.Column, desc.Type)
+		}
+		m.index[f] = len(m.columns)
+		m.columns = append(m.columns, f)
+		m.byColumn[f.Column] = f
+		m.names = append(m.names, f.Column)
+	}
+	if len(m.columns) == 0 {
+		return nil, fmt.Errorf("queryset: %s has no field with a db tag", desc.Type)
+	}
+	return m, nil
+}
+
+func (m *model) field(name string) (*structs.Field, error) {
+	if f, ok := m.byColumn[name]; ok {
+		return f, nil
+	}
+	return nil, &UnknownFieldError{Field: name}
+}
+
+func (m *model) position(item any, field string, base func(any) (unsafe.Pointer, error)) (string, error) {
+	f, err := m.field(field)
+	if err != nil {
+		return "", err
+	}
+	p, err := base(item)
+	if err != nil {
+		return "", err
+	}
+	return f.Get(p).Text(), nil
+}
+
+// pointerOf returns the base pointer of an item, which must be a *T.
+func pointerOf[T any](item any) (unsafe.Pointer, error) {
+	p, ok := item.(*T)
+	if !ok || p == nil {
+		return nil, fmt.Errorf("queryset: item is %T, not %s", item, reflect.TypeFor[*T]())
+	}
+	return unsafe.Pointer(p), nil
+}
+
+type orderTerm struct {
+	f    *structs.Field
+	desc bool
+}
+
+// cond is an equality (Filter) or a keyset (Seek) condition.
+type cond struct {
+	f  *structs.Field
+	op byte // '=', '>', '<'
+	v  structs.Value
+}
+
+type search struct {
+	fields []*structs.Field
+	terms  []string
+}
+
+// state is the immutable query a source carries; every change copies it.
+type state struct {
+	ordering []Order
+	order    []orderTerm
+	conds    []cond
+	searches []search
+	err      error
+}
+
+// orderBy replaces the ordering; a field named again is dropped, as
+// Django drops repeated ORDER BY terms (they cannot change the order).
+func (s state) orderBy(m *model, o []Order) state {
+	s.ordering = make([]Order, 0, len(o))
+	s.order = make([]orderTerm, 0, len(o))
+	for _, t := range o {
+		if slices.ContainsFunc(s.ordering, func(x Order) bool { return x.Field == t.Field }) {
+			continue
+		}
+		s.ordering = append(s.ordering, t)
+		f, err := m.field(t.Field)
+		if err != nil {
+			s.err = errors.Join(s.err, err)
+			continue
+		}
+		s.order = append(s.order, orderTerm{f, t.Desc})
+	}
+	return s
+}
+
+func (s state) cond(m *model, field string, op byte, text string) state {
+	f, err := m.field(field)
+	if err != nil {
+		s.err = errors.Join(s.err, err)
+		return s
+	}
+	v, err := f.Parse(text)
+	if err != nil {
+		s.err = errors.Join(s.err, err)
+		return s
+	}
+	s.conds = append(s.conds[:len(s.conds):len(s.conds)], cond{f, op, v})
+	return s
+}
+
+func (s state) seek(m *model, field string, op Op, position string) state {
+	c := byte('>')
+	if op == Less {
+		c = '<'
+	}
+	return s.cond(m, field, c, position)
+}
+
+func (s state) search(m *model, fields, terms []string) state {
+	if len(terms) == 0 {
+		return s
+	}
+	sc := search{terms: append([]string(nil), terms...)}
+	for _, name := range fields {
+		f, err := m.field(name)
+		if err != nil {
+			s.err = errors.Join(s.err, err)
+			return s
+		}
+		sc.fields = append(sc.fields, f)
+	}
+	if len(sc.fields) == 0 {
+		s.err = errors.Join(s.err, errors.New("queryset: search over no fields"))
+		return s
+	}
+	s.searches = append(s.searches[:len(s.searches):len(s.searches)], sc)
+	return s
+}
+
+// shape is the key of the SQL text of a query: everything but the values.
+func (s *state) shape(m *model, kind byte) string {
+	var b strings.Builder
+	b.WriteByte(kind)
+	for _, o := range s.order {
+		b.WriteByte('o')
+		if o.desc {
+			b.WriteByte('-')
+		}
+		b.WriteString(strconv.Itoa(m.index[o.f]))
+	}
+	for _, c := range s.conds {
+		b.WriteByte(c.op)
+		b.WriteString(strconv.Itoa(m.index[c.f]))
+	}
+	for _, sc := range s.searches {
+		b.WriteByte('s')
+		b.WriteString(strconv.Itoa(len(sc.terms)))
+		for _, f := range sc.fields {
+			b.WriteByte(',')
+			b.WriteString(strconv.Itoa(m.index[f]))
+		}
+	}
+	return b.String()
+}
+
+// likeText is the text SQLite's LIKE sees for a value as Django stores it.
+func likeText(v structs.Value) string {
+	switch {
+	case v.Null:
+		return ""
+	case v.Kind == structs.Time:
+		return store.FormatTime(v.T)
+	case v.Kind == structs.Bool:
+		if v.B {
+			return "1"
+		}
+		return "0"
+	}
+	return v.Text()
+}
+
+// containsFold reports whether sub is in s, ignoring ASCII case as
+// SQLite's LIKE does.
+func containsFold(s, sub string) bool {
+	n := len(sub)
+	for i := 0; i+n <= len(s); i++ {
+		if equalFoldASCII(s[i:i+n], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func equalFoldASCII(a, b string) bool {
+	for i := range len(a) {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

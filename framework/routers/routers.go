@@ -1,0 +1,341 @@
+// Package routers mounts viewsets on a chi router, like DRF's SimpleRouter
+// and DefaultRouter: a list route "{prefix}/" and a detail route
+// "{prefix}/{pk}/" per viewset, plus its extra actions, named
+// "{basename}-list", "{basename}-detail" and "{basename}-{url_name}" in a
+// reverse.Routes. Action methods are found by reflection when a viewset is
+// registered; requests call them directly.
+package routers
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/reverse"
+)
+
+// Viewset is what Register accepts: a pointer to a struct embedding
+// generics.ViewSet or a generics viewset, whose Template holds the
+// policies of every route. Its action methods are framework.HandlerFunc
+// methods named List, Create, Retrieve, Update, PartialUpdate, Destroy.
+type Viewset interface {
+	Template() *framework.View
+}
+
+// Action declares an extra action of a viewset (DRF's @action).
+type Action struct {
+	// Method is the name of the viewset's framework.HandlerFunc method.
+	Method string
+	// Detail puts the action on the detail route ("{prefix}/{pk}/{path}/")
+	// rather than the list route ("{prefix}/{path}/").
+	Detail bool
+	// HTTPMethods are the methods it answers; nil gives GET.
+	HTTPMethods []string
+	// URLPath is the path segment; "" gives the method name in snake_case.
+	URLPath string
+	// URLName names the route "{basename}-{URLName}"; "" gives URLPath
+	// with "-" for "_".
+	URLName string
+}
+
+// standard actions: route, HTTP method, viewset method, DRF action name.
+var standard = []struct {
+	detail     bool
+	httpMethod string
+	method     string
+	action     string
+}{
+	{false, http.MethodGet, "List", "list"},
+	{false, http.MethodPost, "Create", "create"},
+	{true, http.MethodGet, "Retrieve", "retrieve"},
+	{true, http.MethodPut, "Update", "update"},
+	{true, http.MethodPatch, "PartialUpdate", "partial_update"},
+	{true, http.MethodDelete, "Destroy", "destroy"},
+}
+
+var handlerType = reflect.TypeFor[func(*framework.View, *request.Request) (*framework.Response, error)]()
+
+// route is one URL of a viewset with its handlers by HTTP method.
+type route struct {
+	pattern  string
+	name     string
+	viewName string
+	handlers map[string]framework.HandlerFunc
+}
+
+type registration struct {
+	prefix   string
+	basename string
+	template *framework.View
+	// options answers OPTIONS when the template has no handler for it:
+	// the viewset's Metadata (with the serializer's fields), if any.
+	options framework.HandlerFunc
+	routes  []route
+	hasList bool
+}
+
+// SimpleRouter mounts registered viewsets with trailing slashes.
+type SimpleRouter struct {
+	regs []*registration
+}
+
+// Register adds viewset under prefix ("books"); basename "" gives the
+// viewset's DefaultBasename (the model's lower-cased name). The action
+// methods and extra actions are found now; Register panics on a setup
+// error (no actions, a missing method, a duplicate basename), as chi does.
+func (rt *SimpleRouter) Register(prefix string, viewset Viewset, basename string, extra ...Action) {
+	if err := rt.register(prefix, viewset, basename, extra); err != nil {
+		panic(err)
+	}
+}
+
+func (rt *SimpleRouter) register(prefix string, viewset Viewset, basename string, extra []Action) error {
+	rv := reflect.ValueOf(viewset)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return fmt.Errorf("routers: register %q: viewset must be a non-nil pointer, got %T", prefix, viewset)
+	}
+	if basename == "" {
+		if b, ok := viewset.(interface{ DefaultBasename() string }); ok {
+			basename = b.DefaultBasename()
+		}
+	}
+	if basename == "" {
+		return fmt.Errorf("routers: register %q: a basename is needed", prefix)
+	}
+	for _, r := range rt.regs {
+		if r.basename == basename {
+			return fmt.Errorf("routers: basename %q is registered twice; give each registration its own", basename)
+		}
+	}
+	prefix = strings.Trim(prefix, "/")
+	reg := &registration{prefix: prefix, basename: basename, template: viewset.Template()}
+	if h, ok := handlerMethod(rv, "Metadata"); ok && reg.template.Options == nil {
+		reg.options = h
+	}
+	param := "pk"
+	if l, ok := viewset.(interface{ LookupParam() string }); ok {
+		param = l.LookupParam()
+	}
+	base := "/" + prefix
+	if prefix == "" {
+		base = ""
+	}
+	listPattern, detailPattern := base+"/", base+"/{"+param+":[^/.]+}/"
+	viewName := viewsetName(viewset, reg.template)
+	list := route{pattern: listPattern, name: basename + "-list", viewName: viewName + " List", handlers: map[string]framework.HandlerFunc{}}
+	detail := route{pattern: detailPattern, name: basename + "-detail", viewName: viewName + " Instance", handlers: map[string]framework.HandlerFunc{}}
+	var actions []string
+	for _, s := range standard {
+		h, ok := handlerMethod(rv, s.method)
+		if !ok {
+			continue
+		}
+		actions = append(actions, s.action)
+		if s.detail {
+			detail.handlers[s.httpMethod] = h
+		} else {
+			list.handlers[s.httpMethod] = h
+		}
+	}
+	if c, ok := viewset.(interface{ CheckActions(...string) error }); ok && len(actions) > 0 {
+		if err := c.CheckActions(actions...); err != nil {
+			return err
+		}
+	}
+	if len(list.handlers) > 0 {
+		reg.routes = append(reg.routes, list)
+		reg.hasList = true
+	}
+	if len(detail.handlers) > 0 {
+		reg.routes = append(reg.routes, detail)
+	}
+	for _, a := range extra {
+		r, err := extraRoute(rv, a, basename, listPattern, detailPattern)
+		if err != nil {
+			return fmt.Errorf("routers: register %q: %w", prefix, err)
+		}
+		reg.routes = append(reg.routes, r)
+	}
+	if len(reg.routes) == 0 {
+		return fmt.Errorf("routers: register %q: %T has no action methods", prefix, viewset)
+	}
+	rt.regs = append(rt.regs, reg)
+	return nil
+}
+
+func handlerMethod(rv reflect.Value, name string) (framework.HandlerFunc, bool) {
+	m := rv.MethodByName(name)
+	if !m.IsValid() || m.Type() != handlerType {
+		return nil, false
+	}
+	return m.Interface().(func(*framework.View, *request.Request) (*framework.Response, error)), true
+}
+
+func extraRoute(rv reflect.Value, a Action, basename, listPattern, detailPattern string) (route, error) {
+	h, ok := handlerMethod(rv, a.Method)
+	if !ok {
+		return route{}, fmt.Errorf("extra action: %s has no method %s of type framework.HandlerFunc", rv.Type(), a.Method)
+	}
+	path := a.URLPath
+	if path == "" {
+		path = snakeCase(a.Method)
+	}
+	name := a.URLName
+	if name == "" {
+		name = strings.ReplaceAll(path, "_", "-")
+	}
+	pattern := listPattern + path + "/"
+	if a.Detail {
+		pattern = detailPattern + path + "/"
+	}
+	r := route{pattern: pattern, name: basename + "-" + name, viewName: prettyName(a.Method), handlers: map[string]framework.HandlerFunc{}}
+	methods := a.HTTPMethods
+	if len(methods) == 0 {
+		methods = []string{http.MethodGet}
+	}
+	for _, m := range methods {
+		m = strings.ToUpper(m)
+		switch m {
+		case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+			r.handlers[m] = h
+		default:
+			return route{}, fmt.Errorf("extra action %s: unsupported method %q", a.Method, m)
+		}
+	}
+	return r, nil
+}
+
+var upperRun = regexp.MustCompile(`([a-z0-9])([A-Z])|([A-Z]+)([A-Z][a-z])`)
+
+// snakeCase turns "SetPassword" into "set_password".
+func snakeCase(s string) string {
+	return strings.ToLower(upperRun.ReplaceAllString(s, "${1}${3}_${2}${4}"))
+}
+
+// prettyName turns "SetPassword" into "Set password", as DRF names an
+// action's view from its function name.
+func prettyName(method string) string {
+	words := strings.ReplaceAll(snakeCase(method), "_", " ")
+	r := []rune(words)
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	return string(r)
+}
+
+// viewsetName is the view name of a viewset's routes: the template's Name,
+// else the type's name without "ViewSet" in words ("BookViewSet" gives
+// "Book"; a generic viewset gives its model's name).
+func viewsetName(viewset any, template *framework.View) string {
+	if template.Name != "" {
+		return template.Name
+	}
+	name := reflect.TypeOf(viewset).Elem().Name()
+	if open := strings.IndexByte(name, '['); open >= 0 {
+		arg := strings.TrimSuffix(name[open+1:], "]")
+		name = arg[strings.LastIndexByte(arg, '.')+1:]
+	}
+	name = strings.TrimSuffix(strings.TrimSuffix(name, "ViewSet"), "View")
+	return strings.ReplaceAll(upperRun.ReplaceAllString(name, "${1}${3} ${2}${4}"), "_", " ")
+}
+
+// Mount adds the routes of every registered viewset to r, named in routes
+// (which gives the namespace and prefix of r). Each route is its own
+// framework.View with the viewset's policies; a method it lacks is 405
+// with DRF's Allow header.
+func (rt *SimpleRouter) Mount(r chi.Router, routes *reverse.Routes) {
+	for _, reg := range rt.regs {
+		for _, ro := range reg.routes {
+			v := newView(reg.template, ro)
+			if reg.options != nil {
+				v.Options = reg.options
+			}
+			routes.Handle(r, ro.pattern, ro.name, v)
+		}
+	}
+}
+
+// newView copies the template's exported fields (its policies) into a new
+// View and sets the route's handlers; it runs at setup only.
+func newView(template *framework.View, ro route) *framework.View {
+	v := &framework.View{}
+	src, dst := reflect.ValueOf(template).Elem(), reflect.ValueOf(v).Elem()
+	for i := range src.NumField() {
+		if src.Type().Field(i).IsExported() {
+			dst.Field(i).Set(src.Field(i))
+		}
+	}
+	v.Name = ro.viewName
+	v.Get, v.Post, v.Put = ro.handlers[http.MethodGet], ro.handlers[http.MethodPost], ro.handlers[http.MethodPut]
+	v.Patch, v.Delete, v.Head = ro.handlers[http.MethodPatch], ro.handlers[http.MethodDelete], nil
+	return v
+}
+
+// DefaultRouter is a SimpleRouter that also serves the API root at "/":
+// a JSON object mapping each prefix with a list route to its absolute URL.
+type DefaultRouter struct {
+	SimpleRouter
+	// Root holds the API root view's policies; nil gives the defaults.
+	// Its Get is set by Mount.
+	Root *framework.View
+}
+
+// Mount adds the viewsets' routes and the API root, named "api-root".
+func (rt *DefaultRouter) Mount(r chi.Router, routes *reverse.Routes) {
+	rt.SimpleRouter.Mount(r, routes)
+	root := rt.Root
+	if root == nil {
+		root = &framework.View{}
+	}
+	if root.Name == "" {
+		root.Name = "Api Root"
+	}
+	regs := append([]*registration(nil), rt.regs...)
+	root.Get = func(v *framework.View, req *request.Request) (*framework.Response, error) {
+		return framework.OK(apiRoot(regs, req)), nil
+	}
+	routes.Handle(r, "/", "api-root", root)
+}
+
+// apiRoot lists prefix → URL in registration order; routes that do not
+// reverse (for this request's namespace) are left out, as in DRF.
+func apiRoot(regs []*registration, r *request.Request) json.RawMessage {
+	ns := ""
+	if m, ok := reverse.MatchOf(r.Request); ok && m.Namespace != "" {
+		ns = m.Namespace + ":"
+	}
+	b := []byte{'{'}
+	for _, reg := range regs {
+		if !reg.hasList {
+			continue
+		}
+		u, err := reverse.Reverse(ns+reg.basename+"-list", nil, r)
+		if err != nil {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(appendJSON(b, reg.prefix), ':')
+		b = appendJSON(b, u)
+	}
+	return append(b, '}')
+}
+
+// appendJSON appends a JSON string as DRF's renderer writes it (no HTML escaping).
+func appendJSON(b []byte, s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+}

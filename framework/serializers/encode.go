@@ -1,0 +1,200 @@
+package serializers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/go-drf/drf/framework/queryset/structs"
+)
+
+// Data returns obj's representation: a JSON object of the readable fields
+// in order (DRF's serializer.data).
+func (s *Serializer[T]) Data(obj *T, c *Context) (json.RawMessage, error) {
+	b := make([]byte, 0, s.sizeHint(1))
+	b, err := s.appendObject(b, unsafe.Pointer(obj), c)
+	if err != nil {
+		return nil, err
+	}
+	s.learn(len(b), 1)
+	return b, nil
+}
+
+// Many returns the representation of items, each a *T (a data source's
+// page), as a JSON array (DRF's many=True).
+func (s *Serializer[T]) Many(items []any, c *Context) (json.RawMessage, error) {
+	b := make([]byte, 0, s.sizeHint(len(items)))
+	b = append(b, '[')
+	for i, item := range items {
+		obj, ok := item.(*T)
+		if !ok || obj == nil {
+			return nil, fmt.Errorf("serializers: item %d is %T, not %T", i, item, obj)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = s.appendObject(b, unsafe.Pointer(obj), c); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, ']')
+	s.learn(len(b), len(items))
+	return b, nil
+}
+
+func (s *Serializer[T]) sizeHint(n int) int {
+	avg := s.avgSize.Load()
+	if avg == 0 {
+		avg = 64
+	}
+	return int(avg)*n + 2
+}
+
+func (s *Serializer[T]) learn(size, n int) {
+	if n > 0 {
+		s.avgSize.Store(int64(size/n + 1))
+	}
+}
+
+func (s *Serializer[T]) appendObject(b []byte, obj unsafe.Pointer, c *Context) ([]byte, error) {
+	b = append(b, '{')
+	first := true
+	for _, f := range s.fields {
+		if f.writeOnly {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, f.key...)
+		var err error
+		if b, err = f.appendValue(b, obj, c); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// errNonFinite is DRF's strict JSON refusing NaN and infinities.
+var errNonFinite = errors.New("serializers: out of range float values are not JSON compliant")
+
+func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, error) {
+	if f.compute != nil {
+		v, err := f.compute(obj, c)
+		if err != nil {
+			return nil, err
+		}
+		if str, ok := v.(string); ok {
+			return appendString(b, str), nil
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return nil, fmt.Errorf("serializers: field %q: %w", f.name, err)
+		}
+		return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
+	}
+	v := f.sf.Get(obj)
+	if v.Null {
+		return append(b, "null"...), nil
+	}
+	switch v.Kind {
+	case structs.String:
+		return appendString(b, v.S), nil
+	case structs.Bool:
+		return strconv.AppendBool(b, v.B), nil
+	case structs.Int:
+		return strconv.AppendInt(b, v.I, 10), nil
+	case structs.Uint:
+		return strconv.AppendUint(b, v.U, 10), nil
+	case structs.Float:
+		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
+			return nil, errNonFinite
+		}
+		return structs.AppendPythonFloat(b, v.F), nil
+	case structs.Time:
+		return appendTime(b, v.T), nil
+	}
+	return append(b, "null"...), nil
+}
+
+// appendTime writes t as DRF does: ISO 8601 in UTC with "Z", microseconds
+// only when not zero ("2024-01-01T01:00:00Z", "...T01:00:00.123456Z").
+func appendTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	b = append(b, '"')
+	b = t.AppendFormat(b, "2006-01-02T15:04:05")
+	if us := t.Nanosecond() / 1000; us != 0 {
+		b = append(b, '.')
+		for d := 100000; d > 0; d /= 10 {
+			b = append(b, byte('0'+us/d%10))
+		}
+	}
+	return append(b, 'Z', '"')
+}
+
+const hex = "0123456789abcdef"
+
+// appendString writes s as a JSON string the way encoding/json does
+// without HTML escaping: invalid UTF-8 becomes U+FFFD, and U+2028 and
+// U+2029 are escaped (as DRF's renderer does).
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,87 @@
+package serializers
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/go-drf/drf/framework/queryset/structs"
+)
+
+// FieldInfo describes the fields for an OPTIONS answer, as DRF's
+// SimpleMetadata does in "actions": per field its type, whether it is
+// required and read-only, its label and its bounds. It is built at setup.
+func (s *Serializer[T]) FieldInfo() json.RawMessage { return s.info }
+
+var typeNames = map[structs.Kind]string{
+	structs.String: "string",
+	structs.Bool:   "boolean",
+	structs.Int:    "integer",
+	structs.Uint:   "integer",
+	structs.Float:  "float",
+	structs.Time:   "datetime",
+}
+
+func fieldInfo(fields []*field) json.RawMessage {
+	b := []byte{'{'}
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, f.key...)
+		typ := f.typeName
+		if typ == "" && f.sf != nil {
+			typ = typeNames[f.sf.Kind]
+		}
+		if typ == "" {
+			typ = "field"
+		}
+		b = append(b, `{"type":`...)
+		b = appendString(b, typ)
+		b = append(b, `,"required":`...)
+		b = strconv.AppendBool(b, f.required)
+		b = append(b, `,"read_only":`...)
+		b = strconv.AppendBool(b, f.readOnly)
+		b = append(b, `,"label":`...)
+		b = appendString(b, f.labelText())
+		if f.minLength >= 0 {
+			b = strconv.AppendInt(append(b, `,"min_length":`...), int64(f.minLength), 10)
+		}
+		if f.maxLength >= 0 {
+			b = strconv.AppendInt(append(b, `,"max_length":`...), int64(f.maxLength), 10)
+		}
+		if f.minValue != nil {
+			b = append(append(b, `,"min_value":`...), f.minValue.json()...)
+		}
+		if f.maxValue != nil {
+			b = append(append(b, `,"max_value":`...), f.maxValue.json()...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// labelText is the label tag, else DRF's label of a model field: "ID" for
+// id, else the name with spaces for underscores and a capital first letter.
+func (f *field) labelText() string {
+	if f.label != "" {
+		return f.label
+	}
+	if f.name == "id" {
+		return "ID"
+	}
+	r := []rune(strings.ReplaceAll(f.name, "_", " "))
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	return string(r)
+}
+
+// json is the bound as a JSON number, as DRF prints the value it was given.
+func (b *bound) json() []byte {
+	if b.i != nil {
+		return []byte(b.i.String())
+	}
+	return structs.AppendPythonFloat(nil, b.f)
+}

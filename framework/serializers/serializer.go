@@ -1,0 +1,365 @@
+// Package serializers turns model structs into JSON and request data into
+// validated model structs, like DRF's ModelSerializer. A Serializer is
+// derived once, at setup, from the struct's tags:
+//
+//   - `json:"name"` names the field in JSON (`json:"-"` leaves it out);
+//     without one, the `db` name or the Go name is used;
+//   - `drf:"..."` holds comma-separated options: read_only, write_only,
+//     required, allow_blank, allow_null, no_trim (keep surrounding
+//     whitespace), max_length=N, min_length=N, max_value=X, min_value=X,
+//     label=Text and type=name (the field's label and type in OPTIONS
+//     metadata; type=field describes a value of no fixed type, as DRF's
+//     ReadOnlyField, e.g. a column a join adds).
+//
+// Writable fields are optional unless marked required; pointer fields are
+// nullable. Reading and validating use no reflection.
+package serializers
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/go-drf/drf/framework/queryset/structs"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/reverse"
+)
+
+// Context is what fields see of the request being answered (DRF's
+// serializer context). Hyperlinked fields need the Request.
+type Context struct {
+	Request *request.Request
+}
+
+// Serializer reads and writes items of type T.
+type Serializer[T any] struct {
+	fields     []*field
+	byName     map[string]*field
+	validators []func(*T, *Context) error
+	info       json.RawMessage
+	// avgSize is a running estimate of an item's JSON size, to size buffers.
+	avgSize atomic.Int64
+}
+
+type field struct {
+	name string
+	key  []byte // `"name":`
+	sf   *structs.Field
+
+	readOnly, writeOnly, required bool
+	allowBlank, allowNull, trim   bool
+	maxLength, minLength          int // -1 when unset
+	maxValue, minValue            *bound
+
+	compute func(obj unsafe.Pointer, c *Context) (any, error)
+
+	label, typeName string
+}
+
+// bound is a max_value or min_value: its text for messages, its value.
+type bound struct {
+	text string
+	i    *big.Int // integer fields
+	f    float64  // float fields
+}
+
+// Option configures a serializer at setup.
+type Option interface{ apply(*options) }
+
+type options struct {
+	fields     []string
+	computed   []computed
+	validators []any
+}
+
+type computed struct {
+	name string
+	fn   any
+	link *HyperlinkedIdentity
+}
+
+type optionFunc func(*options)
+
+func (f optionFunc) apply(o *options) { f(o) }
+
+// Fields limits the serializer to the named fields, in that order (DRF's
+// Meta.fields); names are JSON names of struct fields or of extra fields.
+func Fields(names ...string) Option {
+	return optionFunc(func(o *options) { o.fields = append(o.fields, names...) })
+}
+
+// Computed adds a read-only field whose value fn computes (DRF's
+// SerializerMethodField); the value is encoded with encoding/json.
+func Computed[T any](name string, fn func(obj *T, c *Context) (any, error)) Option {
+	return optionFunc(func(o *options) { o.computed = append(o.computed, computed{name: name, fn: fn}) })
+}
+
+// ValidateObject adds an object-level check run after the fields are valid
+// (DRF's validate()); obj holds the new values. Return an
+// exceptions.ValidationError to answer 400.
+func ValidateObject[T any](fn func(obj *T, c *Context) error) Option {
+	return optionFunc(func(o *options) { o.validators = append(o.validators, fn) })
+}
+
+// HyperlinkedIdentity is a read-only field holding the absolute URL of the
+// item's own route, reversed for the request in the context (so the URL
+// keeps the request's version), like DRF's HyperlinkedIdentityField.
+type HyperlinkedIdentity struct {
+	// Name is the field's name, usually "url".
+	Name string
+	// Route is the route name, e.g. "book-detail".
+	Route string
+	// LookupField is the `db` or JSON name of the field that fills the URL
+	// parameter; "" gives "id".
+	LookupField string
+	// URLParam is the route's parameter; "" gives "pk".
+	URLParam string
+}
+
+func (h HyperlinkedIdentity) apply(o *options) {
+	o.computed = append(o.computed, computed{name: h.Name, link: &h})
+}
+
+// New derives the serializer of T.
+func New[T any](opts ...Option) (*Serializer[T], error) {
+	var o options
+	for _, opt := range opts {
+		opt.apply(&o)
+	}
+	desc, err := structs.Of[T]()
+	if err != nil {
+		return nil, err
+	}
+	all := map[string]*field{}
+	var order []*field
+	add := func(f *field) error {
+		if _, dup := all[f.name]; dup {
+			return fmt.Errorf("serializers: %s: field %q is defined twice", desc.Type, f.name)
+		}
+		all[f.name] = f
+		order = append(order, f)
+		return nil
+	}
+	for _, sf := range desc.Fields {
+		if sf.NoJSON {
+			continue
+		}
+		f, err := structField(sf)
+		if err != nil {
+			return nil, fmt.Errorf("serializers: %s.%s: %w", desc.Type, sf.Name, err)
+		}
+		if err := add(f); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range o.computed {
+		f, err := computedField[T](desc, c)
+		if err != nil {
+			return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
+		}
+		if err := add(f); err != nil {
+			return nil, err
+		}
+	}
+	if o.fields != nil {
+		order = order[:0]
+		for _, name := range o.fields {
+			f, ok := all[name]
+			if !ok {
+				return nil, fmt.Errorf("serializers: %s has no field %q", desc.Type, name)
+			}
+			order = append(order, f)
+		}
+	}
+	s := &Serializer[T]{fields: order, byName: map[string]*field{}}
+	for _, f := range order {
+		if f.sf != nil {
+			if err := f.sf.Supported(); err != nil {
+				return nil, fmt.Errorf("serializers: %w", err)
+			}
+		}
+		f.key = append(appendString(nil, f.name), ':')
+		s.byName[f.name] = f
+	}
+	s.info = fieldInfo(order)
+	for _, v := range o.validators {
+		fn, ok := v.(func(*T, *Context) error)
+		if !ok {
+			return nil, fmt.Errorf("serializers: ValidateObject function %T is not for %s", v, desc.Type)
+		}
+		s.validators = append(s.validators, fn)
+	}
+	return s, nil
+}
+
+// MustNew is New that panics on a setup error.
+func MustNew[T any](opts ...Option) *Serializer[T] {
+	s, err := New[T](opts...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func structField(sf *structs.Field) (*field, error) {
+	f := &field{sf: sf, name: sf.JSON, trim: true, maxLength: -1, minLength: -1, allowNull: sf.Nullable}
+	if f.name == "" {
+		f.name = sf.Column
+	}
+	if f.name == "" {
+		f.name = sf.Name
+	}
+	tag, ok := sf.Tag.Lookup("drf")
+	if !ok {
+		return f, nil
+	}
+	for _, opt := range strings.Split(tag, ",") {
+		opt = strings.TrimSpace(opt)
+		key, val, hasVal := strings.Cut(opt, "=")
+		var err error
+		switch key {
+		case "":
+		case "read_only":
+			f.readOnly = true
+		case "write_only":
+			f.writeOnly = true
+		case "required":
+			f.required = true
+		case "allow_blank":
+			f.allowBlank = true
+		case "allow_null":
+			f.allowNull = true
+		case "no_trim":
+			f.trim = false
+		case "max_length":
+			f.maxLength, err = strconv.Atoi(val)
+		case "min_length":
+			f.minLength, err = strconv.Atoi(val)
+		case "max_value":
+			f.maxValue, err = parseBound(sf, val)
+		case "min_value":
+			f.minValue, err = parseBound(sf, val)
+		case "label":
+			f.label = val
+		case "type":
+			f.typeName = val
+		default:
+			return nil, fmt.Errorf("unknown drf tag option %q", key)
+		}
+		if err != nil || (hasVal && val == "") {
+			return nil, fmt.Errorf("bad drf tag option %q", opt)
+		}
+	}
+	if f.allowNull && !sf.Nullable {
+		return nil, fmt.Errorf("allow_null needs a pointer field")
+	}
+	if f.readOnly && (f.writeOnly || f.required) {
+		return nil, fmt.Errorf("a read_only field cannot be write_only or required")
+	}
+	return f, nil
+}
+
+func parseBound(sf *structs.Field, text string) (*bound, error) {
+	b := &bound{text: text}
+	switch sf.Kind {
+	case structs.Int, structs.Uint:
+		i, ok := new(big.Int).SetString(text, 10)
+		if !ok {
+			return nil, fmt.Errorf("bound %q is not an integer", text)
+		}
+		b.i = i
+	case structs.Float:
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, fmt.Errorf("bound %q is not a finite number", text)
+		}
+		b.f = f
+	default:
+		return nil, fmt.Errorf("max_value and min_value need a number field")
+	}
+	return b, nil
+}
+
+func computedField[T any](desc *structs.Struct, c computed) (*field, error) {
+	if c.name == "" {
+		return nil, fmt.Errorf("an extra field needs a name")
+	}
+	f := &field{name: c.name, readOnly: true, maxLength: -1, minLength: -1}
+	if c.link == nil {
+		fn, ok := c.fn.(func(*T, *Context) (any, error))
+		if !ok {
+			return nil, fmt.Errorf("computed field %q: function %T is not for %s", c.name, c.fn, reflect.TypeFor[T]())
+		}
+		f.compute = func(obj unsafe.Pointer, ctx *Context) (any, error) { return fn((*T)(obj), ctx) }
+		return f, nil
+	}
+	h := *c.link
+	if h.Route == "" {
+		return nil, fmt.Errorf("hyperlinked field %q needs a route name", c.name)
+	}
+	lookup := h.LookupField
+	if lookup == "" {
+		lookup = "id"
+	}
+	param := h.URLParam
+	if param == "" {
+		param = "pk"
+	}
+	var lf *structs.Field
+	for _, sf := range desc.Fields {
+		if sf.Column == lookup || sf.JSON == lookup {
+			lf = sf
+			break
+		}
+	}
+	if lf == nil {
+		return nil, fmt.Errorf("hyperlinked field %q: no lookup field %q", c.name, lookup)
+	}
+	f.compute = func(obj unsafe.Pointer, ctx *Context) (any, error) {
+		if ctx == nil || ctx.Request == nil {
+			return nil, fmt.Errorf("serializers: hyperlinked field %q needs the request in the serializer context", h.Name)
+		}
+		return reverse.Reverse(h.Route, map[string]string{param: lf.Get(obj).Text()}, ctx.Request)
+	}
+	return f, nil
+}
+
+// HasField reports whether the serializer has a field of that name.
+func (s *Serializer[T]) HasField(name string) bool {
+	_, ok := s.byName[name]
+	return ok
+}
+
+// FieldNames lists the fields in output order.
+func (s *Serializer[T]) FieldNames() []string {
+	names := make([]string, len(s.fields))
+	for i, f := range s.fields {
+		names[i] = f.name
+	}
+	return names
+}
+
+// Value returns the representation of one field of obj, as it appears in
+// the output (a string for a hyperlinked field).
+func (s *Serializer[T]) Value(name string, obj *T, c *Context) (any, error) {
+	f, ok := s.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("serializers: no field %q", name)
+	}
+	if f.compute != nil {
+		return f.compute(unsafe.Pointer(obj), c)
+	}
+	var out any
+	b, err := f.appendValue(nil, unsafe.Pointer(obj), c)
+	if err != nil {
+		return nil, err
+	}
+	err = json.Unmarshal(b, &out)
+	return out, err
+}

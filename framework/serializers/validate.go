@@ -1,0 +1,407 @@
+package serializers
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"mime"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/queryset/structs"
+)
+
+// DRF's messages.
+const (
+	msgRequired     = "This field is required."
+	msgNull         = "This field may not be null."
+	msgBlank        = "This field may not be blank."
+	msgString       = "Not a valid string."
+	msgInteger      = "A valid integer is required."
+	msgNumber       = "A valid number is required."
+	msgBoolean      = "Must be a valid boolean."
+	msgTooLarge     = "String value too large."
+	msgNullChar     = "Null characters are not allowed."
+	msgDatetime     = "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."
+	msgNoData       = "No data provided"
+	msgNotDict      = "Invalid data. Expected a dictionary, but got %s."
+	msgMaxLength    = "Ensure this field has no more than %d characters."
+	msgMinLength    = "Ensure this field has at least %d characters."
+	msgMaxValue     = "Ensure this value is less than or equal to %s."
+	msgMinValue     = "Ensure this value is greater than or equal to %s."
+	maxNumberLength = 1000
+)
+
+// Validate reads data (request.Data(): a map for JSON objects and forms)
+// into obj, DRF's is_valid() then save()'s attribute assignment. Only the
+// fields present in data are set, so obj may be a new item or a copy of
+// the stored one; with partial (PATCH) missing required fields are not an
+// error. Read-only and unknown keys are ignored. Form bodies (the request
+// in c is a form) follow DRF's HTML-input rules: a missing boolean is
+// false, an empty optional value is left out. On failure obj is unchanged
+// and the error is a 400 with DRF's field map; a nil data is "No data
+// provided", a non-object "Invalid data. Expected a dictionary, ...".
+func (s *Serializer[T]) Validate(data any, obj *T, partial bool, c *Context) error {
+	var errs exceptions.ValidationErrors
+	m, ok := data.(map[string]any)
+	if !ok {
+		if data == nil {
+			errs.Add(exceptions.NonFieldErrors, msgNoData)
+		} else {
+			errs.Add(exceptions.NonFieldErrors, fmt.Sprintf(msgNotDict, pythonType(data)))
+		}
+		return exceptions.ValidationError(errs)
+	}
+	form := isForm(c)
+	type set struct {
+		f *field
+		v structs.Value
+	}
+	var sets []set
+	for _, f := range s.fields {
+		if f.readOnly {
+			continue
+		}
+		raw, present := m[f.name]
+		if form {
+			raw, present = f.formValue(m, partial)
+		}
+		if !present {
+			if !partial && f.required {
+				errs.Add(f.name, msgRequired)
+			}
+			continue
+		}
+		v, msgs := f.toInternal(raw)
+		for _, msg := range msgs {
+			errs.Add(f.name, msg)
+		}
+		if len(msgs) == 0 {
+			sets = append(sets, set{f, v})
+		}
+	}
+	if len(errs) > 0 {
+		return exceptions.ValidationError(errs)
+	}
+	tmp := *obj
+	for _, st := range sets {
+		st.f.sf.Set(unsafe.Pointer(&tmp), st.v)
+	}
+	for _, check := range s.validators {
+		if err := check(&tmp, c); err != nil {
+			return err
+		}
+	}
+	*obj = tmp
+	return nil
+}
+
+func isForm(c *Context) bool {
+	if c == nil || c.Request == nil {
+		return false
+	}
+	mt, _, _ := mime.ParseMediaType(c.Request.Header.Get("Content-Type"))
+	return mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data"
+}
+
+// formValue is DRF's get_value for HTML input.
+func (f *field) formValue(m map[string]any, partial bool) (any, bool) {
+	raw, ok := m[f.name]
+	if !ok {
+		if partial {
+			return nil, false
+		}
+		if f.sf.Kind == structs.Bool {
+			return false, true
+		}
+		return nil, false
+	}
+	if raw == "" {
+		switch {
+		case f.allowNull && f.allowBlank:
+			return "", true
+		case f.allowNull:
+			return nil, true
+		case !f.required && !f.allowBlank:
+			return nil, false
+		}
+	}
+	return raw, true
+}
+
+// pythonType names data's type as DRF's message does.
+func pythonType(data any) string {
+	switch x := data.(type) {
+	case []any:
+		return "list"
+	case string:
+		return "str"
+	case bool:
+		return "bool"
+	case json.Number:
+		if isIntegerText(string(x)) {
+			return "int"
+		}
+		return "float"
+	case float64:
+		return "float"
+	}
+	return fmt.Sprintf("%T", data)
+}
+
+func isIntegerText(s string) bool { return !strings.ContainsAny(s, ".eE") }
+
+// toInternal validates one present value, DRF's run_validation of the field.
+func (f *field) toInternal(raw any) (structs.Value, []string) {
+	v := structs.Value{Kind: f.sf.Kind}
+	if raw == nil {
+		if !f.allowNull {
+			return v, []string{msgNull}
+		}
+		v.Null = true
+		return v, nil
+	}
+	switch f.sf.Kind {
+	case structs.String:
+		return f.toString(raw)
+	case structs.Int, structs.Uint:
+		return f.toInteger(raw)
+	case structs.Float:
+		return f.toFloat(raw)
+	case structs.Bool:
+		return f.toBool(raw)
+	case structs.Time:
+		str, ok := raw.(string)
+		if !ok {
+			return v, []string{msgDatetime}
+		}
+		t, err := structs.ParseDateTime(str)
+		if err != nil {
+			return v, []string{msgDatetime}
+		}
+		v.T = t
+		return v, nil
+	}
+	return v, []string{msgString}
+}
+
+// pythonStr is Python's str() of a JSON scalar, false for other types.
+func pythonStr(raw any) (string, bool) {
+	switch x := raw.(type) {
+	case string:
+		return x, true
+	case json.Number:
+		s := string(x)
+		if isIntegerText(s) {
+			if i, ok := new(big.Int).SetString(s, 10); ok {
+				return i.String(), true
+			}
+			return "", false
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil && !math.IsInf(f, 0) {
+			return "", false
+		}
+		return string(structs.AppendPythonFloat(nil, f)), true
+	case float64:
+		return string(structs.AppendPythonFloat(nil, x)), true
+	}
+	return "", false
+}
+
+func (f *field) toString(raw any) (structs.Value, []string) {
+	v := structs.Value{Kind: structs.String}
+	s, ok := pythonStr(raw)
+	if (ok && s == "") || (ok && f.trim && strings.TrimSpace(s) == "") {
+		if !f.allowBlank {
+			return v, []string{msgBlank}
+		}
+		return v, nil
+	}
+	if !ok {
+		return v, []string{msgString}
+	}
+	if f.trim {
+		s = strings.TrimSpace(s)
+	}
+	var msgs []string
+	n := utf8.RuneCountInString(s)
+	if f.maxLength >= 0 && n > f.maxLength {
+		msgs = append(msgs, fmt.Sprintf(msgMaxLength, f.maxLength))
+	}
+	if f.minLength >= 0 && n < f.minLength {
+		msgs = append(msgs, fmt.Sprintf(msgMinLength, f.minLength))
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		msgs = append(msgs, msgNullChar)
+	}
+	v.S = s
+	return v, msgs
+}
+
+// toInteger is DRF's IntegerField: int() of str(data) after dropping a
+// ".0" tail, then the bounds (max first), then the Go type's range.
+func (f *field) toInteger(raw any) (structs.Value, []string) {
+	v := structs.Value{Kind: f.sf.Kind}
+	if s, ok := raw.(string); ok && len(s) > maxNumberLength {
+		return v, []string{msgTooLarge}
+	}
+	s, ok := pythonStr(raw)
+	if !ok {
+		return v, []string{msgInteger}
+	}
+	i, ok := pythonInt(trimDecimalZeros(s))
+	if !ok {
+		return v, []string{msgInteger}
+	}
+	var msgs []string
+	if f.maxValue != nil && i.Cmp(f.maxValue.i) > 0 {
+		msgs = append(msgs, fmt.Sprintf(msgMaxValue, f.maxValue.text))
+	}
+	if f.minValue != nil && i.Cmp(f.minValue.i) < 0 {
+		msgs = append(msgs, fmt.Sprintf(msgMinValue, f.minValue.text))
+	}
+	if len(msgs) > 0 {
+		return v, msgs
+	}
+	lo, hi := f.typeRange()
+	switch {
+	case i.Cmp(hi) > 0:
+		return v, []string{fmt.Sprintf(msgMaxValue, hi)}
+	case i.Cmp(lo) < 0:
+		return v, []string{fmt.Sprintf(msgMinValue, lo)}
+	}
+	if f.sf.Kind == structs.Uint {
+		v.U = i.Uint64()
+	} else {
+		v.I = i.Int64()
+	}
+	return v, nil
+}
+
+func (f *field) typeRange() (lo, hi *big.Int) {
+	bits := uint(f.sf.Bits)
+	one := big.NewInt(1)
+	if f.sf.Kind == structs.Uint {
+		return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(one, bits), one)
+	}
+	hi = new(big.Int).Sub(new(big.Int).Lsh(one, bits-1), one)
+	return new(big.Int).Neg(new(big.Int).Add(hi, one)), hi
+}
+
+// trimDecimalZeros removes DRF's `\.0*\s*$`.
+func trimDecimalZeros(s string) string {
+	t := strings.TrimRight(s, " \t\n\r\f\v")
+	t = strings.TrimRight(t, "0")
+	if strings.HasSuffix(t, ".") {
+		return t[:len(t)-1]
+	}
+	return s
+}
+
+// pythonInt parses like Python's int(str): surrounding whitespace, a sign,
+// digits with single underscores between them.
+func pythonInt(s string) (*big.Int, bool) {
+	s = strings.TrimSpace(s)
+	digits := s
+	if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
+		digits = s[1:]
+	}
+	if digits == "" || digits[0] == '_' || digits[len(digits)-1] == '_' || strings.Contains(digits, "__") {
+		return nil, false
+	}
+	clean := strings.ReplaceAll(digits, "_", "")
+	for _, c := range clean {
+		if c < '0' || c > '9' {
+			return nil, false
+		}
+	}
+	i, ok := new(big.Int).SetString(clean, 10)
+	if ok && s[0] == '-' {
+		i.Neg(i)
+	}
+	return i, ok
+}
+
+// toFloat is DRF's FloatField: float() of the value, then the bounds.
+func (f *field) toFloat(raw any) (structs.Value, []string) {
+	v := structs.Value{Kind: structs.Float}
+	var x float64
+	var err error
+	switch r := raw.(type) {
+	case string:
+		if len(r) > maxNumberLength {
+			return v, []string{msgTooLarge}
+		}
+		x, err = pythonFloat(r)
+	case json.Number:
+		x, err = strconv.ParseFloat(string(r), 64)
+	case float64:
+		x = r
+	default:
+		return v, []string{msgNumber}
+	}
+	if err != nil {
+		return v, []string{msgNumber}
+	}
+	var msgs []string
+	if f.maxValue != nil && x > f.maxValue.f {
+		msgs = append(msgs, fmt.Sprintf(msgMaxValue, f.maxValue.text))
+	}
+	if f.minValue != nil && x < f.minValue.f {
+		msgs = append(msgs, fmt.Sprintf(msgMinValue, f.minValue.text))
+	}
+	v.F = x
+	return v, msgs
+}
+
+func pythonFloat(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case "inf", "infinity", "nan":
+		return strconv.ParseFloat(s, 64)
+	}
+	if strings.ContainsAny(s, "xXpP") || strings.Contains(s, "__") {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
+}
+
+var (
+	trueTexts  = map[string]bool{"t": true, "T": true, "y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "true": true, "True": true, "TRUE": true, "on": true, "On": true, "ON": true, "1": true}
+	falseTexts = map[string]bool{"f": true, "F": true, "n": true, "N": true, "no": true, "No": true, "NO": true, "false": true, "False": true, "FALSE": true, "off": true, "Off": true, "OFF": true, "0": true}
+)
+
+// toBool is DRF's BooleanField with its true, false and null spellings.
+func (f *field) toBool(raw any) (structs.Value, []string) {
+	v := structs.Value{Kind: structs.Bool}
+	switch r := raw.(type) {
+	case bool:
+		v.B = r
+		return v, nil
+	case string:
+		switch {
+		case trueTexts[r]:
+			v.B = true
+			return v, nil
+		case falseTexts[r]:
+			return v, nil
+		case f.allowNull && (r == "" || r == "null" || r == "Null" || r == "NULL"):
+			v.Null = true
+			return v, nil
+		}
+	case json.Number:
+		switch x, err := strconv.ParseFloat(string(r), 64); {
+		case err == nil && x == 1:
+			v.B = true
+			return v, nil
+		case err == nil && x == 0:
+			return v, nil
+		}
+	}
+	return v, []string{msgBoolean}
+}
