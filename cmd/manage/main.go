@@ -1,0 +1,99 @@
+// Command manage is the bookshelf sample's manage program, like a Django
+// project's manage.py, built on framework/management:
+//
+//	manage migrate                      create or update the database schema
+//	manage seed [--books N]             load the demo users and N books (default 100)
+//	manage createsuperuser              add an administrator
+//	manage drf_create_token USER [-r]   print USER's API token (-r: a new one)
+//	manage runserver [ADDR]             serve the API, by default on 127.0.0.1:8000
+//	manage help [COMMAND]
+//
+// The database is --database URL, else $DATABASE_URL, else db.sqlite3 in
+// the working directory. runserver migrates it and, when it has no users
+// yet, loads the demo data, so `go run ./cmd/manage runserver` works on a
+// fresh checkout. $SAMPLE_REMOTE_USER_HEADER names the header an
+// authenticating proxy sets for /auth/remote-user/ (off when unset).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+
+	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/sample"
+)
+
+func main() {
+	os.Exit(management.Main(os.Args[1:], commands()...))
+}
+
+// commands are the sample project's commands: the framework's, and seed.
+func commands() []management.Command {
+	return []management.Command{
+		management.Migrate(sample.Migrations...),
+		seed(),
+		management.CreateSuperuser(nil),
+		authtoken.CreateTokenCommand(),
+		management.Runserver(serve, nil),
+	}
+}
+
+// seed is "seed [--books N]": the contract's demo users and N books.
+func seed() management.Command {
+	return management.Command{
+		Name:  "seed",
+		Usage: "[--books N]",
+		Help: "Loads the demo users (admin, alice, bob) and N books, replacing any books.\n\n" +
+			"  --books N  how many books (default 100)",
+		Run: func(ctx context.Context, env *management.Env, args []string) error {
+			fs := flag.NewFlagSet("seed", flag.ContinueOnError)
+			books := fs.Int("books", sample.DefaultBooks, "")
+			if err := management.ParseFlags(fs, args); err != nil {
+				return err
+			}
+			if fs.NArg() > 0 || *books < 0 {
+				return &management.UsageError{Msg: "expected only --books N, N ≥ 0"}
+			}
+			db, err := env.DB()
+			if err != nil {
+				return &management.CommandError{Msg: err.Error()}
+			}
+			if err := sample.Seed(ctx, db, *books); err != nil {
+				return &management.CommandError{Msg: fmt.Sprintf("%v (did you run migrate?)", err)}
+			}
+			fmt.Fprintf(env.Stdout, "Seeded 3 users and %d books.\n", *books)
+			return nil
+		},
+	}
+}
+
+// serve is what runserver serves: the sample on a migrated database, with
+// the demo data loaded into an empty one.
+func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
+	db, err := env.DB()
+	if err != nil {
+		return nil, &management.CommandError{Msg: err.Error()}
+	}
+	if err := sample.Migrate(ctx, db); err != nil {
+		return nil, err
+	}
+	var users int
+	if err := db.GetContext(ctx, &users, `SELECT count(*) FROM "auth_user"`); err != nil {
+		return nil, err
+	}
+	if users == 0 {
+		if err := sample.Seed(ctx, db, sample.DefaultBooks); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(env.Stdout, "Loaded the demo data: users admin, alice and bob, %d books.\n", sample.DefaultBooks)
+	}
+	var opts []sample.Option
+	if env.Getenv != nil && env.Getenv("SAMPLE_REMOTE_USER_HEADER") != "" {
+		opts = append(opts, sample.TrustRemoteUserHeader(env.Getenv("SAMPLE_REMOTE_USER_HEADER")))
+	}
+	return sample.New(ctx, db, opts...)
+}

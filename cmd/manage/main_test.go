@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-drf/drf/framework/store"
+)
+
+// manageBin is the manage binary, built once for all tests.
+var manageBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "manage-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	manageBin = filepath.Join(dir, "manage")
+	if out, err := exec.Command("go", "build", "-o", manageBin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// command prepares the binary with args in dir, with no DATABASE_URL.
+func command(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(manageBin, args...)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DATABASE_URL=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	return cmd
+}
+
+// run runs the binary to its end.
+func run(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := command(dir, args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return out.String(), errOut.String(), ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatalf("manage %v: %v", args, err)
+	}
+	return out.String(), errOut.String(), 0
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestRunserverOnAFreshDirectory is `manage runserver ADDR` with nothing
+// prepared: it creates db.sqlite3, migrates, loads the demo data, answers
+// within seconds, and stops cleanly on SIGINT.
+func TestRunserverOnAFreshDirectory(t *testing.T) {
+	dir, addr := t.TempDir(), freeAddr(t)
+	cmd := command(dir, "runserver", addr)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	})
+
+	var body []byte
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/whoami/")
+		if err == nil {
+			body, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("GET /whoami/: %d %s", resp.StatusCode, body)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("runserver did not answer within 20s: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if want := `{"username":null,"auth":null,"version":null}`; string(body) != want {
+		t.Errorf("GET /whoami/ = %s, want %s", body, want)
+	}
+
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/books/", nil)
+	req.SetBasicAuth("alice", "alice-pass")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct{ Count int }
+	err = json.NewDecoder(resp.Body).Decode(&page)
+	resp.Body.Close()
+	if err != nil || page.Count != 100 {
+		t.Errorf("GET /books/ as alice: count %d, %v; want the 100 demo books", page.Count, err)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("runserver after SIGINT: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("runserver did not stop on SIGINT")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "db.sqlite3")); err != nil {
+		t.Errorf("no db.sqlite3 in the working directory: %v", err)
+	}
+	if !strings.Contains(out.String(), "Loaded the demo data") || !strings.Contains(out.String(), "http://"+addr+"/") {
+		t.Errorf("runserver's output does not tell the data and address:\n%s", out.String())
+	}
+}
+
+var generated = regexp.MustCompile(`^Generated token ([0-9a-f]{40}) for user alice\n$`)
+
+// TestCreateToken is `manage drf_create_token USER [-r]` on a seeded
+// database given by --database.
+func TestCreateToken(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "other.sqlite3")
+	if _, stderr, code := run(t, dir, "--database", db, "migrate"); code != 0 {
+		t.Fatalf("migrate: exit %d: %s", code, stderr)
+	}
+	if stdout, stderr, code := run(t, dir, "--database", db, "seed", "--books", "2"); code != 0 || stdout != "Seeded 3 users and 2 books.\n" {
+		t.Fatalf("seed --books 2: exit %d, %q %s", code, stdout, stderr)
+	}
+
+	key := func(args ...string) string {
+		t.Helper()
+		stdout, stderr, code := run(t, dir, append([]string{"--database", db, "drf_create_token"}, args...)...)
+		m := generated.FindStringSubmatch(stdout)
+		if code != 0 || m == nil {
+			t.Fatalf("drf_create_token %v: exit %d, %q %s", args, code, stdout, stderr)
+		}
+		return m[1]
+	}
+	first := key("alice")
+	if again := key("alice"); again != first {
+		t.Errorf("a second drf_create_token alice gave %s, want the same %s", again, first)
+	}
+	reset := key("-r", "alice")
+	if reset == first {
+		t.Error("drf_create_token -r alice kept the old key")
+	}
+
+	conn, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var stored []string
+	if err := conn.SelectContext(context.Background(), &stored, `SELECT t."key" FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE u."username" = 'alice'`); err != nil {
+		t.Fatal(err)
+	}
+	if len(stored) != 1 || stored[0] != reset {
+		t.Errorf("alice's tokens in the database: %v, want [%s]", stored, reset)
+	}
+
+	_, stderr, code := run(t, dir, "--database", db, "drf_create_token", "nobody")
+	if code != 1 || stderr != "CommandError: Cannot create the Token: user nobody does not exist\n" {
+		t.Errorf("drf_create_token nobody: exit %d, %q", code, stderr)
+	}
+}
+
+// TestUsage checks help and the exit status of bad command lines.
+func TestUsage(t *testing.T) {
+	dir := t.TempDir()
+	stdout, _, code := run(t, dir, "help")
+	for _, name := range []string{"migrate", "seed", "createsuperuser", "drf_create_token", "runserver"} {
+		if !strings.Contains(stdout, "  "+name+" ") {
+			t.Errorf("help does not list %s:\n%s", name, stdout)
+		}
+	}
+	if code != 0 {
+		t.Errorf("help: exit %d", code)
+	}
+	for _, args := range [][]string{{}, {"bogus"}, {"seed", "--books", "x"}, {"seed", "extra"}, {"runserver", "1", "2"}} {
+		if _, stderr, code := run(t, dir, args...); code != 2 || !strings.Contains(stderr, "usage:") {
+			t.Errorf("manage %v: exit %d, stderr %q; want 2 with the usage", args, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "db.sqlite3")); err == nil {
+		t.Error("a bad command line created db.sqlite3")
+	}
+}

@@ -1,0 +1,161 @@
+package conformance
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// reference is a running DRF reference server.
+type reference struct {
+	base string // http://127.0.0.1:PORT
+	db   string // its SQLite database, as ./start prints it
+	cmd  *exec.Cmd
+	done chan struct{}
+
+	mu     sync.Mutex
+	output strings.Builder // what it wrote on stdout and stderr
+}
+
+// referenceDir is $DRF_REFERENCE_DIR, or ../shared/reference next to the repository.
+func referenceDir(t *testing.T) string {
+	if d := os.Getenv("DRF_REFERENCE_DIR"); d != "" {
+		return d
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "reference")
+		}
+		if filepath.Dir(dir) == dir {
+			return filepath.Join(wd, "..", "..", "shared", "reference")
+		}
+	}
+}
+
+// missingReference says why the reference cannot run here, "" if it can.
+func missingReference(dir string) string {
+	if _, err := os.Stat(filepath.Join(dir, "start")); err != nil {
+		return fmt.Sprintf("no reference at %s (set DRF_REFERENCE_DIR)", dir)
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import rest_framework, django").Run(); err != nil {
+		return "/usr/bin/python3 cannot import rest_framework (apt-get install python3-djangorestframework)"
+	}
+	if _, err := os.Stat("/usr/bin/gunicorn"); err != nil {
+		return "no /usr/bin/gunicorn (apt-get install gunicorn)"
+	}
+	return ""
+}
+
+// startReference serves the reference on a free port with the demo data and
+// stops it when the test ends. Without Python, DRF or gunicorn the test is
+// skipped, unless CI_REQUIRE_REFERENCE=1, where it fails.
+func startReference(t *testing.T) *reference {
+	dir := referenceDir(t)
+	if why := missingReference(dir); why != "" {
+		if os.Getenv("CI_REQUIRE_REFERENCE") == "1" {
+			t.Fatalf("the DRF reference cannot run and CI_REQUIRE_REFERENCE=1: %s", why)
+		}
+		t.Skipf("skipping conformance with the DRF reference: %s", why)
+	}
+	port := freePort(t)
+	ref := &reference{base: "http://127.0.0.1:" + strconv.Itoa(port), done: make(chan struct{})}
+	ref.cmd = exec.Command(filepath.Join(dir, "start"), strconv.Itoa(port))
+	ref.cmd.Dir = dir
+	ref.cmd.Env = append(os.Environ(), "WORKERS=2")
+	ref.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := ref.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.cmd.Stderr = ref.cmd.Stdout
+	if err := ref.cmd.Start(); err != nil {
+		t.Fatalf("start the reference: %v", err)
+	}
+	go ref.collect(stdout)
+	t.Cleanup(ref.stop)
+	if err := ref.wait(60 * time.Second); err != nil {
+		t.Fatalf("the reference did not come up: %v\n%s", err, ref.log())
+	}
+	t.Logf("DRF reference at %s (database %s)", ref.base, ref.db)
+	return ref
+}
+
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func (ref *reference) collect(out interface{ Read([]byte) (int, error) }) {
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		line := sc.Text()
+		ref.mu.Lock()
+		ref.output.WriteString(line + "\n")
+		if _, db, ok := strings.Cut(line, "(database "); ok {
+			ref.db = strings.TrimSuffix(db, ")")
+		}
+		ref.mu.Unlock()
+	}
+	_ = ref.cmd.Wait()
+	close(ref.done)
+}
+
+func (ref *reference) log() string {
+	ref.mu.Lock()
+	defer ref.mu.Unlock()
+	return ref.output.String()
+}
+
+// wait polls /whoami/ until the reference answers, it exits, or d passes.
+func (ref *reference) wait(d time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ref.base+"/whoami/", nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ref.done:
+			return errors.New("it exited")
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// stop sends SIGTERM to the reference's process group and waits for it.
+func (ref *reference) stop() {
+	pgid := ref.cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case <-ref.done:
+	case <-time.After(10 * time.Second):
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-ref.done
+	}
+}

@@ -1,0 +1,91 @@
+// Package sample is the bookshelf API: a small service that shows every
+// feature of the framework, and the Go side of the contract in
+// ../shared/spec/sample-api.md, which a Django REST framework project
+// implements too (the conformance test compares the two).
+//
+// Read it in this order: settings.go (the global settings), routes.go
+// (every route, like Django's urls.py), then auth.go, pages.go,
+// versioning.go and books.go for the views, custom schemes and model;
+// seed.go loads the demo data.
+package sample
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/authentication"
+	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// Migrations are the sample's schema, Django's own: users, tokens,
+// sessions, and the books table.
+var Migrations = slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, []store.Migration{booksMigration})
+
+// Migrate applies the Migrations that db does not have yet.
+func Migrate(ctx context.Context, db *sqlx.DB) error {
+	_, err := store.Migrate(ctx, db, Migrations...)
+	return err
+}
+
+// Option configures New.
+type Option func(*app)
+
+// TrustRemoteUserHeader makes the server take the remote user of
+// /auth/remote-user/ from the request header name, as set by an
+// authenticating proxy. Enable it only behind a proxy that always sets or
+// strips that header: anyone who can send it directly can be anyone.
+func TrustRemoteUserHeader(name string) Option {
+	return func(a *app) { a.remoteUserHeader = name }
+}
+
+// app holds what the views share: the stores, the schemes, the settings.
+type app struct {
+	users    *auth.Users
+	tokens   *authtoken.Tokens
+	sessions *sessions.Manager
+	books    *queryset.SQLSource[Book]
+
+	settings         *framework.Settings
+	remoteUserHeader string
+}
+
+// New returns the bookshelf API on db, which must be migrated (Migrate).
+func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error) {
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM "books"`).Scan(new(int)); err != nil {
+		return nil, fmt.Errorf("sample: the database is not migrated (run manage migrate): %w", err)
+	}
+	books, err := booksSource(db)
+	if err != nil {
+		return nil, err
+	}
+	users := &auth.Users{DB: db}
+	a := &app{
+		users:    users,
+		tokens:   &authtoken.Tokens{DB: db},
+		sessions: &sessions.Manager{DB: db, Users: users},
+		books:    books,
+	}
+	for _, opt := range opts {
+		opt(a)
+	}
+	a.settings = a.newSettings()
+	return a.routes(), nil
+}
+
+// Schemes of the views, built on the app's stores.
+func (a *app) sessionAuth() authentication.Session {
+	return authentication.Session{Sessions: a.sessions}
+}
+func (a *app) tokenAuth() authentication.Token { return authentication.Token{Tokens: a.tokens} }
+func (a *app) basicAuth() authentication.Basic {
+	return authentication.Basic{Users: sessions.ModelBackend{Users: a.users}}
+}

@@ -1,0 +1,151 @@
+package sample_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/sample"
+)
+
+// newDB returns a fresh migrated database file.
+func newDB(t *testing.T) *sqlx.DB {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	if err := sample.Migrate(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// serve serves the sample on a seeded db.
+func serve(t *testing.T, db *sqlx.DB, opts ...sample.Option) string {
+	t.Helper()
+	if err := sample.Seed(context.Background(), db, 10); err != nil {
+		t.Fatal(err)
+	}
+	h, err := sample.New(context.Background(), db, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func get(t *testing.T, url string, header ...string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestSeed(t *testing.T) {
+	ctx := context.Background()
+	db := newDB(t)
+	if err := sample.Seed(ctx, db, 100); err != nil {
+		t.Fatal(err)
+	}
+	var b struct {
+		Title, Author, Created, Owner string
+		Rating                        int
+	}
+	err := db.GetContext(ctx, &b, `SELECT b."title", b."author", b."rating", strftime('%Y-%m-%dT%H:%M:%SZ', b."created") AS "created", u."username" AS "owner" `+
+		`FROM "books" b JOIN "auth_user" u ON u."id" = b."owner_id" WHERE b."id" = 7`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := b
+	want.Title, want.Author, want.Rating, want.Created, want.Owner = "Book 007", "Author 0", 5, "2024-01-01T07:00:00Z", "admin"
+	if b != want {
+		t.Errorf("book 7 = %+v, want %+v", b, want)
+	}
+
+	// Seeding again replaces the books and resets the users, without duplicates.
+	if _, err := db.ExecContext(ctx, `UPDATE "auth_user" SET "is_active" = 1, "password" = 'x' WHERE "username" = 'bob'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := sample.Seed(ctx, db, 3); err != nil {
+		t.Fatal(err)
+	}
+	var books, users int
+	_ = db.GetContext(ctx, &books, `SELECT count(*) FROM "books"`)
+	_ = db.GetContext(ctx, &users, `SELECT count(*) FROM "auth_user"`)
+	if books != 3 || users != 3 {
+		t.Errorf("after a second seed: %d books, %d users; want 3 and 3", books, users)
+	}
+	accounts := &auth.Users{DB: db}
+	for name, active := range map[string]bool{"admin": true, "alice": true, "bob": false} {
+		u, err := accounts.GetByUsername(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Active != active || u.Staff != (name == "admin") || u.Superuser != (name == "admin") {
+			t.Errorf("%s: active %v staff %v superuser %v", name, u.Active, u.Staff, u.Superuser)
+		}
+		if !auth.CheckPassword(name+"-pass", u.Password) {
+			t.Errorf("%s's password is not %s-pass", name, name)
+		}
+	}
+}
+
+func TestNewNeedsAMigratedDatabase(t *testing.T) {
+	db, err := store.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := sample.New(context.Background(), db); err == nil || !strings.Contains(err.Error(), "migrate") {
+		t.Errorf("New on an empty database: %v, want an error that says to migrate", err)
+	}
+}
+
+// TestRemoteUser covers /auth/remote-user/, which the conformance test
+// cannot: the remote user comes from a header only when the deployer
+// trusts it.
+func TestRemoteUser(t *testing.T) {
+	const header = "X-Remote-User"
+	trusted := serve(t, newDB(t), sample.TrustRemoteUserHeader(header))
+	for _, c := range []struct {
+		user, want string
+		status     int
+	}{
+		{"alice", `{"username":"alice"}`, http.StatusOK},
+		{"carol", `{"username":"carol"}`, http.StatusOK}, // unknown users are created
+		{"bob", `{"detail":"Authentication credentials were not provided."}`, http.StatusForbidden},
+		{"", `{"detail":"Authentication credentials were not provided."}`, http.StatusForbidden},
+	} {
+		status, body := get(t, trusted+"/auth/remote-user/", header, c.user)
+		if status != c.status || body != c.want {
+			t.Errorf("trusted %s: %s: %d %s, want %d %s", header, c.user, status, body, c.status, c.want)
+		}
+	}
+	if status, body := get(t, trusted+"/whoami/", header, "alice"); status != http.StatusOK || strings.Contains(body, "alice") {
+		t.Errorf("the remote user counts outside /auth/remote-user/: %s", body)
+	}
+
+	untrusted := serve(t, newDB(t))
+	if status, body := get(t, untrusted+"/auth/remote-user/", header, "alice"); status != http.StatusForbidden {
+		t.Errorf("%s is trusted without TrustRemoteUserHeader: %d %s", header, status, body)
+	}
+}

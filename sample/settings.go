@@ -1,0 +1,32 @@
+package sample
+
+import (
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/browsable"
+	"github.com/go-drf/drf/framework/pagination"
+)
+
+// newSettings are the global settings every view starts from (Django's
+// REST_FRAMEWORK setting); views override what they need.
+func (a *app) newSettings() *framework.Settings {
+	return &framework.Settings{
+		// Tried in this order; the first that authenticates wins.
+		Authentication: framework.Authenticators(a.sessionAuth(), a.tokenAuth(), a.basicAuth()),
+		Permissions:    framework.Permissions(framework.AllowAny{}),
+
+		Pagination: framework.Use[framework.Paginator](&pagination.PageNumberPagination{}),
+		PageSize:   10,
+
+		// No versioning unless a view sets a scheme; these apply when it does.
+		Versioning:      framework.NoVersioning,
+		DefaultVersion:  "v1",
+		AllowedVersions: framework.Versions("v1", "v2"),
+
+		// JSON first, so that it is the default; HTML for browsers.
+		Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{}),
+
+		// The rate of the throttled token view; each server counts on its own.
+		ThrottleRates: map[string]string{"anon": "3/minute"},
+		ThrottleCache: &framework.MemoryCache{},
+	}
+}
