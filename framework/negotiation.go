@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"mime"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,14 +29,29 @@ type RenderContext struct {
 	Request   *request.Request
 	Response  *Response
 	MediaType string
+	// Writer is the answer being written: a renderer may set headers on
+	// it (the browsable page sets the CSRF cookie its forms use) but must
+	// not write the body.
+	Writer http.ResponseWriter
 }
 
 // JSONRenderer renders compact UTF-8 JSON, like DRF's JSONRenderer; an
-// "indent" parameter of the accepted media type indents it.
+// "indent" parameter of the accepted media type indents it. Data that is a
+// json.RawMessage is rendered as is, and data that is a JSONAppender
+// appends itself; anything else is encoded by encoding/json without HTML
+// escaping.
 type JSONRenderer struct {
 	// Type overrides the media type, for vendor types such as
 	// "application/vnd.example.books+json".
 	Type string
+}
+
+// JSONAppender is data that writes itself as compact JSON, the way
+// encoding/json would encode it without HTML escaping (pagination
+// envelopes do), so that JSONRenderer needs no reflection.
+type JSONAppender interface {
+	// AppendJSON appends the JSON text to b and returns the result.
+	AppendJSON(b []byte) ([]byte, error)
 }
 
 // MediaType returns application/json unless Type is set.
@@ -49,20 +65,55 @@ func (JSONRenderer) Render(data any, c *RenderContext) ([]byte, error) {
 	if data == nil {
 		return nil, nil
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
+	indent := 0
 	if c != nil {
-		if _, params, err := mime.ParseMediaType(c.MediaType); err == nil {
-			if n, err := strconv.Atoi(params["indent"]); err == nil && n > 0 && n <= 8 {
-				enc.SetIndent("", strings.Repeat(" ", n))
-			}
-		}
+		indent = indentParam(c.MediaType)
 	}
-	if err := enc.Encode(data); err != nil {
+	var b []byte
+	switch d := data.(type) {
+	case json.RawMessage:
+		b = d
+		if len(b) == 0 {
+			b = []byte("null")
+		}
+	case JSONAppender:
+		var err error
+		if b, err = d.AppendJSON(make([]byte, 0, 1024)); err != nil {
+			return nil, err
+		}
+	default:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(data); err != nil {
+			return nil, err
+		}
+		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	}
+	if indent == 0 {
+		return b, nil
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", strings.Repeat(" ", indent)); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return out.Bytes(), nil
+}
+
+// indentParam is the media type's "indent" parameter when it is 1 to 8,
+// else 0.
+func indentParam(mediaType string) int {
+	if !strings.Contains(mediaType, "indent") {
+		return 0
+	}
+	_, params, err := mime.ParseMediaType(mediaType)
+	if err != nil {
+		return 0
+	}
+	if n, err := strconv.Atoi(params["indent"]); err == nil && n > 0 && n <= 8 {
+		return n
+	}
+	return 0
 }
 
 // MediaType is a parsed media type of an Accept header.
@@ -77,7 +128,9 @@ func ParseMediaType(s string) MediaType {
 	full, rest, _ := strings.Cut(s, ";")
 	m := MediaType{}
 	m.Main, m.Sub, _ = strings.Cut(strings.TrimSpace(strings.ToLower(full)), "/")
-	for _, p := range strings.Split(rest, ";") {
+	for rest != "" {
+		var p string
+		p, rest, _ = strings.Cut(rest, ";")
 		k, val, ok := strings.Cut(p, "=")
 		if !ok {
 			continue
@@ -120,49 +173,72 @@ func (m MediaType) Match(other MediaType) bool {
 	return m.Main == "*" || other.Main == "*" || other.Main == m.Main
 }
 
+// acceptRange is one media range of an Accept header: its text, parsed,
+// and its precedence.
+type acceptRange struct {
+	text string
+	m    MediaType
+	prec int
+}
+
 // negotiate picks the renderer as DRF's DefaultContentNegotiation does and
-// records it, with the accepted media type, on the request.
-func negotiate(r *request.Request, renderers []Renderer, formatParam string) error {
-	if format := r.QueryParams().Get(formatParam); format != "" {
+// records it, with the accepted media type, on the request. own holds the
+// renderers' parsed media types, parsed once when the view resolves.
+func negotiate(r *request.Request, renderers []Renderer, own []MediaType, formatParam string) error {
+	if format := formatOverride(r, formatParam); format != "" {
 		var matching []Renderer
-		for _, rd := range renderers {
+		var types []MediaType
+		for i, rd := range renderers {
 			if rd.Format() == format {
 				matching = append(matching, rd)
+				types = append(types, own[i])
 			}
 		}
 		if len(matching) == 0 {
 			return exceptions.NotFound()
 		}
-		renderers = matching
+		renderers, own = matching, types
 	}
 	accept := r.Header.Get("Accept")
 	if strings.TrimSpace(accept) == "" {
 		accept = "*/*"
 	}
-	ranges := strings.Split(accept, ",")
-	parsed := make([]MediaType, len(ranges))
-	for i, s := range ranges {
-		ranges[i] = strings.TrimSpace(s)
-		parsed[i] = ParseMediaType(ranges[i])
+	var buf [8]acceptRange
+	ranges := buf[:0]
+	for rest, more := accept, true; more; {
+		var s string
+		s, rest, more = strings.Cut(rest, ",")
+		s = strings.TrimSpace(s)
+		m := ParseMediaType(s)
+		ranges = append(ranges, acceptRange{text: s, m: m, prec: m.Precedence()})
 	}
 	for prec := 3; prec >= 0; prec-- {
-		for _, rd := range renderers {
-			own := ParseMediaType(rd.MediaType())
-			for i, m := range parsed {
-				if m.Precedence() != prec || !own.Match(m) {
+		for j, rd := range renderers {
+			for _, ar := range ranges {
+				if ar.prec != prec || !own[j].Match(ar.m) {
 					continue
 				}
 				r.AcceptedRenderer = rd
-				if own.Precedence() > prec {
-					r.AcceptedMediaType = joinParams(rd.MediaType(), m.Params)
+				if own[j].Precedence() > prec {
+					r.AcceptedMediaType = joinParams(rd.MediaType(), ar.m.Params)
 				} else {
-					r.AcceptedMediaType = ranges[i]
+					r.AcceptedMediaType = ar.text
 				}
 				return nil
 			}
 		}
 	}
 	return exceptions.NotAcceptable()
+}
+
+// formatOverride returns the format query parameter, without parsing the
+// query string when the parameter's name cannot be in it.
+func formatOverride(r *request.Request, param string) string {
+	raw := r.URL.RawQuery
+	if raw == "" || !strings.Contains(raw, param) && !strings.ContainsAny(raw, "%+") {
+		return ""
+	}
+	return r.QueryParams().Get(param)
 }
 
 func joinParams(mt string, params map[string]string) string {

@@ -6,7 +6,8 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/go-drf/drf/framework/exceptions"
 )
@@ -47,26 +48,55 @@ func jsonError(err error) error {
 }
 
 // FormParser parses application/x-www-form-urlencoded bodies into a map
-// of each field's last value, as a Django QueryDict reads.
+// of each field's last value, as a Django QueryDict reads them.
 type FormParser struct{}
 
 // MediaType returns application/x-www-form-urlencoded.
 func (FormParser) MediaType() string { return "application/x-www-form-urlencoded" }
 
-// Parse reads the form.
+// Parse reads the form leniently, as Django does, so it never rejects one:
+// fields split on "&" only, "+" is a space, a "%" not followed by two hex
+// digits stays as it is, a field without "=" is blank, and bytes that are
+// not UTF-8 become U+FFFD.
 func (FormParser) Parse(body io.Reader, _ map[string]string) (any, error) {
 	b, err := io.ReadAll(body)
 	if err != nil {
 		return nil, err
 	}
-	vals, err := url.ParseQuery(string(b))
-	if err != nil {
-		return nil, exceptions.ParseError("Form parse error - " + err.Error())
+	m := map[string]any{}
+	for _, field := range strings.Split(string(b), "&") {
+		if field == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(field, "=")
+		m[unquotePlus(k)] = unquotePlus(v)
 	}
-	return lastValues(vals), nil
+	return m, nil
 }
 
-func lastValues(vals url.Values) map[string]any {
+// unquotePlus decodes one side of a form field.
+func unquotePlus(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '+':
+			b.WriteByte(' ')
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			n, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			b.WriteByte(byte(n))
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.ToValidUTF8(b.String(), "\uFFFD")
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func lastValues(vals map[string][]string) map[string]any {
 	m := make(map[string]any, len(vals))
 	for k, v := range vals {
 		m[k] = v[len(v)-1]

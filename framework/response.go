@@ -51,25 +51,38 @@ func (v *View) finalize(rs *resolved, w http.ResponseWriter, r *request.Request,
 	for k, vs := range resp.Header {
 		h[k] = vs
 	}
-	h.Set("Allow", rs.allow)
+	// The headers every answer has share one backing array.
+	vals := make([]string, 0, 4)
+	vals = append(vals, rs.allow)
+	h["Allow"] = vals[0:1:1]
 	if rs.vary {
-		h.Add("Vary", "Accept")
+		if vary, ok := h["Vary"]; ok {
+			h["Vary"] = append(vary, "Accept")
+		} else {
+			vals = append(vals, "Accept")
+			h["Vary"] = vals[1:2:2]
+		}
 	}
-	body, err := renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType})
+	body, err := renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w})
 	if err != nil {
 		resp = v.handleException(rs, r, err)
 		renderer = rs.renderers[0]
 		mediaType = renderer.MediaType()
-		body, _ = renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType})
+		body, _ = renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w})
+	}
+	for _, name := range r.VaryHeaders() {
+		h["Vary"] = append(h["Vary"][:len(h["Vary"]):len(h["Vary"])], name)
 	}
 	if len(body) > 0 || resp.Data != nil {
 		ct := renderer.MediaType()
 		if c, ok := renderer.(interface{ Charset() string }); ok && c.Charset() != "" {
 			ct += "; charset=" + c.Charset()
 		}
-		h.Set("Content-Type", ct)
+		vals = append(vals, ct)
+		h["Content-Type"] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	vals = append(vals, strconv.Itoa(len(body)))
+	h["Content-Length"] = vals[len(vals)-1 : len(vals) : len(vals)]
 	w.WriteHeader(resp.Status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)

@@ -59,6 +59,7 @@ type resolved struct {
 	permissions    []Permission
 	throttles      []Throttle
 	renderers      []Renderer
+	rendererTypes  []MediaType
 	parsers        []request.Parser
 	pagination     Paginator
 	versioning     Versioner
@@ -83,6 +84,10 @@ func (v *View) resolve() *resolved {
 		rs.permissions = v.Permissions.or(s.Permissions).or(Permissions(AllowAny{})).items
 		rs.throttles = v.Throttles.or(s.Throttles).items
 		rs.renderers = v.Renderers.or(s.Renderers).or(Renderers(JSONRenderer{})).items
+		rs.rendererTypes = make([]MediaType, len(rs.renderers))
+		for i, rd := range rs.renderers {
+			rs.rendererTypes[i] = ParseMediaType(rd.MediaType())
+		}
 		rs.parsers = v.Parsers.or(s.Parsers).or(Parsers(JSONParser{}, FormParser{}, MultiPartParser{})).items
 		rs.pagination = v.Pagination.or(s.Pagination).value
 		rs.versioning = v.Versioning.or(s.Versioning).value
@@ -206,7 +211,7 @@ func (v *View) run(rs *resolved, r *request.Request) (resp *Response, err error)
 			resp, err = nil, &panicError{value: p, stack: debug.Stack()}
 		}
 	}()
-	if err := negotiate(r, rs.renderers, rs.formatParam); err != nil {
+	if err := negotiate(r, rs.renderers, rs.rendererTypes, rs.formatParam); err != nil {
 		return nil, err
 	}
 	if rs.versioning != nil {

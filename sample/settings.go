@@ -23,7 +23,7 @@ func (a *app) newSettings() *framework.Settings {
 		AllowedVersions: framework.Versions("v1", "v2"),
 
 		// JSON first, so that it is the default; HTML for browsers.
-		Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{}),
+		Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{CSRFToken: a.sessions.Protection().Token}),
 
 		// The rate of the throttled token view; each server counts on its own.
 		ThrottleRates: map[string]string{"anon": "3/minute"},

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -59,6 +60,7 @@ func (m *Manager) LoginPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet, http.MethodHead:
+			neverCache(w)
 			m.renderLogin(w, r, http.StatusOK, loginForm{Next: r.URL.Query().Get("next")})
 		case http.MethodPost:
 			m.postLogin(w, r)
@@ -139,6 +141,7 @@ func (m *Manager) CheckForm(w http.ResponseWriter, r *http.Request) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	err := m.Protection().Check(r, func() string { return r.PostFormValue(m.Protection().Field()) })
 	if err == nil {
+		neverCache(w)
 		return true
 	}
 	var failure *csrf.Error
@@ -146,7 +149,7 @@ func (m *Manager) CheckForm(w http.ResponseWriter, r *http.Request) bool {
 		serverError(w, r, err)
 		return false
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Type", "text/html")
 	w.WriteHeader(http.StatusForbidden)
 	_ = templates.ExecuteTemplate(w, "forbidden.html", failure.Reason)
 	return false
@@ -157,7 +160,6 @@ func (m *Manager) renderLogin(w http.ResponseWriter, r *http.Request, status int
 	form.Token = m.Protection().Token(w, r)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "max-age=0, no-cache, no-store, must-revalidate, private")
 	h.Set("X-Frame-Options", "DENY")
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
@@ -175,7 +177,17 @@ func (m *Manager) redirect(w http.ResponseWriter, r *http.Request, next, def str
 		target = strings.TrimSpace(next)
 	}
 	w.Header().Set("Location", target)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(http.StatusFound)
+}
+
+// neverCache marks a page as Django's never_cache does, and as depending
+// on the session cookie, which the login and logout views read.
+func neverCache(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Expires", time.Now().UTC().Format(http.TimeFormat))
+	h.Set("Cache-Control", "max-age=0, no-cache, no-store, must-revalidate, private")
+	h.Add("Vary", "Cookie")
 }
 
 // SafeRedirect reports whether target may be redirected to after a login

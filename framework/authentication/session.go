@@ -16,6 +16,9 @@ type Session struct {
 // Authenticate does not attempt when the request has no session of an
 // active user.
 func (s Session) Authenticate(r *request.Request) (request.User, any, error) {
+	// The answer now depends on the session cookie, as Django's session
+	// middleware says when a view reads the session.
+	r.Vary("Cookie")
 	u, err := s.Sessions.SessionUser(r.Request)
 	if err != nil {
 		return nil, nil, err

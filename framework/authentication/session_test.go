@@ -178,3 +178,28 @@ func TestSessionCSRFBadConfiguration(t *testing.T) {
 		t.Errorf("got %d %v, want 500", a.status, a.body)
 	}
 }
+
+// A view that consults the session scheme answers "Vary: Cookie", as
+// Django does once the session is read; one that never reaches it does not.
+func TestSessionSchemeVariesOnCookie(t *testing.T) {
+	w := newWorld(t)
+	token := w.token(t, w.alice)
+	sessionFirst := serve(t, framework.AllowAny{}, authentication.Session{Sessions: w.sessions}, authentication.Token{Tokens: w.tokens})
+	tokenFirst := serve(t, framework.AllowAny{}, authentication.Token{Tokens: w.tokens}, authentication.Session{Sessions: w.sessions})
+	cases := []struct {
+		srv     *httptest.Server
+		headers []string
+		vary    string
+	}{
+		{sessionFirst, nil, "Cookie"},
+		{sessionFirst, []string{"Authorization: Token " + token}, "Cookie"},
+		{tokenFirst, []string{"Authorization: Token " + token}, ""},
+		{tokenFirst, nil, "Cookie"},
+	}
+	for i, c := range cases {
+		a := do(t, nil, "GET", c.srv.URL, "", c.headers...)
+		if got := strings.Join(a.header.Values("Vary"), ","); got != c.vary {
+			t.Errorf("case %d: Vary %q, want %q", i, got, c.vary)
+		}
+	}
+}

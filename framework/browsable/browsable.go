@@ -48,9 +48,11 @@ type Renderer struct {
 	LoginURL string
 	// LogoutURL is where the log out form posts; "" gives DefaultLogoutURL.
 	LogoutURL string
-	// CSRFToken returns the CSRF token the page's forms send; nil sends
-	// the value of the csrftoken cookie.
-	CSRFToken func(*http.Request) string
+	// CSRFToken returns the CSRF token the page's forms send, setting the
+	// CSRF cookie on w when the client has none, as Django's {% csrf_token %}
+	// does (contrib/sessions/csrf's Protection.Token); nil sends the value
+	// of the csrftoken cookie.
+	CSRFToken func(w http.ResponseWriter, r *http.Request) string
 }
 
 // MediaType returns "text/html".
@@ -99,7 +101,7 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 		Body:        linkify(string(body)),
 		SendURL:     withQuery(r.URL, formatParam, ""),
 		SendAccept:  plain.MediaType(),
-		CSRFToken:   rd.csrfToken(r.Request),
+		CSRFToken:   rd.csrfToken(c.Writer, r.Request),
 	}
 	if p.Title == "" {
 		p.Title = r.URL.Path
@@ -177,9 +179,9 @@ func defaultRenderer(rs []framework.Renderer) framework.Renderer {
 	return framework.JSONRenderer{}
 }
 
-func (rd Renderer) csrfToken(r *http.Request) string {
-	if rd.CSRFToken != nil {
-		return rd.CSRFToken(r)
+func (rd Renderer) csrfToken(w http.ResponseWriter, r *http.Request) string {
+	if rd.CSRFToken != nil && w != nil {
+		return rd.CSRFToken(w, r)
 	}
 	if c, err := r.Cookie(CSRFCookieName); err == nil {
 		return c.Value

@@ -248,7 +248,10 @@ func TestConfiguredURLsAndToken(t *testing.T) {
 	rd := browsable.Renderer{
 		LoginURL:  "/accounts/login/?from=api",
 		LogoutURL: "/accounts/logout/",
-		CSRFToken: func(r *http.Request) string { return "minted-for-" + r.URL.Path },
+		CSRFToken: func(w http.ResponseWriter, r *http.Request) string {
+			http.SetCookie(w, &http.Cookie{Name: "csrftoken", Value: "minted"})
+			return "minted-for-" + r.URL.Path
+		},
 	}
 	v := books()
 	v.Settings = &framework.Settings{
@@ -259,6 +262,16 @@ func TestConfiguredURLsAndToken(t *testing.T) {
 	mustContain(t, html(t, srv, "/"), `href="/accounts/login/?from=api&amp;next=%2F"`, `data-csrf="minted-for-/"`)
 	mustContain(t, html(t, srv, "/", "X-User", "bob", "Cookie", "csrftoken=ignored"),
 		`action="/accounts/logout/?next=%2F"`, `value="minted-for-/"`)
+	req, _ := http.NewRequest("GET", srv.URL+"/", nil)
+	req.Header.Set("Accept", "text/html")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Set-Cookie"); got != "csrftoken=minted" {
+		t.Fatalf("the page's token function could not set its cookie: %q", got)
+	}
 }
 
 func TestErrorPages(t *testing.T) {

@@ -105,9 +105,10 @@ func NotAcceptable(detail ...string) *APIException {
 	return newException(http.StatusNotAcceptable, CodeNotAcceptable, "Could not satisfy the request Accept header.", detail)
 }
 
-// UnsupportedMediaType is 415 `Unsupported media type "T" in request.`
+// UnsupportedMediaType is 415 `Unsupported media type "T" in request.`,
+// T as the client sent it.
 func UnsupportedMediaType(mediaType string) *APIException {
-	return newException(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, fmt.Sprintf("Unsupported media type %q in request.", mediaType), nil)
+	return newException(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, `Unsupported media type "`+mediaType+`" in request.`, nil)
 }
 
 // RequestTooLarge is 413 "Request body is too large."

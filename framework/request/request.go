@@ -78,6 +78,8 @@ type Request struct {
 	versionParam     string
 	formatParam      string
 
+	vary []string
+
 	// AcceptedMediaType is the media type content negotiation chose.
 	AcceptedMediaType string
 	// AcceptedRenderer is the renderer content negotiation chose.
@@ -197,6 +199,21 @@ func (r *Request) SetVersion(version string, scheme any) {
 	r.version, r.versioningScheme = version, scheme
 }
 
+// Vary records that the answer depends on a request header (a session
+// scheme reading the session cookie adds "Cookie"); the view adds the
+// recorded names to the answer's Vary header.
+func (r *Request) Vary(header string) {
+	for _, h := range r.vary {
+		if h == header {
+			return
+		}
+	}
+	r.vary = append(r.vary, header)
+}
+
+// VaryHeaders returns the names recorded by Vary.
+func (r *Request) VaryHeaders() []string { return r.vary }
+
 // QueryParams returns the parsed query string, parsed once.
 func (r *Request) QueryParams() url.Values {
 	if r.query == nil {
@@ -244,12 +261,10 @@ func (r *Request) parse() (any, error) {
 	return nil, exceptions.UnsupportedMediaType(ct)
 }
 
+// matchMedia reports whether a parser of type accepts reads a body of
+// type mt; as in DRF, "*" matches any main or sub type on either side.
 func matchMedia(accepts, mt string) bool {
-	if accepts == "*/*" || accepts == mt {
-		return true
-	}
-	if len(accepts) > 2 && accepts[len(accepts)-2:] == "/*" {
-		return len(mt) > len(accepts)-1 && mt[:len(accepts)-1] == accepts[:len(accepts)-1]
-	}
-	return false
+	am, as, _ := strings.Cut(accepts, "/")
+	mm, ms, _ := strings.Cut(mt, "/")
+	return (am == "*" || mm == "*" || am == mm) && (as == "*" || ms == "*" || as == ms)
 }
