@@ -92,7 +92,9 @@ func startReference(t *testing.T) *reference {
 	if err := ref.wait(60 * time.Second); err != nil {
 		t.Fatalf("the reference did not come up: %v\n%s", err, ref.log())
 	}
+	ref.mu.Lock()
 	t.Logf("DRF reference at %s (database %s)", ref.base, ref.db)
+	ref.mu.Unlock()
 	return ref
 }
 

@@ -3,26 +3,19 @@ package authtoken
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/serializers"
 )
 
-// Messages of the obtain-token endpoint, in DRF's wording.
-const (
-	MsgRequired           = "This field is required."
-	MsgBlank              = "This field may not be blank."
-	MsgNull               = "This field may not be null."
-	MsgNotString          = "Not a valid string."
-	MsgNoData             = "No data provided"
-	MsgUnableToLogIn      = "Unable to log in with provided credentials."
-	msgExpectedDictionary = "Invalid data. Expected a dictionary, but got %s."
-)
+// MsgUnableToLogIn is the obtain-token endpoint's answer to wrong
+// credentials, in DRF's wording; the fields' messages are the serializers
+// package's.
+const MsgUnableToLogIn = "Unable to log in with provided credentials."
 
 // ObtainToken is DRF's ObtainAuthToken: POST a username and a password
 // (JSON, form or multipart), get the user's token, created when missing.
@@ -84,100 +77,37 @@ func (o ObtainToken) post(_ *framework.View, r *request.Request) (*framework.Res
 	return framework.OK(TokenAnswer{Token: tok.Key}), nil
 }
 
-// credentials validates the body as DRF's AuthTokenSerializer does: both
-// fields required, strings (numbers are taken as their text), not null,
-// not blank; the username is trimmed, the password is not.
+// authTokenFields are the fields of DRF's AuthTokenSerializer: a username
+// (trimmed) and a password (not trimmed), both required, and the token,
+// read-only, which OPTIONS lists.
+type authTokenFields struct {
+	Username string `json:"username" drf:"required,write_only"`
+	Password string `json:"password" drf:"required,write_only,no_trim"`
+	Token    string `json:"token" drf:"read_only"`
+}
+
+var authTokenSerializer = serializers.MustNew[authTokenFields]()
+
+// credentials validates the body as DRF's AuthTokenSerializer does.
 func credentials(r *request.Request) (username, password string, err error) {
-	data, err := r.Data()
+	data, err := serializers.RequestData(r)
 	if err != nil {
 		return "", "", err
 	}
-	var errs exceptions.ValidationErrors
-	fields, ok := data.(map[string]any)
-	switch {
-	case data == nil && r.ContentLength != 0 && r.Header.Get("Content-Type") != "":
-		errs.Add(exceptions.NonFieldErrors, MsgNoData)
-	case data != nil && !ok:
-		errs.Add(exceptions.NonFieldErrors, fmt.Sprintf(msgExpectedDictionary, pythonType(data)))
+	var in authTokenFields
+	if err := authTokenSerializer.Validate(data, &in, false, &serializers.Context{Request: r}); err != nil {
+		return "", "", err
 	}
-	if errs != nil {
-		return "", "", exceptions.ValidationError(errs)
-	}
-	username = stringField(fields, "username", true, &errs)
-	password = stringField(fields, "password", false, &errs)
-	if errs != nil {
-		return "", "", exceptions.ValidationError(errs)
-	}
-	return username, password, nil
-}
-
-// stringField reads one CharField, adding its error to errs.
-func stringField(fields map[string]any, name string, trim bool, errs *exceptions.ValidationErrors) string {
-	v, present := fields[name]
-	var s string
-	switch x := v.(type) {
-	case nil:
-		if !present {
-			errs.Add(name, MsgRequired)
-		} else {
-			errs.Add(name, MsgNull)
-		}
-		return ""
-	case string:
-		s = x
-	case json.Number:
-		s = x.String()
-	default:
-		errs.Add(name, MsgNotString)
-		return ""
-	}
-	if trim {
-		s = strings.TrimSpace(s)
-	}
-	if s == "" {
-		errs.Add(name, MsgBlank)
-	}
-	return s
-}
-
-// pythonType names a parsed JSON value's type as Python does.
-func pythonType(v any) string {
-	switch x := v.(type) {
-	case []any:
-		return "list"
-	case string:
-		return "str"
-	case bool:
-		return "bool"
-	case json.Number:
-		if strings.ContainsAny(x.String(), ".eE") {
-			return "float"
-		}
-		return "int"
-	}
-	return "object"
+	return in.Username, in.Password, nil
 }
 
 // obtainMetadata is the OPTIONS answer of the endpoint, with DRF's actions.
 type obtainMetadata struct {
-	Name        string                       `json:"name"`
-	Description string                       `json:"description"`
-	Renders     []string                     `json:"renders"`
-	Parses      []string                     `json:"parses"`
-	Actions     map[string]obtainFieldsOrder `json:"actions"`
-}
-
-type fieldInfo struct {
-	Type     string `json:"type"`
-	Required bool   `json:"required"`
-	ReadOnly bool   `json:"read_only"`
-	Label    string `json:"label"`
-}
-
-type obtainFieldsOrder struct {
-	Username fieldInfo `json:"username"`
-	Password fieldInfo `json:"password"`
-	Token    fieldInfo `json:"token"`
+	Name        string                     `json:"name"`
+	Description string                     `json:"description"`
+	Renders     []string                   `json:"renders"`
+	Parses      []string                   `json:"parses"`
+	Actions     map[string]json.RawMessage `json:"actions"`
 }
 
 func obtainOptions(v *framework.View, r *request.Request) (*framework.Response, error) {
@@ -186,11 +116,7 @@ func obtainOptions(v *framework.View, r *request.Request) (*framework.Response, 
 		Description: v.Description,
 		Renders:     []string{},
 		Parses:      []string{},
-		Actions: map[string]obtainFieldsOrder{http.MethodPost: {
-			Username: fieldInfo{Type: "string", Required: true, Label: "Username"},
-			Password: fieldInfo{Type: "string", Required: true, Label: "Password"},
-			Token:    fieldInfo{Type: "string", ReadOnly: true, Label: "Token"},
-		}},
+		Actions:     map[string]json.RawMessage{http.MethodPost: authTokenSerializer.FieldInfo()},
 	}
 	for _, rd := range v.Renderers.Items() {
 		m.Renders = append(m.Renders, rd.MediaType())

@@ -78,6 +78,8 @@ func TestObtainToken(t *testing.T) {
 		{"not strings", "POST", `{"username":{},"password":[]}`, []string{jsonType}, 400,
 			`{"username":["Not a valid string."],"password":["Not a valid string."]}`},
 		{"boolean", "POST", `{"username":true,"password":"x"}`, []string{jsonType}, 400, `{"username":["Not a valid string."]}`},
+		{"null character", "POST", `{"username":"al\u0000ice","password":"x\u0000"}`, []string{jsonType}, 400,
+			`{"username":["Null characters are not allowed."],"password":["Null characters are not allowed."]}`},
 		{"number is taken as text", "POST", `{"username":5,"password":"alice-pass"}`, []string{jsonType}, 400, unable},
 		{"wrong password", "POST", `{"username":"alice","password":"x"}`, []string{jsonType}, 400, unable},
 		{"unknown user", "POST", `{"username":"nobody","password":"x"}`, []string{jsonType}, 400, unable},

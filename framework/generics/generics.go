@@ -253,34 +253,32 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 	return framework.OK(data), nil
 }
 
-// requestData returns the body for a serializer: no body is an empty
-// object, a JSON null stays nil ("No data provided").
-func requestData(r *request.Request) (any, error) {
-	data, err := r.Data()
+// validate reads the body into obj with the view's serializer (DRF's
+// is_valid(raise_exception=True)) and returns the serializer and its
+// context for the answer.
+func (g *GenericAPIView[T]) validate(r *request.Request, obj *T, partial bool) (*serializers.Serializer[T], *serializers.Context, error) {
+	ser, err := g.GetSerializer(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if data == nil && (r.ContentLength == 0 || r.Header.Get("Content-Type") == "") {
-		return map[string]any{}, nil
+	data, err := serializers.RequestData(r)
+	if err != nil {
+		return nil, nil, err
 	}
-	return data, nil
+	ctx := g.SerializerContext(r)
+	if err := ser.Validate(data, obj, partial, ctx); err != nil {
+		return nil, nil, err
+	}
+	return ser, ctx, nil
 }
 
 // CreateModel validates the body into a new item, saves it with
 // PerformCreate, and answers 201 with its representation and, when the
 // serializer has a "url" field, a Location header (CreateModelMixin).
 func (g *GenericAPIView[T]) CreateModel(v *framework.View, r *request.Request) (*framework.Response, error) {
-	ser, err := g.GetSerializer(r)
-	if err != nil {
-		return nil, err
-	}
-	data, err := requestData(r)
-	if err != nil {
-		return nil, err
-	}
-	ctx := g.SerializerContext(r)
 	obj := new(T)
-	if err := ser.Validate(data, obj, false, ctx); err != nil {
+	ser, ctx, err := g.validate(r, obj, false)
+	if err != nil {
 		return nil, err
 	}
 	save := g.PerformCreate
@@ -337,17 +335,9 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 	if err != nil {
 		return nil, err
 	}
-	ser, err := g.GetSerializer(r)
-	if err != nil {
-		return nil, err
-	}
-	data, err := requestData(r)
-	if err != nil {
-		return nil, err
-	}
-	ctx := g.SerializerContext(r)
 	changed := *obj
-	if err := ser.Validate(data, &changed, partial, ctx); err != nil {
+	ser, ctx, err := g.validate(r, &changed, partial)
+	if err != nil {
 		return nil, err
 	}
 	save := g.PerformUpdate

@@ -34,6 +34,7 @@ import (
 // Context is what fields see of the request being answered (DRF's
 // serializer context). Hyperlinked fields need the Request.
 type Context struct {
+	// Request is the request being answered; nil outside a request.
 	Request *request.Request
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/queryset/structs"
+	"github.com/go-drf/drf/framework/request"
 )
 
 // DRF's messages.
@@ -98,6 +99,22 @@ func (s *Serializer[T]) Validate(data any, obj *T, partial bool, c *Context) err
 	}
 	*obj = tmp
 	return nil
+}
+
+// RequestData returns the request's body for Validate, as DRF's
+// request.data reaches a serializer: no body (or one without a
+// Content-Type) is an empty object, so that required fields are reported,
+// while a body that parses to nothing, such as JSON null, stays nil ("No
+// data provided").
+func RequestData(r *request.Request) (any, error) {
+	data, err := r.Data()
+	if err != nil {
+		return nil, err
+	}
+	if data == nil && (r.ContentLength == 0 || r.Header.Get("Content-Type") == "") {
+		return map[string]any{}, nil
+	}
+	return data, nil
 }
 
 func isForm(c *Context) bool {

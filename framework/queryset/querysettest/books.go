@@ -19,13 +19,20 @@ import (
 
 // Book is one row of books joined with its owner's username.
 type Book struct {
-	ID      int64     `db:"id" json:"id" drf:"read_only"`
-	Title   string    `db:"title" json:"title" drf:"required,max_length=200"`
-	Author  string    `db:"author" json:"author" drf:"required,max_length=200"`
-	Rating  int       `db:"rating" json:"rating" drf:"required,min_value=1,max_value=5"`
+	// ID is the primary key.
+	ID int64 `db:"id" json:"id" drf:"read_only"`
+	// Title is required, at most 200 characters.
+	Title string `db:"title" json:"title" drf:"required,max_length=200"`
+	// Author is required, at most 200 characters.
+	Author string `db:"author" json:"author" drf:"required,max_length=200"`
+	// Rating is required, from 1 to 5.
+	Rating int `db:"rating" json:"rating" drf:"required,min_value=1,max_value=5"`
+	// Created is when the book was added.
 	Created time.Time `db:"created" json:"created" drf:"read_only"`
-	OwnerID int64     `db:"owner_id" json:"-"`
-	Owner   string    `db:"owner" json:"owner" drf:"read_only,type=field"`
+	// OwnerID is the owner's user id; it is not shown.
+	OwnerID int64 `db:"owner_id" json:"-"`
+	// Owner is the owner's username, from the join.
+	Owner string `db:"owner" json:"owner" drf:"read_only,type=field"`
 }
 
 // Migrations creates books as Django's migration of the reference does.
@@ -44,7 +51,9 @@ const BooksQuery = `SELECT b."id" AS "id", b."title" AS "title", b."author" AS "
 
 // Fixture is a migrated in-memory database with the demo data.
 type Fixture struct {
-	DB    *sqlx.DB
+	// DB is the migrated database.
+	DB *sqlx.DB
+	// Users holds the demo users.
 	Users *auth.Users
 	// Books reads the join and writes the books table, ordered by id.
 	Books *queryset.SQLSource[Book]
