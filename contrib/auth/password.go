@@ -2,12 +2,13 @@ package auth
 
 import (
 	"crypto/pbkdf2"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"strconv"
 	"strings"
+
+	"github.com/go-drf/drf/internal/random"
 )
 
 // Algorithm is the name of the only password hasher this package speaks:
@@ -30,7 +31,7 @@ const unusablePrefix = "!"
 // MakePassword hashes raw the way Django's make_password does:
 // "pbkdf2_sha256$260000$<22-char salt>$<base64 of the 32-byte key>".
 func MakePassword(raw string) string {
-	return encode(raw, randomString(saltLength), Iterations)
+	return encode(raw, random.String(saltLength, alphabet), Iterations)
 }
 
 // CheckPassword reports whether raw is the password encoded, in constant
@@ -70,22 +71,5 @@ func encode(raw, salt string, iterations int) string {
 // unusablePassword is Django's make_password(None): "!" and 40 random
 // characters, a value no password verifies against.
 func unusablePassword() string {
-	return unusablePrefix + randomString(40)
-}
-
-// randomString returns n characters drawn uniformly from alphabet with
-// crypto/rand, like Django's get_random_string.
-func randomString(n int) string {
-	out := make([]byte, 0, n)
-	buf := make([]byte, 2*n)
-	for len(out) < n {
-		_, _ = rand.Read(buf) // never fails (crypto/rand.Read's contract)
-		for _, b := range buf {
-			// 248 = 4*62: rejecting larger bytes keeps the draw uniform.
-			if b < 248 && len(out) < n {
-				out = append(out, alphabet[b%62])
-			}
-		}
-	}
-	return string(out)
+	return unusablePrefix + random.String(40, alphabet)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/random"
 )
 
 // ErrNotFound is returned by lookups of a user that does not exist.
@@ -192,7 +193,7 @@ func (s *Users) update(ctx context.Context, id int64, set string, arg any) error
 func (s *Users) Authenticate(ctx context.Context, username, password string) (*User, error) {
 	u, err := s.GetByUsername(ctx, username)
 	if errors.Is(err, ErrNotFound) {
-		encode(password, randomString(saltLength), s.iterations())
+		encode(password, random.String(saltLength, alphabet), s.iterations())
 		return nil, ErrInvalidCredentials
 	}
 	if err != nil {
@@ -210,7 +211,7 @@ func (s *Users) hash(raw string) string {
 	if raw == "" {
 		return unusablePassword()
 	}
-	return encode(raw, randomString(saltLength), s.iterations())
+	return encode(raw, random.String(saltLength, alphabet), s.iterations())
 }
 
 // iterations is the work factor of new hashes.

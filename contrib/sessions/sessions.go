@@ -8,7 +8,6 @@ package sessions
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -27,6 +26,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/random"
 )
 
 // Migrations creates django_session exactly as Django's "sessions
@@ -235,7 +235,7 @@ func (m *Manager) Login(w http.ResponseWriter, r *http.Request, u *auth.User) er
 	expires := time.Now().Add(m.age()).UTC()
 	var key string
 	for range 3 {
-		key = newKey()
+		key = random.String(KeyLength, "abcdefghijklmnopqrstuvwxyz0123456789")
 		_, err = m.DB.ExecContext(ctx, `INSERT INTO "django_session" ("session_key", "session_data", "expire_date") VALUES (?, ?, ?)`,
 			key, string(data), store.FormatTime(expires))
 		if !store.IsUniqueViolation(err) {
@@ -289,21 +289,4 @@ func (m *Manager) ClearExpired(ctx context.Context) (int64, error) {
 func (m *Manager) delete(ctx context.Context, key string) error {
 	_, err := m.DB.ExecContext(ctx, `DELETE FROM "django_session" WHERE "session_key" = ?`, key)
 	return err
-}
-
-// newKey returns a random session key.
-func newKey() string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-	out := make([]byte, 0, KeyLength)
-	buf := make([]byte, 2*KeyLength)
-	for len(out) < KeyLength {
-		rand.Read(buf)
-		for _, b := range buf {
-			i := int(b & 63)
-			if i < len(alphabet) && len(out) < KeyLength {
-				out = append(out, alphabet[i])
-			}
-		}
-	}
-	return string(out)
 }

@@ -6,7 +6,6 @@
 package csrf
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
 	"fmt"
 	"log/slog"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/go-drf/drf/internal/random"
 )
 
 // Django's failure reasons.
@@ -275,27 +276,11 @@ func unmask(token string) (string, bool) {
 // token changes on every page and does not leak the secret through
 // compression (BREACH).
 func mask(secret string) string {
-	m := randomString(SecretLength)
+	m := random.String(SecretLength, chars)
 	out := make([]byte, TokenLength)
 	copy(out, m)
 	for i := 0; i < SecretLength; i++ {
 		out[SecretLength+i] = chars[(strings.IndexByte(chars, secret[i])+strings.IndexByte(chars, m[i]))%len(chars)]
-	}
-	return string(out)
-}
-
-// randomString returns n random letters and digits from crypto/rand.
-func randomString(n int) string {
-	out := make([]byte, 0, n)
-	buf := make([]byte, n+n/2)
-	for len(out) < n {
-		rand.Read(buf)
-		for _, b := range buf {
-			i := int(b & 63)
-			if i < len(chars) && len(out) < n {
-				out = append(out, chars[i])
-			}
-		}
 	}
 	return string(out)
 }
@@ -310,7 +295,7 @@ func (p *Protection) Token(w http.ResponseWriter, r *http.Request) string {
 		secret, _ = p.cookieSecret(r)
 	}
 	if secret == "" {
-		secret = randomString(SecretLength)
+		secret = random.String(SecretLength, chars)
 	}
 	p.setCookie(w, secret)
 	return mask(secret)
@@ -318,7 +303,7 @@ func (p *Protection) Token(w http.ResponseWriter, r *http.Request) string {
 
 // Rotate replaces the secret with a new one, as Django does at login.
 func (p *Protection) Rotate(w http.ResponseWriter) {
-	p.setCookie(w, randomString(SecretLength))
+	p.setCookie(w, random.String(SecretLength, chars))
 }
 
 // pendingSecret returns the secret of a csrftoken cookie already set on w.
