@@ -1,7 +1,9 @@
 package framework_test
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -165,5 +167,28 @@ func TestParseRate(t *testing.T) {
 	}
 	if n, per, err := framework.ParseRate("100/day"); err != nil || n != 100 || per != 24*time.Hour {
 		t.Errorf("100/day: %d %v %v", n, per, err)
+	}
+}
+
+type failingBody struct{}
+
+func (failingBody) Read([]byte) (int, error) { return 0, errors.New("i/o timeout") }
+
+// A body that cannot be read (a client cut off by the read timeout) is a
+// 400 for every parser, never a 500.
+func TestUnreadableBodyIs400(t *testing.T) {
+	v := &framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		_, err := r.Data()
+		return framework.OK(nil), err
+	}}
+	for _, ct := range []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=X"} {
+		req := httptest.NewRequest("POST", "/", io.NopCloser(failingBody{}))
+		req.ContentLength = -1
+		req.Header.Set("Content-Type", ct)
+		w := httptest.NewRecorder()
+		v.ServeHTTP(w, req)
+		if w.Code != 400 {
+			t.Errorf("%s: %d %s", ct, w.Code, w.Body.String())
+		}
 	}
 }

@@ -61,7 +61,11 @@ func (FormParser) MediaType() string { return "application/x-www-form-urlencoded
 func (FormParser) Parse(body io.Reader, _ map[string]string) (any, error) {
 	b, err := io.ReadAll(body)
 	if err != nil {
-		return nil, err
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, err
+		}
+		return nil, exceptions.ParseError("Form parse error - " + err.Error())
 	}
 	m := map[string]any{}
 	for _, field := range strings.Split(string(b), "&") {

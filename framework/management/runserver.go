@@ -23,16 +23,50 @@ const DefaultAddr = "127.0.0.1:8000"
 // SIGINT, SIGTERM or the end of its context before closing them.
 const ShutdownTimeout = 10 * time.Second
 
+// ServerLimits bound what runserver's HTTP server grants each client, so
+// that slow or greedy clients cannot hold it.
+type ServerLimits struct {
+	// ReadHeaderTimeout is how long a client may take to send the request
+	// line and headers; a client that trickles them is disconnected.
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout is how long a client may take to send a whole request,
+	// body included.
+	ReadTimeout time.Duration
+	// WriteTimeout is how long an answer may take, from the end of the
+	// request's headers.
+	WriteTimeout time.Duration
+	// IdleTimeout is how long a kept-alive connection may wait for its
+	// next request.
+	IdleTimeout time.Duration
+	// MaxHeaderBytes caps the request line and headers; larger ones are
+	// refused with 431.
+	MaxHeaderBytes int
+}
+
+// DefaultServerLimits are runserver's limits.
+var DefaultServerLimits = ServerLimits{
+	ReadHeaderTimeout: 10 * time.Second,
+	ReadTimeout:       30 * time.Second,
+	WriteTimeout:      60 * time.Second,
+	IdleTimeout:       120 * time.Second,
+	MaxHeaderBytes:    1 << 20,
+}
+
 // Runserver returns the "runserver [ADDR]" command. ADDR is PORT
 // (on 127.0.0.1) or HOST:PORT, host "0" meaning every IPv4 address; the
 // default is 127.0.0.1:8000. handler builds what to serve (it may migrate,
 // seed, read settings); onStart, if not nil, is told the address once the
 // server listens, which is how a port 0 becomes known. The server has
-// timeouts against slow clients, logs each request (method, path without
-// query, status, duration) on env.Stderr with log/slog, and on SIGINT,
-// SIGTERM or the end of ctx stops accepting and drains in-flight requests
-// for up to ShutdownTimeout.
+// DefaultServerLimits against slow clients, logs each request (method,
+// path without query, status, duration) on env.Stderr with log/slog, and on
+// SIGINT, SIGTERM or the end of ctx stops accepting and drains in-flight
+// requests for up to ShutdownTimeout.
 func Runserver(handler func(ctx context.Context, env *Env) (http.Handler, error), onStart func(env *Env, addr string)) Command {
+	return RunserverWithLimits(DefaultServerLimits, handler, onStart)
+}
+
+// RunserverWithLimits is Runserver with other limits.
+func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, env *Env) (http.Handler, error), onStart func(env *Env, addr string)) Command {
 	return Command{
 		Name:  "runserver",
 		Usage: "[ADDR]",
@@ -64,11 +98,11 @@ func Runserver(handler func(ctx context.Context, env *Env) (http.Handler, error)
 			logger := slog.New(slog.NewTextHandler(env.Stderr, nil))
 			srv := &http.Server{
 				Handler:           logRequests(logger, h),
-				ReadHeaderTimeout: 10 * time.Second,
-				ReadTimeout:       30 * time.Second,
-				WriteTimeout:      60 * time.Second,
-				IdleTimeout:       120 * time.Second,
-				MaxHeaderBytes:    1 << 20,
+				ReadHeaderTimeout: limits.ReadHeaderTimeout,
+				ReadTimeout:       limits.ReadTimeout,
+				WriteTimeout:      limits.WriteTimeout,
+				IdleTimeout:       limits.IdleTimeout,
+				MaxHeaderBytes:    limits.MaxHeaderBytes,
 				ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelError),
 			}
 			bound := ln.Addr().String()

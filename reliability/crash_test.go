@@ -1,0 +1,274 @@
+package reliability_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-drf/drf/framework/store"
+)
+
+// crashCycles is how many kill-and-restart cycles TestSIGKILLMidWriteLoad
+// runs: $CRASHTEST_CYCLES (scripts/crashtest), else 1.
+func crashCycles(t *testing.T) int {
+	n := 1
+	if s := os.Getenv("CRASHTEST_CYCLES"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil || n < 1 {
+			t.Fatalf("CRASHTEST_CYCLES=%q", s)
+		}
+	}
+	return n
+}
+
+// loadUntilKilled runs writers against base until the server dies: once
+// ackTarget writes are acknowledged, kill is called while the writers are
+// still sending. It returns the acknowledged titles, the requests sent,
+// and how many of them were in flight at the kill (sent before it and
+// never answered).
+func loadUntilKilled(t *testing.T, base, token, prefix string, ackTarget int, kill func()) (acked []string, sent, inFlight int) {
+	t.Helper()
+	var (
+		ok         titles
+		mu         sync.Mutex
+		wg         sync.WaitGroup
+		killOnce   sync.Once
+		killed     = make(chan struct{})
+		unexpected []string
+	)
+	isKilled := func() bool {
+		select {
+		case <-killed:
+			return true
+		default:
+			return false
+		}
+	}
+	c := client()
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				title := fmt.Sprintf("%s w%d #%d", prefix, w, i)
+				sentBeforeKill := !isKilled()
+				good, r, err := postBook(c, base, title, "Authorization: Token "+token)
+				afterKill := isKilled()
+				mu.Lock()
+				sent++
+				switch {
+				case good:
+					ok.add(title)
+				case err != nil && afterKill:
+					if sentBeforeKill {
+						inFlight++
+					}
+				case err != nil:
+					unexpected = append(unexpected, fmt.Sprintf("%q before the kill: %v", title, err))
+				default:
+					unexpected = append(unexpected, fmt.Sprintf("%q: %d %s", title, r.status, r.body))
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+				if ok.len() >= ackTarget {
+					killOnce.Do(func() {
+						kill()
+						close(killed)
+					})
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, u := range unexpected {
+		t.Errorf("POST %s", u)
+	}
+	return ok.all(), sent, inFlight
+}
+
+// heldRequest is a POST /books/ whose view is reading its body: it sent
+// "Expect: 100-continue", got the interim 100 answer (so the view has
+// started reading), and has sent half of its body.
+type heldRequest struct {
+	title string
+	conn  net.Conn
+	br    *bufio.Reader
+	rest  string
+}
+
+// holdRequest starts a heldRequest creating a book titled title.
+func holdRequest(t *testing.T, base, token, title string) *heldRequest {
+	t.Helper()
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := fmt.Sprintf(`{"title": %q, "author": "Reliability", "rating": 4}`, title)
+	c, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	head := "POST /books/ HTTP/1.1\r\nHost: " + u.Host + "\r\nContent-Type: application/json\r\n" +
+		"Authorization: Token " + token + "\r\nExpect: 100-continue\r\n" +
+		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n"
+	if _, err := c.Write([]byte(head)); err != nil {
+		t.Fatal(err)
+	}
+	h := &heldRequest{title: title, conn: c, br: bufio.NewReader(c), rest: body[len(body)/2:]}
+	resp, err := http.ReadResponse(h.br, nil)
+	if err != nil || resp.StatusCode != http.StatusContinue {
+		t.Fatalf("%q: %v %v", title, resp, err)
+	}
+	if _, err := c.Write([]byte(body[:len(body)/2])); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// finish sends the rest of the body and returns the answer's status.
+func (h *heldRequest) finish() (int, error) {
+	if _, err := h.conn.Write([]byte(h.rest)); err != nil {
+		return 0, err
+	}
+	resp, err := http.ReadResponse(h.br, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// TestSIGKILLMidWriteLoad starts "manage runserver" on a database file,
+// sends a write load of 8 concurrent writers, kills the process with
+// SIGKILL while requests are in flight, and restarts it on the same file:
+// the server answers and writes again, PRAGMA integrity_check is ok, and
+// every write acknowledged with 201 before the kill is in the table
+// exactly once.
+// $CRASHTEST_CYCLES repeats the kill and restart.
+func TestSIGKILLMidWriteLoad(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "db.sqlite3")
+	srv := startServer(t, dbPath)
+	token := obtainToken(t, srv.base, "alice", "alice-pass")
+	var all, unacked []string
+	totalSent, totalInFlight := 0, 0
+	for cycle := range crashCycles(t) {
+		var held []*heldRequest
+		for i := range 2 {
+			held = append(held, holdRequest(t, srv.base, token, fmt.Sprintf("crash c%d held #%d", cycle, i)))
+		}
+		acked, sent, inFlight := loadUntilKilled(t, srv.base, token, fmt.Sprintf("crash c%d", cycle), 150, func() {
+			_ = srv.cmd.Process.Signal(syscall.SIGKILL)
+		})
+		err := srv.wait(t)
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("cycle %d: runserver ended with %v, want killed by SIGKILL", cycle, err)
+		}
+		all = append(all, acked...)
+		totalSent += sent + len(held)
+		totalInFlight += inFlight + len(held)
+		for _, h := range held {
+			if status, err := h.finish(); err == nil {
+				t.Fatalf("cycle %d: %q answered %d after the kill", cycle, h.title, status)
+			}
+			unacked = append(unacked, h.title)
+		}
+
+		srv = startServer(t, dbPath)
+		if r := mustSend(t, client(), http.MethodGet, srv.base+"/books/?page=2", "", ""); r.status != http.StatusOK {
+			t.Fatalf("cycle %d: after restart GET /books/: %d %s", cycle, r.status, r.body)
+		}
+		if ok, r, err := postBook(client(), srv.base, fmt.Sprintf("after restart %d", cycle), "Authorization: Token "+token); !ok {
+			t.Fatalf("cycle %d: after restart POST /books/: %d %s %v", cycle, r.status, r.body, err)
+		}
+		checkDatabase(t, dbPath, all, unacked)
+	}
+	t.Logf("%d cycles: %d requests sent, %d in flight at the kills, %d acknowledged writes verified after each restart",
+		crashCycles(t), totalSent, totalInFlight, len(all))
+}
+
+// checkDatabase opens the database file beside the running server and
+// checks it is sound, holds each of acked exactly once and none of absent.
+func checkDatabase(t *testing.T, dbPath string, acked, absent []string) {
+	t.Helper()
+	db, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	integrityCheck(t, db)
+	checkWritesPresent(t, db, acked)
+	for _, title := range absent {
+		var n int
+		if err := db.Get(&n, `SELECT count(*) FROM "books" WHERE "title" = ?`, title); err != nil || n != 0 {
+			t.Errorf("%q, never completed, is in the database %d times (%v)", title, n, err)
+		}
+	}
+}
+
+// TestSIGTERMDrainsInFlightRequests starts "manage runserver", begins
+// POSTs whose views are reading their bodies, and sends SIGTERM: the server
+// stops accepting connections, the requests in flight complete with 201
+// once their bodies arrive, their books are stored, and the process exits
+// with status 0.
+func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "db.sqlite3")
+	srv := startServer(t, dbPath)
+	token := obtainToken(t, srv.base, "alice", "alice-pass")
+	var held []*heldRequest
+	var titlesSent []string
+	for i := range 5 {
+		title := fmt.Sprintf("drained #%d", i)
+		held = append(held, holdRequest(t, srv.base, token, title))
+		titlesSent = append(titlesSent, title)
+	}
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	host := strings.TrimPrefix(srv.base, "http://")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", host, time.Second)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the server still accepts connections after SIGTERM")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case <-srv.done:
+		t.Fatalf("runserver exited with requests in flight: %v", srv.err)
+	default:
+	}
+	for _, h := range held {
+		if status, err := h.finish(); err != nil || status != http.StatusCreated {
+			t.Errorf("%q: %d %v", h.title, status, err)
+		}
+	}
+	if err := srv.wait(t); err != nil {
+		t.Fatalf("runserver exited with %v after SIGTERM, want status 0\n%s", err, srv.stderr.String())
+	}
+	if !strings.Contains(srv.stderr.String(), `msg="shutting down"`) {
+		t.Errorf("no shutdown in the log:\n%s", srv.stderr.String())
+	}
+	checkDatabase(t, dbPath, titlesSent, nil)
+}
