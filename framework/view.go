@@ -317,6 +317,11 @@ func (v *View) handleException(rs *resolved, r *request.Request, err error) *Res
 		return resp
 	}
 	attrs := []any{"method", r.Method, "path", r.URL.Path, "error", err.Error()}
+	if gone := r.Context().Err(); gone != nil && errors.Is(err, gone) {
+		// The client went away mid-request: nothing is wrong with the server.
+		slog.Info("request abandoned by the client", attrs...)
+		return &Response{Status: http.StatusServiceUnavailable, Data: map[string]string{"detail": "Request abandoned."}}
+	}
 	var p *panicError
 	if errors.As(err, &p) {
 		attrs = append(attrs, "stack", string(p.stack))

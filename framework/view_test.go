@@ -2,6 +2,7 @@ package framework_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -323,5 +324,23 @@ func TestSecurityHeaders(t *testing.T) {
 		if got := resp.Header.Get(k); got != want {
 			t.Errorf("%s: %q, want %q", k, got, want)
 		}
+	}
+}
+
+// A handler that fails because its client went away is not a server error.
+func TestAbandonedRequestIsNotLoggedAsError(t *testing.T) {
+	var logs bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	defer slog.SetDefault(prev)
+	v := &framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		return nil, r.Context().Err()
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	w := httptest.NewRecorder()
+	v.ServeHTTP(w, httptest.NewRequest("GET", "/", nil).WithContext(ctx))
+	if strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "abandoned") {
+		t.Fatalf("log %q", logs.String())
 	}
 }

@@ -1,10 +1,12 @@
 package management
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -58,7 +61,8 @@ var DefaultServerLimits = ServerLimits{
 // seed, read settings); onStart, if not nil, is told the address once the
 // server listens, which is how a port 0 becomes known. The server has
 // DefaultServerLimits against slow clients, logs each request (method,
-// path without query, status, duration) on env.Stderr with log/slog, and on
+// path without query, status, duration) on env.Stderr with log/slog
+// (buffered: lines come out within LogFlushInterval), and on
 // SIGINT, SIGTERM or the end of ctx stops accepting and drains in-flight
 // requests for up to ShutdownTimeout.
 func Runserver(handler func(ctx context.Context, env *Env) (http.Handler, error), onStart func(env *Env, addr string)) Command {
@@ -95,7 +99,9 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 			if err != nil {
 				return &CommandError{Msg: "Error: " + listenError(err)}
 			}
-			logger := slog.New(slog.NewTextHandler(env.Stderr, nil))
+			logs := newBufferedLog(env.Stderr)
+			defer logs.Close()
+			logger := slog.New(slog.NewTextHandler(logs, nil))
 			srv := &http.Server{
 				Handler:           logRequests(logger, h),
 				ReadHeaderTimeout: limits.ReadHeaderTimeout,
@@ -167,6 +173,58 @@ func listenError(err error) string {
 		return "You don't have permission to access that port."
 	}
 	return err.Error()
+}
+
+// LogFlushInterval bounds how long runserver holds log lines before it
+// writes them out: a request does not wait for a write to stderr, and
+// lines come out at most this late (or when the server stops).
+const LogFlushInterval = 100 * time.Millisecond
+
+// bufferedLog is runserver's log output: writes are buffered and flushed
+// every LogFlushInterval, when the buffer fills, and on Close.
+type bufferedLog struct {
+	mu   sync.Mutex
+	w    *bufio.Writer
+	stop chan struct{}
+	done chan struct{}
+}
+
+func newBufferedLog(w io.Writer) *bufferedLog {
+	l := &bufferedLog{w: bufio.NewWriterSize(w, 32<<10), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		tick := time.NewTicker(LogFlushInterval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				l.flush()
+			case <-l.stop:
+				return
+			}
+		}
+	}()
+	return l
+}
+
+// Write buffers p, a whole log record.
+func (l *bufferedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *bufferedLog) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_ = l.w.Flush()
+}
+
+// Close stops the flushing and writes out what is buffered.
+func (l *bufferedLog) Close() {
+	close(l.stop)
+	<-l.done
+	l.flush()
 }
 
 // logRequests logs one line per request: method, path (never the query

@@ -77,6 +77,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strconv"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/queryset"
@@ -87,17 +88,44 @@ import (
 type Link string
 
 // MarshalJSON renders the URL, or null when there is none.
-func (l Link) MarshalJSON() ([]byte, error) {
+func (l Link) MarshalJSON() ([]byte, error) { return l.appendJSON(nil) }
+
+// appendJSON appends the URL as a JSON string, or null; a URL of plain
+// ASCII (as links are, their query being escaped) needs no encoder.
+func (l Link) appendJSON(b []byte) ([]byte, error) {
 	if l == "" {
-		return []byte("null"), nil
+		return append(b, "null"...), nil
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	for i := 0; i < len(l); i++ {
+		if c := l[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return appendEncoded(b, string(l))
+		}
+	}
+	b = append(b, '"')
+	b = append(b, l...)
+	return append(b, '"'), nil
+}
+
+// appendEncoded appends v as encoding/json encodes it without HTML
+// escaping, as the JSON renderer does; a json.RawMessage is appended as it
+// is (a serializer's output).
+func appendEncoded(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case json.RawMessage:
+		if len(v) == 0 {
+			return append(b, "null"...), nil
+		}
+		return append(b, v...), nil
+	}
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(string(l)); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // Envelope is the body of the page-number and limit/offset styles:
@@ -115,6 +143,39 @@ type CursorEnvelope struct {
 	Next     Link `json:"next"`
 	Previous Link `json:"previous"`
 	Results  any  `json:"results"`
+}
+
+// AppendJSON appends e's JSON, as encoding/json would encode it, so that
+// the JSON renderer needs no reflection (framework.JSONAppender).
+func (e Envelope) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"count":`...)
+	b = strconv.AppendInt(b, int64(e.Count), 10)
+	return appendLinks(b, `,"next":`, e.Next, e.Previous, e.Results)
+}
+
+// AppendJSON appends e's JSON, as encoding/json would encode it, so that
+// the JSON renderer needs no reflection (framework.JSONAppender).
+func (e CursorEnvelope) AppendJSON(b []byte) ([]byte, error) {
+	return appendLinks(b, `{"next":`, e.Next, e.Previous, e.Results)
+}
+
+// appendLinks appends the "next", "previous" and "results" members after
+// lead and closes the object.
+func appendLinks(b []byte, lead string, next, previous Link, results any) ([]byte, error) {
+	b = append(b, lead...)
+	b, err := next.appendJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"previous":`...)
+	if b, err = previous.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"results":`...)
+	if b, err = appendEncoded(b, results); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
 }
 
 // ok is a 200 answer of page p.

@@ -122,7 +122,10 @@ func (s *SliceSource[T]) Slice(_ context.Context, offset, limit int) ([]any, err
 			picked = append(picked, &s.items[i])
 		}
 	}
-	slices.SortStableFunc(picked, s.compare)
+	// Items given in the ordering (the usual case) need no sort.
+	if !slices.IsSortedFunc(picked, s.compare) {
+		slices.SortStableFunc(picked, s.compare)
+	}
 	if offset >= len(picked) {
 		return []any{}, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -203,7 +204,13 @@ func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]any, err
 	if limit < 0 {
 		limit = -1
 	}
-	rows, err := s.t.db.QueryContext(ctx, s.sql('s'), s.args([]any{limit, max(offset, 0)})...)
+	// LIMIT and OFFSET are written into the text rather than bound: SQLite
+	// plans a statement for its bound LIMIT and plans it again once the
+	// driver clears its bindings, that is on every run, while a statement
+	// with literal numbers is planned once per connection (store.Open's
+	// statement cache) and then reused.
+	q := s.sql('r') + " LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(max(offset, 0))
+	rows, err := s.t.db.QueryContext(ctx, q, s.args(nil)...)
 	if err != nil {
 		return nil, err
 	}
@@ -229,12 +236,16 @@ func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]any, err
 			f.Set(base, v)
 		}
 		items = append(items, item)
+		if len(items) == limit {
+			// The page is full: no need to step the statement to its end.
+			break
+		}
 	}
 	return items, rows.Err()
 }
 
 // sql returns the cached SQL text of the query: 'c' counts, 's' selects
-// with LIMIT and OFFSET.
+// with LIMIT and OFFSET parameters, 'r' selects without them.
 func (s *SQLSource[T]) sql(kind byte) string {
 	key := s.st.shape(s.t.m, kind)
 	if q, ok := s.t.cache.Load(key); ok {
@@ -263,7 +274,7 @@ func (s *SQLSource[T]) sql(kind byte) string {
 	if len(where) > 0 {
 		b.WriteString(" WHERE " + strings.Join(where, " AND "))
 	}
-	if kind == 's' {
+	if kind == 's' || kind == 'r' {
 		if len(s.st.order) > 0 {
 			terms := make([]string, len(s.st.order))
 			for i, o := range s.st.order {
@@ -274,7 +285,9 @@ func (s *SQLSource[T]) sql(kind byte) string {
 			}
 			b.WriteString(" ORDER BY " + strings.Join(terms, ", "))
 		}
-		b.WriteString(" LIMIT ? OFFSET ?")
+		if kind == 's' {
+			b.WriteString(" LIMIT ? OFFSET ?")
+		}
 	}
 	q := s.t.db.Rebind(b.String())
 	terms := 0

@@ -2,8 +2,9 @@
 // and DefaultRouter: a list route "{prefix}/" and a detail route
 // "{prefix}/{pk}/" per viewset, plus its extra actions, named
 // "{basename}-list", "{basename}-detail" and "{basename}-{url_name}" in a
-// reverse.Routes. Action methods are found by reflection when a viewset is
-// registered; requests call them directly.
+// reverse.Routes. Action methods are found when a viewset is registered
+// (extra actions by reflection); requests call the standard actions
+// directly, and extra actions through a reflect method value.
 package routers
 
 import (
@@ -118,7 +119,7 @@ func (rt *SimpleRouter) register(prefix string, viewset Viewset, basename string
 	}
 	prefix = strings.Trim(prefix, "/")
 	reg := &registration{prefix: prefix, basename: basename, template: viewset.Template()}
-	if h, ok := handlerMethod(rv, "Metadata"); ok && reg.template.Options == nil {
+	if h, ok := actionMethod(viewset, "Metadata"); ok && reg.template.Options == nil {
 		reg.options = h
 	}
 	param := "pk"
@@ -135,7 +136,7 @@ func (rt *SimpleRouter) register(prefix string, viewset Viewset, basename string
 	detail := route{pattern: detailPattern, name: basename + "-detail", viewName: viewName + " Instance", handlers: map[string]framework.HandlerFunc{}}
 	var actions []string
 	for _, s := range standard {
-		h, ok := handlerMethod(rv, s.method)
+		h, ok := actionMethod(viewset, s.method)
 		if !ok {
 			continue
 		}
@@ -170,6 +171,69 @@ func (rt *SimpleRouter) register(prefix string, viewset Viewset, basename string
 	}
 	rt.regs = append(rt.regs, reg)
 	return nil
+}
+
+// The standard action methods, found through these interfaces rather than
+// by reflection, so that requests call them directly.
+type (
+	lister interface {
+		List(*framework.View, *request.Request) (*framework.Response, error)
+	}
+	creator interface {
+		Create(*framework.View, *request.Request) (*framework.Response, error)
+	}
+	retriever interface {
+		Retrieve(*framework.View, *request.Request) (*framework.Response, error)
+	}
+	updater interface {
+		Update(*framework.View, *request.Request) (*framework.Response, error)
+	}
+	partialUpdater interface {
+		PartialUpdate(*framework.View, *request.Request) (*framework.Response, error)
+	}
+	destroyer interface {
+		Destroy(*framework.View, *request.Request) (*framework.Response, error)
+	}
+	metadataer interface {
+		Metadata(*framework.View, *request.Request) (*framework.Response, error)
+	}
+)
+
+// actionMethod returns the viewset's method of a standard action (or
+// Metadata) as a plain func value.
+func actionMethod(viewset any, name string) (framework.HandlerFunc, bool) {
+	var h framework.HandlerFunc
+	switch name {
+	case "List":
+		if x, ok := viewset.(lister); ok {
+			h = x.List
+		}
+	case "Create":
+		if x, ok := viewset.(creator); ok {
+			h = x.Create
+		}
+	case "Retrieve":
+		if x, ok := viewset.(retriever); ok {
+			h = x.Retrieve
+		}
+	case "Update":
+		if x, ok := viewset.(updater); ok {
+			h = x.Update
+		}
+	case "PartialUpdate":
+		if x, ok := viewset.(partialUpdater); ok {
+			h = x.PartialUpdate
+		}
+	case "Destroy":
+		if x, ok := viewset.(destroyer); ok {
+			h = x.Destroy
+		}
+	case "Metadata":
+		if x, ok := viewset.(metadataer); ok {
+			h = x.Metadata
+		}
+	}
+	return h, h != nil
 }
 
 func handlerMethod(rv reflect.Value, name string) (framework.HandlerFunc, bool) {

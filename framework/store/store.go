@@ -24,6 +24,11 @@ const DriverName = "sqlite3"
 // before failing with SQLITE_BUSY.
 const BusyTimeout = 5 * time.Second
 
+// StatementCache is how many prepared statements each connection keeps
+// for reuse, so that the queries a server repeats are parsed once per
+// connection rather than once per request.
+const StatementCache = 64
+
 // memoryDBs numbers the in-memory databases so that each Open(":memory:")
 // gets a database of its own.
 var memoryDBs atomic.Uint64
@@ -36,9 +41,10 @@ var memoryDBs atomic.Uint64
 //   - an SQLite URI: "file:db.sqlite3?mode=rwc";
 //   - ":memory:" (also "sqlite://:memory:"): a fresh in-memory database.
 //
-// Every connection gets a busy timeout of 5 s, foreign keys on and
+// Every connection gets a busy timeout of 5 s, foreign keys on,
 // "BEGIN IMMEDIATE" transactions, so a write transaction takes the write lock
-// when it starts instead of failing with SQLITE_BUSY when it first writes.
+// when it starts instead of failing with SQLITE_BUSY when it first writes,
+// and a cache of StatementCache prepared statements.
 // File databases use the WAL journal and a pool of 2×NumCPU+2 connections
 // (WAL lets readers run beside the single writer). An in-memory database is a
 // named shared-cache database held by exactly one connection, so it lives as
@@ -53,6 +59,7 @@ func Open(dsn string) (*sqlx.DB, error) {
 		fmt.Sprintf("_busy_timeout=%d", BusyTimeout.Milliseconds()),
 		"_foreign_keys=1",
 		"_txlock=immediate",
+		fmt.Sprintf("_stmt_cache_size=%d", StatementCache),
 	}
 	if !memory {
 		params = append(params, "_journal_mode=WAL")
