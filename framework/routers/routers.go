@@ -2,9 +2,9 @@
 // and DefaultRouter: a list route "{prefix}/" and a detail route
 // "{prefix}/{pk}/" per viewset, plus its extra actions, named
 // "{basename}-list", "{basename}-detail" and "{basename}-{url_name}" in a
-// reverse.Routes. Action methods are found when a viewset is registered
-// (extra actions by reflection); requests call the standard actions
-// directly, and extra actions through a reflect method value.
+// reverse.Routes. Standard action methods are found when a viewset is
+// registered; extra actions are given as method values (DRF's @action).
+// Requests call both directly, with no reflection.
 package routers
 
 import (
@@ -34,14 +34,18 @@ type Viewset interface {
 
 // Action declares an extra action of a viewset (DRF's @action).
 type Action struct {
-	// Method is the name of the viewset's framework.HandlerFunc method.
-	Method string
+	// Name is the action's name, DRF's method name: "SetRating" gives the
+	// path "set_rating" and the view name "Set Rating".
+	Name string
+	// Handler answers the action, usually a method value of the viewset
+	// (vs.SetRating).
+	Handler framework.HandlerFunc
 	// Detail puts the action on the detail route ("{prefix}/{pk}/{path}/")
 	// rather than the list route ("{prefix}/{path}/").
 	Detail bool
 	// HTTPMethods are the methods it answers; nil gives GET.
 	HTTPMethods []string
-	// URLPath is the path segment; "" gives the method name in snake_case.
+	// URLPath is the path segment; "" gives Name in snake_case.
 	URLPath string
 	// URLName names the route "{basename}-{URLName}"; "" gives URLPath
 	// with "-" for "_".
@@ -160,7 +164,7 @@ func (rt *SimpleRouter) register(prefix string, viewset Viewset, basename string
 		reg.routes = append(reg.routes, detail)
 	}
 	for _, a := range extra {
-		r, err := extraRoute(rv, a, basename, listPattern, detailPattern)
+		r, err := extraRoute(a, basename, listPattern, detailPattern)
 		if err != nil {
 			return fmt.Errorf("routers: register %q: %w", prefix, err)
 		}
@@ -236,22 +240,14 @@ func actionMethod(viewset any, name string) (framework.HandlerFunc, bool) {
 	return h, h != nil
 }
 
-func handlerMethod(rv reflect.Value, name string) (framework.HandlerFunc, bool) {
-	m := rv.MethodByName(name)
-	if !m.IsValid() || m.Type() != handlerType {
-		return nil, false
-	}
-	return m.Interface().(func(*framework.View, *request.Request) (*framework.Response, error)), true
-}
-
-func extraRoute(rv reflect.Value, a Action, basename, listPattern, detailPattern string) (route, error) {
-	h, ok := handlerMethod(rv, a.Method)
-	if !ok {
-		return route{}, fmt.Errorf("extra action: %s has no method %s of type framework.HandlerFunc", rv.Type(), a.Method)
+func extraRoute(a Action, basename, listPattern, detailPattern string) (route, error) {
+	h := a.Handler
+	if h == nil || a.Name == "" {
+		return route{}, fmt.Errorf("extra action %q: Name and Handler are required", a.Name)
 	}
 	path := a.URLPath
 	if path == "" {
-		path = snakeCase(a.Method)
+		path = snakeCase(a.Name)
 	}
 	name := a.URLName
 	if name == "" {
@@ -261,7 +257,7 @@ func extraRoute(rv reflect.Value, a Action, basename, listPattern, detailPattern
 	if a.Detail {
 		pattern = detailPattern + path + "/"
 	}
-	r := route{pattern: pattern, name: basename + "-" + name, viewName: prettyName(a.Method), handlers: map[string]framework.HandlerFunc{}}
+	r := route{pattern: pattern, name: basename + "-" + name, viewName: prettyName(a.Name), handlers: map[string]framework.HandlerFunc{}}
 	methods := a.HTTPMethods
 	if len(methods) == 0 {
 		methods = []string{http.MethodGet}
@@ -272,7 +268,7 @@ func extraRoute(rv reflect.Value, a Action, basename, listPattern, detailPattern
 		case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
 			r.handlers[m] = h
 		default:
-			return route{}, fmt.Errorf("extra action %s: unsupported method %q", a.Method, m)
+			return route{}, fmt.Errorf("extra action %s: unsupported method %q", a.Name, m)
 		}
 	}
 	return r, nil

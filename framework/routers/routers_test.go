@@ -204,9 +204,6 @@ func (s *shelf) SetRating(v *framework.View, r *request.Request) (*framework.Res
 	return framework.OK(map[string]any{"id": obj.ID, "method": r.Method}), nil
 }
 
-// helper is not an action: its signature is not a HandlerFunc.
-func (s *shelf) Helper() string { return "" }
-
 func TestExtraActionsAndNamespaces(t *testing.T) {
 	f := qt.Open(t, 5)
 	s := settings(f)
@@ -214,8 +211,8 @@ func TestExtraActionsAndNamespaces(t *testing.T) {
 	sh.Settings, sh.Source, sh.Serializer = s, f.Books, serializers.MustNew[qt.Book]()
 	var router routers.DefaultRouter
 	router.Register("/shelf/", sh, "shelf",
-		routers.Action{Method: "Top"},
-		routers.Action{Method: "SetRating", Detail: true, HTTPMethods: []string{"post", "PUT"}})
+		routers.Action{Name: "Top", Handler: sh.Top},
+		routers.Action{Name: "SetRating", Handler: sh.SetRating, Detail: true, HTTPMethods: []string{"post", "PUT"}})
 	mux, routes := chi.NewRouter(), reverse.New()
 	routes.Route(mux, "/api", "api", func(r chi.Router, rt *reverse.Routes) { router.Mount(r, rt) })
 	srv := httptest.NewServer(mux)
@@ -274,11 +271,11 @@ func TestRegisterErrors(t *testing.T) {
 		},
 		"missing extra action": func() {
 			var rt routers.SimpleRouter
-			rt.Register("x", &plain{}, "x", routers.Action{Method: "Nope"})
+			rt.Register("x", &plain{}, "x", routers.Action{Name: "Nope"})
 		},
 		"bad extra method": func() {
 			var rt routers.SimpleRouter
-			rt.Register("x", &plain{}, "x", routers.Action{Method: "List", HTTPMethods: []string{"TRACE"}})
+			rt.Register("x", &plain{}, "x", routers.Action{Name: "List", Handler: (&plain{}).List, HTTPMethods: []string{"TRACE"}})
 		},
 		"no serializer": func() {
 			var rt routers.SimpleRouter
