@@ -2,6 +2,7 @@ package framework
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"mime"
 	"net/http"
@@ -55,7 +56,7 @@ type JSONAppender interface {
 }
 
 // MediaType returns application/json unless Type is set.
-func (j JSONRenderer) MediaType() string { return firstNonEmpty(j.Type, "application/json") }
+func (j JSONRenderer) MediaType() string { return cmp.Or(j.Type, "application/json") }
 
 // Format returns "json".
 func (JSONRenderer) Format() string { return "json" }

@@ -52,17 +52,9 @@ func (v *View) finalize(rs *resolved, w http.ResponseWriter, r *request.Request,
 		h[k] = vs
 	}
 	// The headers every answer has share one backing array.
-	vals := make([]string, 0, 4)
+	vals := make([]string, 0, 6)
 	vals = append(vals, rs.allow)
 	h["Allow"] = vals[0:1:1]
-	if rs.vary {
-		if vary, ok := h["Vary"]; ok {
-			h["Vary"] = append(vary, "Accept")
-		} else {
-			vals = append(vals, "Accept")
-			h["Vary"] = vals[1:2:2]
-		}
-	}
 	body, err := renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w})
 	if err != nil {
 		resp = v.handleException(rs, r, err)
@@ -70,8 +62,16 @@ func (v *View) finalize(rs *resolved, w http.ResponseWriter, r *request.Request,
 		mediaType = renderer.MediaType()
 		body, _ = renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w})
 	}
-	for _, name := range r.VaryHeaders() {
-		h["Vary"] = append(h["Vary"][:len(h["Vary"]):len(h["Vary"])], name)
+	// Vary: the answer's own, Accept when there is a choice of renderers,
+	// and what the request's policies read (the session cookie).
+	if rs.vary || len(r.VaryHeaders()) > 0 {
+		start := len(vals)
+		vals = append(vals, h["Vary"]...)
+		if rs.vary {
+			vals = append(vals, "Accept")
+		}
+		vals = append(vals, r.VaryHeaders()...)
+		h["Vary"] = vals[start:len(vals):len(vals)]
 	}
 	if len(body) > 0 || resp.Data != nil {
 		ct := renderer.MediaType()

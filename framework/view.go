@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -93,18 +94,11 @@ func (v *View) resolve() *resolved {
 		rs.versioning = v.Versioning.or(s.Versioning).value
 		rs.versionConfig = VersionConfig{
 			Default: v.DefaultVersion.or(Use(s.DefaultVersion)).value,
-			Param:   firstNonEmpty(v.VersionParam, s.VersionParam, "version"),
-		}
-		if allowed := v.AllowedVersions.or(s.AllowedVersions); len(allowed.items) > 0 {
-			rs.versionConfig.Allowed = append([]string{}, allowed.items...)
-			if rs.versionConfig.Default != "" {
-				rs.versionConfig.Allowed = append(rs.versionConfig.Allowed, rs.versionConfig.Default)
-			}
-			rs.versionConfig.restricted = true
-		}
+			Param:   cmp.Or(v.VersionParam, s.VersionParam, "version"),
+		}.Restrict(v.AllowedVersions.or(s.AllowedVersions).items...)
 		rs.allow = strings.Join(v.AllowedMethods(), ", ")
 		rs.vary = len(rs.renderers) > 1
-		rs.formatParam = firstNonEmpty(s.URLFormatOverride, "format")
+		rs.formatParam = cmp.Or(s.URLFormatOverride, "format")
 		rs.maxBody = s.MaxBodyBytes
 		if rs.maxBody == 0 {
 			rs.maxBody = DefaultMaxBodyBytes
@@ -115,15 +109,6 @@ func (v *View) resolve() *resolved {
 		}
 	})
 	return &v.rs
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 // AllowedMethods lists the methods the view answers, in DRF's order.
