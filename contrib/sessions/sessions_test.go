@@ -411,3 +411,26 @@ func TestSessionEnds(t *testing.T) {
 		t.Errorf("the stale session was kept (%d, %v)", n, err)
 	}
 }
+
+// The headers Django's login and logout views answer with (the
+// reference's): never cached and varying on Cookie once the view runs,
+// the redirect typed as HTML; a CSRF refusal comes before the view, as
+// Django's middleware refuses it, so it is neither.
+func TestPageHeadersAsDjangos(t *testing.T) {
+	f := newFixture(t)
+	const never = "max-age=0, no-cache, no-store, must-revalidate, private"
+	check := func(name string, p page, cache, vary, ct string) {
+		t.Helper()
+		if p.header.Get("Cache-Control") != cache || strings.Join(p.header.Values("Vary"), ",") != vary || p.header.Get("Content-Type") != ct {
+			t.Errorf("%s: Cache-Control %q, Vary %q, Content-Type %q", name, p.header.Get("Cache-Control"), p.header.Values("Vary"), p.header.Get("Content-Type"))
+		}
+	}
+	check("form", f.send(t, "GET", "/api-auth/login/", ""), never, "Cookie", "text/html; charset=utf-8")
+	check("refused", f.send(t, "POST", "/api-auth/login/", "username=alice"), "", "", "text/html")
+	tok, c := f.loginPage(t, "/api-auth/login/")
+	p := f.send(t, "POST", "/api-auth/login/", url.Values{"username": {"alice"}, "password": {"alice-pass"}, "csrfmiddlewaretoken": {tok}}.Encode(), c)
+	if p.status != 302 {
+		t.Fatalf("login: %d", p.status)
+	}
+	check("login redirect", p, never, "Cookie", "text/html; charset=utf-8")
+}
