@@ -65,8 +65,16 @@ func (b Basic) AuthenticateHeader(*request.Request) string {
 	if realm == "" {
 		realm = "api"
 	}
-	return `Basic realm="` + realm + `"`
+	return challenge("Basic", realm)
 }
+
+// challenge is a WWW-Authenticate value of scheme with a realm parameter,
+// the realm a quoted-string (RFC 9110: quotes and backslashes escaped).
+func challenge(scheme, realm string) string {
+	return scheme + ` realm="` + realmEscaper.Replace(realm) + `"`
+}
+
+var realmEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
 // decodeBase64 decodes leniently, as Python's base64.b64decode does by
 // default: characters outside the alphabet are skipped, decoding stops at

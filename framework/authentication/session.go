@@ -6,11 +6,21 @@ import "github.com/go-drf/drf/framework/request"
 // session cookie (see contrib/sessions). An authenticated request with an
 // unsafe method (anything but GET, HEAD, OPTIONS, TRACE) must also pass
 // CSRF validation, else it is refused with 403 "CSRF Failed: <reason>";
-// anonymous requests are never CSRF-checked here. Session supplies no
-// WWW-Authenticate value, so denied anonymous requests are 403.
+// anonymous requests are never CSRF-checked here.
+//
+// As in DRF, Session supplies no WWW-Authenticate value by default, so
+// denied anonymous requests are 403. Setting Realm opts in to 401 (DRF
+// #5968): the answer then carries `WWW-Authenticate: Session
+// realm="<Realm>"`. HTTP requires a challenge on every 401; "Session"
+// names what the client lacks (a logged-in session cookie, obtained from
+// the login page) without being Basic or Digest, the schemes for which
+// browsers open their own password prompt over the page.
 type Session struct {
 	// Sessions reads the session and checks CSRF (contrib/sessions' *Manager).
 	Sessions SessionBackend
+	// Realm, when set, makes denied anonymous requests 401 with a Session
+	// challenge naming it; "" keeps DRF's 403.
+	Realm string
 }
 
 // Authenticate does not attempt when the request has no session of an
@@ -30,4 +40,13 @@ func (s Session) Authenticate(r *request.Request) (request.User, any, error) {
 		return nil, nil, err
 	}
 	return u, nil, nil
+}
+
+// AuthenticateHeader returns `Session realm="<Realm>"`, or "" (so 403)
+// when Realm is unset.
+func (s Session) AuthenticateHeader(*request.Request) string {
+	if s.Realm == "" {
+		return ""
+	}
+	return challenge("Session", s.Realm)
 }

@@ -203,3 +203,48 @@ func TestSessionSchemeVariesOnCookie(t *testing.T) {
 		}
 	}
 }
+
+// Session answers denied anonymous requests with 403 as DRF does, and with
+// 401 and a Session challenge once a Realm is set (opt-in, DRF #5968).
+func TestSessionUnauthorizedWhenRealmSet(t *testing.T) {
+	w := newWorld(t)
+	session, _ := w.loginCookies(t, w.alice)
+	const notProvided = "Authentication credentials were not provided."
+	cases := []struct {
+		name      string
+		scheme    authentication.Session
+		headers   []string
+		status    int
+		challenge string
+	}{
+		{"DRF's default", authentication.Session{Sessions: w.sessions}, nil, 403, ""},
+		{"realm set", authentication.Session{Sessions: w.sessions, Realm: "api"}, nil, 401, `Session realm="api"`},
+		{"realm quoted", authentication.Session{Sessions: w.sessions, Realm: `my "books"`}, nil, 401, `Session realm="my \"books\""`},
+		{"logged in", authentication.Session{Sessions: w.sessions, Realm: "api"}, []string{"Cookie: " + session}, 200, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := serve(t, framework.IsAuthenticated{}, c.scheme)
+			a := do(t, nil, "GET", srv.URL, "", c.headers...)
+			if a.status != c.status || a.challenge != c.challenge {
+				t.Fatalf("got %d %q, want %d %q", a.status, a.challenge, c.status, c.challenge)
+			}
+			if c.status != 200 && a.detail() != notProvided {
+				t.Errorf("detail %q", a.detail())
+			}
+			if got := a.header.Get("Vary"); got != "Cookie" {
+				t.Errorf("Vary %q, want Cookie", got)
+			}
+		})
+	}
+	// A CSRF failure stays a 403 refusal of an authenticated request.
+	srv := serve(t, framework.IsAuthenticated{}, authentication.Session{Sessions: w.sessions, Realm: "api"})
+	if a := do(t, nil, "POST", srv.URL, "", "Cookie: "+session); a.status != 403 || a.challenge != "" {
+		t.Errorf("POST without CSRF token: %d %q", a.status, a.challenge)
+	}
+	// The first scheme's challenge decides, as in DRF.
+	srv = serve(t, framework.IsAuthenticated{}, authentication.Token{Tokens: w.tokens}, authentication.Session{Sessions: w.sessions, Realm: "api"})
+	if a := do(t, nil, "GET", srv.URL, ""); a.status != 401 || a.challenge != "Token" {
+		t.Errorf("Token first: %d %q", a.status, a.challenge)
+	}
+}
