@@ -3,12 +3,10 @@ package pagination
 import (
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"html/template"
 	"log/slog"
 	"math"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -72,29 +70,17 @@ type FieldDescriber interface {
 // skip items (nulls) or fail to find their place (floats).
 func (p *CursorPagination) Check(src queryset.Source) error {
 	ordering := p.ordering()
-	if len(ordering) == 0 {
-		return errNoOrdering
-	}
 	src, _ = unmark(src)
-	lister, lists := src.(interface{ Fields() []string })
-	describer, describes := src.(FieldDescriber)
-	for i, o := range ordering {
-		if o.Field == "" || strings.Contains(o.Field, "__") {
-			return fmt.Errorf("pagination: cursor ordering %q: orderings must be fields of the source, such as \"-created\" or \"id\"", o)
-		}
-		if lists && !slices.Contains(lister.Fields(), o.Field) {
-			return fmt.Errorf("pagination: cursor ordering %q: the source has no field %q", o, o.Field)
-		}
-		if i > 0 || !describes {
-			continue
-		}
-		nullable, float := describer.DescribeField(o.Field)
-		if nullable {
-			slog.Warn("pagination: the cursor ordering field is nullable; items where it is null are never reached", "field", o.Field)
-		}
-		if float {
-			slog.Warn("pagination: the cursor ordering field is a float; its printed positions may not find their place again", "field", o.Field)
-		}
+	describer, err := checkOrdering(src, ordering)
+	if err != nil || describer == nil {
+		return err
+	}
+	nullable, float := describer.DescribeField(ordering[0].Field)
+	if nullable {
+		slog.Warn("pagination: the cursor ordering field is nullable; items where it is null are never reached", "field", ordering[0].Field)
+	}
+	if float {
+		slog.Warn("pagination: the cursor ordering field is a float; its printed positions may not find their place again", "field", ordering[0].Field)
 	}
 	return nil
 }
@@ -134,7 +120,7 @@ var errInvalidCursor = errors.New("invalid cursor")
 // position is not a value of the ordering field.
 func (p *CursorPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*CursorPage, error) {
 	q := parseQuery(r.URL.RawQuery)
-	size := p.pageSize(q, v)
+	size := choosePageSize(q, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize, v)
 	if size <= 0 {
 		return nil, nil
 	}
@@ -222,20 +208,6 @@ func (p *CursorPagination) Page(src queryset.Source, r *request.Request, v *fram
 
 func (p *CursorPagination) invalid() error {
 	return exceptions.NotFound(firstSet(p.InvalidCursorMessage, "Invalid cursor"))
-}
-
-func (p *CursorPagination) pageSize(q query, v *framework.View) int {
-	if p.PageSizeQueryParam != "" {
-		if raw, ok := q.get(p.PageSizeQueryParam); ok {
-			if n, ok := positiveInt(raw, true, p.MaxPageSize); ok {
-				return n
-			}
-		}
-	}
-	if p.PageSize != 0 {
-		return p.PageSize
-	}
-	return globalPageSize(v)
 }
 
 // decode reads a cursor: lenient base64 (as Python's b64decode) of an

@@ -48,7 +48,7 @@ func (p *PageNumberPagination) Paginate(src queryset.Source, r *request.Request,
 // integer, below 1 or past the last page.
 func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*NumberPage, error) {
 	q := parseQuery(r.URL.RawQuery)
-	size := p.pageSize(q, v)
+	size := choosePageSize(q, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize, v)
 	if size <= 0 {
 		return nil, nil
 	}
@@ -89,20 +89,6 @@ func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *
 		param: param, links: newLinker(r, q), controls: newControls(p.Template, NumbersTemplate)}
 	page.SetDisplayControls(numPages > 1)
 	return page, nil
-}
-
-func (p *PageNumberPagination) pageSize(q query, v *framework.View) int {
-	if p.PageSizeQueryParam != "" {
-		if raw, ok := q.get(p.PageSizeQueryParam); ok {
-			if n, ok := positiveInt(raw, true, p.MaxPageSize); ok {
-				return n
-			}
-		}
-	}
-	if p.PageSize != 0 {
-		return p.PageSize
-	}
-	return globalPageSize(v)
 }
 
 // SchemaParameters lists the page parameter, and the page size parameter

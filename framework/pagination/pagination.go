@@ -71,13 +71,23 @@
 // then Slice(offset, page size + 1); its cost does not grow with depth when
 // the ordering field is indexed. A view's ordering filter takes over the
 // ordering through FilterOrdered.
+//
+// # Keyset pagination
+//
+// KeysetPagination (opt-in, not in DRF) answers the cursor envelope but
+// positions each page by every ordering field and the primary key, with
+// signed cursors: a non-unique ordering field neither repeats nor skips
+// items in either direction, under concurrent inserts and deletes.
 package pagination
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/queryset"
@@ -243,6 +253,42 @@ func unmark(src queryset.Source) (queryset.Source, bool) {
 		return f.Source, true
 	}
 	return src, false
+}
+
+// checkOrdering checks that ordering is non-empty and names fields of src
+// (when src lists them); it returns src as a FieldDescriber, or nil.
+func checkOrdering(src queryset.Source, ordering []queryset.Order) (FieldDescriber, error) {
+	if len(ordering) == 0 {
+		return nil, errNoOrdering
+	}
+	lister, lists := src.(interface{ Fields() []string })
+	for _, o := range ordering {
+		if o.Field == "" || strings.Contains(o.Field, "__") {
+			return nil, fmt.Errorf("pagination: cursor ordering %q: orderings must be fields of the source, such as \"-created\" or \"id\"", o)
+		}
+		if lists && !slices.Contains(lister.Fields(), o.Field) {
+			return nil, fmt.Errorf("pagination: cursor ordering %q: the source has no field %q", o, o.Field)
+		}
+	}
+	describer, _ := src.(FieldDescriber)
+	return describer, nil
+}
+
+// choosePageSize is the page size of a request: the client's choice
+// through param when the style names one (capped at maxSize), else own,
+// else PAGE_SIZE.
+func choosePageSize(q query, param string, maxSize, own int, v *framework.View) int {
+	if param != "" {
+		if raw, ok := q.get(param); ok {
+			if n, ok := positiveInt(raw, true, maxSize); ok {
+				return n
+			}
+		}
+	}
+	if own != 0 {
+		return own
+	}
+	return globalPageSize(v)
 }
 
 // firstSet returns s, or def when s is "".

@@ -66,3 +66,17 @@ type Source interface {
 	// carries (Django's str() of it: "2024-01-05 00:00:00+00:00" for times).
 	Position(item any, field string) (string, error)
 }
+
+// KeysetSeeker is implemented by sources that seek past a row in a
+// composite ordering, the condition (a, b, id) > (x, y, z) of keyset
+// pagination with each term in its own direction. SQLSource and
+// SliceSource implement it.
+type KeysetSeeker interface {
+	// SeekAfter returns the items that come strictly after the position
+	// in ordering: positions holds the text forms (Position's output) of
+	// ordering's fields, in its order. Items where one of those fields is
+	// null never come after a position. The ordering should end with a
+	// unique field (the primary key), so that no two items share a
+	// position.
+	SeekAfter(ordering []Order, positions []string) Source
+}

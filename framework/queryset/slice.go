@@ -66,6 +66,11 @@ func (s *SliceSource[T]) Seek(field string, op Op, position string) Source {
 	return s.with(s.st.seek(s.m, field, op, position))
 }
 
+// SeekAfter returns the items after the position in ordering.
+func (s *SliceSource[T]) SeekAfter(ordering []Order, positions []string) Source {
+	return s.with(s.st.seekAfter(s.m, ordering, positions))
+}
+
 // Search returns the items where every term is in one of fields.
 func (s *SliceSource[T]) Search(fields []string, terms []string) Source {
 	return s.with(s.st.search(s.m, fields, terms))
@@ -81,7 +86,7 @@ func (s *SliceSource[T]) Count(context.Context) (int, error) {
 	if s.st.err != nil {
 		return 0, s.st.err
 	}
-	if len(s.st.conds) == 0 && len(s.st.searches) == 0 {
+	if len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0 {
 		return len(s.items), nil
 	}
 	n := 0
@@ -164,6 +169,9 @@ func (s *SliceSource[T]) match(base unsafe.Pointer) bool {
 		if (c.op == '=' && r != 0) || (c.op == '>' && r <= 0) || (c.op == '<' && r >= 0) {
 			return false
 		}
+	}
+	if len(s.st.keyset) > 0 && !s.st.after(base) {
+		return false
 	}
 	for _, sc := range s.st.searches {
 		for _, term := range sc.terms {

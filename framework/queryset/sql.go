@@ -169,6 +169,15 @@ func (s *SQLSource[T]) Seek(field string, op Op, position string) Source {
 	return s.with(s.st.seek(s.t.m, field, op, position))
 }
 
+// SeekAfter returns the items after the position in ordering, as one
+// WHERE condition that an index on ordering's columns serves: for
+// (a, b, id) ascending, a >= ? AND (a > ? OR (a = ? AND (b > ? OR (b = ?
+// AND id > ?)))), the row-value comparison spelled out so that it works
+// on every SQL dialect and with mixed directions.
+func (s *SQLSource[T]) SeekAfter(ordering []Order, positions []string) Source {
+	return s.with(s.st.seekAfter(s.t.m, ordering, positions))
+}
+
 // Search returns the items where every term is in one of fields (LIKE,
 // case-insensitive for ASCII as on SQLite).
 func (s *SQLSource[T]) Search(fields []string, terms []string) Source {
@@ -185,7 +194,7 @@ func (s *SQLSource[T]) Count(ctx context.Context) (int, error) {
 	if s.st.err != nil {
 		return 0, s.st.err
 	}
-	if s.t.counter != nil && len(s.st.conds) == 0 && len(s.st.searches) == 0 {
+	if s.t.counter != nil && len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0 {
 		return s.t.counter.CountRows(ctx, s.t.db)
 	}
 	var n int
@@ -262,6 +271,9 @@ func (s *SQLSource[T]) sql(kind byte) string {
 	for _, c := range s.st.conds {
 		where = append(where, s.t.col(c.f)+" "+string(c.op)+" ?")
 	}
+	if k := s.st.keyset; len(k) > 0 {
+		where = append(where, s.t.keysetSQL(k))
+	}
 	for _, sc := range s.st.searches {
 		for range sc.terms {
 			alts := make([]string, len(sc.fields))
@@ -300,11 +312,50 @@ func (s *SQLSource[T]) sql(kind byte) string {
 	return q
 }
 
+// keysetSQL is the condition of SeekAfter: each term strictly after its
+// position, or equal to it and the following terms after theirs, behind
+// a range on the first column (a >= ? for ascending) that lets the
+// database seek its index instead of testing every row.
+func (t *sqlTable) keysetSQL(k []keyTerm) string {
+	op := func(k keyTerm, strict bool) string {
+		switch {
+		case k.desc && strict:
+			return " < ?"
+		case k.desc:
+			return " <= ?"
+		case strict:
+			return " > ?"
+		}
+		return " >= ?"
+	}
+	last := len(k) - 1
+	e := t.col(k[last].f) + op(k[last], true)
+	for i := last - 1; i >= 0; i-- {
+		c := t.col(k[i].f)
+		e = c + op(k[i], true) + " OR (" + c + " = ? AND (" + e + "))"
+	}
+	if last == 0 {
+		return e
+	}
+	return "(" + t.col(k[0].f) + op(k[0], false) + " AND (" + e + "))"
+}
+
 // args returns the bound values in the order of the SQL text, then tail.
 func (s *SQLSource[T]) args(tail []any) []any {
 	var args []any
 	for _, c := range s.st.conds {
 		args = append(args, c.v.Bind())
+	}
+	if k := s.st.keyset; len(k) > 1 {
+		// The leading range, then each term but the last twice (its
+		// comparison and its equality), then the last once.
+		args = append(args, k[0].v.Bind())
+		for _, t := range k[:len(k)-1] {
+			args = append(args, t.v.Bind(), t.v.Bind())
+		}
+		args = append(args, k[len(k)-1].v.Bind())
+	} else if len(k) == 1 {
+		args = append(args, k[0].v.Bind())
 	}
 	for _, sc := range s.st.searches {
 		for _, term := range sc.terms {

@@ -102,6 +102,14 @@ type cond struct {
 	v  structs.Value
 }
 
+// keyTerm is one term of a SeekAfter condition: the position's value of
+// a field, in the direction of its ordering.
+type keyTerm struct {
+	f    *structs.Field
+	desc bool
+	v    structs.Value
+}
+
 type search struct {
 	fields []*structs.Field
 	terms  []string
@@ -112,6 +120,7 @@ type state struct {
 	ordering []Order
 	order    []orderTerm
 	conds    []cond
+	keyset   []keyTerm
 	searches []search
 	err      error
 }
@@ -159,6 +168,48 @@ func (s state) seek(m *model, field string, op Op, position string) state {
 	return s.cond(m, field, c, position)
 }
 
+// seekAfter replaces the keyset condition by the position in ordering.
+func (s state) seekAfter(m *model, ordering []Order, positions []string) state {
+	if len(ordering) == 0 || len(positions) != len(ordering) {
+		s.err = errors.Join(s.err, fmt.Errorf("queryset: a keyset position needs one value per ordering field, got %d for %d", len(positions), len(ordering)))
+		return s
+	}
+	k := make([]keyTerm, len(ordering))
+	for i, o := range ordering {
+		f, err := m.field(o.Field)
+		if err != nil {
+			s.err = errors.Join(s.err, err)
+			return s
+		}
+		v, err := f.Parse(positions[i])
+		if err != nil {
+			s.err = errors.Join(s.err, err)
+			return s
+		}
+		k[i] = keyTerm{f, o.Desc, v}
+	}
+	s.keyset = k
+	return s
+}
+
+// after reports whether the item at base comes after the keyset position.
+func (s *state) after(base unsafe.Pointer) bool {
+	for _, t := range s.keyset {
+		v := t.f.Get(base)
+		if v.Null {
+			return false
+		}
+		c := structs.Compare(v, t.v)
+		if t.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c > 0
+		}
+	}
+	return false
+}
+
 func (s state) search(m *model, fields, terms []string) state {
 	if len(terms) == 0 {
 		return s
@@ -194,6 +245,13 @@ func (s *state) shape(m *model, kind byte) string {
 	for _, c := range s.conds {
 		b.WriteByte(c.op)
 		b.WriteString(strconv.Itoa(m.index[c.f]))
+	}
+	for _, t := range s.keyset {
+		b.WriteByte('k')
+		if t.desc {
+			b.WriteByte('-')
+		}
+		b.WriteString(strconv.Itoa(m.index[t.f]))
 	}
 	for _, sc := range s.searches {
 		b.WriteByte('s')
