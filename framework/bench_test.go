@@ -94,20 +94,19 @@ const benchKey = "0123456789abcdef0123456789abcdef01234567"
 // listView is the sample's /pages/page-number/ behind token authentication
 // and IsAuthenticated: page number pagination of 5, the JSON and browsable
 // renderers, over src.
-func listView(src queryset.Source, tokens authentication.TokenStore) *framework.View {
-	settings := &framework.Settings{
+func listView(src queryset.Source, tokens authentication.TokenStore) http.Handler {
+	settings := framework.Settings{
 		Authentication: framework.Authenticators(authentication.Token{Tokens: tokens}),
 		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 		PageSize:       10,
 		Renderers:      framework.Renderers(framework.JSONRenderer{}, benchHTML{}),
 	}
-	g := &generics.GenericAPIView[benchBook]{
-		View: framework.View{Settings: settings, Pagination: framework.Use[framework.Paginator](
-			&pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20})},
+	g := generics.GenericAPIView[benchBook]{
+		View:       framework.View{Pagination: &pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}},
 		Source:     src,
 		Serializer: serializers.MustNew[benchBook](),
 	}
-	return generics.ListAPIView(g)
+	return compile(generics.ListAPIView(g), settings)
 }
 
 // benchHTML stands for the browsable renderer in negotiation; requests
@@ -318,13 +317,13 @@ func (a appended) AppendJSON(b []byte) ([]byte, error) {
 // data that appends itself, the format parameter looked for without
 // parsing the query) answer what encoding/json and a parsed query would.
 func TestRendererShortcuts(t *testing.T) {
-	view := func(data any) *framework.View {
-		return &framework.View{
+	view := func(data any) http.Handler {
+		return compile(framework.View{
 			Renderers: framework.Renderers(framework.JSONRenderer{}, benchHTML{}),
 			Get: func(*framework.View, *request.Request) (*framework.Response, error) {
 				return framework.OK(data), nil
 			},
-		}
+		})
 	}
 	for _, c := range []struct {
 		data          any

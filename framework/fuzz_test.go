@@ -28,9 +28,8 @@ const fuzzBodyLimit = 4096
 
 // echoView answers a POST with the parsed body: JSON values as they are,
 // form fields as strings and uploaded files as "file:<name>:<size>".
-func echoView() *framework.View {
-	return &framework.View{
-		Settings: &framework.Settings{MaxBodyBytes: fuzzBodyLimit},
+func echoView() http.Handler {
+	return compile(framework.View{
 		Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			data, err := r.Data()
 			if err != nil {
@@ -48,7 +47,7 @@ func echoView() *framework.View {
 			}
 			return framework.OK(map[string]any{"data": data}), nil
 		},
-	}
+	}, framework.Settings{MaxBodyBytes: fuzzBodyLimit})
 }
 
 // post sends body with Content-Type ct to h as a server would hand it over

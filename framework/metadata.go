@@ -12,12 +12,11 @@ type metadata struct {
 
 // Metadata describes the view for an OPTIONS request.
 func Metadata(v *View, r *request.Request) any {
-	rs := v.resolve()
 	m := metadata{Name: v.Name, Description: v.Description, Renders: []string{}, Parses: []string{}}
-	for _, rd := range rs.renderers {
+	for _, rd := range v.Renderers.items {
 		m.Renders = append(m.Renders, rd.MediaType())
 	}
-	for _, p := range rs.parsers {
+	for _, p := range v.Parsers.items {
 		m.Parses = append(m.Parses, p.MediaType())
 	}
 	return m

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -26,10 +27,10 @@ func TestNegotiation(t *testing.T) {
 	echo := func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		return framework.OK(map[string]string{"a": "<b>"}), nil
 	}
-	jsonOnly := &framework.View{Get: echo}
-	both := &framework.View{Renderers: framework.Renderers(framework.JSONRenderer{}, htmlRenderer{}), Get: echo}
+	jsonOnly := compile(framework.View{Get: echo})
+	both := compile(framework.View{Renderers: framework.Renderers(framework.JSONRenderer{}, htmlRenderer{}), Get: echo})
 	cases := []struct {
-		view        *framework.View
+		view        http.Handler
 		path        string
 		accept      string
 		status      int
@@ -67,13 +68,13 @@ func TestNegotiation(t *testing.T) {
 }
 
 func TestParsers(t *testing.T) {
-	v := &framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	v := compile(framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		d, err := r.Data()
 		if err != nil {
 			return nil, err
 		}
 		return framework.OK(map[string]any{"data": d}), nil
-	}, Settings: &framework.Settings{MaxBodyBytes: 64}}
+	}}, framework.Settings{MaxBodyBytes: 64})
 	cases := []struct {
 		ct, body string
 		status   int
@@ -106,13 +107,12 @@ func TestThrottles(t *testing.T) {
 	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	anon := framework.AnonRateThrottle()
 	anon.Now = func() time.Time { return now }
-	v := &framework.View{
-		Settings:  &framework.Settings{ThrottleRates: map[string]string{"anon": "3/minute"}, ThrottleCache: &framework.MemoryCache{}},
+	v := compile(framework.View{
 		Throttles: framework.Throttles(anon),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(map[string]bool{"ok": true}), nil
 		},
-	}
+	}, framework.Settings{ThrottleRates: map[string]string{"anon": "3/minute"}, ThrottleCache: &framework.MemoryCache{}})
 	for i := 1; i <= 4; i++ {
 		w := httptest.NewRecorder()
 		v.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
@@ -133,13 +133,12 @@ func TestThrottles(t *testing.T) {
 }
 
 func TestThrottleCountsUnderConcurrency(t *testing.T) {
-	v := &framework.View{
-		Settings:  &framework.Settings{ThrottleRates: map[string]string{"anon": "10/hour"}, ThrottleCache: &framework.MemoryCache{}},
+	v := compile(framework.View{
 		Throttles: framework.Throttles(framework.AnonRateThrottle()),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(nil), nil
 		},
-	}
+	}, framework.Settings{ThrottleRates: map[string]string{"anon": "10/hour"}, ThrottleCache: &framework.MemoryCache{}})
 	codes := make(chan int, 50)
 	for range 50 {
 		go func() {
@@ -177,10 +176,10 @@ func (failingBody) Read([]byte) (int, error) { return 0, errors.New("i/o timeout
 // A body that cannot be read (a client cut off by the read timeout) is a
 // 400 for every parser, never a 500.
 func TestUnreadableBodyIs400(t *testing.T) {
-	v := &framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	v := compile(framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		_, err := r.Data()
 		return framework.OK(nil), err
-	}}
+	}})
 	for _, ct := range []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=X"} {
 		req := httptest.NewRequest("POST", "/", io.NopCloser(failingBody{}))
 		req.ContentLength = -1

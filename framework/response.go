@@ -32,7 +32,8 @@ func NoContent() *Response { return &Response{Status: http.StatusNoContent} }
 
 // finalize renders resp with the accepted renderer (the first one when
 // negotiation failed) and writes it with DRF's default headers.
-func (v *View) finalize(rs *resolved, w http.ResponseWriter, r *request.Request, resp *Response) {
+func (c *handler) finalize(w http.ResponseWriter, r *request.Request, resp *Response) {
+	v := &c.view
 	if resp == nil {
 		resp = &Response{Status: http.StatusNoContent}
 	}
@@ -42,7 +43,7 @@ func (v *View) finalize(rs *resolved, w http.ResponseWriter, r *request.Request,
 	renderer, _ := r.AcceptedRenderer.(Renderer)
 	mediaType := r.AcceptedMediaType
 	if renderer == nil {
-		renderer = rs.renderers[0]
+		renderer = v.Renderers.items[0]
 		mediaType = renderer.MediaType()
 	}
 	// The body follows the accepted media type (indent=4); the header
@@ -53,21 +54,21 @@ func (v *View) finalize(rs *resolved, w http.ResponseWriter, r *request.Request,
 	}
 	// The headers every answer has share one backing array.
 	vals := make([]string, 0, 6)
-	vals = append(vals, rs.allow)
+	vals = append(vals, c.allow)
 	h["Allow"] = vals[0:1:1]
 	body, err := renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w})
 	if err != nil {
-		resp = v.handleException(rs, r, err)
-		renderer = rs.renderers[0]
+		resp = c.handleException(r, err)
+		renderer = v.Renderers.items[0]
 		mediaType = renderer.MediaType()
 		body, _ = renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w})
 	}
 	// Vary: the answer's own, Accept when there is a choice of renderers,
 	// and what the request's policies read (the session cookie).
-	if rs.vary || len(r.VaryHeaders()) > 0 {
+	if c.vary || len(r.VaryHeaders()) > 0 {
 		start := len(vals)
 		vals = append(vals, h["Vary"]...)
-		if rs.vary {
+		if c.vary {
 			vals = append(vals, "Accept")
 		}
 		vals = append(vals, r.VaryHeaders()...)

@@ -4,6 +4,7 @@
 package framework
 
 import (
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -54,8 +55,7 @@ func Parsers(p ...request.Parser) List[request.Parser] { return List[request.Par
 func Versions(v ...string) List[string] { return List[string]{true, v} }
 
 // Option is a single-valued setting whose "none" differs from "not set":
-// the pagination and versioning classes, the default version. Its zero
-// value is "not set"; Use(x) sets x; Use of a nil value or None sets none.
+// the default version. Its zero value is "not set"; Use(x) sets x.
 type Option[T any] struct {
 	set   bool
 	value T
@@ -77,11 +77,21 @@ func (o Option[T]) or(fallback Option[T]) Option[T] {
 	return fallback
 }
 
-// NoPagination turns pagination off (pagination_class = None).
-var NoPagination = Option[Paginator]{set: true}
+// NoPagination turns pagination off where a nil Pagination would inherit
+// (pagination_class = None). Its Paginate returns no page.
+var NoPagination Paginator = noPagination{}
 
-// NoVersioning turns versioning off (versioning_class = None).
-var NoVersioning = Option[Versioner]{set: true}
+type noPagination struct{}
+
+func (noPagination) Paginate(queryset.Source, *request.Request, *View) (Page, error) { return nil, nil }
+
+// NoVersioning turns versioning off where a nil Versioning would inherit
+// (versioning_class = None). It determines no version.
+var NoVersioning Versioner = noVersioning{}
+
+type noVersioning struct{}
+
+func (noVersioning) DetermineVersion(*request.Request, VersionConfig) (string, error) { return "", nil }
 
 // Settings are the global defaults of every view, DRF's REST_FRAMEWORK
 // setting. The zero value is DRF's defaults, except that the default
@@ -97,17 +107,26 @@ type Settings struct {
 	ThrottleRates map[string]string
 	// ThrottleCache keeps throttle histories; nil gives a process-wide memory cache.
 	ThrottleCache ThrottleCache
+	// TrustForwardedHeaders makes absolute URLs, and the host seen by
+	// host-name versioning, use X-Forwarded-Proto and X-Forwarded-Host
+	// (Django's USE_X_FORWARDED_HOST); enable it only behind a proxy that
+	// sets them.
+	TrustForwardedHeaders bool
+	// DisableAppendSlash turns off APPEND_SLASH, on by default as in
+	// Django: a path without its final slash that matches no route is
+	// redirected to the slashed path when that one has a route.
+	DisableAppendSlash bool
 	// NumProxies: NUM_PROXIES, how many proxies' X-Forwarded-For entries to
 	// trust when identifying clients; 0 trusts none.
 	NumProxies int
 
-	// Pagination: DEFAULT_PAGINATION_CLASS; unset gives none.
-	Pagination Option[Paginator]
+	// Pagination: DEFAULT_PAGINATION_CLASS; nil gives none.
+	Pagination Paginator
 	// PageSize: PAGE_SIZE; 0 is None.
 	PageSize int
 
-	// Versioning: DEFAULT_VERSIONING_CLASS; unset gives none.
-	Versioning Option[Versioner]
+	// Versioning: DEFAULT_VERSIONING_CLASS; nil gives none.
+	Versioning Versioner
 	// DefaultVersion: DEFAULT_VERSION; "" is None.
 	DefaultVersion string
 	// AllowedVersions: ALLOWED_VERSIONS; unset or empty allows any.

@@ -19,10 +19,10 @@ type Throttle interface {
 }
 
 // checkThrottles runs every throttle and raises Throttled with the longest wait.
-func (v *View) checkThrottles(rs *resolved, r *request.Request) error {
+func (v *View) checkThrottles(r *request.Request) error {
 	denied := false
 	var longest time.Duration
-	for _, t := range rs.throttles {
+	for _, t := range v.Throttles.items {
 		ok, wait, err := t.Allow(r, v)
 		if err != nil {
 			return err

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
@@ -19,12 +18,12 @@ import (
 type HandlerFunc func(v *View, r *request.Request) (*Response, error)
 
 // View is DRF's APIView: handlers per method plus the policies that run
-// before them. Every policy field left at its zero value inherits the
-// global Settings. A View is an http.Handler; do not modify it once it
-// serves.
+// before them. It is plain configuration: every policy field left at its
+// zero value inherits the API's Settings, and API.Handle (or API.Handler)
+// compiles it once into an http.Handler. The *View a handler, permission,
+// throttle or paginator receives is the compiled one: its policy fields
+// hold the effective values (nil Pagination or Versioning means none).
 type View struct {
-	// Settings are the global defaults; nil gives DRF's defaults.
-	Settings *Settings
 	// Name and Description label the browsable page.
 	Name, Description string
 
@@ -35,10 +34,12 @@ type View struct {
 	ThrottleScope string
 	Renderers     List[Renderer]
 	Parsers       List[request.Parser]
-	// Pagination is the view's pagination_class; NoPagination turns it off.
-	Pagination Option[Paginator]
-	// Versioning is the view's versioning_class; NoVersioning turns it off.
-	Versioning      Option[Versioner]
+	// Pagination is the view's pagination_class; nil inherits the
+	// setting, NoPagination turns it off.
+	Pagination Paginator
+	// Versioning is the view's versioning_class; nil inherits the
+	// setting, NoVersioning turns it off.
+	Versioning      Versioner
 	DefaultVersion  Option[string]
 	AllowedVersions List[string]
 	VersionParam    string
@@ -50,65 +51,72 @@ type View struct {
 	// Handlers by method. HEAD falls back to GET; OPTIONS has a default.
 	Get, Post, Put, Patch, Delete, Head, Options HandlerFunc
 
-	once sync.Once
-	rs   resolved
+	// global is the settings the view was compiled against; nil before.
+	global *Settings
 }
 
-type resolved struct {
-	settings       *Settings
-	authenticators []request.Authenticator
-	permissions    []Permission
-	throttles      []Throttle
-	renderers      []Renderer
-	rendererTypes  []MediaType
-	parsers        []request.Parser
-	pagination     Paginator
-	versioning     Versioner
-	versionConfig  VersionConfig
-	allow          string
-	vary           bool
-	formatParam    string
-	maxBody        int64
-	handle         ExceptionHandler
+// handler is a View compiled against its settings: the effective view
+// plus what every request of it needs, computed once.
+type handler struct {
+	view          View
+	rendererTypes []MediaType
+	request       request.Config
+	versionConfig VersionConfig
+	allow         string
+	vary          bool
+	maxBody       int64
+	handle        ExceptionHandler
 }
 
-// resolve merges the view's fields over the settings, once.
-func (v *View) resolve() *resolved {
-	v.once.Do(func() {
-		s := v.Settings
-		if s == nil {
-			s = defaultSettings
-		}
-		rs := &v.rs
-		rs.settings = s
-		rs.authenticators = v.Authentication.or(s.Authentication).items
-		rs.permissions = v.Permissions.or(s.Permissions).or(Permissions(AllowAny{})).items
-		rs.throttles = v.Throttles.or(s.Throttles).items
-		rs.renderers = v.Renderers.or(s.Renderers).or(Renderers(JSONRenderer{})).items
-		rs.rendererTypes = make([]MediaType, len(rs.renderers))
-		for i, rd := range rs.renderers {
-			rs.rendererTypes[i] = ParseMediaType(rd.MediaType())
-		}
-		rs.parsers = v.Parsers.or(s.Parsers).or(Parsers(JSONParser{}, FormParser{}, MultiPartParser{})).items
-		rs.pagination = v.Pagination.or(s.Pagination).value
-		rs.versioning = v.Versioning.or(s.Versioning).value
-		rs.versionConfig = VersionConfig{
-			Default: v.DefaultVersion.or(Use(s.DefaultVersion)).value,
-			Param:   cmp.Or(v.VersionParam, s.VersionParam, "version"),
-		}.Restrict(v.AllowedVersions.or(s.AllowedVersions).items...)
-		rs.allow = strings.Join(v.AllowedMethods(), ", ")
-		rs.vary = len(rs.renderers) > 1
-		rs.formatParam = cmp.Or(s.URLFormatOverride, "format")
-		rs.maxBody = s.MaxBodyBytes
-		if rs.maxBody == 0 {
-			rs.maxBody = DefaultMaxBodyBytes
-		}
-		rs.handle = s.ExceptionHandler
-		if rs.handle == nil {
-			rs.handle = DefaultExceptionHandler
-		}
-	})
-	return &v.rs
+// compile merges v's fields over s into the view its requests run.
+func compile(v View, s *Settings) *handler {
+	v.global = s
+	v.Authentication = v.Authentication.or(s.Authentication)
+	v.Permissions = v.Permissions.or(s.Permissions).or(Permissions(AllowAny{}))
+	v.Throttles = v.Throttles.or(s.Throttles)
+	v.Renderers = v.Renderers.or(s.Renderers).or(Renderers(JSONRenderer{}))
+	v.Parsers = v.Parsers.or(s.Parsers).or(Parsers(JSONParser{}, FormParser{}, MultiPartParser{}))
+	v.Pagination = effective(v.Pagination, s.Pagination, NoPagination)
+	v.Versioning = effective(v.Versioning, s.Versioning, NoVersioning)
+	v.DefaultVersion = v.DefaultVersion.or(Use(s.DefaultVersion))
+	v.AllowedVersions = v.AllowedVersions.or(s.AllowedVersions)
+	v.VersionParam = cmp.Or(v.VersionParam, s.VersionParam, "version")
+	h := &handler{
+		versionConfig: VersionConfig{Default: v.DefaultVersion.value, Param: v.VersionParam}.Restrict(v.AllowedVersions.items...),
+		allow:         strings.Join(v.AllowedMethods(), ", "),
+		vary:          len(v.Renderers.items) > 1,
+		maxBody:       cmp.Or(s.MaxBodyBytes, DefaultMaxBodyBytes),
+		handle:        s.ExceptionHandler,
+	}
+	if h.handle == nil {
+		h.handle = DefaultExceptionHandler
+	}
+	h.request = request.Config{
+		Authenticators:       v.Authentication.items,
+		Parsers:              v.Parsers.items,
+		UnauthenticatedUser:  s.UnauthenticatedUser,
+		UnauthenticatedToken: s.UnauthenticatedToken,
+		VersionParam:         v.VersionParam,
+		FormatParam:          cmp.Or(s.URLFormatOverride, "format"),
+	}
+	for _, rd := range v.Renderers.items {
+		h.rendererTypes = append(h.rendererTypes, ParseMediaType(rd.MediaType()))
+	}
+	if v.Options == nil {
+		v.Options = defaultOptions
+	}
+	h.view = v
+	return h
+}
+
+// effective is the view's policy over the setting's, nil when off.
+func effective[T comparable](view, setting, off T) T {
+	var unset T
+	p := cmp.Or(view, setting)
+	if p == off || p == unset {
+		return unset
+	}
+	return p
 }
 
 // AllowedMethods lists the methods the view answers, in DRF's order.
@@ -147,47 +155,46 @@ func (v *View) handler(method string) HandlerFunc {
 	case http.MethodHead:
 		return v.headHandler()
 	case http.MethodOptions:
-		if v.Options != nil {
-			return v.Options
-		}
-		return defaultOptions
+		return v.Options
 	}
 	return nil
 }
 
-// Global returns the settings the view resolves against.
-func (v *View) Global() *Settings { return v.resolve().settings }
+// Global returns the settings the view was compiled against.
+func (v *View) Global() *Settings {
+	if v.global == nil {
+		return defaultSettings
+	}
+	return v.global
+}
 
 // Paginator returns the view's pagination style, nil when off.
-func (v *View) Paginator() Paginator { return v.resolve().pagination }
+func (v *View) Paginator() Paginator {
+	if v.Pagination == NoPagination {
+		return nil
+	}
+	return v.Pagination
+}
 
 // PageSize returns the global PAGE_SIZE.
-func (v *View) PageSize() int { return v.resolve().settings.PageSize }
+func (v *View) PageSize() int { return v.Global().PageSize }
 
 // ServeHTTP runs DRF's pipeline: build the Request, negotiate the renderer,
 // determine the version, authenticate, check permissions and throttles,
 // then call the method's handler. Errors and panics become answers.
-func (v *View) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
-	rs := v.resolve()
+func (h *handler) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	if hr.Body != nil && hr.Body != http.NoBody {
-		hr.Body = http.MaxBytesReader(w, hr.Body, rs.maxBody)
+		hr.Body = http.MaxBytesReader(w, hr.Body, h.maxBody)
 	}
-	r := request.New(hr, request.Config{
-		Authenticators:       rs.authenticators,
-		Parsers:              rs.parsers,
-		UnauthenticatedUser:  rs.settings.UnauthenticatedUser,
-		UnauthenticatedToken: rs.settings.UnauthenticatedToken,
-		VersionParam:         rs.versionConfig.Param,
-		FormatParam:          rs.formatParam,
-	})
-	resp, err := v.run(rs, r)
+	r := request.New(hr, h.request)
+	resp, err := h.run(r)
 	if err != nil {
-		resp = v.handleException(rs, r, err)
+		resp = h.handleException(r, err)
 	}
-	v.finalize(rs, w, r, resp)
+	h.finalize(w, r, resp)
 }
 
-func (v *View) run(rs *resolved, r *request.Request) (resp *Response, err error) {
+func (h *handler) run(r *request.Request) (resp *Response, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
@@ -196,15 +203,16 @@ func (v *View) run(rs *resolved, r *request.Request) (resp *Response, err error)
 			resp, err = nil, &panicError{value: p, stack: debug.Stack()}
 		}
 	}()
-	if err := negotiate(r, rs.renderers, rs.rendererTypes, rs.formatParam); err != nil {
+	v := &h.view
+	if err := negotiate(r, v.Renderers.items, h.rendererTypes, h.request.FormatParam); err != nil {
 		return nil, err
 	}
-	if rs.versioning != nil {
-		version, err := rs.versioning.DetermineVersion(r, rs.versionConfig)
+	if v.Versioning != nil {
+		version, err := v.Versioning.DetermineVersion(r, h.versionConfig)
 		if err != nil {
 			return nil, err
 		}
-		r.SetVersion(version, rs.versioning)
+		r.SetVersion(version, v.Versioning)
 	}
 	if !v.LazyAuthentication {
 		if err := r.Authenticate(); err != nil {
@@ -214,20 +222,20 @@ func (v *View) run(rs *resolved, r *request.Request) (resp *Response, err error)
 	if err := v.CheckPermissions(r); err != nil {
 		return nil, err
 	}
-	if err := v.checkThrottles(rs, r); err != nil {
+	if err := v.checkThrottles(r); err != nil {
 		return nil, err
 	}
-	h := v.handler(r.Method)
-	if h == nil {
+	fn := v.handler(r.Method)
+	if fn == nil {
 		return nil, exceptions.MethodNotAllowed(r.Method)
 	}
-	return h(v, r)
+	return fn(v, r)
 }
 
 // CheckPermissions runs the view's permissions; the first to deny decides
 // the error (DRF's check_permissions).
 func (v *View) CheckPermissions(r *request.Request) error {
-	for _, p := range v.resolve().permissions {
+	for _, p := range v.Permissions.items {
 		ok, err := p.HasPermission(r, v)
 		if err != nil {
 			return err
@@ -242,7 +250,7 @@ func (v *View) CheckPermissions(r *request.Request) error {
 // CheckObjectPermissions runs the view's object permissions on obj
 // (DRF's check_object_permissions).
 func (v *View) CheckObjectPermissions(r *request.Request, obj any) error {
-	for _, p := range v.resolve().permissions {
+	for _, p := range v.Permissions.items {
 		op, ok := p.(ObjectPermission)
 		if !ok {
 			continue
@@ -283,7 +291,7 @@ func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 
 // handleException applies the 401/403 rule, then the exception handler;
 // what the handler does not answer becomes a logged 500.
-func (v *View) handleException(rs *resolved, r *request.Request, err error) *Response {
+func (h *handler) handleException(r *request.Request, err error) *Response {
 	var api *exceptions.APIException
 	if errors.As(err, &api) && (api.Code == exceptions.CodeNotAuthenticated || api.Code == exceptions.CodeAuthenticationFailed) {
 		e := *api
@@ -298,7 +306,7 @@ func (v *View) handleException(rs *resolved, r *request.Request, err error) *Res
 		}
 		err = &e
 	}
-	if resp := rs.handle(err, v, r); resp != nil {
+	if resp := h.handle(err, &h.view, r); resp != nil {
 		return resp
 	}
 	attrs := []any{"method", r.Method, "path", r.URL.Path, "error", err.Error()}

@@ -70,6 +70,15 @@ func (t recordThrottle) Allow(*request.Request, *framework.View) (bool, time.Dur
 	return true, 0, nil
 }
 
+// compile is v as an API with the settings s (or the defaults) serves it.
+func compile(v framework.View, s ...framework.Settings) http.Handler {
+	var settings framework.Settings
+	if len(s) > 0 {
+		settings = s[0]
+	}
+	return framework.NewAPI(nil, settings).Handler(v)
+}
+
 func do(t *testing.T, h http.Handler, method, path string, header map[string]string, body string) (*http.Response, map[string]any) {
 	t.Helper()
 	srv := httptest.NewServer(h)
@@ -98,7 +107,7 @@ func do(t *testing.T, h http.Handler, method, path string, header map[string]str
 
 func TestPipelineOrder(t *testing.T) {
 	var log []string
-	v := &framework.View{
+	v := framework.View{
 		Authentication: framework.Authenticators(headerScheme{log: &log}),
 		Permissions:    framework.Permissions(recordPermission{&log, framework.AllowAny{}}),
 		Throttles:      framework.Throttles(recordThrottle{&log}),
@@ -107,7 +116,7 @@ func TestPipelineOrder(t *testing.T) {
 			return framework.OK(map[string]string{"user": r.User().GetUsername()}), nil
 		},
 	}
-	resp, body := do(t, v, "GET", "/", map[string]string{"X-User": "alice"}, "")
+	resp, body := do(t, compile(v), "GET", "/", map[string]string{"X-User": "alice"}, "")
 	if resp.StatusCode != 200 || body["user"] != "alice" {
 		t.Fatalf("got %d %v", resp.StatusCode, body)
 	}
@@ -118,7 +127,7 @@ func TestPipelineOrder(t *testing.T) {
 
 func TestLazyAuthenticationRunsOnFirstAccessOnce(t *testing.T) {
 	calls := 0
-	v := &framework.View{
+	v := framework.View{
 		Authentication:     framework.Authenticators(headerScheme{calls: &calls}),
 		LazyAuthentication: true,
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
@@ -129,7 +138,7 @@ func TestLazyAuthenticationRunsOnFirstAccessOnce(t *testing.T) {
 			return framework.OK(map[string]int{"before": before, "after": calls}), nil
 		},
 	}
-	_, body := do(t, v, "GET", "/", map[string]string{"X-User": "alice"}, "")
+	_, body := do(t, compile(v), "GET", "/", map[string]string{"X-User": "alice"}, "")
 	if body["before"] != 0.0 || body["after"] != 1.0 {
 		t.Fatalf("calls %v", body)
 	}
@@ -137,24 +146,24 @@ func TestLazyAuthenticationRunsOnFirstAccessOnce(t *testing.T) {
 
 func TestSchemeOrder(t *testing.T) {
 	second := 0
-	v := &framework.View{
+	v := framework.View{
 		Authentication: framework.Authenticators(headerScheme{}, headerScheme{calls: &second}),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(map[string]any{"user": r.User().GetUsername(), "auth": r.Auth()}), nil
 		},
 	}
 	// First wins: the second scheme is not consulted.
-	_, body := do(t, v, "GET", "/", map[string]string{"X-User": "alice"}, "")
+	_, body := do(t, compile(v), "GET", "/", map[string]string{"X-User": "alice"}, "")
 	if body["user"] != "alice" || body["auth"] != "auth:alice" || second != 0 {
 		t.Fatalf("first wins: %v second=%d", body, second)
 	}
 	// Not attempted: every scheme is tried, the request is anonymous.
-	_, body = do(t, v, "GET", "/", nil, "")
+	_, body = do(t, compile(v), "GET", "/", nil, "")
 	if body["user"] != "" || body["auth"] != nil || second != 1 {
 		t.Fatalf("anonymous: %v second=%d", body, second)
 	}
 	// Failed: stops at once, whatever the permissions.
-	resp, body := do(t, v, "GET", "/", map[string]string{"X-User": "bad"}, "")
+	resp, body := do(t, compile(v), "GET", "/", map[string]string{"X-User": "bad"}, "")
 	if resp.StatusCode != 403 || body["detail"] != "No such user" || second != 1 {
 		t.Fatalf("failed: %d %v second=%d", resp.StatusCode, body, second)
 	}
@@ -185,12 +194,12 @@ func Test401403Matrix(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v := &framework.View{Authentication: c.schemes, Permissions: framework.Permissions(c.perm), Get: ok}
+			v := framework.View{Authentication: c.schemes, Permissions: framework.Permissions(c.perm), Get: ok}
 			h := map[string]string{}
 			if c.user != "" {
 				h["X-User"] = c.user
 			}
-			resp, body := do(t, v, "GET", "/", h, "")
+			resp, body := do(t, compile(v), "GET", "/", h, "")
 			if resp.StatusCode != c.status {
 				t.Fatalf("status %d, want %d (%v)", resp.StatusCode, c.status, body)
 			}
@@ -205,38 +214,38 @@ func Test401403Matrix(t *testing.T) {
 }
 
 func TestSettingsInheritanceAndExplicitNone(t *testing.T) {
-	s := &framework.Settings{
+	s := framework.Settings{
 		Authentication: framework.Authenticators(challengeScheme{headerScheme{challenge: "Token"}}),
 		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 	}
 	ok := func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		return framework.OK(map[string]bool{"ok": true}), nil
 	}
-	inherit := &framework.View{Settings: s, Get: ok}
-	resp, _ := do(t, inherit, "GET", "/", nil, "")
+	inherit := framework.View{Get: ok}
+	resp, _ := do(t, compile(inherit, s), "GET", "/", nil, "")
 	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != "Token" {
 		t.Fatalf("inherit: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 	}
-	none := &framework.View{Settings: s, Authentication: framework.Authenticators(), Permissions: framework.Permissions(), Get: ok}
-	resp, _ = do(t, none, "GET", "/", map[string]string{"X-User": "bad"}, "")
+	none := framework.View{Authentication: framework.Authenticators(), Permissions: framework.Permissions(), Get: ok}
+	resp, _ = do(t, compile(none, s), "GET", "/", map[string]string{"X-User": "bad"}, "")
 	if resp.StatusCode != 200 {
 		t.Fatalf("explicit none: %d", resp.StatusCode)
 	}
 }
 
 func TestMethodNotAllowedAndOptions(t *testing.T) {
-	v := &framework.View{Name: "Thing", Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	v := framework.View{Name: "Thing", Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		return framework.OK(map[string]int{"n": 1}), nil
 	}}
-	resp, body := do(t, v, "POST", "/", nil, "")
+	resp, body := do(t, compile(v), "POST", "/", nil, "")
 	if resp.StatusCode != 405 || body["detail"] != `Method "POST" not allowed.` || resp.Header.Get("Allow") != "GET, HEAD, OPTIONS" {
 		t.Fatalf("405: %d %v %q", resp.StatusCode, body, resp.Header.Get("Allow"))
 	}
-	resp, body = do(t, v, "OPTIONS", "/", nil, "")
+	resp, body = do(t, compile(v), "OPTIONS", "/", nil, "")
 	if resp.StatusCode != 200 || body["name"] != "Thing" {
 		t.Fatalf("options: %d %v", resp.StatusCode, body)
 	}
-	resp, _ = do(t, v, "HEAD", "/", nil, "")
+	resp, _ = do(t, compile(v), "HEAD", "/", nil, "")
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Length") != "7" {
 		t.Fatalf("head: %d %q", resp.StatusCode, resp.Header.Get("Content-Length"))
 	}
@@ -247,13 +256,13 @@ func TestPanicBecomesLogged500AndServerKeepsServing(t *testing.T) {
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	defer slog.SetDefault(prev)
-	v := &framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	v := framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		if r.URL.Query().Get("boom") != "" {
 			panic("boom")
 		}
 		return framework.OK(map[string]bool{"ok": true}), nil
 	}}
-	srv := httptest.NewServer(v)
+	srv := httptest.NewServer(compile(v))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/?boom=1")
 	if err != nil {
@@ -279,17 +288,17 @@ func (brokenScheme) Authenticate(*request.Request) (request.User, any, error) {
 
 func TestAuthenticatorErrorIsSurfacedWrapped(t *testing.T) {
 	var seen error
-	v := &framework.View{
-		Settings: &framework.Settings{ExceptionHandler: func(err error, v *framework.View, r *request.Request) *framework.Response {
-			seen = err
-			return framework.DefaultExceptionHandler(err, v, r)
-		}},
+	s := framework.Settings{ExceptionHandler: func(err error, v *framework.View, r *request.Request) *framework.Response {
+		seen = err
+		return framework.DefaultExceptionHandler(err, v, r)
+	}}
+	v := framework.View{
 		Authentication: framework.Authenticators(brokenScheme{}),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(map[string]bool{"reached": true}), nil
 		},
 	}
-	resp, _ := do(t, v, "GET", "/", nil, "")
+	resp, _ := do(t, compile(v, s), "GET", "/", nil, "")
 	var wrapped *request.WrappedError
 	if resp.StatusCode != 500 || !errors.As(seen, &wrapped) || wrapped.Err.Error() != "database is down" {
 		t.Fatalf("%d %v", resp.StatusCode, seen)
@@ -297,28 +306,28 @@ func TestAuthenticatorErrorIsSurfacedWrapped(t *testing.T) {
 }
 
 func TestCustomExceptionHandler(t *testing.T) {
-	v := &framework.View{
-		Settings: &framework.Settings{ExceptionHandler: func(err error, v *framework.View, r *request.Request) *framework.Response {
-			resp := framework.DefaultExceptionHandler(err, v, r)
-			if resp != nil {
-				resp.Data = map[string]any{"error": resp.Data, "status_code": resp.Status}
-			}
-			return resp
-		}},
+	s := framework.Settings{ExceptionHandler: func(err error, v *framework.View, r *request.Request) *framework.Response {
+		resp := framework.DefaultExceptionHandler(err, v, r)
+		if resp != nil {
+			resp.Data = map[string]any{"error": resp.Data, "status_code": resp.Status}
+		}
+		return resp
+	}}
+	v := framework.View{
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return nil, exceptions.NotFound()
 		},
 	}
-	resp, body := do(t, v, "GET", "/", nil, "")
+	resp, body := do(t, compile(v, s), "GET", "/", nil, "")
 	if resp.StatusCode != 404 || body["status_code"] != 404.0 {
 		t.Fatalf("%d %v", resp.StatusCode, body)
 	}
 }
 
 func TestSecurityHeaders(t *testing.T) {
-	h := framework.SecurityHeaders(&framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	h := framework.SecurityHeaders(compile(framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		return framework.OK(nil), nil
-	}})
+	}}))
 	resp, _ := do(t, h, "GET", "/", nil, "")
 	for k, want := range map[string]string{"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"} {
 		if got := resp.Header.Get(k); got != want {
@@ -333,13 +342,13 @@ func TestAbandonedRequestIsNotLoggedAsError(t *testing.T) {
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	defer slog.SetDefault(prev)
-	v := &framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	v := framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		return nil, r.Context().Err()
 	}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	w := httptest.NewRecorder()
-	v.ServeHTTP(w, httptest.NewRequest("GET", "/", nil).WithContext(ctx))
+	compile(v).ServeHTTP(w, httptest.NewRequest("GET", "/", nil).WithContext(ctx))
 	if strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "abandoned") {
 		t.Fatalf("log %q", logs.String())
 	}

@@ -53,9 +53,9 @@ type tokenExtra struct {
 
 // obtainToken is the token-obtain view: POST a username and password, get
 // {"token": KEY}. answer, when not nil, builds a different answer.
-func (a *app) obtainToken(name string, answer func(t *authtoken.Token, u *auth.User) any) *framework.View {
+func (a *app) obtainToken(name string, answer func(t *authtoken.Token, u *auth.User) any) framework.View {
 	v := authtoken.ObtainToken{Users: a.users, Tokens: a.tokens, Answer: answer}.View()
-	v.Settings, v.Name = a.settings, name
+	v.Name = name
 	return v
 }
 
@@ -66,7 +66,7 @@ func withExtra(t *authtoken.Token, u *auth.User) any {
 
 // obtainTokenThrottled is the token-obtain view with an anonymous rate
 // limit (the "anon" rate of the settings).
-func (a *app) obtainTokenThrottled() *framework.View {
+func (a *app) obtainTokenThrottled() framework.View {
 	v := a.obtainToken("Throttled Obtain Auth Token", nil)
 	v.Throttles = framework.Throttles(framework.AnonRateThrottle())
 	return v
@@ -80,10 +80,9 @@ type whoAmI struct {
 }
 
 // whoAmI tells who the default schemes say the caller is, and by which.
-func (a *app) whoAmI() *framework.View {
-	return &framework.View{
-		Settings: a.settings,
-		Name:     "Who Am I",
+func (a *app) whoAmI() framework.View {
+	return framework.View{
+		Name: "Who Am I",
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			var scheme string
 			switch r.SuccessfulAuthenticator().(type) {
@@ -106,9 +105,8 @@ type username struct {
 
 // onlyUsers answers the caller's name to callers its schemes authenticate
 // and its permission lets through: each /auth/ route is one of these.
-func (a *app) onlyUsers(name string, perm framework.Permission, schemes ...request.Authenticator) *framework.View {
-	return &framework.View{
-		Settings:       a.settings,
+func (a *app) onlyUsers(name string, perm framework.Permission, schemes ...request.Authenticator) framework.View {
+	return framework.View{
 		Name:           name,
 		Authentication: framework.Authenticators(schemes...),
 		Permissions:    framework.Permissions(perm),
@@ -120,9 +118,8 @@ func (a *app) onlyUsers(name string, perm framework.Permission, schemes ...reque
 
 // csrfCheck accepts POSTs from anyone through the session scheme alone,
 // so a logged-in caller needs a CSRF token.
-func (a *app) csrfCheck() *framework.View {
-	return &framework.View{
-		Settings:       a.settings,
+func (a *app) csrfCheck() framework.View {
+	return framework.View{
 		Name:           "Csrf Check",
 		Authentication: framework.Authenticators(a.sessionAuth()),
 		Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {

@@ -72,43 +72,26 @@ func versionedSerializer(r *request.Request) *serializers.Serializer[Book] {
 	return bookV1Serializer
 }
 
-// createdBy sets what a client cannot: the owner is the requester, the
-// creation time now.
-func createdBy(r *request.Request, b *Book) {
-	b.OwnerID = r.User().(*auth.User).ID
-	b.Created = time.Now()
-}
-
 // bookViewSet is the books' model viewset, mounted by the router at
 // /books/ and /books/{pk}/: anyone reads, authenticated users write, and
-// a new book belongs to whoever creates it.
+// a new book belongs to whoever creates it, created now.
 func (a *app) bookViewSet() *generics.ModelViewSet[Book] {
 	vs := &generics.ModelViewSet[Book]{}
-	vs.Settings = a.settings
 	vs.Permissions = framework.Permissions(framework.IsAuthenticatedOrReadOnly{})
-	vs.Source = a.books
-	vs.Serializer = bookSerializer
+	vs.Source, vs.Serializer = a.books, bookSerializer
 	vs.PerformCreate = func(r *request.Request, b *Book) error {
-		createdBy(r, b)
+		b.OwnerID, b.Created = auth.UserOf(r).ID, time.Now()
 		return vs.InsertObject(r, b)
 	}
 	return vs
 }
 
-// versionedBooks are the list and detail views of /url/{version}/books/:
+// versionedBooks is the list or detail view of /url/{version}/books/:
 // the serializer depends on the version in the URL.
-func (a *app) versionedBooks() (list, detail *framework.View) {
-	view := func(name string) *generics.GenericAPIView[Book] {
-		return &generics.GenericAPIView[Book]{
-			View: framework.View{
-				Settings:   a.settings,
-				Name:       name,
-				Versioning: framework.Use[framework.Versioner](versioning.URLPathVersioning{}),
-				Pagination: fivePerPage,
-			},
-			Source:        a.books,
-			SerializerFor: versionedSerializer,
-		}
-	}
-	return generics.ListAPIView(view("Versioned Book List")), generics.RetrieveAPIView(view("Versioned Book Detail"))
+func (a *app) versionedBooks(name string, as func(generics.GenericAPIView[Book]) framework.View) framework.View {
+	return as(generics.GenericAPIView[Book]{
+		View:          framework.View{Name: name, Versioning: versioning.URLPathVersioning{}, Pagination: fivePerPage},
+		Source:        a.books,
+		SerializerFor: versionedSerializer,
+	})
 }

@@ -11,33 +11,30 @@ import (
 
 // bookList is a generic list view of the books, paginated in the given
 // style (framework.NoPagination: not at all) after the filter backends.
-func (a *app) bookList(name string, style framework.Option[framework.Paginator], backends ...filters.Backend) *framework.View {
-	return generics.ListAPIView(&generics.GenericAPIView[Book]{
-		View:           framework.View{Settings: a.settings, Name: name, Pagination: style},
+func (a *app) bookList(name string, style framework.Paginator, backends ...filters.Backend) framework.View {
+	return generics.ListAPIView(generics.GenericAPIView[Book]{
+		View:           framework.View{Name: name, Pagination: style},
 		Source:         a.books,
 		Serializer:     bookSerializer,
 		FilterBackends: backends,
 	})
 }
 
-// pagedBy sets a view's pagination style.
-func pagedBy(p framework.Paginator) framework.Option[framework.Paginator] { return framework.Use(p) }
-
 // Pagination styles of the /pages/ routes, beside the global default (page
 // numbers, 10 a page). A style is configuration, shared by all requests.
 var (
-	fivePerPage      = pagedBy(&pagination.PageNumberPagination{PageSize: 5})
-	pageNumberStyle  = pagedBy(&pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20})
-	limitOffsetStyle = pagedBy(&pagination.LimitOffsetPagination{DefaultLimit: 5, MaxLimit: 20})
-	cursorStyle      = pagedBy(&pagination.CursorPagination{PageSize: 5, Ordering: []string{"-created"}, PageSizeQueryParam: "page_size", MaxPageSize: 20})
+	fivePerPage      = &pagination.PageNumberPagination{PageSize: 5}
+	pageNumberStyle  = &pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}
+	limitOffsetStyle = &pagination.LimitOffsetPagination{DefaultLimit: 5, MaxLimit: 20}
+	cursorStyle      = &pagination.CursorPagination{PageSize: 5, Ordering: []string{"-created"}, PageSizeQueryParam: "page_size", MaxPageSize: 20}
 	// ratingCursor orders by a field that is not unique, so its cursors
 	// carry an offset past the items that share a rating.
-	ratingCursor = pagedBy(&pagination.CursorPagination{PageSize: 5, Ordering: []string{"rating"}})
+	ratingCursor = &pagination.CursorPagination{PageSize: 5, Ordering: []string{"rating"}}
 	// orderableCursor pages in the ordering the view's ordering filter picks.
-	orderableCursor = pagedBy(&pagination.CursorPagination{PageSize: 5, Ordering: []string{"-created"}})
+	orderableCursor = &pagination.CursorPagination{PageSize: 5, Ordering: []string{"-created"}}
 	// The two custom styles: the links in a Link header, or under "links".
-	linkHeaderStyle  = pagedBy(&pagination.LinkHeaderPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}})
-	nestedLinksStyle = pagedBy(&pagination.NestedLinksPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}})
+	linkHeaderStyle  = &pagination.LinkHeaderPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}
+	nestedLinksStyle = &pagination.NestedLinksPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}
 )
 
 // byTitleCreatedOrID lets clients order by ?ordering=title, created or id.
@@ -45,9 +42,8 @@ var byTitleCreatedOrID = filters.OrderingFilter{Fields: []string{"title", "creat
 
 // manualPage is a plain view (not a generic one) that pages the books by
 // calling the pagination API itself.
-func (a *app) manualPage() *framework.View {
-	return &framework.View{
-		Settings:   a.settings,
+func (a *app) manualPage() framework.View {
+	return framework.View{
 		Name:       "Manual Page",
 		Pagination: fivePerPage,
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {

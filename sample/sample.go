@@ -47,14 +47,13 @@ func TrustRemoteUserHeader(name string) Option {
 	return func(a *app) { a.remoteUserHeader = name }
 }
 
-// app holds what the views share: the stores, the schemes, the settings.
+// app holds what the views share: the stores and the options.
 type app struct {
 	users    *auth.Users
 	tokens   *authtoken.Tokens
 	sessions *sessions.Manager
 	books    *queryset.SQLSource[Book]
 
-	settings         *framework.Settings
 	remoteUserHeader string
 }
 
@@ -77,8 +76,9 @@ func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error)
 	for _, opt := range opts {
 		opt(a)
 	}
-	a.settings = a.newSettings()
-	return a.routes(), nil
+	api := framework.NewAPI(db, a.settings())
+	a.routes(api)
+	return framework.SecurityHeaders(api), nil
 }
 
 // Schemes of the views, built on the app's stores.

@@ -6,19 +6,18 @@ import (
 	"github.com/go-drf/drf/framework/pagination"
 )
 
-// newSettings are the global settings every view starts from (Django's
+// settings are the global settings every view starts from (Django's
 // REST_FRAMEWORK setting); views override what they need.
-func (a *app) newSettings() *framework.Settings {
-	return &framework.Settings{
+func (a *app) settings() framework.Settings {
+	return framework.Settings{
 		// Tried in this order; the first that authenticates wins.
 		Authentication: framework.Authenticators(a.sessionAuth(), a.tokenAuth(), a.basicAuth()),
 		Permissions:    framework.Permissions(framework.AllowAny{}),
 
-		Pagination: framework.Use[framework.Paginator](&pagination.PageNumberPagination{}),
+		Pagination: &pagination.PageNumberPagination{},
 		PageSize:   10,
 
 		// No versioning unless a view sets a scheme; these apply when it does.
-		Versioning:      framework.NoVersioning,
 		DefaultVersion:  "v1",
 		AllowedVersions: framework.Versions("v1", "v2"),
 

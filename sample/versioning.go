@@ -26,11 +26,10 @@ type info struct {
 
 // versionInfo answers the version, as the scheme determines it, and the
 // version-aware absolute URL of the route that matched.
-func (a *app) versionInfo(name string, scheme framework.Versioner) *framework.View {
-	return &framework.View{
-		Settings:   a.settings,
+func versionInfo(name string, scheme framework.Versioner) framework.View {
+	return framework.View{
 		Name:       name,
-		Versioning: framework.Use(scheme),
+		Versioning: scheme,
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			m, _ := reverse.MatchOf(r.Request)
 			self, err := reverse.Reverse(m.Name, nil, r)

@@ -19,8 +19,6 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/contrib/sessions"
@@ -30,7 +28,6 @@ import (
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/queryset"
-	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/sample"
@@ -64,7 +61,7 @@ func main() {
 		log.Fatal(err)
 	}
 	users := &auth.Users{DB: db}
-	settings := &framework.Settings{
+	api := framework.NewAPI(db, framework.Settings{
 		Authentication: framework.Authenticators(
 			authentication.Session{Sessions: &sessions.Manager{DB: db, Users: users}},
 			authentication.Token{Tokens: &authtoken.Tokens{DB: db}},
@@ -72,15 +69,13 @@ func main() {
 		),
 		PageSize:  10,
 		Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{}),
-	}
-	list := generics.ListAPIView(&generics.GenericAPIView[sample.Book]{
-		View: framework.View{Settings: settings, Name: "Page Number List", Pagination: framework.Use[framework.Paginator](
-			&pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20})},
+	})
+	api.Handle("/pages/page-number/", generics.ListAPIView(generics.GenericAPIView[sample.Book]{
+		View: framework.View{Name: "Page Number List",
+			Pagination: &pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}},
 		Source:     books,
 		Serializer: serializers.MustNew[sample.Book](),
-	})
-	r := chi.NewRouter()
-	reverse.New().Handle(r, "/pages/page-number/", "", list)
+	}))
 	log.Printf("framework with a trigger-kept count on http://%s/ (database %s)", *addr, flag.Arg(0))
-	log.Fatal(http.ListenAndServe(*addr, framework.SecurityHeaders(r)))
+	log.Fatal(http.ListenAndServe(*addr, framework.SecurityHeaders(api)))
 }

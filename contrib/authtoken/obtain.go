@@ -39,10 +39,10 @@ type TokenAnswer struct {
 // View returns the endpoint as a view, DRF's defaults set: renderer JSON
 // only (Accept: text/html alone is 406), parsers form, multipart and JSON,
 // no permissions and no throttles. Authentication is left to the global
-// setting, as DRF does, so a bad Authorization header still fails. Set the
-// view's Settings, and its Throttles to throttle it (failed attempts count).
-func (o ObtainToken) View() *framework.View {
-	return &framework.View{
+// setting, as DRF does, so a bad Authorization header still fails. Set
+// its Throttles to throttle it (failed attempts count).
+func (o ObtainToken) View() framework.View {
+	return framework.View{
 		Name:        "Obtain Auth Token",
 		Renderers:   framework.Renderers(framework.JSONRenderer{}),
 		Parsers:     framework.Parsers(framework.FormParser{}, framework.MultiPartParser{}, framework.JSONParser{}),

@@ -19,23 +19,22 @@ import (
 
 // settings are the sample's: Session, Token and Basic, JSON and the other
 // renderers, so that the obtain view's own choices show.
-func (f *fixture) settings() *framework.Settings {
+func (f *fixture) settings() framework.Settings {
 	m := &sessions.Manager{DB: f.db, Users: f.users}
-	return &framework.Settings{Authentication: framework.Authenticators(
+	return framework.Settings{Authentication: framework.Authenticators(
 		authentication.Session{Sessions: m},
 		authentication.Token{Tokens: f.tokens},
 		authentication.Basic{Users: sessions.ModelBackend{Users: f.users}},
 	)}
 }
 
-func (f *fixture) obtainServer(t *testing.T, o authtoken.ObtainToken, configure ...func(*framework.View)) *httptest.Server {
+func (f *fixture) obtainServer(t *testing.T, o authtoken.ObtainToken, configure ...func(*framework.View, *framework.Settings)) *httptest.Server {
 	t.Helper()
-	v := o.View()
-	v.Settings = f.settings()
+	v, s := o.View(), f.settings()
 	for _, c := range configure {
-		c(v)
+		c(&v, &s)
 	}
-	srv := httptest.NewServer(v)
+	srv := httptest.NewServer(framework.NewAPI(f.db, s).Handler(v))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -169,9 +168,9 @@ func TestObtainTokenExtraFieldsAndThrottle(t *testing.T) {
 		t.Errorf("extra: %d %s, want %s", a.status, a.raw, want)
 	}
 
-	throttled := f.obtainServer(t, authtoken.ObtainToken{Users: f.users, Tokens: f.tokens}, func(v *framework.View) {
-		v.Settings.ThrottleRates = map[string]string{"anon": "3/minute"}
-		v.Settings.ThrottleCache = &framework.MemoryCache{}
+	throttled := f.obtainServer(t, authtoken.ObtainToken{Users: f.users, Tokens: f.tokens}, func(v *framework.View, s *framework.Settings) {
+		s.ThrottleRates = map[string]string{"anon": "3/minute"}
+		s.ThrottleCache = &framework.MemoryCache{}
 		v.Throttles = framework.Throttles(framework.AnonRateThrottle())
 	})
 	for i, body := range []string{`{"username":"alice","password":"x"}`, `{}`, `{"username":"alice","password":"alice-pass"}`} {

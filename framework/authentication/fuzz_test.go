@@ -83,14 +83,14 @@ func (s *fuzzStore) reset() {
 
 // protected is a view that needs an authenticated user and answers
 // {"username", "auth"}.
-func fuzzProtected(scheme request.Authenticator) *framework.View {
-	return &framework.View{
+func fuzzProtected(scheme request.Authenticator) http.Handler {
+	return handler(framework.View{
 		Authentication: framework.Authenticators(scheme),
 		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(map[string]any{"username": r.User().GetUsername(), "auth": r.Auth()}), nil
 		},
-	}
+	})
 }
 
 // answer is what the view answered.

@@ -89,13 +89,13 @@ func whoami(_ *framework.View, r *request.Request) (*framework.Response, error) 
 // and POST with whoami.
 func serve(t *testing.T, perm framework.Permission, schemes ...request.Authenticator) *httptest.Server {
 	t.Helper()
-	v := &framework.View{
+	v := handler(framework.View{
 		Authentication: framework.Authenticators(schemes...),
 		Permissions:    framework.Permissions(perm),
 		Get:            whoami,
 		Post:           whoami,
 		Put:            whoami,
-	}
+	})
 	srv := httptest.NewServer(v)
 	t.Cleanup(srv.Close)
 	return srv
@@ -144,4 +144,9 @@ func do(t *testing.T, c *http.Client, method, url, body string, headers ...strin
 func (a answer) detail() string {
 	s, _ := a.body["detail"].(string)
 	return s
+}
+
+// handler is v compiled with the settings s (or the defaults).
+func handler(v framework.View, s ...framework.Settings) http.Handler {
+	return framework.NewAPI(nil, append(s, framework.Settings{})[0]).Handler(v)
 }

@@ -43,17 +43,16 @@ func TestSecretsNeverLogged(t *testing.T) {
 	defer slog.SetDefault(old)
 
 	w := newWorld(t)
-	settings := &framework.Settings{Authentication: framework.Authenticators(
+	settings := framework.Settings{Authentication: framework.Authenticators(
 		authentication.Session{Sessions: w.sessions},
 		authentication.Token{Tokens: w.tokens},
 		authentication.Basic{Users: inactiveChecker(w)},
 	)}
-	obtain := authtoken.ObtainToken{Users: w.users, Tokens: w.tokens}.View()
-	obtain.Settings = settings
-	logged := &framework.View{Settings: settings, Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	obtain := handler(authtoken.ObtainToken{Users: w.users, Tokens: w.tokens}.View(), settings)
+	logged := handler(framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		slog.Info("handled", "user", r.User().GetUsername(), "auth", r.Auth())
 		return whoami(v, r)
-	}}
+	}}, settings)
 	mux := http.NewServeMux()
 	mux.Handle("/token/", obtain)
 	mux.Handle("/api/", logged)

@@ -164,11 +164,11 @@ func TestInactiveUsersRejectedByEveryScheme(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v := &framework.View{
+			v := handler(framework.View{
 				Authentication: framework.Authenticators(c.scheme),
 				Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 				Post:           whoami,
-			}
+			})
 			srv := httptest.NewServer(remote(v))
 			defer srv.Close()
 			a := do(t, nil, "POST", srv.URL, "", c.headers...)

@@ -176,11 +176,11 @@ func TestTokenKeywordIsReplaceable(t *testing.T) {
 func TestRemoteUserAuthentication(t *testing.T) {
 	w := newWorld(t)
 	view := func(s authentication.RemoteUser) *httptest.Server {
-		v := &framework.View{
+		v := handler(framework.View{
 			Authentication: framework.Authenticators(s),
 			Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 			Get:            whoami,
-		}
+		})
 		srv := httptest.NewServer(authentication.TrustedHeader("X-Remote-User")(v))
 		t.Cleanup(srv.Close)
 		return srv
@@ -217,11 +217,11 @@ func TestRemoteUserAuthentication(t *testing.T) {
 
 func TestCGIRemoteUser(t *testing.T) {
 	w := newWorld(t)
-	v := &framework.View{
+	v := handler(framework.View{
 		Authentication: framework.Authenticators(authentication.RemoteUser{Users: sessions.RemoteUserBackend{Users: w.users}}),
 		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 		Get:            whoami,
-	}
+	})
 	srv := httptest.NewServer(authentication.CGIRemoteUser(v))
 	defer srv.Close()
 	if a := do(t, nil, "GET", srv.URL, "", "X-Remote-User: alice"); a.status != 403 {

@@ -22,13 +22,13 @@ const (
 )
 
 // csrfView is /auth/csrf/ of the sample: Session only, AllowAny.
-func csrfView(m *sessions.Manager) *framework.View {
-	return &framework.View{
+func csrfView(m *sessions.Manager) http.Handler {
+	return handler(framework.View{
 		Authentication: framework.Authenticators(authentication.Session{Sessions: m}),
 		Get:            whoami,
 		Post:           whoami,
 		Put:            whoami,
-	}
+	})
 }
 
 func maskedToken(t *testing.T, m *sessions.Manager, cookie string) string {

@@ -47,17 +47,16 @@ type plainPage struct{}
 func (plainPage) Items() []any                          { return nil }
 func (plainPage) Response(data any) *framework.Response { return framework.OK(data) }
 
-var settings = &framework.Settings{
+var settings = framework.Settings{
 	Authentication: framework.Authenticators(headerAuth{}),
 	Renderers:      framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{}),
 }
 
-func serve(t *testing.T, v *framework.View) *httptest.Server {
+// serve serves v compiled with s, by default the settings above.
+func serve(t *testing.T, v framework.View, s ...framework.Settings) *httptest.Server {
 	t.Helper()
-	if v.Settings == nil {
-		v.Settings = settings
-	}
-	srv := httptest.NewServer(v)
+	s = append(s, settings)
+	srv := httptest.NewServer(framework.NewAPI(nil, s[0]).Handler(v))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -110,8 +109,8 @@ func mustNotContain(t *testing.T, body string, unwanted ...string) {
 	}
 }
 
-func books() *framework.View {
-	return &framework.View{
+func books() framework.View {
+	return framework.View{
 		Name:        "Book List",
 		Description: "All the books.",
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
@@ -178,13 +177,12 @@ func TestPageShowsTheAnswer(t *testing.T) {
 }
 
 func TestVendorRendererShownAsContentType(t *testing.T) {
-	srv := serve(t, &framework.View{
-		Settings:  &framework.Settings{},
+	srv := serve(t, framework.View{
 		Renderers: framework.Renderers(browsable.Renderer{}, framework.JSONRenderer{Type: "application/vnd.books+json"}),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK([]int{1}), nil
 		},
-	})
+	}, framework.Settings{})
 	body := html(t, srv, "/")
 	mustContain(t, body, "<b>Content-Type:</b> application/vnd.books&#43;json\n", "[\n    1\n]</pre>")
 }
@@ -202,10 +200,10 @@ func TestRawFormOnlyWhenPOSTAllowed(t *testing.T) {
 	)
 	mustNotContain(t, withPost, `value="PUT"`, `id="delete-form"`)
 
-	readOnly := html(t, serve(t, &framework.View{Get: books().Get}), "/")
+	readOnly := html(t, serve(t, framework.View{Get: books().Get}), "/")
 	mustNotContain(t, readOnly, `id="send"`, "<textarea", "<script")
 
-	detail := html(t, serve(t, &framework.View{
+	detail := html(t, serve(t, framework.View{
 		Get:    books().Get,
 		Put:    books().Post,
 		Patch:  books().Post,
@@ -216,7 +214,7 @@ func TestRawFormOnlyWhenPOSTAllowed(t *testing.T) {
 }
 
 func TestFormOnNotAllowedMethodPage(t *testing.T) {
-	srv := serve(t, &framework.View{Name: "Csrf Check", Post: books().Post})
+	srv := serve(t, framework.View{Name: "Csrf Check", Post: books().Post})
 	resp, body := get(t, srv, "/", "Accept", "text/html")
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Fatalf("status %d, want 405", resp.StatusCode)
@@ -253,12 +251,10 @@ func TestConfiguredURLsAndToken(t *testing.T) {
 			return "minted-for-" + r.URL.Path
 		},
 	}
-	v := books()
-	v.Settings = &framework.Settings{
+	srv := serve(t, books(), framework.Settings{
 		Authentication: framework.Authenticators(headerAuth{}),
 		Renderers:      framework.Renderers(framework.JSONRenderer{}, rd),
-	}
-	srv := serve(t, v)
+	})
 	mustContain(t, html(t, srv, "/"), `href="/accounts/login/?from=api&amp;next=%2F"`, `data-csrf="minted-for-/"`)
 	mustContain(t, html(t, srv, "/", "X-User", "bob", "Cookie", "csrftoken=ignored"),
 		`action="/accounts/logout/?next=%2F"`, `value="minted-for-/"`)
@@ -275,7 +271,7 @@ func TestConfiguredURLsAndToken(t *testing.T) {
 }
 
 func TestErrorPages(t *testing.T) {
-	srv := serve(t, &framework.View{
+	srv := serve(t, framework.View{
 		Permissions: framework.Permissions(framework.IsAuthenticated{}),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return nil, exceptions.NotFound()
@@ -300,7 +296,7 @@ func TestErrorPages(t *testing.T) {
 
 func TestPaginationControls(t *testing.T) {
 	controls := template.HTML(`<ul><li><a href="http://x/?page=2">next</a></li></ul>`)
-	srv := serve(t, &framework.View{
+	srv := serve(t, framework.View{
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			var p framework.Page = plainPage{}
 			if r.QueryParams().Get("controls") != "" {
@@ -316,7 +312,7 @@ func TestPaginationControls(t *testing.T) {
 }
 
 func TestEverythingIsEscaped(t *testing.T) {
-	srv := serve(t, &framework.View{
+	srv := serve(t, framework.View{
 		Name:        "<script>alert('name')</script>",
 		Description: `<img src=x onerror="alert(1)">`,
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
@@ -339,7 +335,7 @@ func TestEverythingIsEscaped(t *testing.T) {
 }
 
 func TestURLsInTheBodyAreLinks(t *testing.T) {
-	srv := serve(t, &framework.View{
+	srv := serve(t, framework.View{
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(map[string]any{
 				"next":     "http://127.0.0.1/books/?page=3&page_size=2",

@@ -55,17 +55,17 @@ type wide struct {
 
 const benchItems = 20
 
-func narrowView() *framework.View {
+func narrowView() http.Handler {
 	items := make([]narrow, benchItems)
 	for i := range items {
 		items[i] = narrow{ID: int64(i + 1), Name: fmt.Sprintf("item %d", i), Score: i * 7}
 	}
-	return generics.ListAPIView(&generics.GenericAPIView[narrow]{
+	return framework.NewAPI(nil, framework.Settings{}).Handler(generics.ListAPIView(generics.GenericAPIView[narrow]{
 		Source: queryset.MustSlice(items), Serializer: serializers.MustNew[narrow](),
-	})
+	}))
 }
 
-func wideView() *framework.View {
+func wideView() http.Handler {
 	items := make([]wide, benchItems)
 	s, n := "text", 5
 	for i := range items {
@@ -74,9 +74,9 @@ func wideView() *framework.View {
 			I1: i, I2: 2, I3: 3, I4: 4, I5: 5, I6: 6, B1: true, F1: 1.5, F2: 2, F3: 1e20,
 			T1: t, T2: t, T3: t, P1: &s, P2: &n, N1: "x", N2: 9, N3: "y"}
 	}
-	return generics.ListAPIView(&generics.GenericAPIView[wide]{
+	return framework.NewAPI(nil, framework.Settings{}).Handler(generics.ListAPIView(generics.GenericAPIView[wide]{
 		Source: queryset.MustSlice(items), Serializer: serializers.MustNew[wide](),
-	})
+	}))
 }
 
 func serve(v http.Handler) *httptest.ResponseRecorder {

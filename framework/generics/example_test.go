@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/contrib/sessions"
@@ -50,26 +48,20 @@ func Example_authenticationAndPagination() {
 	alice, _ := users.CreateUser(ctx, "alice", "", "alice-pass")
 	token, _, _ := tokens.GetOrCreate(ctx, alice.ID)
 
-	settings := &framework.Settings{
+	api := framework.NewAPI(db, framework.Settings{
 		Authentication: framework.Authenticators(
 			authentication.Token{Tokens: tokens},
 			authentication.Basic{Users: sessions.ModelBackend{Users: users}},
 		),
-		Pagination: framework.Use[framework.Paginator](&pagination.PageNumberPagination{}),
+		Pagination: &pagination.PageNumberPagination{},
 		PageSize:   2,
-	}
-	list := generics.ListAPIView(&generics.GenericAPIView[Note]{
-		View: framework.View{
-			Settings:    settings,
-			Permissions: framework.Permissions(framework.IsAuthenticated{}),
-		},
+	})
+	api.Handle("/notes/", generics.ListAPIView(generics.GenericAPIView[Note]{
+		View:       framework.View{Permissions: framework.Permissions(framework.IsAuthenticated{})},
 		Source:     queryset.MustSQL[Note](db, queryset.SQLConfig{Table: "notes", Ordering: []queryset.Order{{Field: "id"}}}),
 		Serializer: serializers.MustNew[Note](),
-	})
-
-	r := chi.NewRouter()
-	r.Handle("/notes/", list)
-	srv := httptest.NewServer(r)
+	}))
+	srv := httptest.NewServer(api)
 	defer srv.Close()
 
 	for _, auth := range []string{"", "Token " + token.Key} {

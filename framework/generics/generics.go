@@ -60,9 +60,9 @@ type GenericAPIView[T any] struct {
 	PerformDestroy func(r *request.Request, obj *T) error
 }
 
-// Template returns the view whose policies the handlers run under; a
-// router copies it for every route of a viewset.
-func (g *GenericAPIView[T]) Template() *framework.View { return &g.View }
+// Policies returns the view configuration the handlers run under; a
+// router gives it to every route of a viewset.
+func (g *GenericAPIView[T]) Policies() framework.View { return g.View }
 
 // LookupParam returns the URL parameter of detail routes.
 func (g *GenericAPIView[T]) LookupParam() string {

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
@@ -21,7 +19,6 @@ import (
 	"github.com/go-drf/drf/framework/queryset"
 	qt "github.com/go-drf/drf/framework/queryset/querysettest"
 	"github.com/go-drf/drf/framework/request"
-	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/framework/serializers"
 )
 
@@ -50,25 +47,32 @@ var bookSerializer = serializers.MustNew[qt.Book]()
 
 type server struct {
 	*httptest.Server
-	mux    *chi.Mux
-	routes *reverse.Routes
-	f      *qt.Fixture
-	s      *framework.Settings
+	api *framework.API
+	f   *qt.Fixture
+	s   framework.Settings
 }
 
 func newServer(t *testing.T, books int) *server {
 	t.Helper()
 	f := qt.Open(t, books)
-	srv := &server{mux: chi.NewRouter(), routes: reverse.New(), f: f}
-	srv.s = &framework.Settings{Authentication: framework.Authenticators(userHeader{f.Users}), PageSize: 10}
-	srv.Server = httptest.NewServer(srv.mux)
+	srv := &server{f: f}
+	srv.s = framework.Settings{Authentication: framework.Authenticators(userHeader{f.Users}), PageSize: 10}
+	srv.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { srv.api.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
 	return srv
 }
 
-// view returns a GenericAPIView of the fixture's books with the settings.
-func (s *server) view() *generics.GenericAPIView[qt.Book] {
-	return &generics.GenericAPIView[qt.Book]{View: framework.View{Settings: s.s}, Source: s.f.Books, Serializer: bookSerializer}
+// handle mounts v on the API of the settings s.s, made on first use.
+func (s *server) handle(pattern string, v framework.View, opts ...framework.RouteOption) {
+	if s.api == nil {
+		s.api = framework.NewAPI(nil, s.s)
+	}
+	s.api.Handle(pattern, v, opts...)
+}
+
+// view returns a GenericAPIView of the fixture's books.
+func (s *server) view() generics.GenericAPIView[qt.Book] {
+	return generics.GenericAPIView[qt.Book]{Source: s.f.Books, Serializer: bookSerializer}
 }
 
 func (s *server) do(t *testing.T, method, path, user, body string) (int, http.Header, string) {
@@ -113,7 +117,7 @@ func ids(t *testing.T, body string) []int {
 func TestConcreteViewsAllow(t *testing.T) {
 	s := newServer(t, 3)
 	for _, c := range []struct {
-		make  func(*generics.GenericAPIView[qt.Book]) *framework.View
+		make  func(generics.GenericAPIView[qt.Book]) framework.View
 		allow string
 	}{
 		{generics.ListAPIView[qt.Book], "GET, HEAD, OPTIONS"},
@@ -131,15 +135,15 @@ func TestConcreteViewsAllow(t *testing.T) {
 			t.Errorf("allow = %q, want %q", got, c.allow)
 		}
 	}
-	s.routes.Handle(s.mux, "/create/", "", generics.CreateAPIView(s.view()))
+	s.handle("/create/", generics.CreateAPIView(s.view()))
 	if code, h, body := s.do(t, "GET", "/create/", "", ""); code != 405 || h.Get("Allow") != "POST, OPTIONS" || body != `{"detail":"Method \"GET\" not allowed."}` {
 		t.Errorf("GET on a create view = %d %v %s", code, h, body)
 	}
 	for name, make := range map[string]func(){
-		"no source":     func() { generics.ListAPIView(&generics.GenericAPIView[qt.Book]{Serializer: bookSerializer}) },
-		"no serializer": func() { generics.RetrieveAPIView(&generics.GenericAPIView[qt.Book]{Source: s.f.Books}) },
+		"no source":     func() { generics.ListAPIView(generics.GenericAPIView[qt.Book]{Serializer: bookSerializer}) },
+		"no serializer": func() { generics.RetrieveAPIView(generics.GenericAPIView[qt.Book]{Source: s.f.Books}) },
 		"cannot write": func() {
-			generics.CreateAPIView(&generics.GenericAPIView[qt.Book]{Source: queryset.MustSlice([]qt.Book{}), Serializer: bookSerializer})
+			generics.CreateAPIView(generics.GenericAPIView[qt.Book]{Source: queryset.MustSlice([]qt.Book{}), Serializer: bookSerializer})
 		},
 	} {
 		func() {
@@ -151,18 +155,18 @@ func TestConcreteViewsAllow(t *testing.T) {
 			make()
 		}()
 	}
-	generics.DestroyAPIView(&generics.GenericAPIView[qt.Book]{Source: queryset.MustSlice([]qt.Book{}),
+	generics.DestroyAPIView(generics.GenericAPIView[qt.Book]{Source: queryset.MustSlice([]qt.Book{}),
 		PerformDestroy: func(*request.Request, *qt.Book) error { return nil }})
 }
 
 func TestListPaginatesOnlyWithAPaginator(t *testing.T) {
 	s := newServer(t, 12)
-	s.s.Pagination = framework.Use[framework.Paginator](&pagination.PageNumberPagination{})
-	s.routes.Handle(s.mux, "/paged/", "", generics.ListAPIView(s.view()))
+	s.s.Pagination = &pagination.PageNumberPagination{}
+	s.handle("/paged/", generics.ListAPIView(s.view()))
 	off := s.view()
 	off.Pagination = framework.NoPagination
-	s.routes.Handle(s.mux, "/off/", "", generics.ListAPIView(off))
-	plain := &framework.View{Settings: s.s, Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	s.handle("/off/", generics.ListAPIView(off))
+	plain := framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		page, err := v.Paginator().Paginate(s.f.Books.OrderBy(queryset.ParseOrder("-id")), r, v)
 		if err != nil {
 			return nil, err
@@ -173,7 +177,7 @@ func TestListPaginatesOnlyWithAPaginator(t *testing.T) {
 		}
 		return page.Response(data), nil
 	}}
-	s.routes.Handle(s.mux, "/plain/", "", plain)
+	s.handle("/plain/", plain)
 
 	code, _, body := s.do(t, "GET", "/paged/?page=2", "", "")
 	if code != 200 || !strings.HasPrefix(body, `{"count":12,"next":null,"previous":"http://testserver/paged/","results":[{"id":11,`) {
@@ -199,10 +203,10 @@ func TestFiltersAndInjection(t *testing.T) {
 		filters.OrderingFilter{Fields: []string{"title", "created", "id"}, Default: []string{"-created"}},
 		filters.SearchFilter{Fields: []string{"title", "author"}},
 	}
-	s.routes.Handle(s.mux, "/books/", "", generics.ListAPIView(v))
+	s.handle("/books/", generics.ListAPIView(v))
 	byRating := s.view()
 	byRating.FilterBackends = []filters.Backend{filters.OrderingFilter{Param: "o"}}
-	s.routes.Handle(s.mux, "/any/", "", generics.ListAPIView(byRating))
+	s.handle("/any/", generics.ListAPIView(byRating))
 	for _, c := range []struct {
 		query, want string
 	}{
@@ -237,14 +241,14 @@ func TestFiltersAndInjection(t *testing.T) {
 // the cursor paginator pages in the filter's ordering, as DRF's does.
 func TestOrderingFilterDrivesTheCursor(t *testing.T) {
 	s := newServer(t, 20)
-	cursor := framework.Use[framework.Paginator](&pagination.CursorPagination{PageSize: 3, Ordering: []string{"-created"}})
+	cursor := &pagination.CursorPagination{PageSize: 3, Ordering: []string{"-created"}}
 	orderable := s.view()
 	orderable.Pagination = cursor
 	orderable.FilterBackends = []filters.Backend{filters.OrderingFilter{Fields: []string{"title", "created", "id"}, Default: []string{"-created"}}}
-	s.routes.Handle(s.mux, "/orderable/", "", generics.ListAPIView(orderable))
+	s.handle("/orderable/", generics.ListAPIView(orderable))
 	fixed := s.view()
 	fixed.Pagination = cursor
-	s.routes.Handle(s.mux, "/fixed/", "", generics.ListAPIView(fixed))
+	s.handle("/fixed/", generics.ListAPIView(fixed))
 	for path, want := range map[string]string{
 		"/orderable/?ordering=title": "[1 2 3]",
 		"/orderable/?ordering=bad":   "[20 19 18]",
@@ -271,7 +275,7 @@ func TestObjectPermissionsAndHooks(t *testing.T) {
 		log = append(log, fmt.Sprint("destroy ", b.ID))
 		return v.DeleteObject(r, b)
 	}
-	s.routes.Handle(s.mux, "/books/{pk}/", "", generics.RetrieveUpdateDestroyAPIView(v))
+	s.handle("/books/{pk}/", generics.RetrieveUpdateDestroyAPIView(v))
 	for _, c := range []struct {
 		method, path, user, body string
 		status                   int
@@ -312,10 +316,10 @@ func TestHyperlinkedCreateAndLookup(t *testing.T) {
 	v := s.view()
 	v.Serializer = linked
 	v.PerformCreate = func(r *request.Request, b *qt.Book) error {
-		b.OwnerID = r.User().(*auth.User).ID
+		b.OwnerID = auth.UserOf(r).ID
 		return v.InsertObject(r, b)
 	}
-	s.routes.Handle(s.mux, "/books/", "books", generics.ListCreateAPIView(v))
+	s.handle("/books/", generics.ListCreateAPIView(v), framework.Named("books"))
 	byTitle := s.view()
 	byTitle.LookupField, byTitle.LookupURLKwarg = "title", "title"
 	byTitle.SerializerFor = func(r *request.Request) *serializers.Serializer[qt.Book] {
@@ -324,7 +328,7 @@ func TestHyperlinkedCreateAndLookup(t *testing.T) {
 		}
 		return linked
 	}
-	s.routes.Handle(s.mux, "/by-title/{title}/", "book-by-title", generics.RetrieveAPIView(byTitle))
+	s.handle("/by-title/{title}/", generics.RetrieveAPIView(byTitle), framework.Named("book-by-title"))
 	mine := s.view()
 	mine.SourceFor = func(r *request.Request) (queryset.Source, error) {
 		if !r.User().IsAuthenticated() {
@@ -333,7 +337,7 @@ func TestHyperlinkedCreateAndLookup(t *testing.T) {
 		return s.f.Books.Filter("owner", r.User().GetUsername()), nil
 	}
 	mine.Source = nil
-	s.routes.Handle(s.mux, "/mine/", "", generics.ListAPIView(mine))
+	s.handle("/mine/", generics.ListAPIView(mine))
 
 	code, h, body := s.do(t, "POST", "/books/", "bob", `{"title":"A & B","author":"x","rating":1}`)
 	if code != 201 || body != `{"id":5,"title":"A & B","url":"http://testserver/by-title/A%20&%20B/"}` ||
@@ -363,18 +367,18 @@ type computed struct {
 // over a slice of its rows answers the same JSON.
 func TestSliceSourceAndSQLSourceAgree(t *testing.T) {
 	s := newServer(t, 30)
-	s.s.Pagination = framework.Use[framework.Paginator](&pagination.PageNumberPagination{PageSize: 7})
+	s.s.Pagination = &pagination.PageNumberPagination{PageSize: 7}
 	backends := []filters.Backend{
 		filters.OrderingFilter{Fields: []string{"rating", "title", "created", "id"}, Default: []string{"-rating", "id"}},
 		filters.SearchFilter{Fields: []string{"title", "author", "owner"}},
 	}
 	fromSQL := s.view()
 	fromSQL.FilterBackends = backends
-	s.routes.Handle(s.mux, "/sql/", "", generics.ListAPIView(fromSQL))
+	s.handle("/sql/", generics.ListAPIView(fromSQL))
 	fromSlice := s.view()
 	fromSlice.FilterBackends = backends
 	fromSlice.Source = queryset.MustSlice(s.f.All(t))
-	s.routes.Handle(s.mux, "/slice/", "", generics.ListAPIView(fromSlice))
+	s.handle("/slice/", generics.ListAPIView(fromSlice))
 	for _, q := range []string{"", "?page=2", "?page=5", "?ordering=title", "?ordering=-created&search=alice",
 		"?search=author+2", "?search=2&ordering=rating,-id&page=2", "?ordering=-rating,title"} {
 		c1, _, b1 := s.do(t, "GET", "/sql/"+q, "", "")
@@ -383,12 +387,11 @@ func TestSliceSourceAndSQLSourceAgree(t *testing.T) {
 			t.Errorf("%s:\nsql   %d %s\nslice %d %s", q, c1, b1, c2, b2)
 		}
 	}
-	ranks := generics.ListAPIView(&generics.GenericAPIView[computed]{
-		View:       framework.View{Settings: s.s},
+	ranks := generics.ListAPIView(generics.GenericAPIView[computed]{
 		Source:     queryset.MustSlice([]computed{{3, "c"}, {1, "a"}, {2, "b"}}, queryset.ParseOrder("rank")),
 		Serializer: serializers.MustNew[computed](),
 	})
-	s.routes.Handle(s.mux, "/ranks/", "", ranks)
+	s.handle("/ranks/", ranks)
 	if _, _, body := s.do(t, "GET", "/ranks/", "", ""); body != `{"count":3,"next":null,"previous":null,"results":[{"rank":1,"label":"a"},{"rank":2,"label":"b"},{"rank":3,"label":"c"}]}` {
 		t.Errorf("computed list = %s", body)
 	}

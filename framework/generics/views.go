@@ -31,73 +31,71 @@ func (g *GenericAPIView[T]) CheckActions(actions ...string) error {
 	return nil
 }
 
-// setup panics on a setup error; otherwise it makes g answer OPTIONS with
-// Metadata unless g has an OPTIONS handler of its own.
-func (g *GenericAPIView[T]) setup(err error) {
-	if err != nil {
+// concrete returns g's policies with the handlers of the actions, after
+// checking that g can serve them; it panics on a setup error. OPTIONS
+// answers Metadata unless g has an OPTIONS handler of its own. g is a
+// copy, so the caller's value is left as it was.
+func concrete[T any](g GenericAPIView[T], actions ...string) framework.View {
+	if err := g.CheckActions(actions...); err != nil {
 		panic(err)
 	}
-	if g.Options == nil {
-		g.Options = g.Metadata
+	v := g.View
+	for _, a := range actions {
+		switch a {
+		case "list":
+			v.Get = g.ListModel
+		case "create":
+			v.Post = g.CreateModel
+		case "retrieve":
+			v.Get = g.RetrieveModel
+		case "update":
+			v.Put = g.UpdateModel
+		case "partial_update":
+			v.Patch = g.PartialUpdateModel
+		case "destroy":
+			v.Delete = g.DestroyModel
+		}
 	}
+	if v.Options == nil {
+		v.Options = g.Metadata
+	}
+	return v
 }
 
 // ListAPIView answers GET with the list (ListAPIView). Like every
 // concrete view, it panics on a setup error (see CheckActions).
-func ListAPIView[T any](g *GenericAPIView[T]) *framework.View {
-	g.setup(g.CheckActions("list"))
-	g.Get = g.ListModel
-	return &g.View
-}
+func ListAPIView[T any](g GenericAPIView[T]) framework.View { return concrete(g, "list") }
 
 // CreateAPIView answers POST with a created item (CreateAPIView).
-func CreateAPIView[T any](g *GenericAPIView[T]) *framework.View {
-	g.setup(g.CheckActions("create"))
-	g.Post = g.CreateModel
-	return &g.View
-}
+func CreateAPIView[T any](g GenericAPIView[T]) framework.View { return concrete(g, "create") }
 
 // RetrieveAPIView answers GET with one item (RetrieveAPIView).
-func RetrieveAPIView[T any](g *GenericAPIView[T]) *framework.View {
-	g.setup(g.CheckActions("retrieve"))
-	g.Get = g.RetrieveModel
-	return &g.View
-}
+func RetrieveAPIView[T any](g GenericAPIView[T]) framework.View { return concrete(g, "retrieve") }
 
 // UpdateAPIView answers PUT and PATCH on one item (UpdateAPIView).
-func UpdateAPIView[T any](g *GenericAPIView[T]) *framework.View {
-	g.setup(g.CheckActions("update", "partial_update"))
-	g.Put, g.Patch = g.UpdateModel, g.PartialUpdateModel
-	return &g.View
+func UpdateAPIView[T any](g GenericAPIView[T]) framework.View {
+	return concrete(g, "update", "partial_update")
 }
 
 // DestroyAPIView answers DELETE on one item (DestroyAPIView).
-func DestroyAPIView[T any](g *GenericAPIView[T]) *framework.View {
-	g.setup(g.CheckActions("destroy"))
-	g.Delete = g.DestroyModel
-	return &g.View
-}
+func DestroyAPIView[T any](g GenericAPIView[T]) framework.View { return concrete(g, "destroy") }
 
 // ListCreateAPIView answers GET with the list and POST with a created item.
-func ListCreateAPIView[T any](g *GenericAPIView[T]) *framework.View {
-	ListAPIView(g)
-	return CreateAPIView(g)
+func ListCreateAPIView[T any](g GenericAPIView[T]) framework.View {
+	return concrete(g, "list", "create")
 }
 
 // RetrieveUpdateAPIView answers GET, PUT and PATCH on one item.
-func RetrieveUpdateAPIView[T any](g *GenericAPIView[T]) *framework.View {
-	RetrieveAPIView(g)
-	return UpdateAPIView(g)
+func RetrieveUpdateAPIView[T any](g GenericAPIView[T]) framework.View {
+	return concrete(g, "retrieve", "update", "partial_update")
 }
 
 // RetrieveDestroyAPIView answers GET and DELETE on one item.
-func RetrieveDestroyAPIView[T any](g *GenericAPIView[T]) *framework.View {
-	RetrieveAPIView(g)
-	return DestroyAPIView(g)
+func RetrieveDestroyAPIView[T any](g GenericAPIView[T]) framework.View {
+	return concrete(g, "retrieve", "destroy")
 }
 
 // RetrieveUpdateDestroyAPIView answers GET, PUT, PATCH and DELETE on one item.
-func RetrieveUpdateDestroyAPIView[T any](g *GenericAPIView[T]) *framework.View {
-	RetrieveUpdateAPIView(g)
-	return DestroyAPIView(g)
+func RetrieveUpdateDestroyAPIView[T any](g GenericAPIView[T]) framework.View {
+	return concrete(g, "retrieve", "update", "partial_update", "destroy")
 }

@@ -13,8 +13,8 @@ type ViewSet struct {
 	framework.View
 }
 
-// Template returns the view whose policies every route copies.
-func (s *ViewSet) Template() *framework.View { return &s.View }
+// Policies returns the view configuration every route starts from.
+func (s *ViewSet) Policies() framework.View { return s.View }
 
 // GenericViewSet is a GenericAPIView with no actions of its own (DRF's
 // GenericViewSet): embed it and define the action methods, calling the

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
@@ -62,7 +61,7 @@ func BenchmarkDeepPages(b *testing.B) {
 	deep := benchRows - benchDepth
 	for _, c := range []struct {
 		name    string
-		view    *framework.View
+		view    http.Handler
 		target  string
 		firstID int
 	}{

@@ -26,9 +26,9 @@ func items(n int) queryset.Source {
 }
 
 // listView is a plain view whose GET paginates src with the view's style.
-func listView(src queryset.Source, style framework.Paginator) *framework.View {
-	return &framework.View{
-		Pagination: framework.Use(style),
+func listView(src queryset.Source, style framework.Paginator) http.Handler {
+	return framework.NewAPI(nil, framework.Settings{}).Handler(framework.View{
+		Pagination: style,
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			page, err := v.Paginator().Paginate(src, r, v)
 			if err != nil {
@@ -40,7 +40,7 @@ func listView(src queryset.Source, style framework.Paginator) *framework.View {
 			}
 			return page.Response(page.Items()), nil
 		},
-	}
+	})
 }
 
 // show serves target with view and prints the Link header and the body.

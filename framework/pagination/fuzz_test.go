@@ -50,8 +50,8 @@ func fuzzServer() http.Handler {
 		}
 		return page.Response(page.Items()), nil
 	}
-	view := func(p framework.Paginator) *framework.View {
-		return &framework.View{Pagination: framework.Use(p), Get: handle}
+	view := func(p framework.Paginator) http.Handler {
+		return handler(framework.View{Pagination: p, Get: handle})
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/page-number/", view(&pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}))

@@ -142,8 +142,8 @@ func orderingFilter(src queryset.Source, r *request.Request) queryset.Source {
 }
 
 // styleView is a view listing src with style p.
-func styleView(src queryset.Source, p framework.Paginator) *framework.View {
-	return &framework.View{Pagination: framework.Use(p), Get: list(src, nil)}
+func styleView(src queryset.Source, p framework.Paginator) http.Handler {
+	return handler(framework.View{Pagination: p, Get: list(src, nil)})
 }
 
 // referenceMux serves the reference's pagination routes over src.
@@ -153,16 +153,16 @@ func referenceMux(src queryset.Source) *http.ServeMux {
 	mux.Handle("/pages/limit-offset/", styleView(src, &pagination.LimitOffsetPagination{DefaultLimit: 5, MaxLimit: 20}))
 	mux.Handle("/pages/cursor/", styleView(src, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"-created"}, PageSizeQueryParam: "page_size", MaxPageSize: 20}))
 	mux.Handle("/pages/cursor-rating/", styleView(src, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"rating"}}))
-	mux.Handle("/pages/cursor-orderable/", &framework.View{Pagination: framework.Use[framework.Paginator](&pagination.CursorPagination{PageSize: 5}), Get: list(src, orderingFilter)})
+	mux.Handle("/pages/cursor-orderable/", handler(framework.View{Pagination: &pagination.CursorPagination{PageSize: 5}, Get: list(src, orderingFilter)}))
 	mux.Handle("/pages/link-header/", styleView(src, &pagination.LinkHeaderPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}))
 	mux.Handle("/pages/nested-links/", styleView(src, &pagination.NestedLinksPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}))
-	mux.Handle("/pages/off/", &framework.View{Settings: defaultSettings, Pagination: framework.NoPagination, Get: list(src, nil)})
-	mux.Handle("/books/", &framework.View{Settings: defaultSettings, Get: list(src, nil)})
+	mux.Handle("/pages/off/", handler(framework.View{Pagination: framework.NoPagination, Get: list(src, nil)}, defaultSettings))
+	mux.Handle("/books/", handler(framework.View{Get: list(src, nil)}, defaultSettings))
 	return mux
 }
 
 // defaultSettings are the reference's: page numbers of 10 by default.
-var defaultSettings = &framework.Settings{Pagination: framework.Use[framework.Paginator](&pagination.PageNumberPagination{}), PageSize: 10}
+var defaultSettings = framework.Settings{Pagination: &pagination.PageNumberPagination{}, PageSize: 10}
 
 // answer is what a test reads of a response.
 type answer struct {
@@ -229,4 +229,9 @@ func str(s *string) string {
 		return "null"
 	}
 	return *s
+}
+
+// handler is v compiled with the settings s (or the defaults).
+func handler(v framework.View, s ...framework.Settings) http.Handler {
+	return framework.NewAPI(nil, append(s, framework.Settings{})[0]).Handler(v)
 }

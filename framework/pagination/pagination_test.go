@@ -237,10 +237,10 @@ func TestCursor(t *testing.T) {
 func TestEmptyAndUnpaginated(t *testing.T) {
 	src := booksSource(t, openBooks(t, 0))
 	mux := referenceMux(src)
-	noSize := &framework.Settings{}
-	mux.Handle("/unsized/page-number/", &framework.View{Settings: noSize, Pagination: framework.Use[framework.Paginator](&pagination.PageNumberPagination{}), Get: list(booksSource(t, openBooks(t, 3)), nil)})
-	mux.Handle("/unsized/cursor/", &framework.View{Settings: noSize, Pagination: framework.Use[framework.Paginator](&pagination.CursorPagination{}), Get: list(booksSource(t, openBooks(t, 3)), nil)})
-	mux.Handle("/unsized/limit-offset/", &framework.View{Settings: noSize, Pagination: framework.Use[framework.Paginator](&pagination.LimitOffsetPagination{}), Get: list(booksSource(t, openBooks(t, 3)), nil)})
+	noSize := framework.Settings{}
+	mux.Handle("/unsized/page-number/", handler(framework.View{Pagination: &pagination.PageNumberPagination{}, Get: list(booksSource(t, openBooks(t, 3)), nil)}, noSize))
+	mux.Handle("/unsized/cursor/", handler(framework.View{Pagination: &pagination.CursorPagination{}, Get: list(booksSource(t, openBooks(t, 3)), nil)}, noSize))
+	mux.Handle("/unsized/limit-offset/", handler(framework.View{Pagination: &pagination.LimitOffsetPagination{}, Get: list(booksSource(t, openBooks(t, 3)), nil)}, noSize))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	runStyleCases(t, srv, []styleCase{
@@ -365,7 +365,7 @@ func paginate(t *testing.T, style framework.Paginator, src queryset.Source, targ
 	t.Helper()
 	hr := httptest.NewRequest(http.MethodGet, target, nil)
 	hr.Host = "testserver"
-	v := &framework.View{Pagination: framework.Use(style)}
+	v := &framework.View{Pagination: style}
 	page, err := style.Paginate(src, request.New(hr, request.Config{}), v)
 	if err != nil {
 		t.Fatal(err)

@@ -126,8 +126,8 @@ func server(t *testing.T, trust bool, tls bool) *httptest.Server {
 	if trust {
 		rt.TrustForwardedHeaders()
 	}
-	view := &framework.View{
-		Versioning: framework.Use[framework.Versioner](suffixHook{}),
+	view := framework.NewAPI(nil, framework.Settings{}).Handler(framework.View{
+		Versioning: suffixHook{},
 		Renderers:  framework.Renderers(textRenderer{}),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			q := r.URL.Query()
@@ -147,7 +147,7 @@ func server(t *testing.T, trust bool, tls bool) *httptest.Server {
 			m, _ := reverse.MatchOf(r.Request)
 			return framework.OK(m.Namespace + "|" + m.Name + "|" + u), nil
 		},
-	}
+	})
 	rt.Handle(r, "/here/", "here", view)
 	rt.Handle(r, "/items/{id:[0-9]+}/", "item", view)
 	rt.Handle(r, "/items/{id}/v2/", "item-v2", view)

@@ -1,14 +1,14 @@
-// Package routers mounts viewsets on a chi router, like DRF's SimpleRouter
-// and DefaultRouter: a list route "{prefix}/" and a detail route
-// "{prefix}/{pk}/" per viewset, plus its extra actions, named
-// "{basename}-list", "{basename}-detail" and "{basename}-{url_name}" in a
-// reverse.Routes. Standard action methods are found when a viewset is
+// Package routers mounts viewsets on a framework.API, like DRF's
+// SimpleRouter and DefaultRouter: a list route "{prefix}/" and a detail
+// route "{prefix}/{pk}/" per viewset, plus its extra actions, named
+// "{basename}-list", "{basename}-detail" and "{basename}-{url_name}". Standard action methods are found when a viewset is
 // registered; extra actions are given as method values (DRF's @action).
 // Requests call both directly, with no reflection.
 package routers
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,19 +17,18 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
 )
 
-// Viewset is what Register accepts: a pointer to a struct embedding
-// generics.ViewSet or a generics viewset, whose Template holds the
-// policies of every route. Its action methods are framework.HandlerFunc
-// methods named List, Create, Retrieve, Update, PartialUpdate, Destroy.
-type Viewset interface {
-	Template() *framework.View
+// ViewSet is what Register accepts: a pointer to a struct embedding
+// generics.ViewSet or a generics viewset, whose Policies are the view
+// configuration of every route. Its action methods are
+// framework.HandlerFunc methods named List, Create, Retrieve, Update,
+// PartialUpdate, Destroy.
+type ViewSet interface {
+	Policies() framework.View
 }
 
 // Action declares an extra action of a viewset (DRF's @action).
@@ -80,7 +79,7 @@ type route struct {
 type registration struct {
 	prefix   string
 	basename string
-	template *framework.View
+	template framework.View
 	// options answers OPTIONS when the template has no handler for it:
 	// the viewset's Metadata (with the serializer's fields), if any.
 	options framework.HandlerFunc
@@ -97,13 +96,13 @@ type SimpleRouter struct {
 // viewset's DefaultBasename (the model's lower-cased name). The action
 // methods and extra actions are found now; Register panics on a setup
 // error (no actions, a missing method, a duplicate basename), as chi does.
-func (rt *SimpleRouter) Register(prefix string, viewset Viewset, basename string, extra ...Action) {
+func (rt *SimpleRouter) Register(prefix string, viewset ViewSet, basename string, extra ...Action) {
 	if err := rt.register(prefix, viewset, basename, extra); err != nil {
 		panic(err)
 	}
 }
 
-func (rt *SimpleRouter) register(prefix string, viewset Viewset, basename string, extra []Action) error {
+func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string, extra []Action) error {
 	rv := reflect.ValueOf(viewset)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return fmt.Errorf("routers: register %q: viewset must be a non-nil pointer, got %T", prefix, viewset)
@@ -122,7 +121,7 @@ func (rt *SimpleRouter) register(prefix string, viewset Viewset, basename string
 		}
 	}
 	prefix = strings.Trim(prefix, "/")
-	reg := &registration{prefix: prefix, basename: basename, template: viewset.Template()}
+	reg := &registration{prefix: prefix, basename: basename, template: viewset.Policies()}
 	if h, ok := actionMethod(viewset, "Metadata"); ok && reg.template.Options == nil {
 		reg.options = h
 	}
@@ -295,7 +294,7 @@ func prettyName(method string) string {
 // viewsetName is the view name of a viewset's routes: the template's Name,
 // else the type's name without "ViewSet" in words ("BookViewSet" gives
 // "Book"; a generic viewset gives its model's name).
-func viewsetName(viewset any, template *framework.View) string {
+func viewsetName(viewset any, template framework.View) string {
 	if template.Name != "" {
 		return template.Name
 	}
@@ -308,62 +307,42 @@ func viewsetName(viewset any, template *framework.View) string {
 	return strings.ReplaceAll(upperRun.ReplaceAllString(name, "${1}${3} ${2}${4}"), "_", " ")
 }
 
-// Mount adds the routes of every registered viewset to r, named in routes
-// (which gives the namespace and prefix of r). Each route is its own
-// framework.View with the viewset's policies; a method it lacks is 405
-// with DRF's Allow header.
-func (rt *SimpleRouter) Mount(r chi.Router, routes *reverse.Routes) {
+// Mount adds the routes of every registered viewset to api, named there.
+// Each route is its own view with the viewset's policies; a method it
+// lacks is 405 with DRF's Allow header.
+func (rt *SimpleRouter) Mount(api *framework.API) {
 	for _, reg := range rt.regs {
 		for _, ro := range reg.routes {
-			v := newView(reg.template, ro)
+			v := reg.template
+			v.Name = ro.viewName
+			v.Get, v.Post, v.Put = ro.handlers[http.MethodGet], ro.handlers[http.MethodPost], ro.handlers[http.MethodPut]
+			v.Patch, v.Delete, v.Head = ro.handlers[http.MethodPatch], ro.handlers[http.MethodDelete], nil
 			if reg.options != nil {
 				v.Options = reg.options
 			}
-			routes.Handle(r, ro.pattern, ro.name, v)
+			api.Handle(ro.pattern, v, framework.Named(ro.name))
 		}
 	}
-}
-
-// newView copies the template's exported fields (its policies) into a new
-// View and sets the route's handlers; it runs at setup only.
-func newView(template *framework.View, ro route) *framework.View {
-	v := &framework.View{}
-	src, dst := reflect.ValueOf(template).Elem(), reflect.ValueOf(v).Elem()
-	for i := range src.NumField() {
-		if src.Type().Field(i).IsExported() {
-			dst.Field(i).Set(src.Field(i))
-		}
-	}
-	v.Name = ro.viewName
-	v.Get, v.Post, v.Put = ro.handlers[http.MethodGet], ro.handlers[http.MethodPost], ro.handlers[http.MethodPut]
-	v.Patch, v.Delete, v.Head = ro.handlers[http.MethodPatch], ro.handlers[http.MethodDelete], nil
-	return v
 }
 
 // DefaultRouter is a SimpleRouter that also serves the API root at "/":
 // a JSON object mapping each prefix with a list route to its absolute URL.
 type DefaultRouter struct {
 	SimpleRouter
-	// Root holds the API root view's policies; nil gives the defaults.
-	// Its Get is set by Mount.
-	Root *framework.View
+	// Root holds the API root view's policies; its Get is the router's.
+	Root framework.View
 }
 
 // Mount adds the viewsets' routes and the API root, named "api-root".
-func (rt *DefaultRouter) Mount(r chi.Router, routes *reverse.Routes) {
-	rt.SimpleRouter.Mount(r, routes)
+func (rt *DefaultRouter) Mount(api *framework.API) {
+	rt.SimpleRouter.Mount(api)
 	root := rt.Root
-	if root == nil {
-		root = &framework.View{}
-	}
-	if root.Name == "" {
-		root.Name = "Api Root"
-	}
+	root.Name = cmp.Or(root.Name, "Api Root")
 	regs := append([]*registration(nil), rt.regs...)
 	root.Get = func(v *framework.View, req *request.Request) (*framework.Response, error) {
 		return framework.OK(apiRoot(regs, req)), nil
 	}
-	routes.Handle(r, "/", "api-root", root)
+	api.Handle("/", root, framework.Named("api-root"))
 }
 
 // apiRoot lists prefix → URL in registration order; routes that do not

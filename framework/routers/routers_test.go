@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/generics"
@@ -21,7 +19,6 @@ import (
 	"github.com/go-drf/drf/framework/queryset"
 	qt "github.com/go-drf/drf/framework/queryset/querysettest"
 	"github.com/go-drf/drf/framework/request"
-	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/framework/routers"
 	"github.com/go-drf/drf/framework/serializers"
 )
@@ -39,26 +36,26 @@ func (h userHeader) Authenticate(r *request.Request) (request.User, any, error) 
 }
 
 // bookViewSet is the sample's: anyone reads, users write, the creator owns.
-func bookViewSet(f *qt.Fixture, s *framework.Settings) *generics.ModelViewSet[qt.Book] {
+func bookViewSet(f *qt.Fixture) *generics.ModelViewSet[qt.Book] {
 	vs := &generics.ModelViewSet[qt.Book]{}
-	vs.Settings = s
 	vs.Permissions = framework.Permissions(framework.IsAuthenticatedOrReadOnly{})
 	vs.Source = f.Books
 	vs.Serializer = serializers.MustNew[qt.Book]()
 	vs.PerformCreate = func(r *request.Request, b *qt.Book) error {
-		b.OwnerID = r.User().(*auth.User).ID
+		b.OwnerID = auth.UserOf(r).ID
 		b.Created = time.Now()
 		return vs.InsertObject(r, b)
 	}
 	return vs
 }
 
-func settings(f *qt.Fixture) *framework.Settings {
-	return &framework.Settings{
+// api returns an API with the tests' settings.
+func api(f *qt.Fixture) *framework.API {
+	return framework.NewAPI(f.DB, framework.Settings{
 		Authentication: framework.Authenticators(userHeader{f.Users}),
-		Pagination:     framework.Use[framework.Paginator](&pagination.PageNumberPagination{}),
+		Pagination:     &pagination.PageNumberPagination{},
 		PageSize:       10,
-	}
+	})
 }
 
 type answer struct {
@@ -108,12 +105,11 @@ const bookFields = `{"id":{"type":"integer","required":false,"read_only":true,"l
 // requests on its /books/ viewset.
 func TestModelViewSetAsTheReference(t *testing.T) {
 	f := qt.Open(t, 100)
-	s := settings(f)
-	router := &routers.DefaultRouter{Root: &framework.View{Settings: s}}
-	router.Register("books", bookViewSet(f, s), "")
-	mux, routes := chi.NewRouter(), reverse.New()
-	router.Mount(mux, routes)
-	srv := httptest.NewServer(mux)
+	var router routers.DefaultRouter
+	router.Register("books", bookViewSet(f), "")
+	api := api(f)
+	router.Mount(api)
+	srv := httptest.NewServer(api)
 	defer srv.Close()
 
 	const listAllow, detailAllow = "GET, POST, HEAD, OPTIONS", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS"
@@ -180,7 +176,7 @@ func TestModelViewSetAsTheReference(t *testing.T) {
 	if err := f.DB.Select(&titles, `SELECT "title" FROM "books" WHERE "id" IN (3, 5, 6) ORDER BY "id"`); err != nil || !slices.Equal(titles, []string{"new", "patched"}) {
 		t.Errorf("stored titles = %v, %v", titles, err)
 	}
-	if names := routes.Names(); !slices.Equal(names, []string{"api-root", "book-detail", "book-list"}) {
+	if names := api.Routes().Names(); !slices.Equal(names, []string{"api-root", "book-detail", "book-list"}) {
 		t.Errorf("route names = %v", names)
 	}
 }
@@ -206,16 +202,15 @@ func (s *shelf) SetRating(v *framework.View, r *request.Request) (*framework.Res
 
 func TestExtraActionsAndNamespaces(t *testing.T) {
 	f := qt.Open(t, 5)
-	s := settings(f)
 	sh := &shelf{}
-	sh.Settings, sh.Source, sh.Serializer = s, f.Books, serializers.MustNew[qt.Book]()
+	sh.Source, sh.Serializer = f.Books, serializers.MustNew[qt.Book]()
 	var router routers.DefaultRouter
 	router.Register("/shelf/", sh, "shelf",
 		routers.Action{Name: "Top", Handler: sh.Top},
 		routers.Action{Name: "SetRating", Handler: sh.SetRating, Detail: true, HTTPMethods: []string{"post", "PUT"}})
-	mux, routes := chi.NewRouter(), reverse.New()
-	routes.Route(mux, "/api", "api", func(r chi.Router, rt *reverse.Routes) { router.Mount(r, rt) })
-	srv := httptest.NewServer(mux)
+	api := api(f)
+	api.Route("/api", "api", router.Mount)
+	srv := httptest.NewServer(api)
 	defer srv.Close()
 
 	for _, c := range []struct {
@@ -239,10 +234,10 @@ func TestExtraActionsAndNamespaces(t *testing.T) {
 		}
 	}
 	want := []string{"api:api-root", "api:shelf-detail", "api:shelf-list", "api:shelf-set-rating", "api:shelf-top"}
-	if names := routes.Names(); !slices.Equal(names, want) {
+	if names := api.Routes().Names(); !slices.Equal(names, want) {
 		t.Errorf("route names = %v", names)
 	}
-	if p, err := routes.Path("api:shelf-set-rating", map[string]string{"pk": "4"}); err != nil || p != "/api/shelf/4/set_rating/" {
+	if p, err := api.Routes().Path("api:shelf-set-rating", map[string]string{"pk": "4"}); err != nil || p != "/api/shelf/4/set_rating/" {
 		t.Errorf("reverse = %q, %v", p, err)
 	}
 }
@@ -301,9 +296,9 @@ func TestRegisterErrors(t *testing.T) {
 	}
 	var rt routers.SimpleRouter
 	rt.Register("plain", &plain{}, "plain")
-	mux, routes := chi.NewRouter(), reverse.New()
-	rt.Mount(mux, routes)
-	srv := httptest.NewServer(mux)
+	api := framework.NewAPI(nil, framework.Settings{})
+	rt.Mount(api)
+	srv := httptest.NewServer(api)
 	defer srv.Close()
 	if got := call(t, srv, "GET", "/plain/", "", ""); got.status != 200 || got.body != "[1]" {
 		t.Errorf("plain viewset = %+v", got)
@@ -319,12 +314,11 @@ type readOnly struct{ queryset.Source }
 // TestConcurrentRequests: one viewset serves many clients at once.
 func TestConcurrentRequests(t *testing.T) {
 	f := qt.Open(t, 30)
-	s := settings(f)
 	var router routers.SimpleRouter
-	router.Register("books", bookViewSet(f, s), "book")
-	mux := chi.NewRouter()
-	router.Mount(mux, reverse.New())
-	srv := httptest.NewServer(mux)
+	router.Register("books", bookViewSet(f), "book")
+	api := api(f)
+	router.Mount(api)
+	srv := httptest.NewServer(api)
 	defer srv.Close()
 	var wg sync.WaitGroup
 	errs := make(chan string, 100)

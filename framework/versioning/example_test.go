@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
@@ -32,10 +30,9 @@ func (HeaderVersioning) DetermineVersion(r *request.Request, c framework.Version
 // /custom/info/ route does: any value is accepted, and a request without
 // the header gets the default version.
 func Example_customScheme() {
-	r, rt := chi.NewRouter(), reverse.New()
-	rt.Handle(r, "/custom/info/", "custom-info", &framework.View{
-		Settings:   &framework.Settings{DefaultVersion: "v1", AllowedVersions: framework.Versions("v1", "v2")},
-		Versioning: framework.Use[framework.Versioner](HeaderVersioning{}),
+	api := framework.NewAPI(nil, framework.Settings{DefaultVersion: "v1", AllowedVersions: framework.Versions("v1", "v2")})
+	api.Handle("/custom/info/", framework.View{
+		Versioning: HeaderVersioning{},
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			self, err := reverse.Reverse("custom-info", nil, r)
 			if err != nil {
@@ -46,8 +43,8 @@ func Example_customScheme() {
 				Self    string `json:"self"`
 			}{r.Version(), self}), nil
 		},
-	})
-	srv := httptest.NewServer(r)
+	}, framework.Named("custom-info"))
+	srv := httptest.NewServer(api)
 	defer srv.Close()
 
 	for _, version := range []string{"", "v9"} {

@@ -17,8 +17,8 @@ import (
 )
 
 // sampleSettings are the contract's: default v1, allowed v1 and v2.
-func sampleSettings() *framework.Settings {
-	return &framework.Settings{DefaultVersion: "v1", AllowedVersions: framework.Versions("v1", "v2")}
+func sampleSettings() framework.Settings {
+	return framework.Settings{DefaultVersion: "v1", AllowedVersions: framework.Versions("v1", "v2")}
 }
 
 // info answers {"version": V, "self": URL} with URL the version-aware
@@ -46,9 +46,9 @@ func nullable(s string) any {
 }
 
 // mount builds the reference's versioning routes, every view on settings s.
-func mount(s *framework.Settings, rt *reverse.Routes, r chi.Router) {
-	view := func(scheme framework.Versioner) *framework.View {
-		return &framework.View{Settings: s, Versioning: framework.Use(scheme), Get: info}
+func mount(s framework.Settings, rt *reverse.Routes, r chi.Router) {
+	view := func(scheme framework.Versioner) http.Handler {
+		return handler(framework.View{Versioning: scheme, Get: info}, s)
 	}
 	rt.Handle(r, "/url/{version}/info/", "url-info", view(versioning.URLPathVersioning{}))
 	ns := view(versioning.NamespaceVersioning{})
@@ -62,7 +62,7 @@ func mount(s *framework.Settings, rt *reverse.Routes, r chi.Router) {
 	rt.Handle(r, "/host/info/", "host-info", view(versioning.HostNameVersioning{}))
 }
 
-func newServer(t *testing.T, s *framework.Settings) (*httptest.Server, *reverse.Routes) {
+func newServer(t *testing.T, s framework.Settings) (*httptest.Server, *reverse.Routes) {
 	t.Helper()
 	r, rt := chi.NewRouter(), reverse.New()
 	mount(s, rt, r)
@@ -186,12 +186,11 @@ func TestAcceptHeaderVersioning(t *testing.T) {
 func TestAcceptHeaderVendorMediaType(t *testing.T) {
 	const vendor = "application/vnd.example.books+json"
 	r, rt := chi.NewRouter(), reverse.New()
-	rt.Handle(r, "/books/info/", "books-info", &framework.View{
-		Settings:   sampleSettings(),
-		Versioning: framework.Use[framework.Versioner](versioning.AcceptHeaderVersioning{}),
+	rt.Handle(r, "/books/info/", "books-info", handler(framework.View{
+		Versioning: versioning.AcceptHeaderVersioning{},
 		Renderers:  framework.Renderers(framework.JSONRenderer{Type: vendor}, framework.JSONRenderer{}),
 		Get:        info,
-	})
+	}, sampleSettings()))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	for _, tc := range []struct {
@@ -238,13 +237,12 @@ func TestHostNameVersioning(t *testing.T) {
 
 func TestHostNameVersioningCustomPattern(t *testing.T) {
 	r, rt := chi.NewRouter(), reverse.New()
-	rt.Handle(r, "/info/", "info", &framework.View{
-		Settings: sampleSettings(),
-		Versioning: framework.Use[framework.Versioner](versioning.HostNameVersioning{
+	rt.Handle(r, "/info/", "info", handler(framework.View{
+		Versioning: versioning.HostNameVersioning{
 			Pattern: regexp.MustCompile(`^api-(v[0-9]+)\.`),
-		}),
+		},
 		Get: info,
-	})
+	}, sampleSettings()))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	host := func(h string) map[string]string { return map[string]string{"Host": h} }
@@ -275,7 +273,7 @@ func TestForwardedHostOnlyWhenTrusted(t *testing.T) {
 // Accept schemes, while the namespace and host schemes give none.
 func TestAllowedAndDefaultVersions(t *testing.T) {
 	t.Run("unrestricted", func(t *testing.T) {
-		for _, s := range []*framework.Settings{
+		for _, s := range []framework.Settings{
 			{DefaultVersion: "v1"},
 			{DefaultVersion: "v1", AllowedVersions: framework.Versions()},
 		} {
@@ -288,7 +286,7 @@ func TestAllowedAndDefaultVersions(t *testing.T) {
 		}
 	})
 	t.Run("no default", func(t *testing.T) {
-		srv, _ := newServer(t, &framework.Settings{AllowedVersions: framework.Versions("v1", "v2")})
+		srv, _ := newServer(t, framework.Settings{AllowedVersions: framework.Versions("v1", "v2")})
 		check(t, srv, cases{
 			{call{path: "/query/info/"}, 404, `{"detail":"Invalid version in query parameter."}`},
 			{call{"/accept/info/", map[string]string{"Accept": "application/json"}}, 406, `{"detail":"Invalid version in \"Accept\" header."}`},
@@ -297,14 +295,14 @@ func TestAllowedAndDefaultVersions(t *testing.T) {
 		})
 	})
 	t.Run("no default, unrestricted", func(t *testing.T) {
-		srv, _ := newServer(t, &framework.Settings{})
+		srv, _ := newServer(t, framework.Settings{})
 		check(t, srv, cases{
 			{call{path: "/query/info/"}, 200, `{"version":null,"self":"{base}/query/info/"}`},
 			{call{"/accept/info/", map[string]string{"Accept": "application/json"}}, 200, `{"version":null,"self":"{base}/accept/info/"}`},
 		})
 	})
 	t.Run("default is allowed", func(t *testing.T) {
-		srv, _ := newServer(t, &framework.Settings{DefaultVersion: "v0", AllowedVersions: framework.Versions("v1", "v2")})
+		srv, _ := newServer(t, framework.Settings{DefaultVersion: "v0", AllowedVersions: framework.Versions("v1", "v2")})
 		check(t, srv, cases{
 			{call{path: "/url/v0/info/"}, 200, `{"version":"v0","self":"{base}/url/v0/info/"}`},
 			{call{path: "/query/info/"}, 200, `{"version":"v0","self":"{base}/query/info/?version=v0"}`},
@@ -315,11 +313,10 @@ func TestAllowedAndDefaultVersions(t *testing.T) {
 // A URL path route without the version parameter gets the default.
 func TestURLPathWithoutParameter(t *testing.T) {
 	r, rt := chi.NewRouter(), reverse.New()
-	rt.Handle(r, "/plain/info/", "plain-info", &framework.View{
-		Settings:   sampleSettings(),
-		Versioning: framework.Use[framework.Versioner](versioning.URLPathVersioning{}),
+	rt.Handle(r, "/plain/info/", "plain-info", handler(framework.View{
+		Versioning: versioning.URLPathVersioning{},
 		Get:        info,
-	})
+	}, sampleSettings()))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	check(t, srv, cases{{call{path: "/plain/info/"}, 200, `{"version":"v1","self":"{base}/plain/info/"}`}})
@@ -329,13 +326,13 @@ func TestURLPathWithoutParameter(t *testing.T) {
 // over the settings, for determining and for reversing.
 func TestPerViewOverrides(t *testing.T) {
 	r, rt := chi.NewRouter(), reverse.New()
-	view := func(scheme framework.Versioner) *framework.View {
-		return &framework.View{Settings: sampleSettings(), Get: info, Versioning: framework.Use(scheme),
-			DefaultVersion: framework.Use("2.0"), AllowedVersions: framework.Versions("1.0"), VersionParam: "api"}
+	view := func(scheme framework.Versioner) http.Handler {
+		return handler(framework.View{Get: info, Versioning: scheme,
+			DefaultVersion: framework.Use("2.0"), AllowedVersions: framework.Versions("1.0"), VersionParam: "api"}, sampleSettings())
 	}
 	rt.Handle(r, "/q/", "q", view(versioning.QueryParameterVersioning{}))
 	rt.Handle(r, "/u/{api}/", "u", view(versioning.URLPathVersioning{}))
-	rt.Handle(r, "/none/", "none", &framework.View{Settings: sampleSettings(), Get: info, Versioning: framework.NoVersioning})
+	rt.Handle(r, "/none/", "none", handler(framework.View{Get: info, Versioning: framework.NoVersioning}, sampleSettings()))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	check(t, srv, cases{
@@ -368,8 +365,8 @@ func TestReverseOtherRoutes(t *testing.T) {
 			return framework.OK(out), nil
 		}
 	}
-	use := func(scheme framework.Versioner, detail string) *framework.View {
-		return &framework.View{Settings: s, Versioning: framework.Use(scheme), Get: links(detail)}
+	use := func(scheme framework.Versioner, detail string) http.Handler {
+		return handler(framework.View{Versioning: scheme, Get: links(detail)}, s)
 	}
 	rt.Handle(r, "/top/", "top", use(nil, "top"))
 	rt.Handle(r, "/books/{pk}/", "plain-detail", use(nil, "top"))
@@ -394,4 +391,9 @@ func TestReverseOtherRoutes(t *testing.T) {
 		{call{path: "/query/links/?version=v2"}, 200, `{"plain-detail":"{base}/books/7/?version=v2","top":"{base}/top/?version=v2"}`},
 		{call{"/host/links/", map[string]string{"Host": "v2.example.com"}}, 200, `{"plain-detail":"http://v2.example.com/books/7/","top":"http://v2.example.com/top/"}`},
 	})
+}
+
+// handler is v compiled with the settings s (or the defaults).
+func handler(v framework.View, s ...framework.Settings) http.Handler {
+	return framework.NewAPI(nil, append(s, framework.Settings{})[0]).Handler(v)
 }

@@ -1,0 +1,129 @@
+package framework
+
+import (
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/framework/reverse"
+)
+
+// API is one service: the global settings every view registered on it
+// inherits (DRF's REST_FRAMEWORK), the chi router it mounts them on, the
+// named routes reverse looks up (Django's urls), and the store its views
+// read. An API is an http.Handler; register every route before it serves.
+//
+//	api := framework.NewAPI(db, framework.Settings{PageSize: 10})
+//	api.Handle("/hello/", framework.View{Get: hello})
+//	api.Handle("/users/{pk}/", userDetail, framework.Named("user-detail"))
+//	http.ListenAndServe(addr, api)
+type API struct {
+	settings *Settings
+	db       *sqlx.DB
+	mux      *chi.Mux
+	router   chi.Router
+	routes   *reverse.Routes
+	notFound *http.Handler
+}
+
+// NewAPI returns an API with the global settings s on a new chi router.
+// db is the store its views and viewsets use; it may be nil.
+func NewAPI(db *sqlx.DB, s Settings) *API {
+	mux := chi.NewRouter()
+	routes := reverse.New()
+	if s.TrustForwardedHeaders {
+		routes.TrustForwardedHeaders()
+	}
+	notFound := http.Handler(http.HandlerFunc(pageNotFound))
+	a := &API{settings: &s, db: db, mux: mux, router: mux, routes: routes, notFound: &notFound}
+	mux.NotFound(a.miss)
+	return a
+}
+
+// NotFound sets the page answered to paths no route matches (after
+// APPEND_SLASH); the default is Django's.
+func (a *API) NotFound(h http.Handler) { *a.notFound = h }
+
+// miss answers a path no route matches. With APPEND_SLASH (unless
+// DisableAppendSlash), a path without its final slash whose slashed form
+// has a route is redirected there (301, query kept), as Django's
+// CommonMiddleware does; else the not-found page.
+func (a *API) miss(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.Path; !a.settings.DisableAppendSlash && !strings.HasSuffix(p, "/") &&
+		a.mux.Match(chi.NewRouteContext(), r.Method, p+"/") {
+		target := p + "/"
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		w.Header().Set("Location", target)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusMovedPermanently)
+		return
+	}
+	(*a.notFound).ServeHTTP(w, r)
+}
+
+// pageNotFound is Django's 404 page.
+func pageNotFound(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = io.WriteString(w, "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n")
+}
+
+// Settings returns the global settings; do not modify them.
+func (a *API) Settings() *Settings { return a.settings }
+
+// DB returns the API's store.
+func (a *API) DB() *sqlx.DB { return a.db }
+
+// Router returns the chi router of the API (of its prefix, for a Route
+// child), to add middleware or plain chi routes.
+func (a *API) Router() chi.Router { return a.router }
+
+// Routes returns the named routes of the API, for reverse lookups.
+func (a *API) Routes() *reverse.Routes { return a.routes }
+
+// ServeHTTP serves the API's routes.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTTP(w, r) }
+
+// Handler compiles v against the API's settings, once, into the
+// http.Handler that runs DRF's pipeline for it (DRF's as_view()).
+func (a *API) Handler(v View) http.Handler { return compile(v, a.settings) }
+
+// RouteOption qualifies a registration: Named.
+type RouteOption func(*route)
+
+type route struct{ name string }
+
+// Named names a route, so that reverse finds it by name (Django's
+// path(..., name=...)); in a Route child the namespace is prefixed.
+func Named(name string) RouteOption { return func(r *route) { r.name = name } }
+
+// Handle compiles v (see Handler) and mounts it at pattern, a chi pattern
+// relative to the API's prefix. It panics on a setup error: a name taken
+// twice or a malformed pattern.
+func (a *API) Handle(pattern string, v View, opts ...RouteOption) {
+	a.HandleHTTP(pattern, a.Handler(v), opts...)
+}
+
+// HandleHTTP mounts any http.Handler at pattern, like Handle: a page that
+// is not a View, or a compiled view wrapped in middleware.
+func (a *API) HandleHTTP(pattern string, h http.Handler, opts ...RouteOption) {
+	var ro route
+	for _, o := range opts {
+		o(&ro)
+	}
+	a.routes.Handle(a.router, pattern, ro.name, h)
+}
+
+// Route mounts a child API at prefix, like chi's Route: it shares the
+// settings, store and route registry, and names its routes under
+// namespace ("v1" gives "v1:info"); an empty namespace keeps a's.
+func (a *API) Route(prefix, namespace string, fn func(api *API)) {
+	a.routes.Route(a.router, prefix, namespace, func(r chi.Router, rt *reverse.Routes) {
+		fn(&API{settings: a.settings, db: a.db, mux: a.mux, router: r, routes: rt, notFound: a.notFound})
+	})
+}

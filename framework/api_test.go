@@ -1,0 +1,120 @@
+package framework_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/reverse"
+)
+
+// self answers the absolute URL of the route that matched.
+func self(v *framework.View, r *request.Request) (*framework.Response, error) {
+	m, _ := reverse.MatchOf(r.Request)
+	u, err := reverse.Reverse(strings.TrimPrefix(m.Namespace+":"+m.Name, ":"), nil, r)
+	if err != nil {
+		return nil, err
+	}
+	return framework.OK(map[string]string{"self": u, "view": v.Name}), nil
+}
+
+func TestAPIRegistersNamedRoutesAndInheritsSettings(t *testing.T) {
+	api := framework.NewAPI(nil, framework.Settings{
+		Permissions:           framework.Permissions(framework.IsAuthenticated{}),
+		TrustForwardedHeaders: true,
+	})
+	api.Handle("/closed/", framework.View{Get: self}, framework.Named("closed"))
+	api.Route("/v1", "v1", func(api *framework.API) {
+		api.Handle("/open/", framework.View{Name: "Open", Permissions: framework.Permissions(), Get: self}, framework.Named("open"))
+	})
+	if got := strings.Join(api.Routes().Names(), ","); got != "closed,v1:open" {
+		t.Fatalf("names %s", got)
+	}
+	resp, _ := do(t, api, "GET", "/closed/", nil, "")
+	if resp.StatusCode != 403 {
+		t.Errorf("the global permission is not inherited: %d", resp.StatusCode)
+	}
+	resp, body := do(t, api, "GET", "/v1/open/", map[string]string{"X-Forwarded-Host": "api.example.com"}, "")
+	if resp.StatusCode != 200 || body["self"] != "http://api.example.com/v1/open/" || body["view"] != "Open" {
+		t.Errorf("open: %d %v", resp.StatusCode, body)
+	}
+}
+
+func TestAPIRejectsATakenName(t *testing.T) {
+	api := framework.NewAPI(nil, framework.Settings{})
+	api.Handle("/a/", framework.View{Get: self}, framework.Named("a"))
+	defer func() {
+		if recover() == nil {
+			t.Error("a name registered twice did not panic")
+		}
+	}()
+	api.Handle("/b/", framework.View{Get: self}, framework.Named("a"))
+}
+
+// A View is configuration: compiling it changes nothing in it, and one
+// value can be registered twice with different settings.
+func TestViewIsPlainConfiguration(t *testing.T) {
+	v := framework.View{Get: self}
+	open := framework.NewAPI(nil, framework.Settings{})
+	closed := framework.NewAPI(nil, framework.Settings{Permissions: framework.Permissions(framework.IsAdminUser{})})
+	open.Handle("/x/", v, framework.Named("x"))
+	closed.Handle("/x/", v, framework.Named("x"))
+	if v.Permissions.IsSet() || v.Options != nil {
+		t.Errorf("registration changed the view: %+v", v)
+	}
+	if resp, _ := do(t, open, "GET", "/x/", nil, ""); resp.StatusCode != 200 {
+		t.Errorf("open: %d", resp.StatusCode)
+	}
+	if resp, _ := do(t, closed, "GET", "/x/", nil, ""); resp.StatusCode != 403 {
+		t.Errorf("closed: %d", resp.StatusCode)
+	}
+}
+
+// APPEND_SLASH as Django's CommonMiddleware: a miss without the final
+// slash goes (301, query kept, no body) to the slashed path when that one
+// has a route; other misses get Django's 404 page.
+func TestAppendSlash(t *testing.T) {
+	api := framework.NewAPI(nil, framework.Settings{})
+	api.Handle("/books/", framework.View{Get: self})
+	api.Route("/ns", "", func(api *framework.API) { api.Handle("/info/", framework.View{Get: self}) })
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, c := range []struct {
+		method, path string
+		status       int
+		location     string
+	}{
+		{"GET", "/books?page=2&x=%20", 301, "/books/?page=2&x=%20"},
+		{"POST", "/books", 301, "/books/"},
+		{"GET", "/ns/info", 301, "/ns/info/"},
+		{"GET", "/nope", 404, ""},
+		{"GET", "/nope/", 404, ""},
+		{"GET", "/ns/nope", 404, ""},
+	} {
+		req, _ := http.NewRequest(c.method, srv.URL+c.path, nil)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status || resp.Header.Get("Location") != c.location {
+			t.Errorf("%s %s: %d %q, want %d %q", c.method, c.path, resp.StatusCode, resp.Header.Get("Location"), c.status, c.location)
+		}
+		if c.status == 301 && (resp.ContentLength != 0 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8") {
+			t.Errorf("%s: redirect body %d %q", c.path, resp.ContentLength, resp.Header.Get("Content-Type"))
+		}
+	}
+
+	off := framework.NewAPI(nil, framework.Settings{DisableAppendSlash: true})
+	off.Handle("/books/", framework.View{Get: self})
+	off.NotFound(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "gone", http.StatusGone) }))
+	w := httptest.NewRecorder()
+	off.ServeHTTP(w, httptest.NewRequest("GET", "/books", nil))
+	if w.Code != 410 || w.Body.String() != "gone\n" {
+		t.Errorf("without APPEND_SLASH: %d %q", w.Code, w.Body)
+	}
+}
