@@ -271,10 +271,10 @@ func newKeysetWorld(t *testing.T, kind string, db *sqlx.DB, rng *rand.Rand) *key
 		w.insert()
 	}
 	style := &pagination.KeysetPagination{PageSize: w.size, Ordering: w.ordering, Secret: keysetSecret}
-	w.srv = httptest.NewServer(&framework.View{Pagination: framework.Use[framework.Paginator](style),
+	w.srv = httptest.NewServer(handler(framework.View{Pagination: style,
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return list(w.source(), nil)(v, r)
-		}})
+		}}))
 	t.Cleanup(w.srv.Close)
 	return w
 }
