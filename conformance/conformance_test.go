@@ -127,7 +127,7 @@ func startSample(t *testing.T) string {
 	// The demo hashes cost 260000 PBKDF2 rounds, most of a second each
 	// under the race detector; the same passwords hashed with 1000 rounds
 	// follow the same rules and keep the test fast.
-	users := &auth.Users{DB: db, Iterations: 1000}
+	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
 	for name, password := range passwords {
 		u, err := users.GetByUsername(ctx, name)
 		if err == nil {

@@ -103,7 +103,7 @@ func TestSeed(t *testing.T) {
 		if u.Active != active || u.Staff != (name == "admin") || u.Superuser != (name == "admin") {
 			t.Errorf("%s: active %v staff %v superuser %v", name, u.Active, u.Staff, u.Superuser)
 		}
-		if !auth.CheckPassword(name+"-pass", u.Password) {
+		if ok, _ := auth.DefaultHashers.Check(name+"-pass", u.Password); !ok {
 			t.Errorf("%s's password is not %s-pass", name, name)
 		}
 	}

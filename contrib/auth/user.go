@@ -1,6 +1,8 @@
 // Package auth is Django's django.contrib.auth user model on Django's own
-// auth_user table: users, their PBKDF2 passwords, authentication with
-// ModelBackend's rules, and the migration that creates the table.
+// auth_user table: users, their passwords in the format of every Django
+// password hasher (PBKDF2, Argon2, bcrypt, scrypt) with Django's upgrade
+// on login, authentication with ModelBackend's rules, and the migration
+// that creates the table.
 package auth
 
 import (
@@ -17,7 +19,8 @@ import (
 type User struct {
 	// ID is the primary key.
 	ID int64 `db:"id" json:"id"`
-	// Password is the encoded hash ("pbkdf2_sha256$..."); never serialised.
+	// Password is the encoded hash ("pbkdf2_sha256$...", "argon2$..."), or
+	// "!..." when unusable; never serialised.
 	Password string `db:"password" json:"-"`
 	// LastLogin is when the user last logged in, nil if never.
 	LastLogin *time.Time `db:"last_login" json:"last_login"`

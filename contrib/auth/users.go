@@ -11,7 +11,6 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework/store"
-	"github.com/go-drf/drf/internal/random"
 )
 
 // ErrNotFound is returned by lookups of a user that does not exist.
@@ -33,10 +32,10 @@ type CreateHook func(ctx context.Context, tx *sqlx.Tx, u *User) error
 type Users struct {
 	// DB is the database holding auth_user.
 	DB *sqlx.DB
-	// Iterations is the PBKDF2 work factor of the hashes this store writes;
-	// 0 means Iterations (260000). Tests may lower it to run fast, as Django
-	// projects switch to a cheap hasher in tests; any count verifies.
-	Iterations int
+	// Hashers is PASSWORD_HASHERS: the first hashes new passwords, all
+	// verify; nil means DefaultHashers. Tests may use a cheap one to run
+	// fast, as Django projects do in their test settings.
+	Hashers Hashers
 
 	mu    sync.RWMutex
 	hooks []CreateHook
@@ -90,7 +89,10 @@ func (s *Users) Create(ctx context.Context, u *User, rawPassword string) error {
 		return errors.New("auth: the given username must be set")
 	}
 	row := *u
-	row.Password = s.hash(rawPassword)
+	var err error
+	if row.Password, err = s.hash(rawPassword); err != nil {
+		return err
+	}
 	row.DateJoined = time.Now().UTC().Truncate(time.Microsecond)
 	row.Email = normalizeEmail(row.Email)
 	if row.LastLogin != nil {
@@ -100,7 +102,7 @@ func (s *Users) Create(ctx context.Context, u *User, rawPassword string) error {
 	s.mu.RLock()
 	hooks := append([]CreateHook(nil), s.hooks...)
 	s.mu.RUnlock()
-	err := store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+	err = store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO "auth_user" ("password", "last_login", "is_superuser", `+
 			`"username", "last_name", "email", "is_staff", "is_active", "date_joined", "first_name") `+
 			`VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -152,7 +154,10 @@ func (s *Users) CreateSuperuser(ctx context.Context, username, email, rawPasswor
 // SetPassword stores a new hash of rawPassword for u ("" makes the
 // password unusable) and updates u.Password; ErrNotFound if u's row is gone.
 func (s *Users) SetPassword(ctx context.Context, u *User, rawPassword string) error {
-	encoded := s.hash(rawPassword)
+	encoded, err := s.hash(rawPassword)
+	if err != nil {
+		return err
+	}
 	if err := s.update(ctx, u.ID, `"password" = ?`, encoded); err != nil {
 		return err
 	}
@@ -186,40 +191,63 @@ func (s *Users) update(ctx context.Context, id int64, set string, arg any) error
 }
 
 // Authenticate returns the active user whose username and password match,
-// with Django's ModelBackend rules: an unknown user, a wrong password and an
-// inactive user all give ErrInvalidCredentials, and an unknown user still
-// costs one password hash so that timing does not tell them apart. Other
-// errors are the database's.
+// with Django's ModelBackend rules: an unknown user, a wrong password, an
+// unusable password and an inactive user all give ErrInvalidCredentials,
+// and each costs one password hash, so that timing does not tell them
+// apart. When the password matches a hash that the first of s.Hashers
+// would not write (another algorithm, other parameters), the password is
+// rehashed with it and stored, as Django's check_password upgrades hashes;
+// u.Password is then the new hash. Other errors are the database's.
 func (s *Users) Authenticate(ctx context.Context, username, password string) (*User, error) {
 	u, err := s.GetByUsername(ctx, username)
 	if errors.Is(err, ErrNotFound) {
-		encode(password, random.String(saltLength, alphabet), s.iterations())
+		_, _ = s.Hashers.Make(password)
 		return nil, ErrInvalidCredentials
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !CheckPassword(password, u.Password) || !u.Active {
+	ok, update := s.Hashers.Check(password, u.Password)
+	if !ok {
+		return nil, ErrInvalidCredentials
+	}
+	if update {
+		if err := s.upgrade(ctx, u, password); err != nil {
+			return nil, err
+		}
+	}
+	if !u.Active {
 		return nil, ErrInvalidCredentials
 	}
 	return u, nil
 }
 
-// hash hashes raw with s's work factor, or makes an unusable password when
-// raw is "".
-func (s *Users) hash(raw string) string {
-	if raw == "" {
-		return unusablePassword()
+// upgrade stores a hash of password by the first hasher in place of
+// u.Password, unless the password was changed meanwhile.
+func (s *Users) upgrade(ctx context.Context, u *User, password string) error {
+	encoded, err := s.Hashers.Make(password)
+	if err != nil {
+		return err
 	}
-	return encode(raw, random.String(saltLength, alphabet), s.iterations())
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE "auth_user" SET "password" = ? WHERE "id" = ? AND "password" = ?`),
+		encoded, u.ID, u.Password)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err
+	}
+	u.Password = encoded
+	return nil
 }
 
-// iterations is the work factor of new hashes.
-func (s *Users) iterations() int {
-	if s.Iterations <= 0 {
-		return Iterations
+// hash hashes raw with the first hasher, or makes an unusable password when
+// raw is "".
+func (s *Users) hash(raw string) (string, error) {
+	if raw == "" {
+		return unusablePassword(), nil
 	}
-	return s.Iterations
+	return s.Hashers.Make(raw)
 }
 
 // normalizeEmail lower-cases the domain part, as Django's normalize_email.

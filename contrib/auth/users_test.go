@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,7 +37,7 @@ func migrated(t *testing.T) *auth.Users {
 	if _, err := store.Migrate(context.Background(), db, auth.Migrations...); err != nil {
 		t.Fatal(err)
 	}
-	return &auth.Users{DB: db, Iterations: 1000}
+	return &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
 }
 
 func TestMigrationsCreateDjangosTable(t *testing.T) {
@@ -308,5 +309,65 @@ func TestConcurrentCreateOfOneUsername(t *testing.T) {
 	}
 	if created != 1 {
 		t.Errorf("%d creations succeeded, want 1", created)
+	}
+}
+
+// A login with a hash the first hasher would not write stores a new one,
+// as Django's check_password does; the old hash no longer exists.
+func TestAuthenticateUpgradesTheHash(t *testing.T) {
+	users := migrated(t)
+	ctx := context.Background()
+	for name, encoded := range map[string]string{
+		"argon":  "argon2$argon2i$v=19$m=512,t=1,p=2$c2Vhc2FsdHNlYXNhbHQ$k/sVC1ThSUCcDdDlNQSAvg",
+		"sha1":   "pbkdf2_sha1$1000$seasaltseasaltseasalt1$yT/H49wWGgd4CFZw6J/qiyXyeAQ=",
+		"legacy": "pbkdf2_sha256$150000$sFxLPLngYgPJ5Zd53zFjGS$ybpiM+4Yfcji1YVdDJLRbrTjNyuUUX6/XTl6K+eING4=",
+	} {
+		users.DB.MustExec(`INSERT INTO auth_user (password, is_superuser, username, last_name, email, is_staff, is_active, date_joined, first_name) VALUES (?, 0, ?, '', '', 0, 1, '2026-01-01 00:00:00', '')`, encoded, name)
+	}
+	users.Hashers = auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}, auth.PBKDF2SHA1Hasher{}, auth.Argon2Hasher{}}
+	for name, password := range map[string]string{"argon": "letmein", "sha1": "lètmein", "legacy": "s3cret ünïcode"} {
+		if _, err := users.Authenticate(ctx, name, "wrong"); err != auth.ErrInvalidCredentials {
+			t.Errorf("%s, wrong password: %v", name, err)
+		}
+		before, _ := users.GetByUsername(ctx, name)
+		u, err := users.Authenticate(ctx, name, password)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		stored, _ := users.GetByUsername(ctx, name)
+		if stored.Password == before.Password || !strings.HasPrefix(stored.Password, "pbkdf2_sha256$1000$") || u.Password != stored.Password {
+			t.Errorf("%s: stored %q (was %q), returned %q; want a new pbkdf2_sha256$1000$ hash", name, stored.Password, before.Password, u.Password)
+		}
+		if _, err := users.Authenticate(ctx, name, password); err != nil {
+			t.Errorf("%s after the upgrade: %v", name, err)
+		}
+		if again, _ := users.GetByUsername(ctx, name); again.Password != stored.Password {
+			t.Errorf("%s: a current hash was rehashed", name)
+		}
+	}
+}
+
+// Unknown users, unusable passwords, wrong passwords and inactive users
+// cost the same: one hash by the first hasher.
+func TestAuthenticateCostsOneHashEachWay(t *testing.T) {
+	users := migrated(t)
+	ctx := context.Background()
+	var work atomic.Int64
+	users.Hashers = auth.Hashers{workHasher{auth.PBKDF2Hasher{Iterations: 1000}, &work}}
+	if _, err := users.CreateUser(ctx, "alice", "", "alice-pass"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := users.CreateUser(ctx, "nopass", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := users.Create(ctx, &auth.User{Username: "bob"}, "bob-pass"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][2]string{{"alice", "alice-pass"}, {"alice", "wrong"}, {"nobody", "x"}, {"nopass", "x"}, {"bob", "bob-pass"}, {"bob", "x"}} {
+		work.Store(0)
+		_, _ = users.Authenticate(ctx, c[0], c[1])
+		if got := work.Load(); got != 1000 {
+			t.Errorf("Authenticate(%q, %q) ran %d iterations, want 1000", c[0], c[1], got)
+		}
 	}
 }

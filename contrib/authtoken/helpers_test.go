@@ -37,7 +37,7 @@ func newFixture(t *testing.T, dsn string) *fixture {
 	if _, err := store.Migrate(ctx, db, append(append([]store.Migration{}, auth.Migrations...), authtoken.Migrations...)...); err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{db: db, users: &auth.Users{DB: db, Iterations: 1000}, tokens: &authtoken.Tokens{DB: db}}
+	f := &fixture{db: db, users: &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}, tokens: &authtoken.Tokens{DB: db}}
 	if f.alice, err = f.users.CreateUser(ctx, "alice", "alice@example.com", "alice-pass"); err != nil {
 		t.Fatal(err)
 	}

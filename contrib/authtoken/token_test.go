@@ -57,7 +57,7 @@ func TestDjangoDatabaseIsRecognised(t *testing.T) {
 	for _, name := range []string{"0001_initial", "0002_auto_20160226_1747", "0003_tokenproxy"} {
 		db.MustExec(`INSERT INTO "django_migrations" ("app", "name", "applied") VALUES ('authtoken', ?, '2024-01-01 00:00:00.000000')`, name)
 	}
-	users := &auth.Users{DB: db, Iterations: 1000}
+	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
 	u, err := users.CreateUser(ctx, "alice", "", "alice-pass")
 	if err != nil {
 		t.Fatal(err)

@@ -39,7 +39,7 @@ func newFixture(t *testing.T, configure ...func(*sessions.Manager)) *fixture {
 	if _, err := store.Migrate(ctx, db, append(append([]store.Migration{}, auth.Migrations...), sessions.Migrations...)...); err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{db: db, users: &auth.Users{DB: db, Iterations: 1000}}
+	f := &fixture{db: db, users: &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}}
 	f.m = &sessions.Manager{DB: db, Users: f.users}
 	for _, c := range configure {
 		c(f.m)

@@ -43,7 +43,7 @@ func newWorld(t *testing.T) *world {
 	if _, err := store.Migrate(ctx, db, migs...); err != nil {
 		t.Fatal(err)
 	}
-	w := &world{db: db, users: &auth.Users{DB: db, Iterations: 1000}, tokens: &authtoken.Tokens{DB: db}}
+	w := &world{db: db, users: &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}, tokens: &authtoken.Tokens{DB: db}}
 	w.sessions = &sessions.Manager{DB: db, Users: w.users}
 	if w.alice, err = w.users.CreateUser(ctx, "alice", "alice@example.com", "alice-pass"); err != nil {
 		t.Fatal(err)

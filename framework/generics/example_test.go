@@ -43,7 +43,7 @@ func Example_authenticationAndPagination() {
 	if _, err := store.Migrate(ctx, db, append(append(auth.Migrations, authtoken.Migrations...), notes)...); err != nil {
 		panic(err)
 	}
-	users := &auth.Users{DB: db, Iterations: 1000}
+	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
 	tokens := &authtoken.Tokens{DB: db}
 	alice, _ := users.CreateUser(ctx, "alice", "", "alice-pass")
 	token, _, _ := tokens.GetOrCreate(ctx, alice.ID)

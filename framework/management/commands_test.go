@@ -58,7 +58,7 @@ func cheapUsers(created *int) func(ctx context.Context, env *management.Env) (*a
 		if err != nil {
 			return nil, err
 		}
-		u := &auth.Users{DB: db, Iterations: 1000}
+		u := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
 		u.OnCreate(func(ctx context.Context, tx *sqlx.Tx, _ *auth.User) error {
 			*created++
 			return nil

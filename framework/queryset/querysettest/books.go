@@ -75,7 +75,7 @@ func Open(t testing.TB, n int) *Fixture {
 	if _, err := store.Migrate(ctx, db, migs...); err != nil {
 		t.Fatal(err)
 	}
-	users := &auth.Users{DB: db, Iterations: 1}
+	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1}}}
 	ids := map[string]int64{}
 	for _, u := range []struct {
 		name   string
