@@ -1,0 +1,404 @@
+package hashedtoken
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/authentication"
+	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// fixture is a migrated database with alice (active), bob (inactive) and
+// carol, the tokens on a clock the test moves, and a server with the
+// views under /auth/ and a whoami view at /whoami/.
+type fixture struct {
+	db      *sqlx.DB
+	tokens  *Tokens
+	clock   time.Time
+	srv     *httptest.Server
+	alice   *auth.User
+	bob     *auth.User
+	carolID int64
+}
+
+func newFixture(t *testing.T, dsn string, cfg Tokens) *fixture {
+	t.Helper()
+	db, err := store.Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	if _, err := store.Migrate(ctx, db, append(append([]store.Migration{}, auth.Migrations...), Migrations...)...); err != nil {
+		t.Fatal(err)
+	}
+	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
+	f := &fixture{db: db, clock: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	f.tokens = &cfg
+	f.tokens.DB = db
+	f.tokens.now = func() time.Time { return f.clock }
+	if f.alice, err = users.CreateUser(ctx, "alice", "", "alice-pass"); err != nil {
+		t.Fatal(err)
+	}
+	f.bob = &auth.User{Username: "bob"}
+	if err := users.Create(ctx, f.bob, "bob-pass"); err != nil {
+		t.Fatal(err)
+	}
+	carol, err := users.CreateUser(ctx, "carol", "", "carol-pass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.carolID = carol.ID
+	api := framework.NewAPI(db, framework.Settings{Authentication: framework.Authenticators(
+		authentication.Token{Tokens: f.tokens, Keyword: "Bearer"},
+		authentication.Basic{Users: sessions.ModelBackend{Users: users}},
+	)})
+	api.Route("/auth", "", Views{Tokens: f.tokens}.Register)
+	api.Handle("/whoami/", framework.View{Permissions: framework.Permissions(framework.IsAuthenticated{}),
+		Get: func(_ *framework.View, r *request.Request) (*framework.Response, error) {
+			tok, _ := r.Auth().(*Token)
+			return framework.OK(map[string]any{"username": r.User().GetUsername(), "token": tok.ID}), nil
+		}})
+	f.srv = httptest.NewServer(api)
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+type answer struct {
+	status    int
+	challenge string
+	raw       string
+}
+
+func (a answer) object(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(a.raw), &m); err != nil {
+		t.Fatalf("body %q: %v", a.raw, err)
+	}
+	return m
+}
+
+func (f *fixture) send(t *testing.T, method, path, auth, body string) answer {
+	t.Helper()
+	req, err := http.NewRequest(method, f.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return answer{resp.StatusCode, resp.Header.Get("WWW-Authenticate"), string(raw)}
+}
+
+func basic(user, pass string) string {
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))
+}
+
+// login logs in as alice with Basic and returns the new key.
+func (f *fixture) login(t *testing.T, name string) (string, map[string]any) {
+	t.Helper()
+	a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), `{"name":"`+name+`"}`)
+	if a.status != 200 {
+		t.Fatalf("login: %d %s", a.status, a.raw)
+	}
+	m := a.object(t)
+	return m["token"].(string), m
+}
+
+// Only the prefix and the digest are stored; the key is shown once.
+func TestStoredHashed(t *testing.T) {
+	f := newFixture(t, ":memory:", Tokens{})
+	key, m := f.login(t, "laptop")
+	if !validKey(key) {
+		t.Fatalf("key %q", key)
+	}
+	if m["prefix"] != key[:PrefixLength] || m["name"] != "laptop" || m["created"] != "2025-03-01T12:00:00Z" || m["expiry"] != "2025-03-01T22:00:00Z" {
+		t.Errorf("login answer %v", m)
+	}
+	var rows []map[string]any
+	r, err := f.db.Queryx(`SELECT * FROM "hashedtoken_token"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r.Next() {
+		row := map[string]any{}
+		if err := r.MapScan(row); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, row)
+	}
+	r.Close()
+	if len(rows) != 1 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for col, v := range rows[0] {
+		if s, ok := v.(string); ok && strings.Contains(s, key[PrefixLength:PrefixLength+8]) {
+			t.Errorf("column %s holds the key: %q", col, s)
+		}
+	}
+	if rows[0]["digest"] != Digest(key) || rows[0]["token_key"] != key[:PrefixLength] {
+		t.Errorf("row %v", rows[0])
+	}
+	if strings.Contains(f.send(t, "GET", "/auth/tokens/", "Bearer "+key, "").raw, key) {
+		t.Error("the listing shows the key")
+	}
+}
+
+// The tokens authenticate with the Bearer keyword; a Token header is not
+// theirs, and bad keys are DRF's "Invalid token.".
+func TestBearerKeyword(t *testing.T) {
+	f := newFixture(t, ":memory:", Tokens{})
+	key, _ := f.login(t, "")
+	cases := []struct {
+		auth      string
+		status    int
+		challenge string
+		detail    string
+	}{
+		{"Bearer " + key, 200, "", ""},
+		{"bearer " + key, 200, "", ""},
+		{"", 401, "Bearer", "Authentication credentials were not provided."},
+		{"Token " + key, 401, "Bearer", "Authentication credentials were not provided."},
+		{"Bearer " + strings.Repeat("0", KeyLength), 401, "Bearer", "Invalid token."},
+		{"Bearer " + strings.ToUpper(key), 401, "Bearer", "Invalid token."},
+		{"Bearer " + key[:KeyLength-1], 401, "Bearer", "Invalid token."},
+		{"Bearer", 401, "Bearer", "Invalid token header. No credentials provided."},
+	}
+	for _, c := range cases {
+		a := f.send(t, "GET", "/whoami/", c.auth, "")
+		if a.status != c.status || a.challenge != c.challenge {
+			t.Errorf("%q: %d %q %s", c.auth, a.status, a.challenge, a.raw)
+			continue
+		}
+		if c.status == 200 {
+			if m := a.object(t); m["username"] != "alice" {
+				t.Errorf("%q: %v", c.auth, m)
+			}
+		} else if d := a.object(t)["detail"]; d != c.detail {
+			t.Errorf("%q: detail %q, want %q", c.auth, d, c.detail)
+		}
+	}
+	// An inactive user's token is refused as DRF refuses it.
+	bobKey, _, err := f.tokens.Create(context.Background(), f.bob.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+bobKey, ""); a.status != 401 || a.object(t)["detail"] != "User inactive or deleted." {
+		t.Errorf("inactive: %d %s", a.status, a.raw)
+	}
+}
+
+// Tokens expire TTL after creation, and an expired one is deleted when
+// presented.
+func TestExpiry(t *testing.T) {
+	f := newFixture(t, ":memory:", Tokens{TTL: time.Hour})
+	key, _ := f.login(t, "")
+	f.clock = f.clock.Add(59 * time.Minute)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.status != 200 {
+		t.Fatalf("before expiry: %d %s", a.status, a.raw)
+	}
+	f.clock = f.clock.Add(time.Minute)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.status != 401 || a.object(t)["detail"] != "Invalid token." {
+		t.Fatalf("at expiry: %d %s", a.status, a.raw)
+	}
+	var n int
+	if err := f.db.Get(&n, `SELECT COUNT(*) FROM "hashedtoken_token"`); err != nil || n != 0 {
+		t.Errorf("%d rows left (%v)", n, err)
+	}
+	// A negative TTL makes tokens that never expire.
+	f.tokens.TTL = -1
+	key, m := f.login(t, "")
+	if m["expiry"] != nil {
+		t.Errorf("expiry %v", m["expiry"])
+	}
+	f.clock = f.clock.AddDate(10, 0, 0)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.status != 200 {
+		t.Errorf("ten years on: %d %s", a.status, a.raw)
+	}
+}
+
+// With Refresh every use moves the expiry to TTL from now, at most once a
+// MinRefreshInterval and never past Created + MaxAge.
+func TestSlidingRefresh(t *testing.T) {
+	f := newFixture(t, ":memory:", Tokens{TTL: time.Hour, Refresh: true, MaxAge: 3 * time.Hour})
+	key, _ := f.login(t, "")
+	start := f.clock
+	expiry := func() time.Time {
+		var e time.Time
+		if err := f.db.Get(&e, `SELECT "expiry" FROM "hashedtoken_token"`); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	use := func(after time.Duration, status int) {
+		t.Helper()
+		f.clock = f.clock.Add(after)
+		if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.status != status {
+			t.Fatalf("at %s: %d %s", f.clock.Sub(start), a.status, a.raw)
+		}
+	}
+	use(30*time.Second, 200)
+	if e := expiry(); !e.Equal(start.Add(time.Hour)) {
+		t.Errorf("refreshed within a minute: expiry %s", e)
+	}
+	use(50*time.Minute, 200)
+	if e := expiry(); !e.Equal(f.clock.Add(time.Hour)) {
+		t.Errorf("not refreshed: expiry %s, now %s", e, f.clock)
+	}
+	use(59*time.Minute, 200) // 1h49m: alive only thanks to the refresh
+	use(59*time.Minute, 200) // 2h48m
+	if e := expiry(); !e.Equal(start.Add(3 * time.Hour)) {
+		t.Errorf("MaxAge not applied: expiry %s", e)
+	}
+	use(12*time.Minute, 401) // 3h00m: MaxAge reached
+}
+
+// Several tokens per user, listed, revoked one by one, by logout and by
+// logout-all; other users' tokens are out of reach.
+func TestDevices(t *testing.T) {
+	f := newFixture(t, ":memory:", Tokens{Limit: 3})
+	laptop, _ := f.login(t, "laptop")
+	f.clock = f.clock.Add(time.Minute)
+	phone, pm := f.login(t, "phone")
+	carolKey, carolTok, err := f.tokens.Create(context.Background(), f.carolID, "carol's")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := f.send(t, "GET", "/auth/tokens/", "Bearer "+laptop, "")
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(a.raw), &list); err != nil || a.status != 200 || len(list) != 2 {
+		t.Fatalf("list: %d %s", a.status, a.raw)
+	}
+	if list[0]["name"] != "phone" || list[0]["current"] != false || list[1]["name"] != "laptop" || list[1]["current"] != true {
+		t.Errorf("list %v", list)
+	}
+	if _, ok := list[0]["digest"]; ok {
+		t.Error("the listing shows digests")
+	}
+	// A third device is allowed, a fourth is over the limit.
+	third, _ := f.login(t, "tablet")
+	if a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), ""); a.status != 403 || a.object(t)["detail"] != MsgLimit {
+		t.Errorf("over the limit: %d %s", a.status, a.raw)
+	}
+	if a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), `{"name":"`+strings.Repeat("x", 65)+`"}`); a.status != 400 {
+		t.Errorf("long name: %d %s", a.status, a.raw)
+	}
+	// Revoking: not carol's token, not a number, then the phone.
+	for _, path := range []string{"/auth/tokens/" + itoa(carolTok.ID) + "/", "/auth/tokens/x/", "/auth/tokens/999/"} {
+		if a := f.send(t, "DELETE", path, "Bearer "+laptop, ""); a.status != 404 || a.object(t)["detail"] != "Not found." {
+			t.Errorf("DELETE %s: %d %s", path, a.status, a.raw)
+		}
+	}
+	if a := f.send(t, "DELETE", "/auth/tokens/"+itoa(int64(pm["id"].(float64)))+"/", "Bearer "+laptop, ""); a.status != 204 {
+		t.Errorf("revoke the phone: %d %s", a.status, a.raw)
+	}
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+phone, ""); a.status != 401 {
+		t.Errorf("revoked phone: %d", a.status)
+	}
+	// Logout ends the laptop's token only; it needs a token.
+	if a := f.send(t, "POST", "/auth/logout/", basic("alice", "alice-pass"), ""); a.status != 403 || a.object(t)["detail"] != MsgNotByToken {
+		t.Errorf("logout with Basic: %d %s", a.status, a.raw)
+	}
+	if a := f.send(t, "POST", "/auth/logout/", "Bearer "+laptop, ""); a.status != 204 {
+		t.Errorf("logout: %d %s", a.status, a.raw)
+	}
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+laptop, ""); a.status != 401 {
+		t.Errorf("logged-out laptop: %d", a.status)
+	}
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+third, ""); a.status != 200 {
+		t.Errorf("tablet after the laptop's logout: %d", a.status)
+	}
+	// Logout-all ends every token of alice, and none of carol's.
+	f.login(t, "desktop")
+	if a := f.send(t, "POST", "/auth/logoutall/", "Bearer "+third, ""); a.status != 204 {
+		t.Errorf("logoutall: %d %s", a.status, a.raw)
+	}
+	var n int
+	if err := f.db.Get(&n, `SELECT COUNT(*) FROM "hashedtoken_token" WHERE "user_id" = ?`, f.alice.ID); err != nil || n != 0 {
+		t.Errorf("alice keeps %d tokens (%v)", n, err)
+	}
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+carolKey, ""); a.status != 200 {
+		t.Errorf("carol after alice's logout-all: %d", a.status)
+	}
+	// Anonymous requests are refused with the first scheme's challenge.
+	for _, p := range []string{"/auth/tokens/", "/auth/logoutall/"} {
+		if a := f.send(t, "GET", p, "", ""); a.status != 401 || a.challenge != "Bearer" {
+			t.Errorf("anonymous %s: %d %q", p, a.status, a.challenge)
+		}
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestCommand(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "db.sqlite3")
+	f := newFixture(t, dsn, Tokens{})
+	run := func(args ...string) (int, string, string) {
+		var out, errOut bytes.Buffer
+		env := &management.Env{Stdout: &out, Stderr: &errOut, DatabaseURL: dsn}
+		code := management.Execute(context.Background(), env, append([]string{"hashedtoken"}, args...), Command(Tokens{TTL: -1}))
+		return code, out.String(), errOut.String()
+	}
+	created := regexp.MustCompile(`^Generated token ([0-9a-f]{64}) for user alice \(id (\d+), expires never\)\n$`)
+	code, out, errOut := run("create", "alice", "--name", "ci")
+	m := created.FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("create: %d %q %q", code, out, errOut)
+	}
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+m[1], ""); a.status != 200 {
+		t.Errorf("the printed key: %d", a.status)
+	}
+	if code, out, _ := run("list", "alice"); code != 0 || !strings.Contains(out, m[1][:PrefixLength]+"  ci") || strings.Contains(out, m[1]) {
+		t.Errorf("list: %d %q", code, out)
+	}
+	if code, out, _ := run("revoke", "alice", m[2]); code != 0 || out != "Revoked token "+m[2]+" of user alice.\n" {
+		t.Errorf("revoke: %d %q", code, out)
+	}
+	if code, _, errOut := run("revoke", "alice", m[2]); code != 1 || errOut != "CommandError: user alice has no token "+m[2]+"\n" {
+		t.Errorf("revoke again: %d %q", code, errOut)
+	}
+	run("create", "alice")
+	run("create", "alice")
+	if code, out, _ := run("revoke", "--all", "alice"); code != 0 || out != "Revoked 2 tokens of user alice.\n" {
+		t.Errorf("revoke --all: %d %q", code, out)
+	}
+	if code, _, errOut := run("create", "nobody"); code != 1 || errOut != "CommandError: user nobody does not exist\n" {
+		t.Errorf("unknown user: %d %q", code, errOut)
+	}
+	for _, args := range [][]string{{}, {"bogus", "alice"}, {"create"}, {"revoke", "alice"}, {"revoke", "alice", "x"}, {"list", "alice", "bob"}} {
+		if code, _, _ := run(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if code, out, _ := run("clearexpired"); code != 0 || out != "Deleted 0 expired tokens.\n" {
+		t.Errorf("clearexpired: %d %q", code, out)
+	}
+}

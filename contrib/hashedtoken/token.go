@@ -1,0 +1,351 @@
+// Package hashedtoken is a token store as django-rest-knox keeps it, for
+// users who want more than DRF's authtoken: several tokens per user (one
+// per device, each named), stored hashed (only an 8-character prefix and
+// the SHA-256 digest of the key; the key is shown once, when created),
+// each expiring, optionally extended on use (sliding expiry), with
+// endpoints to log in, list and revoke one's tokens, and log out one
+// device or all. It lives in its own table, hashedtoken_token, beside
+// Django's authtoken_token, which stays the default.
+//
+// A *Tokens is the authentication.TokenStore of authentication.Token; give
+// it a keyword of its own, "Bearer" as OAuth clients send (DRF #4080):
+//
+//	authentication.Token{Tokens: devices, Keyword: "Bearer"}
+//
+// request.Auth is then the *Token the request presented.
+package hashedtoken
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// Migrations create hashedtoken_token; they need auth.Migrations first.
+var Migrations = []store.Migration{
+	{App: "hashedtoken", Name: "0001_initial", Up: store.SQL(
+		`CREATE TABLE IF NOT EXISTS "hashedtoken_token" (`+
+			`"id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, `+
+			`"digest" varchar(64) NOT NULL UNIQUE, `+
+			`"token_key" varchar(8) NOT NULL, `+
+			`"name" varchar(64) NOT NULL, `+
+			`"created" datetime NOT NULL, `+
+			`"expiry" datetime NULL, `+
+			`"user_id" integer NOT NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
+		`CREATE INDEX IF NOT EXISTS "hashedtoken_token_user_id" ON "hashedtoken_token" ("user_id")`,
+	)},
+}
+
+// Sizes of keys and what is stored of them.
+const (
+	// KeyLength is the length of a key: 32 random bytes in hexadecimal.
+	KeyLength = 64
+	// PrefixLength is the length of the key's prefix kept in the table, by
+	// which users tell their tokens apart.
+	PrefixLength = 8
+	// MaxNameLength bounds a token's name.
+	MaxNameLength = 64
+)
+
+// Defaults of Tokens, as django-rest-knox's.
+const (
+	DefaultTTL                = 10 * time.Hour
+	DefaultMinRefreshInterval = time.Minute
+)
+
+// Errors of the store.
+var (
+	// ErrNotFound is returned for a token that does not exist, or is not
+	// the given user's.
+	ErrNotFound = errors.New("hashedtoken: token not found")
+	// ErrLimit is returned by Create when the user has Limit tokens.
+	ErrLimit = errors.New("hashedtoken: the user has the maximum number of tokens")
+)
+
+// Token is one row of hashedtoken_token. It holds no key: only the prefix
+// and the digest are stored.
+type Token struct {
+	// ID identifies the token, for listing and revoking.
+	ID int64 `db:"id" json:"id" drf:"read_only"`
+	// Name says which device or client holds the token ("" when unnamed).
+	Name string `db:"name" json:"name" drf:"max_length=64,allow_blank"`
+	// Prefix is the key's first PrefixLength characters.
+	Prefix string `db:"token_key" json:"prefix" drf:"read_only"`
+	// Digest is the hexadecimal SHA-256 of the key.
+	Digest string `db:"digest" json:"-"`
+	// Created is when the token was made, in UTC.
+	Created time.Time `db:"created" json:"created" drf:"read_only"`
+	// Expiry is when the token stops authenticating; nil never.
+	Expiry *time.Time `db:"expiry" json:"expiry" drf:"read_only"`
+	// UserID is the owner's primary key.
+	UserID int64 `db:"user_id" json:"-"`
+	// User is the owner, when the token was read with its user.
+	User *auth.User `db:"-" json:"-"`
+}
+
+// String describes the token by its prefix.
+func (t *Token) String() string {
+	return fmt.Sprintf("token %d (%s…) of user %d", t.ID, t.Prefix, t.UserID)
+}
+
+// LogValue logs the token without its digest.
+func (t *Token) LogValue() slog.Value {
+	return slog.GroupValue(slog.Int64("id", t.ID), slog.String("prefix", t.Prefix), slog.Int64("user_id", t.UserID))
+}
+
+// Digest returns the hexadecimal SHA-256 of key, what the table stores.
+// Keys are 256 random bits, so a fast hash is enough: no one can search
+// such a space, salted or not.
+func Digest(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:])
+}
+
+// Tokens reads and writes hashedtoken_token. Its zero value (but DB)
+// gives tokens that expire DefaultTTL after creation and are not
+// extended on use.
+type Tokens struct {
+	// DB is the database holding hashedtoken_token and auth_user.
+	DB *sqlx.DB
+	// TTL is the lifetime of a new token; 0 gives DefaultTTL, a negative
+	// TTL tokens that never expire.
+	TTL time.Duration
+	// Refresh extends a token's expiry to TTL from now whenever it
+	// authenticates (sliding expiry), at most once per MinRefreshInterval.
+	Refresh bool
+	// MinRefreshInterval is the least extension that is written; 0 gives
+	// DefaultMinRefreshInterval.
+	MinRefreshInterval time.Duration
+	// MaxAge caps sliding expiry: no token lives past Created + MaxAge;
+	// 0 leaves it uncapped.
+	MaxAge time.Duration
+	// Limit is the number of live tokens a user may hold; 0 is no limit.
+	Limit int
+
+	// now is the clock; nil is time.Now.
+	now func() time.Time
+}
+
+func (s *Tokens) clock() time.Time {
+	if s.now != nil {
+		return s.now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (s *Tokens) ttl() time.Duration {
+	if s.TTL == 0 {
+		return DefaultTTL
+	}
+	return s.TTL
+}
+
+// GenerateKey returns a new key: 32 bytes from crypto/rand, in hexadecimal.
+func GenerateKey() string {
+	b := make([]byte, KeyLength/2)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Create makes a token for the user and returns it with its key, which is
+// stored nowhere: show it to the client now. Expired tokens of the user are
+// deleted first; ErrLimit when the user still holds Limit tokens.
+func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key string, tok *Token, err error) {
+	key = GenerateKey()
+	now := s.clock().Truncate(time.Microsecond)
+	tok = &Token{Name: name, Prefix: key[:PrefixLength], Digest: Digest(key), Created: now, UserID: userID}
+	if ttl := s.ttl(); ttl > 0 {
+		exp := now.Add(ttl)
+		tok.Expiry = &exp
+	}
+	err = store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM "hashedtoken_token" WHERE "user_id" = ? AND "expiry" <= ?`,
+			userID, store.FormatTime(now)); err != nil {
+			return err
+		}
+		if s.Limit > 0 {
+			var n int
+			if err := tx.GetContext(ctx, &n, `SELECT COUNT(*) FROM "hashedtoken_token" WHERE "user_id" = ?`, userID); err != nil {
+				return err
+			}
+			if n >= s.Limit {
+				return ErrLimit
+			}
+		}
+		var expiry any
+		if tok.Expiry != nil {
+			expiry = store.FormatTime(*tok.Expiry)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO "hashedtoken_token" ("digest", "token_key", "name", "created", "expiry", "user_id") VALUES (?, ?, ?, ?, ?, ?)`,
+			tok.Digest, tok.Prefix, tok.Name, store.FormatTime(tok.Created), expiry, tok.UserID)
+		if err != nil {
+			return err
+		}
+		tok.ID, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	return key, tok, nil
+}
+
+// tokenColumns are the token's and its user's columns, for tokenRow.
+const tokenColumns = `t."id", t."digest", t."token_key", t."name", t."created", t."expiry", t."user_id", ` +
+	`u."id" AS "u.id", u."password" AS "u.password", u."last_login" AS "u.last_login", ` +
+	`u."is_superuser" AS "u.is_superuser", u."username" AS "u.username", u."first_name" AS "u.first_name", ` +
+	`u."last_name" AS "u.last_name", u."email" AS "u.email", u."is_staff" AS "u.is_staff", ` +
+	`u."is_active" AS "u.is_active", u."date_joined" AS "u.date_joined"`
+
+// tokenRow is a token joined with its user.
+type tokenRow struct {
+	Token
+	User auth.User `db:"u"`
+}
+
+// Get returns the live token of key with its user, or ErrNotFound: for a
+// key of another form, one no token has, or an expired token (which is
+// deleted then). With Refresh, the expiry is extended.
+func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
+	if !validKey(key) {
+		return nil, ErrNotFound
+	}
+	// The digest is found through its unique index: comparing digests
+	// leaks nothing of the key.
+	var row tokenRow
+	err := s.DB.GetContext(ctx, &row, `SELECT `+tokenColumns+` FROM "hashedtoken_token" t `+
+		`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = ?`, Digest(key))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	tok := row.Token
+	u := row.User
+	tok.User = &u
+	now := s.clock()
+	if tok.Expiry != nil && !now.Before(*tok.Expiry) {
+		if _, err := s.DB.ExecContext(ctx, `DELETE FROM "hashedtoken_token" WHERE "id" = ?`, tok.ID); err != nil {
+			return nil, err
+		}
+		return nil, ErrNotFound
+	}
+	if err := s.refresh(ctx, &tok, now); err != nil {
+		return nil, err
+	}
+	return &tok, nil
+}
+
+// refresh extends tok's expiry to TTL from now (capped by MaxAge) when
+// Refresh is on and that moves it by MinRefreshInterval or more.
+func (s *Tokens) refresh(ctx context.Context, tok *Token, now time.Time) error {
+	if !s.Refresh || tok.Expiry == nil || s.ttl() < 0 {
+		return nil
+	}
+	exp := now.Add(s.ttl()).Truncate(time.Microsecond)
+	if s.MaxAge > 0 {
+		if limit := tok.Created.Add(s.MaxAge); exp.After(limit) {
+			exp = limit
+		}
+	}
+	step := s.MinRefreshInterval
+	if step == 0 {
+		step = DefaultMinRefreshInterval
+	}
+	if exp.Sub(*tok.Expiry) < step {
+		return nil
+	}
+	if _, err := s.DB.ExecContext(ctx, `UPDATE "hashedtoken_token" SET "expiry" = ? WHERE "id" = ?`, store.FormatTime(exp), tok.ID); err != nil {
+		return err
+	}
+	tok.Expiry = &exp
+	return nil
+}
+
+// validKey reports whether key has the form of a key: KeyLength lowercase
+// hexadecimal characters.
+func validKey(key string) bool {
+	if len(key) != KeyLength {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// LookupToken implements authentication.TokenStore: the owner and the
+// *Token of key, or a nil user when key names no live token.
+func (s *Tokens) LookupToken(ctx context.Context, key string) (request.User, any, error) {
+	tok, err := s.Get(ctx, key)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return tok.User, tok, nil
+}
+
+// ForUser returns the user's live tokens, newest first.
+func (s *Tokens) ForUser(ctx context.Context, userID int64) ([]*Token, error) {
+	var toks []*Token
+	err := s.DB.SelectContext(ctx, &toks, `SELECT "id", "digest", "token_key", "name", "created", "expiry", "user_id" `+
+		`FROM "hashedtoken_token" WHERE "user_id" = ? AND ("expiry" IS NULL OR "expiry" > ?) ORDER BY "created" DESC, "id" DESC`,
+		userID, store.FormatTime(s.clock()))
+	return toks, err
+}
+
+// Revoke deletes the user's token id; ErrNotFound when the user has no
+// such token.
+func (s *Tokens) Revoke(ctx context.Context, userID, id int64) error {
+	res, err := s.DB.ExecContext(ctx, `DELETE FROM "hashedtoken_token" WHERE "id" = ? AND "user_id" = ?`, id, userID)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// RevokeAll deletes every token of the user (log out everywhere) and
+// returns how many there were.
+func (s *Tokens) RevokeAll(ctx context.Context, userID int64) (int, error) {
+	res, err := s.DB.ExecContext(ctx, `DELETE FROM "hashedtoken_token" WHERE "user_id" = ?`, userID)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// ClearExpired deletes the expired tokens of all users and returns how
+// many; expired tokens never authenticate, this only reclaims the rows.
+func (s *Tokens) ClearExpired(ctx context.Context) (int, error) {
+	res, err := s.DB.ExecContext(ctx, `DELETE FROM "hashedtoken_token" WHERE "expiry" <= ?`, store.FormatTime(s.clock()))
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
