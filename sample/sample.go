@@ -47,6 +47,25 @@ func TrustRemoteUserHeader(name string) Option {
 	return func(a *app) { a.remoteUserHeader = name }
 }
 
+// DevelopmentSecretKey is the SECRET_KEY the sample signs sessions with
+// unless SecretKey sets another: public, for development only. In
+// production set SECRET_KEY (manage runserver reads it), and use the
+// Django site's when it shares the logins.
+const DevelopmentSecretKey = "django-insecure-go-drf-sample-development-key-do-not-use-in-production"
+
+// SecretKey sets Django's SECRET_KEY, which signs the sessions, and
+// SECRET_KEY_FALLBACKS, older keys whose sessions are still read. A Django
+// site sharing the database and its logins must use the same key.
+func SecretKey(key string, fallbacks ...string) Option {
+	return func(a *app) { a.sessions.SecretKey, a.sessions.SecretKeyFallbacks = key, fallbacks }
+}
+
+// PasswordHashers sets Django's PASSWORD_HASHERS: the first hashes new and
+// upgraded passwords, all verify. Give the Django site's, in its order.
+func PasswordHashers(hs auth.Hashers) Option {
+	return func(a *app) { a.users.Hashers = hs }
+}
+
 // app holds what the views share: the stores and the options.
 type app struct {
 	users    *auth.Users
@@ -70,7 +89,7 @@ func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error)
 	a := &app{
 		users:    users,
 		tokens:   &authtoken.Tokens{DB: db},
-		sessions: &sessions.Manager{DB: db, Users: users},
+		sessions: &sessions.Manager{DB: db, Users: users, SecretKey: DevelopmentSecretKey},
 		books:    books,
 	}
 	for _, opt := range opts {

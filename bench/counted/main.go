@@ -63,7 +63,7 @@ func main() {
 	users := &auth.Users{DB: db}
 	api := framework.NewAPI(db, framework.Settings{
 		Authentication: framework.Authenticators(
-			authentication.Session{Sessions: &sessions.Manager{DB: db, Users: users}},
+			authentication.Session{Sessions: &sessions.Manager{DB: db, Users: users, SecretKey: "bench-only-secret-key"}},
 			authentication.Token{Tokens: &authtoken.Tokens{DB: db}},
 			authentication.Basic{Users: sessions.ModelBackend{Users: users}},
 		),

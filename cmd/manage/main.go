@@ -13,6 +13,12 @@
 // yet, loads the demo data, so `go run ./cmd/manage runserver` works on a
 // fresh checkout. $SAMPLE_REMOTE_USER_HEADER names the header an
 // authenticating proxy sets for /auth/remote-user/ (off when unset).
+//
+// Shared with a Django site (docs/django.md): $SECRET_KEY signs the
+// sessions (else a public development key, announced at start),
+// $SECRET_KEY_FALLBACKS lists older keys, comma-separated, and
+// $PASSWORD_HASHERS the hashers' algorithm names in Django's order
+// ("argon2,pbkdf2_sha256"; else Django 3.2's defaults).
 package main
 
 import (
@@ -21,7 +27,9 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 
+	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/sample"
@@ -91,9 +99,38 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 		}
 		fmt.Fprintf(env.Stdout, "Loaded the demo data: users admin, alice and bob, %d books.\n", sample.DefaultBooks)
 	}
+	getenv := func(name string) string {
+		if env.Getenv == nil {
+			return ""
+		}
+		return env.Getenv(name)
+	}
 	var opts []sample.Option
-	if env.Getenv != nil && env.Getenv("SAMPLE_REMOTE_USER_HEADER") != "" {
-		opts = append(opts, sample.TrustRemoteUserHeader(env.Getenv("SAMPLE_REMOTE_USER_HEADER")))
+	if h := getenv("SAMPLE_REMOTE_USER_HEADER"); h != "" {
+		opts = append(opts, sample.TrustRemoteUserHeader(h))
+	}
+	if key := getenv("SECRET_KEY"); key != "" {
+		opts = append(opts, sample.SecretKey(key, list(getenv("SECRET_KEY_FALLBACKS"))...))
+	} else {
+		fmt.Fprintln(env.Stdout, "Signing sessions with the public development key: set SECRET_KEY in production.")
+	}
+	if names := list(getenv("PASSWORD_HASHERS")); names != nil {
+		hs, err := auth.HashersNamed(names...)
+		if err != nil {
+			return nil, &management.CommandError{Msg: "PASSWORD_HASHERS: " + err.Error()}
+		}
+		opts = append(opts, sample.PasswordHashers(hs))
 	}
 	return sample.New(ctx, db, opts...)
+}
+
+// list splits a comma-separated setting, nil when it is empty.
+func list(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }

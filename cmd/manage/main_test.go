@@ -40,12 +40,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// command prepares the binary with args in dir, with no DATABASE_URL.
+// command prepares the binary with args in dir, with no DATABASE_URL,
+// SECRET_KEY or PASSWORD_HASHERS.
 func command(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(manageBin, args...)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DATABASE_URL=") {
+		if !strings.HasPrefix(kv, "DATABASE_URL=") && !strings.HasPrefix(kv, "SECRET_KEY=") && !strings.HasPrefix(kv, "PASSWORD_HASHERS=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
@@ -145,8 +146,24 @@ func TestRunserverOnAFreshDirectory(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "db.sqlite3")); err != nil {
 		t.Errorf("no db.sqlite3 in the working directory: %v", err)
 	}
-	if !strings.Contains(out.String(), "Loaded the demo data") || !strings.Contains(out.String(), "http://"+addr+"/") {
-		t.Errorf("runserver's output does not tell the data and address:\n%s", out.String())
+	if !strings.Contains(out.String(), "Loaded the demo data") || !strings.Contains(out.String(), "http://"+addr+"/") ||
+		!strings.Contains(out.String(), "development key: set SECRET_KEY") {
+		t.Errorf("runserver's output does not tell the data, the address and the development key:\n%s", out.String())
+	}
+}
+
+// An unknown hasher in PASSWORD_HASHERS stops runserver with a message.
+func TestRunserverRefusesAnUnknownHasher(t *testing.T) {
+	cmd := command(t.TempDir(), "runserver", freeAddr(t))
+	cmd.Env = append(cmd.Env, "PASSWORD_HASHERS=argon2,sha9", "SECRET_KEY=k")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if err == nil || !strings.Contains(errOut.String(), `PASSWORD_HASHERS: auth: unknown password hasher "sha9"`) {
+		t.Errorf("runserver with PASSWORD_HASHERS=argon2,sha9: %v\n%s%s", err, out.String(), errOut.String())
+	}
+	if strings.Contains(out.String(), "development key") {
+		t.Error("the development key was announced with SECRET_KEY set")
 	}
 }
 

@@ -1,7 +1,9 @@
 package auth
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/go-drf/drf/internal/random"
@@ -45,6 +47,21 @@ var DefaultHashers = Hashers{PBKDF2Hasher{}, PBKDF2SHA1Hasher{}, Argon2Hasher{},
 // parameters, the defaults first: Django 3.2's list, then bcrypt (without
 // SHA-256) and scrypt (Django 4.0 and later).
 var AllHashers = append(DefaultHashers[:len(DefaultHashers):len(DefaultHashers)], BCryptHasher{}, ScryptHasher{})
+
+// HashersNamed returns the hashers of AllHashers with these algorithm
+// names ("argon2", "pbkdf2_sha256", ...), in this order: a Django site's
+// PASSWORD_HASHERS in Go.
+func HashersNamed(names ...string) (Hashers, error) {
+	var hs Hashers
+	for _, name := range names {
+		i := slices.IndexFunc(AllHashers, func(h Hasher) bool { return h.Algorithm() == name })
+		if i < 0 {
+			return nil, fmt.Errorf("auth: unknown password hasher %q", name)
+		}
+		hs = append(hs, AllHashers[i])
+	}
+	return hs, nil
+}
 
 func (hs Hashers) list() Hashers {
 	if len(hs) == 0 {

@@ -291,3 +291,14 @@ func TestFailedChecksCostOneHash(t *testing.T) {
 		}
 	}
 }
+
+func TestHashersNamed(t *testing.T) {
+	t.Parallel()
+	hs, err := auth.HashersNamed("argon2", "scrypt", "pbkdf2_sha256")
+	if err != nil || len(hs) != 3 || hs[0] != (auth.Argon2Hasher{}) || hs[1] != (auth.ScryptHasher{}) || hs[2] != (auth.PBKDF2Hasher{}) {
+		t.Errorf("HashersNamed = %v, %v", hs, err)
+	}
+	if _, err := auth.HashersNamed("pbkdf2_sha256", "md5"); err == nil || !strings.Contains(err.Error(), `"md5"`) {
+		t.Errorf("an unknown name: %v", err)
+	}
+}

@@ -29,7 +29,7 @@ func newAdmin(t *testing.T) *adminFixture {
 	if _, err := store.Migrate(context.Background(), f.db, sessions.Migrations...); err != nil {
 		t.Fatal(err)
 	}
-	a := &adminFixture{fixture: f, m: &sessions.Manager{DB: f.db, Users: f.users}}
+	a := &adminFixture{fixture: f, m: &sessions.Manager{DB: f.db, Users: f.users, SecretKey: "test-secret-key"}}
 	mux := http.NewServeMux()
 	mux.Handle("/admin/tokens/", &authtoken.Admin{Tokens: f.tokens, Users: f.users, Sessions: a.m})
 	a.srv = httptest.NewServer(mux)

@@ -20,7 +20,7 @@ import (
 // settings are the sample's: Session, Token and Basic, JSON and the other
 // renderers, so that the obtain view's own choices show.
 func (f *fixture) settings() framework.Settings {
-	m := &sessions.Manager{DB: f.db, Users: f.users}
+	m := &sessions.Manager{DB: f.db, Users: f.users, SecretKey: "test-secret-key"}
 	return framework.Settings{Authentication: framework.Authenticators(
 		authentication.Session{Sessions: m},
 		authentication.Token{Tokens: f.tokens},

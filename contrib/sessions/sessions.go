@@ -1,20 +1,22 @@
 // Package sessions is Django's session framework for logins: server-side
-// sessions in Django's django_session table, the sessionid cookie, login
-// and logout (with the pages mounted at /api-auth/), and the CSRF
-// protection that SessionAuthentication applies (package csrf). A *Manager
-// is the authentication.SessionBackend of authentication.Session.
+// sessions in Django's django_session table, signed and encoded exactly as
+// Django's database backend does with the shared SECRET_KEY (so a login on
+// a Django site is a login here, and the other way round), the sessionid
+// cookie, login and logout (with the pages mounted at /api-auth/), and the
+// CSRF protection that SessionAuthentication applies (package csrf). A
+// *Manager is the authentication.SessionBackend of authentication.Session.
 package sessions
 
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -27,6 +29,7 @@ import (
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/random"
+	"github.com/go-drf/drf/internal/signing"
 )
 
 // Migrations creates django_session exactly as Django's "sessions
@@ -47,14 +50,35 @@ const (
 	DefaultCookieName = "sessionid"
 	DefaultAge        = 14 * 24 * time.Hour
 	DefaultRedirect   = "/whoami/"
+	DefaultBackend    = "django.contrib.auth.backends.ModelBackend"
 )
 
 // KeyLength is the length of a session key: lower-case letters and digits
 // from crypto/rand, as Django's.
 const KeyLength = 32
 
+// The keys of a login in Django's session data (django.contrib.auth's
+// SESSION_KEY, BACKEND_SESSION_KEY and HASH_SESSION_KEY).
+const (
+	UserIDKey  = "_auth_user_id"
+	BackendKey = "_auth_user_backend"
+	HashKey    = "_auth_user_hash"
+)
+
+// Django's salts: the session store's signatures (SessionBase.key_salt of
+// the db and cached_db backends) and the session auth hash.
+const (
+	sessionSalt  = "django.contrib.sessions.SessionStore"
+	authHashSalt = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"
+)
+
+// ErrNoSecretKey is returned by a Manager whose SecretKey is empty, as
+// Django refuses to start without a SECRET_KEY.
+var ErrNoSecretKey = errors.New("sessions: Manager.SecretKey is empty; set it to the SECRET_KEY of the Django site sharing the database, or to a long random string")
+
 // Manager keeps the sessions of logged-in users. Fields left zero take
-// Django's defaults. Do not change a Manager once it is in use.
+// Django's defaults, except SecretKey, which must be set. Do not change a
+// Manager once it is in use.
 type Manager struct {
 	// DB holds django_session (see Migrations).
 	DB *sqlx.DB
@@ -63,6 +87,20 @@ type Manager struct {
 	// CSRF is the CSRF protection of the session scheme and of the login
 	// and logout pages; nil gives Django's defaults.
 	CSRF *csrf.Protection
+
+	// SecretKey is Django's SECRET_KEY: it signs the session data and the
+	// session auth hash. A Django site sharing the sessions must have the
+	// same.
+	SecretKey string
+	// SecretKeyFallbacks is Django's SECRET_KEY_FALLBACKS: older keys whose
+	// sessions are still read, for rotating SecretKey without logging
+	// everyone out.
+	SecretKeyFallbacks []string
+	// Backends is Django's AUTHENTICATION_BACKENDS as the sessions see it:
+	// a session whose _auth_user_backend is not listed is anonymous, and
+	// logins here record the first. nil gives DefaultBackend, Django's
+	// ModelBackend.
+	Backends []string
 
 	// CookieName is SESSION_COOKIE_NAME; "" gives "sessionid".
 	CookieName string
@@ -80,13 +118,6 @@ type Manager struct {
 
 	once       sync.Once
 	protection *csrf.Protection
-}
-
-// sessionData is what a session stores, JSON in session_data. Django's own
-// encoding is signed with its SECRET_KEY; this one is not meant for Django.
-type sessionData struct {
-	UserID string `json:"_auth_user_id"`
-	Hash   string `json:"_auth_user_hash"`
 }
 
 // Protection returns the CSRF protection in use.
@@ -114,6 +145,25 @@ func (m *Manager) age() time.Duration {
 	return m.Age
 }
 
+func (m *Manager) backends() []string {
+	if len(m.Backends) == 0 {
+		return []string{DefaultBackend}
+	}
+	return m.Backends
+}
+
+// signer signs session data as Django's SessionBase.encode does.
+func (m *Manager) signer() signing.Signer {
+	return signing.Signer{Key: m.SecretKey, Fallbacks: m.SecretKeyFallbacks, Salt: sessionSalt}
+}
+
+// AuthHash is Django's get_session_auth_hash: the HMAC of u's password
+// hash under secret, which ties a session to the password it logged in
+// with, so that changing the password ends the user's sessions.
+func AuthHash(u *auth.User, secret string) string {
+	return hex.EncodeToString(signing.SaltedHMAC(authHashSalt, u.Password, secret))
+}
+
 // cookieKey returns the session key the request's cookie names, "" when none.
 func (m *Manager) cookieKey(r *http.Request) string {
 	c, err := r.Cookie(m.cookieName())
@@ -123,10 +173,68 @@ func (m *Manager) cookieKey(r *http.Request) string {
 	return c.Value
 }
 
-// SessionUser returns the user logged in by the request's session, or nil
-// when the cookie is missing, the session is unknown or expired, the user
-// is gone or inactive, or the user's password changed since the login (the
-// session is then deleted).
+// sessionData is a session's data: Django's JSON object, any keys.
+type sessionData map[string]json.RawMessage
+
+// load returns the data of the unexpired session key, nil when there is
+// none or its data does not decode (Django's "Session data corrupted").
+func (m *Manager) load(ctx context.Context, key string) (sessionData, error) {
+	var row struct {
+		Data   string    `db:"session_data"`
+		Expire time.Time `db:"expire_date"`
+	}
+	err := m.DB.GetContext(ctx, &row, m.DB.Rebind(`SELECT "session_data", "expire_date" FROM "django_session" WHERE "session_key" = ?`), key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var data sessionData
+	if !row.Expire.After(time.Now()) || m.signer().Loads(row.Data, &data) != nil {
+		return nil, nil
+	}
+	return data, nil
+}
+
+// str returns the string at key of data, "" when missing or not a string.
+func (d sessionData) str(key string) string {
+	var s string
+	_ = json.Unmarshal(d[key], &s)
+	return s
+}
+
+// userID returns the _auth_user_id of data (a string, as Django writes
+// it, or a number), false when there is none.
+func (d sessionData) userID() (int64, bool) {
+	raw, ok := d[UserIDKey]
+	if !ok {
+		return 0, false
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) != nil {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return 0, false
+		}
+		n = json.Number(s)
+	}
+	id, err := strconv.ParseInt(string(n), 10, 64)
+	return id, err == nil
+}
+
+// set stores v at key.
+func (d sessionData) set(key string, v string) {
+	d[key], _ = json.Marshal(v)
+}
+
+// SessionUser returns the user logged in by the request's session, as
+// Django's get_user: nil when the cookie is missing, the session is
+// unknown, expired or not signed with SecretKey or a fallback, names a
+// backend not in Backends, or its user is gone or inactive; nil too when
+// the user's password changed since the login, and the session is then
+// deleted. A session whose auth hash was made with a fallback key gets
+// one made with SecretKey.
 func (m *Manager) SessionUser(r *http.Request) (request.User, error) {
 	u, err := m.sessionUser(r)
 	if u == nil || err != nil {
@@ -140,27 +248,16 @@ func (m *Manager) sessionUser(r *http.Request) (*auth.User, error) {
 	if key == "" {
 		return nil, nil
 	}
+	if m.SecretKey == "" {
+		return nil, ErrNoSecretKey
+	}
 	ctx := r.Context()
-	var row struct {
-		Data   string    `db:"session_data"`
-		Expire time.Time `db:"expire_date"`
-	}
-	err := m.DB.GetContext(ctx, &row, `SELECT "session_data", "expire_date" FROM "django_session" WHERE "session_key" = ?`, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
+	data, err := m.load(ctx, key)
+	if data == nil || err != nil {
 		return nil, err
 	}
-	if !row.Expire.After(time.Now()) {
-		return nil, nil
-	}
-	var data sessionData
-	if json.Unmarshal([]byte(row.Data), &data) != nil {
-		return nil, nil
-	}
-	id, err := strconv.ParseInt(data.UserID, 10, 64)
-	if err != nil {
+	id, ok := data.userID()
+	if !ok || !slices.Contains(m.backends(), data.str(BackendKey)) {
 		return nil, nil
 	}
 	u, err := m.Users.Get(ctx, id)
@@ -170,7 +267,14 @@ func (m *Manager) sessionUser(r *http.Request) (*auth.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !hmac.Equal([]byte(data.Hash), []byte(authHash(u))) {
+	switch hash := []byte(data.str(HashKey)); {
+	case hmac.Equal(hash, []byte(AuthHash(u, m.SecretKey))):
+	case slices.ContainsFunc(m.SecretKeyFallbacks, func(k string) bool { return hmac.Equal(hash, []byte(AuthHash(u, k))) }):
+		data.set(HashKey, AuthHash(u, m.SecretKey))
+		if err := m.save(ctx, key, data, nil); err != nil {
+			return nil, err
+		}
+	default:
 		return nil, m.delete(ctx, key)
 	}
 	if !u.Active {
@@ -179,13 +283,20 @@ func (m *Manager) sessionUser(r *http.Request) (*auth.User, error) {
 	return u, nil
 }
 
-// authHash ties a session to the password it logged in with, so that
-// changing the password ends the user's other sessions (Django's
-// get_session_auth_hash).
-func authHash(u *auth.User) string {
-	mac := hmac.New(sha256.New, []byte("go-drf.sessions.auth-hash"))
-	mac.Write([]byte(u.Password))
-	return hex.EncodeToString(mac.Sum(nil))
+// save writes data under key: a new row expiring at *expires, or, when
+// expires is nil, the existing row's data.
+func (m *Manager) save(ctx context.Context, key string, data sessionData, expires *time.Time) error {
+	encoded, err := m.signer().Dumps(data, true, time.Now())
+	if err != nil {
+		return err
+	}
+	if expires == nil {
+		_, err = m.DB.ExecContext(ctx, m.DB.Rebind(`UPDATE "django_session" SET "session_data" = ? WHERE "session_key" = ?`), encoded, key)
+		return err
+	}
+	_, err = m.DB.ExecContext(ctx, m.DB.Rebind(`INSERT INTO "django_session" ("session_key", "session_data", "expire_date") VALUES (?, ?, ?)`),
+		key, encoded, store.FormatTime(*expires))
+	return err
 }
 
 // EnforceCSRF checks r with the CSRF protection; a failure is 403
@@ -217,28 +328,44 @@ func (m *Manager) EnforceCSRF(r *request.Request) error {
 	return err
 }
 
-// Login starts a session for u, as Django's login(): the request's old
-// session is deleted, a new one is stored under a new key and its sessionid
-// cookie is set on w, the CSRF secret is rotated, and u's last_login is
-// updated. Call it before writing the response's header.
+// Login starts a session for u, as Django's login(): the data of the
+// request's session is kept when it was anonymous or u's, and dropped when
+// it was another user's; either way it moves to a new key, with u's id,
+// Backends' first and u's auth hash, its sessionid cookie is set on w, the
+// old session is deleted, the CSRF secret is rotated, and u's last_login
+// is updated. Call it before writing the response's header.
 func (m *Manager) Login(w http.ResponseWriter, r *http.Request, u *auth.User) error {
+	if m.SecretKey == "" {
+		return ErrNoSecretKey
+	}
 	ctx := r.Context()
+	hash := AuthHash(u, m.SecretKey)
+	data := sessionData{}
 	if old := m.cookieKey(r); old != "" {
+		kept, err := m.load(ctx, old)
+		if err != nil {
+			return err
+		}
+		// Django's login: an anonymous session's data is kept, as is the
+		// data of a session of u with u's current password; another's is
+		// flushed.
+		_, logged := kept[UserIDKey]
+		if id, _ := kept.userID(); kept != nil && (!logged || id == u.ID && hmac.Equal([]byte(kept.str(HashKey)), []byte(hash))) {
+			data = kept
+		}
 		if err := m.delete(ctx, old); err != nil {
 			return err
 		}
 	}
-	data, err := json.Marshal(sessionData{UserID: strconv.FormatInt(u.ID, 10), Hash: authHash(u)})
-	if err != nil {
-		return err
-	}
+	data.set(UserIDKey, strconv.FormatInt(u.ID, 10))
+	data.set(BackendKey, m.backends()[0])
+	data.set(HashKey, hash)
 	expires := time.Now().Add(m.age()).UTC()
 	var key string
+	var err error
 	for range 3 {
 		key = random.String(KeyLength, "abcdefghijklmnopqrstuvwxyz0123456789")
-		_, err = m.DB.ExecContext(ctx, `INSERT INTO "django_session" ("session_key", "session_data", "expire_date") VALUES (?, ?, ?)`,
-			key, string(data), store.FormatTime(expires))
-		if !store.IsUniqueViolation(err) {
+		if err = m.save(ctx, key, data, &expires); !store.IsUniqueViolation(err) {
 			break
 		}
 	}
@@ -287,6 +414,6 @@ func (m *Manager) ClearExpired(ctx context.Context) (int64, error) {
 }
 
 func (m *Manager) delete(ctx context.Context, key string) error {
-	_, err := m.DB.ExecContext(ctx, `DELETE FROM "django_session" WHERE "session_key" = ?`, key)
+	_, err := m.DB.ExecContext(ctx, m.DB.Rebind(`DELETE FROM "django_session" WHERE "session_key" = ?`), key)
 	return err
 }

@@ -40,7 +40,7 @@ func newFixture(t *testing.T, configure ...func(*sessions.Manager)) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{db: db, users: &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}}
-	f.m = &sessions.Manager{DB: db, Users: f.users}
+	f.m = &sessions.Manager{DB: db, Users: f.users, SecretKey: "test-secret-key"}
 	for _, c := range configure {
 		c(f.m)
 	}

@@ -44,7 +44,7 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w := &world{db: db, users: &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}, tokens: &authtoken.Tokens{DB: db}}
-	w.sessions = &sessions.Manager{DB: db, Users: w.users}
+	w.sessions = &sessions.Manager{DB: db, Users: w.users, SecretKey: "test-secret-key"}
 	if w.alice, err = w.users.CreateUser(ctx, "alice", "alice@example.com", "alice-pass"); err != nil {
 		t.Fatal(err)
 	}
