@@ -33,10 +33,7 @@ type API struct {
 // db is the store its views and viewsets use; it may be nil.
 func NewAPI(db *sqlx.DB, s Settings) *API {
 	mux := chi.NewRouter()
-	routes := reverse.New()
-	if s.TrustForwardedHeaders {
-		routes.TrustForwardedHeaders()
-	}
+	routes := reverse.New(reverse.Config{TrustForwardedHeaders: s.TrustForwardedHeaders})
 	notFound := http.Handler(http.HandlerFunc(pageNotFound))
 	a := &API{settings: &s, db: db, mux: mux, router: mux, routes: routes, notFound: &notFound}
 	mux.NotFound(a.miss)

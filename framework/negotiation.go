@@ -24,6 +24,12 @@ type Renderer interface {
 	Render(data any, c *RenderContext) ([]byte, error)
 }
 
+// CharsetRenderer is implemented by renderers whose media type carries a
+// charset parameter (DRF's renderer charset), e.g. "utf-8" for HTML.
+type CharsetRenderer interface {
+	Charset() string
+}
+
 // RenderContext is what a renderer may look at besides the data.
 type RenderContext struct {
 	View      *View

@@ -20,6 +20,12 @@ type ObjectPermission interface {
 	HasObjectPermission(r *request.Request, v *View, obj any) (bool, error)
 }
 
+// PermissionMessage is implemented by permissions that deny with their
+// own message (DRF's message attribute) rather than the default one.
+type PermissionMessage interface {
+	Message() string
+}
+
 // IsSafeMethod reports whether method is GET, HEAD or OPTIONS.
 func IsSafeMethod(method string) bool {
 	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions

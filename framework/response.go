@@ -76,7 +76,7 @@ func (c *handler) finalize(w http.ResponseWriter, r *request.Request, resp *Resp
 	}
 	if len(body) > 0 || resp.Data != nil {
 		ct := renderer.MediaType()
-		if c, ok := renderer.(interface{ Charset() string }); ok && c.Charset() != "" {
+		if c, ok := renderer.(CharsetRenderer); ok && c.Charset() != "" {
 			ct += "; charset=" + c.Charset()
 		}
 		vals = append(vals, ct)

@@ -54,29 +54,6 @@ func Parsers(p ...request.Parser) List[request.Parser] { return List[request.Par
 // Versions sets the allowed versions (ALLOWED_VERSIONS, allowed_versions).
 func Versions(v ...string) List[string] { return List[string]{true, v} }
 
-// Option is a single-valued setting whose "none" differs from "not set":
-// the default version. Its zero value is "not set"; Use(x) sets x.
-type Option[T any] struct {
-	set   bool
-	value T
-}
-
-// Use sets an option to v.
-func Use[T any](v T) Option[T] { return Option[T]{true, v} }
-
-// IsSet reports whether the option was set explicitly.
-func (o Option[T]) IsSet() bool { return o.set }
-
-// Value returns the option's value.
-func (o Option[T]) Value() T { return o.value }
-
-func (o Option[T]) or(fallback Option[T]) Option[T] {
-	if o.set {
-		return o
-	}
-	return fallback
-}
-
 // NoPagination turns pagination off where a nil Pagination would inherit
 // (pagination_class = None). Its Paginate returns no page.
 var NoPagination Paginator = noPagination{}

@@ -39,8 +39,10 @@ type View struct {
 	Pagination Paginator
 	// Versioning is the view's versioning_class; nil inherits the
 	// setting, NoVersioning turns it off.
-	Versioning      Versioner
-	DefaultVersion  Option[string]
+	Versioning Versioner
+	// DefaultVersion, AllowedVersions and VersionParam override the
+	// settings of the same names for this view; "" and unset inherit.
+	DefaultVersion  string
 	AllowedVersions List[string]
 	VersionParam    string
 
@@ -78,11 +80,11 @@ func compile(v View, s *Settings) *handler {
 	v.Parsers = v.Parsers.or(s.Parsers).or(Parsers(JSONParser{}, FormParser{}, MultiPartParser{}))
 	v.Pagination = effective(v.Pagination, s.Pagination, NoPagination)
 	v.Versioning = effective(v.Versioning, s.Versioning, NoVersioning)
-	v.DefaultVersion = v.DefaultVersion.or(Use(s.DefaultVersion))
+	v.DefaultVersion = cmp.Or(v.DefaultVersion, s.DefaultVersion)
 	v.AllowedVersions = v.AllowedVersions.or(s.AllowedVersions)
 	v.VersionParam = cmp.Or(v.VersionParam, s.VersionParam, "version")
 	h := &handler{
-		versionConfig: VersionConfig{Default: v.DefaultVersion.value, Param: v.VersionParam}.Restrict(v.AllowedVersions.items...),
+		versionConfig: VersionConfig{Default: v.DefaultVersion, Param: v.VersionParam}.Restrict(v.AllowedVersions.items...),
 		allow:         strings.Join(v.AllowedMethods(), ", "),
 		vary:          len(v.Renderers.items) > 1,
 		maxBody:       cmp.Or(s.MaxBodyBytes, DefaultMaxBodyBytes),
@@ -276,7 +278,7 @@ func PermissionDeniedFor(r *request.Request, p Permission) error {
 	if len(r.Authenticators()) > 0 && r.SuccessfulAuthenticator() == nil {
 		return exceptions.NotAuthenticated()
 	}
-	if m, ok := p.(interface{ Message() string }); ok && m.Message() != "" {
+	if m, ok := p.(PermissionMessage); ok && m.Message() != "" {
 		return exceptions.PermissionDenied(m.Message())
 	}
 	return exceptions.PermissionDenied()

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/pagination"
 )
 
 //go:embed page.html
@@ -106,7 +107,7 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 	if p.Title == "" {
 		p.Title = r.URL.Path
 	}
-	if ctl, ok := resp.Page.(interface{ HTMLControls() template.HTML }); ok {
+	if ctl, ok := resp.Page.(pagination.Controls); ok {
 		p.Controls = ctl.HTMLControls()
 	}
 	if slices.Contains(allowed, http.MethodGet) {
@@ -208,7 +209,7 @@ func shownHeaders(resp *framework.Response, allowed []string, vary bool, plain f
 		h.Add("Vary", "Accept")
 	}
 	ct := plain.MediaType()
-	if cs, ok := plain.(interface{ Charset() string }); ok && cs.Charset() != "" {
+	if cs, ok := plain.(framework.CharsetRenderer); ok && cs.Charset() != "" {
 		ct += "; charset=" + cs.Charset()
 	}
 	h.Set("Content-Type", ct)

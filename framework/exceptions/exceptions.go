@@ -35,9 +35,15 @@ func (e *APIException) Error() string {
 	return string(b)
 }
 
-// StatusCode returns the HTTP status; any error with this method is an API
-// error to the framework.
+// StatusCode returns the HTTP status.
 func (e *APIException) StatusCode() int { return e.Status }
+
+// StatusCoder is an error with its own HTTP status: to the framework, an
+// API error rather than a server error (APIException is one).
+type StatusCoder interface {
+	error
+	StatusCode() int
+}
 
 // Is reports whether target is an APIException with the same code, so that
 // errors.Is(err, exceptions.NotAuthenticated()) works.

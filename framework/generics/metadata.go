@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -67,7 +68,7 @@ func (g *GenericAPIView[T]) allowed(v *framework.View, r *request.Request, metho
 		_, err = g.GetObject(v, as)
 	}
 	if err != nil {
-		var api interface{ StatusCode() int }
+		var api exceptions.StatusCoder
 		if errors.As(err, &api) {
 			return nil, false, nil
 		}

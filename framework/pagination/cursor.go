@@ -48,9 +48,9 @@ type CursorPagination struct {
 	// InvalidCursorMessage is the detail of the 404 for a cursor that
 	// cannot be read; "" gives "Invalid cursor".
 	InvalidCursorMessage string
-	// Template renders the browsable controls; unset gives
+	// Template renders the browsable controls; nil gives
 	// PreviousNextTemplate, NoTemplate none.
-	Template framework.Option[*template.Template]
+	Template *template.Template
 }
 
 // FieldDescriber is implemented by sources that can describe their

@@ -5,8 +5,6 @@ import (
 	"html/template"
 	"log/slog"
 	"slices"
-
-	"github.com/go-drf/drf/framework"
 )
 
 // Controls is implemented by pages that have HTML pagination controls for
@@ -78,8 +76,8 @@ var PreviousNextTemplate = template.Must(template.New("previous_and_next").Parse
 `))
 
 // NoTemplate is the Template of a style without HTML controls
-// (template = None).
-var NoTemplate = framework.Use[*template.Template](nil)
+// (template = None); a nil Template gives the style's default.
+var NoTemplate = template.New("none")
 
 // controls is the template and display flag every page carries.
 type controls struct {
@@ -87,11 +85,14 @@ type controls struct {
 	display bool
 }
 
-func newControls(o framework.Option[*template.Template], def *template.Template) controls {
-	if o.IsSet() {
-		return controls{tmpl: o.Value()}
+func newControls(t, def *template.Template) controls {
+	switch t {
+	case nil:
+		return controls{tmpl: def}
+	case NoTemplate:
+		return controls{}
 	}
-	return controls{tmpl: def}
+	return controls{tmpl: t}
 }
 
 // DisplayControls reports whether the browsable API shows the page's

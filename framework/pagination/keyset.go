@@ -58,9 +58,9 @@ type KeysetPagination struct {
 	// InvalidCursorMessage is the detail of the 404 for a cursor that
 	// cannot be read; "" gives "Invalid cursor".
 	InvalidCursorMessage string
-	// Template renders the browsable controls; unset gives
+	// Template renders the browsable controls; nil gives
 	// PreviousNextTemplate, NoTemplate none.
-	Template framework.Option[*template.Template]
+	Template *template.Template
 }
 
 // Check validates the ordering against src at setup: the fields must be

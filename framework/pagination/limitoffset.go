@@ -22,9 +22,9 @@ type LimitOffsetPagination struct {
 	OffsetQueryParam string
 	// MaxLimit caps the limit clients choose; 0 leaves it uncapped.
 	MaxLimit int
-	// Template renders the browsable controls; unset gives
+	// Template renders the browsable controls; nil gives
 	// NumbersTemplate, NoTemplate none.
-	Template framework.Option[*template.Template]
+	Template *template.Template
 }
 
 // Paginate returns the requested page of src; see Page.

@@ -29,9 +29,9 @@ type PageNumberPagination struct {
 	// InvalidPageMessage is the detail of the 404 for a page that does not
 	// exist; "" gives "Invalid page.".
 	InvalidPageMessage string
-	// Template renders the browsable controls; unset gives
+	// Template renders the browsable controls; nil gives
 	// NumbersTemplate, NoTemplate none.
-	Template framework.Option[*template.Template]
+	Template *template.Template
 }
 
 // Paginate returns the requested page of src; see Page.

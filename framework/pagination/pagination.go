@@ -261,7 +261,7 @@ func checkOrdering(src queryset.Source, ordering []queryset.Order) (FieldDescrib
 	if len(ordering) == 0 {
 		return nil, errNoOrdering
 	}
-	lister, lists := src.(interface{ Fields() []string })
+	lister, lists := src.(queryset.FieldLister)
 	for _, o := range ordering {
 		if o.Field == "" || strings.Contains(o.Field, "__") {
 			return nil, fmt.Errorf("pagination: cursor ordering %q: orderings must be fields of the source, such as \"-created\" or \"id\"", o)

@@ -328,10 +328,7 @@ func TestAbsoluteLinks(t *testing.T) {
 	style := &pagination.PageNumberPagination{PageSize: 5}
 	serve := func(trust bool) *httptest.Server {
 		r := chi.NewRouter()
-		routes := reverse.New()
-		if trust {
-			routes.TrustForwardedHeaders()
-		}
+		routes := reverse.New(reverse.Config{TrustForwardedHeaders: trust})
 		routes.Handle(r, "/books/", "book-list", styleView(src, style))
 		return httptest.NewServer(r)
 	}
@@ -428,7 +425,7 @@ func TestControls(t *testing.T) {
 		t.Errorf("template none: controls %q", c)
 	}
 	custom := template.Must(template.New("c").Parse(`{{.PreviousURL}}|{{.NextURL}}|{{range .PageLinks}}{{if .IsBreak}}…{{else}}{{.Number}}{{end}},{{end}}`))
-	if c := controls(paginate(t, &pagination.PageNumberPagination{PageSize: 5, Template: framework.Use(custom)}, src, "/b/?page=2")); c != "http://testserver/b/|http://testserver/b/?page=3|1,2,3,…,16," {
+	if c := controls(paginate(t, &pagination.PageNumberPagination{PageSize: 5, Template: custom}, src, "/b/?page=2")); c != "http://testserver/b/|http://testserver/b/?page=3|1,2,3,…,16," {
 		t.Errorf("custom template: %q", c)
 	}
 	always := paginate(t, &alwaysControls{pagination.PageNumberPagination{PageSize: 5}}, few, "/b/")

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/go-drf/drf/framework/queryset/structs"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // SliceSource is a Source over a Go slice, for views that paginate data

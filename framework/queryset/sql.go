@@ -14,7 +14,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/go-drf/drf/framework/queryset/structs"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // SQLConfig says where an SQLSource reads and writes.

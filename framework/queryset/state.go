@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/go-drf/drf/framework/queryset/structs"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // ErrInvalidValue is the error of a filter value or a position that does

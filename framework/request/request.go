@@ -120,7 +120,7 @@ func (r *Request) Authenticate() error {
 	for _, a := range r.authenticators {
 		user, auth, err := runScheme(a, r)
 		if err != nil {
-			var api interface{ StatusCode() int }
+			var api exceptions.StatusCoder
 			if !errors.As(err, &api) {
 				err = &WrappedError{Scheme: a, Err: err}
 			}

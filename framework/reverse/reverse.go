@@ -31,8 +31,15 @@ type Routes struct {
 type registry struct {
 	mu     sync.RWMutex
 	routes map[string]*route
-	// trustForwarded honours X-Forwarded-Proto and X-Forwarded-Host.
-	trustForwarded bool
+	config Config
+}
+
+// Config configures a registry of routes.
+type Config struct {
+	// TrustForwardedHeaders makes absolute URLs, and the host seen by
+	// host-name versioning, use X-Forwarded-Proto and X-Forwarded-Host;
+	// enable it only behind a proxy that sets them.
+	TrustForwardedHeaders bool
 }
 
 // route is a named pattern, parsed when it is added.
@@ -52,23 +59,10 @@ type part struct {
 	tail byte
 }
 
-// New returns an empty root registry.
-func New() *Routes { return &Routes{reg: &registry{routes: map[string]*route{}}} }
+// New returns an empty root registry configured by c.
+func New(c Config) *Routes { return &Routes{reg: &registry{routes: map[string]*route{}, config: c}} }
 
-// TrustForwardedHeaders makes absolute URLs, and the host seen by host-name
-// versioning, use X-Forwarded-Proto and X-Forwarded-Host; enable it only
-// behind a proxy that sets them.
-func (rt *Routes) TrustForwardedHeaders() {
-	rt.reg.mu.Lock()
-	rt.reg.trustForwarded = true
-	rt.reg.mu.Unlock()
-}
-
-func (rt *Routes) trusted() bool {
-	rt.reg.mu.RLock()
-	defer rt.reg.mu.RUnlock()
-	return rt.reg.trustForwarded
-}
+func (rt *Routes) trusted() bool { return rt.reg.config.TrustForwardedHeaders }
 
 // Match is what the router knows of the route that matched a request.
 type Match struct {

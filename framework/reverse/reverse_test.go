@@ -18,7 +18,7 @@ import (
 )
 
 func TestPath(t *testing.T) {
-	r, rt := chi.NewRouter(), reverse.New()
+	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
 	h := http.NotFoundHandler()
 	rt.Handle(r, "/books/", "book-list", h)
 	rt.Handle(r, "/books/{pk}/", "book-detail", h)
@@ -97,7 +97,7 @@ func TestSetupErrorsPanic(t *testing.T) {
 					t.Errorf("%s: no panic", name)
 				}
 			}()
-			fn(reverse.New())
+			fn(reverse.New(reverse.Config{}))
 		}()
 	}
 }
@@ -122,10 +122,7 @@ func (suffixHook) ReverseLookup(l *reverse.Lookup, r *request.Request) {
 // its query (name, and p=key:value pairs) as text.
 func server(t *testing.T, trust bool, tls bool) *httptest.Server {
 	t.Helper()
-	r, rt := chi.NewRouter(), reverse.New()
-	if trust {
-		rt.TrustForwardedHeaders()
-	}
+	r, rt := chi.NewRouter(), reverse.New(reverse.Config{TrustForwardedHeaders: trust})
 	view := framework.NewAPI(nil, framework.Settings{}).Handler(framework.View{
 		Versioning: suffixHook{},
 		Renderers:  framework.Renderers(textRenderer{}),
@@ -262,8 +259,7 @@ func TestForwardedHeaders(t *testing.T) {
 }
 
 func TestHost(t *testing.T) {
-	r, rt := chi.NewRouter(), reverse.New()
-	rt.TrustForwardedHeaders()
+	r, rt := chi.NewRouter(), reverse.New(reverse.Config{TrustForwardedHeaders: true})
 	var got []string
 	var mu sync.Mutex
 	record := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

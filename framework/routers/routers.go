@@ -31,6 +31,25 @@ type ViewSet interface {
 	Policies() framework.View
 }
 
+// DefaultBasenamer is implemented by viewsets that name their routes when
+// Register is given no basename (generic viewsets: the model's name).
+type DefaultBasenamer interface {
+	DefaultBasename() string
+}
+
+// LookupParamer is implemented by viewsets whose detail routes name their
+// URL parameter other than "pk" (lookup_url_kwarg).
+type LookupParamer interface {
+	LookupParam() string
+}
+
+// ActionChecker is implemented by viewsets that check, at registration,
+// that they can serve the actions the router found (generic viewsets: a
+// source, a serializer, a writable source for writes).
+type ActionChecker interface {
+	CheckActions(actions ...string) error
+}
+
 // Action declares an extra action of a viewset (DRF's @action).
 type Action struct {
 	// Name is the action's name, DRF's method name: "SetRating" gives the
@@ -108,7 +127,7 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 		return fmt.Errorf("routers: register %q: viewset must be a non-nil pointer, got %T", prefix, viewset)
 	}
 	if basename == "" {
-		if b, ok := viewset.(interface{ DefaultBasename() string }); ok {
+		if b, ok := viewset.(DefaultBasenamer); ok {
 			basename = b.DefaultBasename()
 		}
 	}
@@ -126,7 +145,7 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 		reg.options = h
 	}
 	param := "pk"
-	if l, ok := viewset.(interface{ LookupParam() string }); ok {
+	if l, ok := viewset.(LookupParamer); ok {
 		param = l.LookupParam()
 	}
 	base := "/" + prefix
@@ -150,7 +169,7 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 			list.handlers[s.httpMethod] = h
 		}
 	}
-	if c, ok := viewset.(interface{ CheckActions(...string) error }); ok && len(actions) > 0 {
+	if c, ok := viewset.(ActionChecker); ok && len(actions) > 0 {
 		if err := c.CheckActions(actions...); err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/go-drf/drf/framework/queryset/structs"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // Data returns obj's representation: a JSON object of the readable fields

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/go-drf/drf/framework/queryset/structs"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // FieldInfo describes the fields for an OPTIONS answer, as DRF's

@@ -26,9 +26,9 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/go-drf/drf/framework/queryset/structs"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // Context is what fields see of the request being answered (DRF's

@@ -300,7 +300,7 @@ func TestValidateObject(t *testing.T) {
 func TestHyperlinkedIdentity(t *testing.T) {
 	v2 := serializers.MustNew[qt.Book](serializers.Fields("id", "title", "url"),
 		serializers.HyperlinkedIdentity{Name: "url", Route: "book-detail"})
-	routes := reverse.New()
+	routes := reverse.New(reverse.Config{})
 	mux := chi.NewRouter()
 	routes.Handle(mux, "/books/{pk}/", "book-detail", http.HandlerFunc(func(w http.ResponseWriter, hr *http.Request) {
 		out, err := v2.Data(book3(), &serializers.Context{Request: request.New(hr, request.Config{})})

@@ -12,8 +12,8 @@ import (
 	"unsafe"
 
 	"github.com/go-drf/drf/framework/exceptions"
-	"github.com/go-drf/drf/framework/queryset/structs"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // DRF's messages.

@@ -7,18 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/go-drf/drf/framework"
-	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/framework/versioning"
 )
 
 // fuzzServer is the sample's versioning routes, served in process.
 func fuzzServer() http.Handler {
-	r := chi.NewRouter()
-	mount(sampleSettings(), reverse.New(), r)
-	return r
+	return newAPI(sampleSettings())
 }
 
 // serve returns the status and, for a 200, the version answered.

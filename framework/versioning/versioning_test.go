@@ -45,30 +45,29 @@ func nullable(s string) any {
 	return s
 }
 
-// mount builds the reference's versioning routes, every view on settings s.
-func mount(s framework.Settings, rt *reverse.Routes, r chi.Router) {
-	view := func(scheme framework.Versioner) http.Handler {
-		return handler(framework.View{Versioning: scheme, Get: info}, s)
+// newAPI is the reference's versioning routes on an API with settings s.
+func newAPI(s framework.Settings) *framework.API {
+	api := framework.NewAPI(nil, s)
+	view := func(scheme framework.Versioner) framework.View {
+		return framework.View{Versioning: scheme, Get: info}
 	}
-	rt.Handle(r, "/url/{version}/info/", "url-info", view(versioning.URLPathVersioning{}))
-	ns := view(versioning.NamespaceVersioning{})
+	api.Handle("/url/{version}/info/", view(versioning.URLPathVersioning{}), framework.Named("url-info"))
 	for prefix, namespace := range map[string]string{"/ns/v1": "v1", "/ns/v2": "v2", "/ns/{other}": "other"} {
-		rt.Route(r, prefix, namespace, func(r chi.Router, rt *reverse.Routes) {
-			rt.Handle(r, "/info/", "info", ns)
+		api.Route(prefix, namespace, func(api *framework.API) {
+			api.Handle("/info/", view(versioning.NamespaceVersioning{}), framework.Named("info"))
 		})
 	}
-	rt.Handle(r, "/query/info/", "query-info", view(versioning.QueryParameterVersioning{}))
-	rt.Handle(r, "/accept/info/", "accept-info", view(versioning.AcceptHeaderVersioning{}))
-	rt.Handle(r, "/host/info/", "host-info", view(versioning.HostNameVersioning{}))
+	api.Handle("/query/info/", view(versioning.QueryParameterVersioning{}), framework.Named("query-info"))
+	api.Handle("/accept/info/", view(versioning.AcceptHeaderVersioning{}), framework.Named("accept-info"))
+	api.Handle("/host/info/", view(versioning.HostNameVersioning{}), framework.Named("host-info"))
+	return api
 }
 
-func newServer(t *testing.T, s framework.Settings) (*httptest.Server, *reverse.Routes) {
+func newServer(t *testing.T, s framework.Settings) *httptest.Server {
 	t.Helper()
-	r, rt := chi.NewRouter(), reverse.New()
-	mount(s, rt, r)
-	srv := httptest.NewServer(r)
+	srv := httptest.NewServer(newAPI(s))
 	t.Cleanup(srv.Close)
-	return srv, rt
+	return srv
 }
 
 type call struct {
@@ -127,7 +126,7 @@ type cases = []struct {
 // The answers below are the reference's (DRF 3.14) for the same requests.
 
 func TestURLPathVersioning(t *testing.T) {
-	srv, _ := newServer(t, sampleSettings())
+	srv := newServer(t, sampleSettings())
 	check(t, srv, cases{
 		{call{path: "/url/v1/info/"}, 200, `{"version":"v1","self":"{base}/url/v1/info/"}`},
 		{call{path: "/url/v2/info/"}, 200, `{"version":"v2","self":"{base}/url/v2/info/"}`},
@@ -142,7 +141,7 @@ func TestURLPathVersioning(t *testing.T) {
 }
 
 func TestNamespaceVersioning(t *testing.T) {
-	srv, _ := newServer(t, sampleSettings())
+	srv := newServer(t, sampleSettings())
 	check(t, srv, cases{
 		{call{path: "/ns/v1/info/"}, 200, `{"version":"v1","self":"{base}/ns/v1/info/"}`},
 		{call{path: "/ns/v2/info/"}, 200, `{"version":"v2","self":"{base}/ns/v2/info/"}`},
@@ -153,7 +152,7 @@ func TestNamespaceVersioning(t *testing.T) {
 }
 
 func TestQueryParameterVersioning(t *testing.T) {
-	srv, _ := newServer(t, sampleSettings())
+	srv := newServer(t, sampleSettings())
 	check(t, srv, cases{
 		{call{path: "/query/info/"}, 200, `{"version":"v1","self":"{base}/query/info/?version=v1"}`},
 		{call{path: "/query/info/?version=v2"}, 200, `{"version":"v2","self":"{base}/query/info/?version=v2"}`},
@@ -166,7 +165,7 @@ func TestQueryParameterVersioning(t *testing.T) {
 }
 
 func TestAcceptHeaderVersioning(t *testing.T) {
-	srv, _ := newServer(t, sampleSettings())
+	srv := newServer(t, sampleSettings())
 	accept := func(v string) map[string]string { return map[string]string{"Accept": v} }
 	check(t, srv, cases{
 		{call{"/accept/info/", accept("application/json")}, 200, `{"version":"v1","self":"{base}/accept/info/"}`},
@@ -185,7 +184,7 @@ func TestAcceptHeaderVersioning(t *testing.T) {
 
 func TestAcceptHeaderVendorMediaType(t *testing.T) {
 	const vendor = "application/vnd.example.books+json"
-	r, rt := chi.NewRouter(), reverse.New()
+	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
 	rt.Handle(r, "/books/info/", "books-info", handler(framework.View{
 		Versioning: versioning.AcceptHeaderVersioning{},
 		Renderers:  framework.Renderers(framework.JSONRenderer{Type: vendor}, framework.JSONRenderer{}),
@@ -219,7 +218,7 @@ func TestAcceptHeaderVendorMediaType(t *testing.T) {
 }
 
 func TestHostNameVersioning(t *testing.T) {
-	srv, _ := newServer(t, sampleSettings())
+	srv := newServer(t, sampleSettings())
 	host := func(h string) map[string]string { return map[string]string{"Host": h} }
 	check(t, srv, cases{
 		{call{"/host/info/", host("v2.example.com")}, 200, `{"version":"v2","self":"http://v2.example.com/host/info/"}`},
@@ -236,7 +235,7 @@ func TestHostNameVersioning(t *testing.T) {
 }
 
 func TestHostNameVersioningCustomPattern(t *testing.T) {
-	r, rt := chi.NewRouter(), reverse.New()
+	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
 	rt.Handle(r, "/info/", "info", handler(framework.View{
 		Versioning: versioning.HostNameVersioning{
 			Pattern: regexp.MustCompile(`^api-(v[0-9]+)\.`),
@@ -255,13 +254,14 @@ func TestHostNameVersioningCustomPattern(t *testing.T) {
 
 func TestForwardedHostOnlyWhenTrusted(t *testing.T) {
 	fwd := map[string]string{"Host": "internal:8080", "X-Forwarded-Host": "v2.example.com", "X-Forwarded-Proto": "https"}
-	srv, rt := newServer(t, sampleSettings())
+	srv := newServer(t, sampleSettings())
 	check(t, srv, cases{
 		{call{"/host/info/", fwd}, 200, `{"version":"v1","self":"http://internal:8080/host/info/"}`},
 		{call{"/url/v2/info/", fwd}, 200, `{"version":"v2","self":"http://internal:8080/url/v2/info/"}`},
 	})
-	rt.TrustForwardedHeaders()
-	check(t, srv, cases{
+	trusted := sampleSettings()
+	trusted.TrustForwardedHeaders = true
+	check(t, newServer(t, trusted), cases{
 		{call{"/host/info/", fwd}, 200, `{"version":"v2","self":"https://v2.example.com/host/info/"}`},
 		{call{"/url/v2/info/", fwd}, 200, `{"version":"v2","self":"https://v2.example.com/url/v2/info/"}`},
 		{call{"/host/info/", map[string]string{"Host": "v2.example.com", "X-Forwarded-Host": "v3.example.com"}}, 404, `{"detail":"Invalid version in hostname."}`},
@@ -277,7 +277,7 @@ func TestAllowedAndDefaultVersions(t *testing.T) {
 			{DefaultVersion: "v1"},
 			{DefaultVersion: "v1", AllowedVersions: framework.Versions()},
 		} {
-			srv, _ := newServer(t, s)
+			srv := newServer(t, s)
 			check(t, srv, cases{
 				{call{path: "/url/v9/info/"}, 200, `{"version":"v9","self":"{base}/url/v9/info/"}`},
 				{call{path: "/query/info/?version=anything"}, 200, `{"version":"anything","self":"{base}/query/info/?version=anything"}`},
@@ -286,7 +286,7 @@ func TestAllowedAndDefaultVersions(t *testing.T) {
 		}
 	})
 	t.Run("no default", func(t *testing.T) {
-		srv, _ := newServer(t, framework.Settings{AllowedVersions: framework.Versions("v1", "v2")})
+		srv := newServer(t, framework.Settings{AllowedVersions: framework.Versions("v1", "v2")})
 		check(t, srv, cases{
 			{call{path: "/query/info/"}, 404, `{"detail":"Invalid version in query parameter."}`},
 			{call{"/accept/info/", map[string]string{"Accept": "application/json"}}, 406, `{"detail":"Invalid version in \"Accept\" header."}`},
@@ -295,14 +295,14 @@ func TestAllowedAndDefaultVersions(t *testing.T) {
 		})
 	})
 	t.Run("no default, unrestricted", func(t *testing.T) {
-		srv, _ := newServer(t, framework.Settings{})
+		srv := newServer(t, framework.Settings{})
 		check(t, srv, cases{
 			{call{path: "/query/info/"}, 200, `{"version":null,"self":"{base}/query/info/"}`},
 			{call{"/accept/info/", map[string]string{"Accept": "application/json"}}, 200, `{"version":null,"self":"{base}/accept/info/"}`},
 		})
 	})
 	t.Run("default is allowed", func(t *testing.T) {
-		srv, _ := newServer(t, framework.Settings{DefaultVersion: "v0", AllowedVersions: framework.Versions("v1", "v2")})
+		srv := newServer(t, framework.Settings{DefaultVersion: "v0", AllowedVersions: framework.Versions("v1", "v2")})
 		check(t, srv, cases{
 			{call{path: "/url/v0/info/"}, 200, `{"version":"v0","self":"{base}/url/v0/info/"}`},
 			{call{path: "/query/info/"}, 200, `{"version":"v0","self":"{base}/query/info/?version=v0"}`},
@@ -312,7 +312,7 @@ func TestAllowedAndDefaultVersions(t *testing.T) {
 
 // A URL path route without the version parameter gets the default.
 func TestURLPathWithoutParameter(t *testing.T) {
-	r, rt := chi.NewRouter(), reverse.New()
+	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
 	rt.Handle(r, "/plain/info/", "plain-info", handler(framework.View{
 		Versioning: versioning.URLPathVersioning{},
 		Get:        info,
@@ -325,10 +325,10 @@ func TestURLPathWithoutParameter(t *testing.T) {
 // The view's own DefaultVersion, AllowedVersions and VersionParam win
 // over the settings, for determining and for reversing.
 func TestPerViewOverrides(t *testing.T) {
-	r, rt := chi.NewRouter(), reverse.New()
+	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
 	view := func(scheme framework.Versioner) http.Handler {
 		return handler(framework.View{Get: info, Versioning: scheme,
-			DefaultVersion: framework.Use("2.0"), AllowedVersions: framework.Versions("1.0"), VersionParam: "api"}, sampleSettings())
+			DefaultVersion: "2.0", AllowedVersions: framework.Versions("1.0"), VersionParam: "api"}, sampleSettings())
 	}
 	rt.Handle(r, "/q/", "q", view(versioning.QueryParameterVersioning{}))
 	rt.Handle(r, "/u/{api}/", "u", view(versioning.URLPathVersioning{}))
@@ -350,7 +350,7 @@ func TestPerViewOverrides(t *testing.T) {
 // it, and falls back to the plain name when the versioned lookup finds no
 // route, as DRF does.
 func TestReverseOtherRoutes(t *testing.T) {
-	r, rt := chi.NewRouter(), reverse.New()
+	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
 	s := sampleSettings()
 	links := func(detail string) framework.HandlerFunc {
 		return func(v *framework.View, r *request.Request) (*framework.Response, error) {
