@@ -139,9 +139,10 @@ func FuzzJSONBody(f *testing.F) {
 }
 
 // FuzzFormBody posts any bytes as application/x-www-form-urlencoded. As a
-// Django QueryDict, the parser never rejects a form: the answer is 200
-// (413 over the limit), each field with its last value; where Go's strict
-// url.ParseQuery also reads the body, the two agree.
+// Django QueryDict, the parser never rejects a form for its syntax: the
+// answer is 200 (413 over the size limit, 400 over 1000 fields), each
+// field with its last value; where Go's strict url.ParseQuery also reads
+// the body, the two agree.
 func FuzzFormBody(f *testing.F) {
 	h := echoView()
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -153,6 +154,11 @@ func FuzzFormBody(f *testing.F) {
 			}
 		case http.StatusRequestEntityTooLarge:
 			checkTooLarge(t, body, answer)
+			return
+		case http.StatusBadRequest:
+			if bytes.Count(body, []byte("&")) < framework.DefaultMaxNumberFields || detail(t, answer) != tooManyFields {
+				t.Fatalf("body %q: 400 %v", body, answer)
+			}
 			return
 		default:
 			t.Fatalf("body %q: status %d %v", body, status, answer)

@@ -54,11 +54,17 @@ type FormParser struct{}
 // MediaType returns application/x-www-form-urlencoded.
 func (FormParser) MediaType() string { return "application/x-www-form-urlencoded" }
 
-// Parse reads the form leniently, as Django does, so it never rejects one:
-// fields split on "&" only, "+" is a space, a "%" not followed by two hex
-// digits stays as it is, a field without "=" is blank, and bytes that are
-// not UTF-8 become U+FFFD.
-func (FormParser) Parse(body io.Reader, _ map[string]string) (any, error) {
+// Parse reads the form leniently, as Django does, so it never rejects one
+// for its syntax: fields split on "&" only, "+" is a space, a "%" not
+// followed by two hex digits stays as it is, a field without "=" is blank,
+// and bytes that are not UTF-8 become U+FFFD. A body of more than
+// DefaultMaxNumberFields fields is refused.
+func (p FormParser) Parse(body io.Reader, params map[string]string) (any, error) {
+	return p.ParseFields(body, params, DefaultMaxNumberFields)
+}
+
+// ParseFields is Parse with at most maxFields fields (negative: no limit).
+func (FormParser) ParseFields(body io.Reader, _ map[string]string, maxFields int) (any, error) {
 	b, err := io.ReadAll(body)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -66,6 +72,9 @@ func (FormParser) Parse(body io.Reader, _ map[string]string) (any, error) {
 			return nil, err
 		}
 		return nil, exceptions.ParseError("Form parse error - " + err.Error())
+	}
+	if tooManyFields(string(b), maxFields) {
+		return nil, exceptions.TooManyFields()
 	}
 	m := map[string]any{}
 	for _, field := range strings.Split(string(b), "&") {
@@ -76,6 +85,13 @@ func (FormParser) Parse(body io.Reader, _ map[string]string) (any, error) {
 		m[unquotePlus(k)] = unquotePlus(v)
 	}
 	return m, nil
+}
+
+// tooManyFields reports whether a query string or form body has more than
+// maxFields fields (a negative maxFields is no limit), counted as Django
+// counts them: one more than its "&", blank fields included.
+func tooManyFields(raw string, maxFields int) bool {
+	return maxFields >= 0 && raw != "" && strings.Count(raw, "&") >= maxFields
 }
 
 // unquotePlus decodes one side of a form field.
@@ -119,8 +135,16 @@ func (MultiPartParser) MediaType() string { return "multipart/form-data" }
 // of the files go to temporary files.
 const maxMemory = 10 << 20
 
-// Parse reads the multipart form; a missing boundary or broken body is 400.
-func (MultiPartParser) Parse(body io.Reader, params map[string]string) (any, error) {
+// Parse reads the multipart form; a missing boundary or broken body is
+// 400, and so is a body of more than DefaultMaxNumberFields fields (files
+// not counted) or one Go's mime/multipart will not hold: more than 1000
+// parts in all, whatever the limit (GODEBUG multipartmaxparts changes it).
+func (p MultiPartParser) Parse(body io.Reader, params map[string]string) (any, error) {
+	return p.ParseFields(body, params, DefaultMaxNumberFields)
+}
+
+// ParseFields is Parse with at most maxFields fields (negative: no limit).
+func (MultiPartParser) ParseFields(body io.Reader, params map[string]string, maxFields int) (any, error) {
 	boundary := params["boundary"]
 	if boundary == "" {
 		return nil, exceptions.ParseError("Multipart form parse error - Invalid boundary in multipart: None")
@@ -131,7 +155,18 @@ func (MultiPartParser) Parse(body io.Reader, params map[string]string) (any, err
 		if errors.As(err, &tooLarge) {
 			return nil, err
 		}
+		if errors.Is(err, multipart.ErrMessageTooLarge) {
+			return nil, exceptions.TooManyFields()
+		}
 		return nil, exceptions.ParseError("Multipart form parse error - " + err.Error())
+	}
+	fields := 0
+	for _, vs := range form.Value {
+		fields += len(vs)
+	}
+	if maxFields >= 0 && fields > maxFields {
+		_ = form.RemoveAll()
+		return nil, exceptions.TooManyFields()
 	}
 	m := lastValues(form.Value)
 	for k, files := range form.File {

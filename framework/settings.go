@@ -121,6 +121,10 @@ type Settings struct {
 	// MaxBodyBytes bounds request bodies (413 beyond); 0 gives 2.5 MB,
 	// Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
 	MaxBodyBytes int64
+	// MaxNumberFields bounds the fields of a query string and of a form
+	// or multipart body (400 beyond), Django's
+	// DATA_UPLOAD_MAX_NUMBER_FIELDS; 0 gives 1000, a negative value no limit.
+	MaxNumberFields int
 
 	// UnauthenticatedUser: UNAUTHENTICATED_USER; nil gives AnonymousUser.
 	UnauthenticatedUser func() request.User
@@ -133,6 +137,9 @@ type Settings struct {
 
 // DefaultMaxBodyBytes is Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
 const DefaultMaxBodyBytes = 2621440
+
+// DefaultMaxNumberFields is Django's DATA_UPLOAD_MAX_NUMBER_FIELDS.
+const DefaultMaxNumberFields = 1000
 
 // defaultSettings are used by views with no Settings.
 var defaultSettings = &Settings{}

@@ -67,6 +67,7 @@ type handler struct {
 	allow         string
 	vary          bool
 	maxBody       int64
+	maxFields     int
 	handle        ExceptionHandler
 }
 
@@ -88,6 +89,7 @@ func compile(v View, s *Settings) *handler {
 		allow:         strings.Join(v.AllowedMethods(), ", "),
 		vary:          len(v.Renderers.items) > 1,
 		maxBody:       cmp.Or(s.MaxBodyBytes, DefaultMaxBodyBytes),
+		maxFields:     cmp.Or(s.MaxNumberFields, DefaultMaxNumberFields),
 		handle:        s.ExceptionHandler,
 	}
 	if h.handle == nil {
@@ -96,6 +98,7 @@ func compile(v View, s *Settings) *handler {
 	h.request = request.Config{
 		Authenticators:       v.Authentication.items,
 		Parsers:              v.Parsers.items,
+		MaxNumberFields:      h.maxFields,
 		UnauthenticatedUser:  s.UnauthenticatedUser,
 		UnauthenticatedToken: s.UnauthenticatedToken,
 		VersionParam:         v.VersionParam,
@@ -181,8 +184,9 @@ func (v *View) Paginator() Paginator {
 // PageSize returns the global PAGE_SIZE.
 func (v *View) PageSize() int { return v.Global().PageSize }
 
-// ServeHTTP runs DRF's pipeline: build the Request, negotiate the renderer,
-// determine the version, authenticate, check permissions and throttles,
+// ServeHTTP runs DRF's pipeline: build the Request, refuse a query string
+// of more than MaxNumberFields fields, negotiate the renderer, determine
+// the version, authenticate, check permissions and throttles,
 // then call the method's handler. Errors and panics become answers.
 func (h *handler) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	if hr.Body != nil && hr.Body != http.NoBody {
@@ -206,6 +210,9 @@ func (h *handler) run(r *request.Request) (resp *Response, err error) {
 		}
 	}()
 	v := &h.view
+	if tooManyFields(r.URL.RawQuery, h.maxFields) {
+		return nil, exceptions.TooManyFields()
+	}
 	if err := negotiate(r, v.Renderers.items, h.rendererTypes, h.request.FormatParam); err != nil {
 		return nil, err
 	}

@@ -122,6 +122,13 @@ func RequestTooLarge() *APIException {
 	return newException(http.StatusRequestEntityTooLarge, CodeTooLarge, "Request body is too large.", nil)
 }
 
+// TooManyFields is the parse error of a query string or form body with
+// more fields than allowed: 400 "The number of GET/POST parameters
+// exceeded settings.DATA_UPLOAD_MAX_NUMBER_FIELDS.", Django's wording.
+func TooManyFields() *APIException {
+	return ParseError("The number of GET/POST parameters exceeded settings.DATA_UPLOAD_MAX_NUMBER_FIELDS.")
+}
+
 // Throttled is 429 "Request was throttled. Expected available in N seconds."
 // with Retry-After; a zero wait gives the bare sentence.
 func Throttled(wait time.Duration) *APIException {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/big"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -58,31 +58,22 @@ func (q query) first(key string) (string, bool) {
 
 // encode writes q as DRF's links carry it: the keys sorted, each key's
 // values in their order, quoted as a form; key is left out, and added with
-// value when set is true.
+// value when set is true. One stable sort by key, so the cost grows as
+// n log n in the number of parameters.
 func (q query) encode(key string, set bool, value string) string {
-	keys := make([]string, 0, len(q)+1)
-	seen := make(map[string]bool, len(q)+1)
+	ps := make([]param, 0, len(q)+1)
 	for _, p := range q {
-		if p.key != key && !seen[p.key] {
-			seen[p.key] = true
-			keys = append(keys, p.key)
+		if p.key != key {
+			ps = append(ps, p)
 		}
 	}
 	if set {
-		keys = append(keys, key)
+		ps = append(ps, param{key, value})
 	}
-	sort.Strings(keys)
+	slices.SortStableFunc(ps, func(a, b param) int { return strings.Compare(a.key, b.key) })
 	var b strings.Builder
-	for _, k := range keys {
-		if k == key {
-			appendPair(&b, k, value)
-			continue
-		}
-		for _, p := range q {
-			if p.key == k {
-				appendPair(&b, k, p.value)
-			}
-		}
+	for _, p := range ps {
+		appendPair(&b, p.key, p.value)
 	}
 	return b.String()
 }

@@ -38,6 +38,15 @@ type Parser interface {
 	Parse(body io.Reader, params map[string]string) (any, error)
 }
 
+// FieldsParser is implemented by parsers of form bodies, whose number of
+// fields the view bounds (Django's DATA_UPLOAD_MAX_NUMBER_FIELDS).
+// ParseFields is Parse refusing a body of more than maxFields fields with
+// exceptions.TooManyFields; a negative maxFields is no limit.
+type FieldsParser interface {
+	Parser
+	ParseFields(body io.Reader, params map[string]string, maxFields int) (any, error)
+}
+
 // WrappedError is an authenticator failure that is not an authentication
 // failure (a bug, a broken database): it is surfaced, never turned into
 // "anonymous".
@@ -58,6 +67,7 @@ type Request struct {
 
 	authenticators []Authenticator
 	parsers        []Parser
+	maxFields      int
 	anonUser       func() User
 	anonAuth       any
 
@@ -90,6 +100,10 @@ type Request struct {
 type Config struct {
 	Authenticators []Authenticator
 	Parsers        []Parser
+	// MaxNumberFields bounds the fields of form bodies, for the parsers
+	// that are FieldsParsers; 0 leaves them their own default, a negative
+	// value is no limit.
+	MaxNumberFields int
 	// UnauthenticatedUser builds request.user when no scheme succeeds;
 	// nil gives AnonymousUser.
 	UnauthenticatedUser func() User
@@ -103,7 +117,7 @@ type Config struct {
 
 // New wraps r.
 func New(r *http.Request, c Config) *Request {
-	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers,
+	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers, maxFields: c.MaxNumberFields,
 		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken,
 		versionParam: c.VersionParam, formatParam: c.FormatParam}
 }
@@ -250,7 +264,13 @@ func (r *Request) parse() (any, error) {
 	}
 	for _, p := range r.parsers {
 		if matchMedia(p.MediaType(), mt) {
-			v, err := p.Parse(r.Body, params)
+			var v any
+			var err error
+			if fp, ok := p.(FieldsParser); ok && r.maxFields != 0 {
+				v, err = fp.ParseFields(r.Body, params, r.maxFields)
+			} else {
+				v, err = p.Parse(r.Body, params)
+			}
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
 				return nil, exceptions.RequestTooLarge()
