@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
 )
 
@@ -38,12 +39,25 @@ type row struct {
 	skip []string
 }
 
+func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
+
 // TestConformance sends the table to the DRF reference and to the Go
 // sample, row by row, and compares status, the headers that matter and the
-// JSON bodies. CONFORMANCE_VERBOSE=1 logs every pair of answers.
+// JSON bodies, once with the sample on SQLite and once on PostgreSQL (the
+// reference stays on SQLite). CONFORMANCE_VERBOSE=1 logs every pair of
+// answers.
 func TestConformance(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		conform(t, func() string { return filepath.Join(t.TempDir(), "db.sqlite3") })
+	})
+	t.Run("postgresql", func(t *testing.T) { conform(t, func() string { return testservers.Postgres(t) }) })
+}
+
+// conform runs the table against a fresh reference and the sample on a
+// fresh database, whose URL database gives once the reference runs.
+func conform(t *testing.T, database func() string) {
 	ref := startReference(t)
-	sides := [2]*side{newSide("reference", ref.base), newSide("sample", startSample(t))}
+	sides := [2]*side{newSide("reference", ref.base), newSide("sample", startSample(t, database()))}
 	verbose := os.Getenv("CONFORMANCE_VERBOSE") == "1"
 
 	type tally struct{ pass, fail int }
@@ -105,15 +119,15 @@ func TestConformance(t *testing.T) {
 	t.Logf("rows passing by route:%s", summary.String())
 }
 
-// startSample serves the sample in process on a fresh database with the
-// demo data. CONFORMANCE_SELF_CHECK=1 serves a second reference instead,
-// which shows whether the table itself is deterministic.
-func startSample(t *testing.T) string {
+// startSample serves the sample in process on the fresh database dsn with
+// the demo data. CONFORMANCE_SELF_CHECK=1 serves a second reference
+// instead, which shows whether the table itself is deterministic.
+func startSample(t *testing.T, dsn string) string {
 	if os.Getenv("CONFORMANCE_SELF_CHECK") == "1" {
 		return startReference(t).base
 	}
 	ctx := context.Background()
-	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite3"))
+	db, err := store.Open(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

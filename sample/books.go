@@ -29,14 +29,22 @@ type Book struct {
 }
 
 // booksMigration creates the books table exactly as Django's migration
-// "bookshelf 0001_initial" does on SQLite.
-var booksMigration = store.Migration{App: "bookshelf", Name: "0001_initial", Up: store.SQL(
+// "bookshelf 0001_initial" does on SQLite and on PostgreSQL.
+var booksMigration = store.Migration{App: "bookshelf", Name: "0001_initial", Up: store.ByDialect(store.SQL(
 	`CREATE TABLE "books" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "title" varchar(200) NOT NULL, `+
 		`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" datetime NOT NULL, `+
 		`"owner_id" integer NOT NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
 	`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
 	`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
-)}
+), store.SQL(
+	`CREATE TABLE "books" ("id" serial NOT NULL PRIMARY KEY, "title" varchar(200) NOT NULL, `+
+		`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" timestamp with time zone NOT NULL, `+
+		`"owner_id" integer NOT NULL)`,
+	`ALTER TABLE "books" ADD CONSTRAINT "books_owner_id_552d09c7_fk_auth_user_id" FOREIGN KEY ("owner_id") `+
+		`REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED`,
+	`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
+	`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
+))}
 
 // booksSource is every book with its owner's name, ordered by id (the
 // model's default ordering). It writes to the books table. Unfiltered, it

@@ -55,7 +55,7 @@ func Seed(ctx context.Context, db *sqlx.DB, books int) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM "books"`); err != nil {
 			return err
 		}
-		insert, err := tx.PreparexContext(ctx, `INSERT INTO "books" ("id", "title", "author", "rating", "created", "owner_id") VALUES (?, ?, ?, ?, ?, ?)`)
+		insert, err := tx.PreparexContext(ctx, tx.Rebind(`INSERT INTO "books" ("id", "title", "author", "rating", "created", "owner_id") VALUES (?, ?, ?, ?, ?, ?)`))
 		if err != nil {
 			return err
 		}
@@ -70,7 +70,7 @@ func Seed(ctx context.Context, db *sqlx.DB, books int) error {
 				return err
 			}
 		}
-		return nil
+		return store.ResetSequence(ctx, tx, "books", "id")
 	})
 }
 
@@ -78,19 +78,16 @@ func Seed(ctx context.Context, db *sqlx.DB, books int) error {
 // name, and returns its id.
 func seedUser(ctx context.Context, tx *sqlx.Tx, u demoUser) (int64, error) {
 	var id int64
-	err := tx.GetContext(ctx, &id, `SELECT "id" FROM "auth_user" WHERE "username" = ?`, u.name)
+	err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT "id" FROM "auth_user" WHERE "username" = ?`), u.name)
 	if !errors.Is(err, sql.ErrNoRows) {
 		if err != nil {
 			return 0, err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE "auth_user" SET "password" = ?, "is_active" = ?, "is_staff" = ?, "is_superuser" = ? WHERE "id" = ?`,
+		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE "auth_user" SET "password" = ?, "is_active" = ?, "is_staff" = ?, "is_superuser" = ? WHERE "id" = ?`),
 			u.password, u.active, u.staff, u.staff, id)
 		return id, err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO "auth_user" ("password", "is_superuser", "username", "first_name", "last_name", "email", "is_staff", "is_active", "date_joined") VALUES (?, ?, ?, '', '', '', ?, ?, ?)`,
+	err = tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO "auth_user" ("password", "is_superuser", "username", "first_name", "last_name", "email", "is_staff", "is_active", "date_joined") VALUES (?, ?, ?, '', '', '', ?, ?, ?) RETURNING "id"`),
 		u.password, u.staff, u.name, u.staff, u.active, store.FormatTime(time.Now()))
-	if err != nil {
-		return 0, err
-	}
-	return res.LastInsertId()
+	return id, err
 }

@@ -55,18 +55,25 @@ func (s *Users) OnCreate(fn CreateHook) {
 
 // Get returns the user with the primary key id, or ErrNotFound.
 func (s *Users) Get(ctx context.Context, id int64) (*User, error) {
-	return s.get(ctx, `"id" = ?`, id)
+	// PostgreSQL would type the parameter as the column's integer, and
+	// refuse an id beyond its range rather than find no row.
+	return s.get(ctx, `"id" = CAST(? AS bigint)`, id)
 }
 
 // GetByUsername returns the user named exactly name (case-sensitive, as
 // Django's get_by_natural_key), or ErrNotFound.
 func (s *Users) GetByUsername(ctx context.Context, name string) (*User, error) {
+	if !store.StorableText(name) {
+		// No stored username is such text, and PostgreSQL refuses to
+		// compare with it.
+		return nil, ErrNotFound
+	}
 	return s.get(ctx, `"username" = ?`, name)
 }
 
 func (s *Users) get(ctx context.Context, where string, arg any) (*User, error) {
 	var u User
-	err := s.DB.GetContext(ctx, &u, `SELECT `+userColumns+` FROM "auth_user" WHERE `+where, arg)
+	err := s.DB.GetContext(ctx, &u, s.DB.Rebind(`SELECT `+userColumns+` FROM "auth_user" WHERE `+where), arg)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -103,18 +110,15 @@ func (s *Users) Create(ctx context.Context, u *User, rawPassword string) error {
 	hooks := append([]CreateHook(nil), s.hooks...)
 	s.mu.RUnlock()
 	err = store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO "auth_user" ("password", "last_login", "is_superuser", `+
+		err := tx.QueryRowContext(ctx, tx.Rebind(`INSERT INTO "auth_user" ("password", "last_login", "is_superuser", `+
 			`"username", "last_name", "email", "is_staff", "is_active", "date_joined", "first_name") `+
-			`VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			`VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`),
 			row.Password, nullTime(row.LastLogin), row.Superuser, row.Username, row.LastName, row.Email,
-			row.Staff, row.Active, store.FormatTime(row.DateJoined), row.FirstName)
+			row.Staff, row.Active, store.FormatTime(row.DateJoined), row.FirstName).Scan(&row.ID)
 		if store.IsUniqueViolation(err) {
 			return ErrUsernameTaken
 		}
 		if err != nil {
-			return err
-		}
-		if row.ID, err = res.LastInsertId(); err != nil {
 			return err
 		}
 		for _, h := range hooks {
@@ -176,7 +180,7 @@ func (s *Users) UpdateLastLogin(ctx context.Context, u *User) error {
 }
 
 func (s *Users) update(ctx context.Context, id int64, set string, arg any) error {
-	res, err := s.DB.ExecContext(ctx, `UPDATE "auth_user" SET `+set+` WHERE "id" = ?`, arg, id)
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE "auth_user" SET `+set+` WHERE "id" = ?`), arg, id)
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ func newFixture(t *testing.T, dsn string) *fixture {
 func (f *fixture) count(t *testing.T, where string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := f.db.Get(&n, `SELECT count(*) FROM "authtoken_token" `+where, args...); err != nil {
+	if err := f.db.Get(&n, f.db.Rebind(`SELECT count(*) FROM "authtoken_token" `+where), args...); err != nil {
 		t.Fatal(err)
 	}
 	return n

@@ -23,16 +23,22 @@ import (
 )
 
 // Migrations create authtoken_token exactly as DRF's migrations leave it on
-// SQLite, recorded under DRF's names, so a database Django created is
-// recognised. They need auth.Migrations first.
+// SQLite and on PostgreSQL, recorded under DRF's names, so a database
+// Django created is recognised. They need auth.Migrations first.
 var Migrations = []store.Migration{
-	{App: "authtoken", Name: "0001_initial", Up: store.SQL(
-		`CREATE TABLE IF NOT EXISTS "authtoken_token" (` +
-			`"key" varchar(40) NOT NULL PRIMARY KEY, ` +
-			`"created" datetime NOT NULL, ` +
+	{App: "authtoken", Name: "0001_initial", Up: store.ByDialect(store.SQL(
+		`CREATE TABLE IF NOT EXISTS "authtoken_token" (`+
+			`"key" varchar(40) NOT NULL PRIMARY KEY, `+
+			`"created" datetime NOT NULL, `+
 			`"user_id" integer NOT NULL UNIQUE REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
-	)},
-	// DRF's later migrations change no column on SQLite.
+	), store.SQL(
+		`CREATE TABLE "authtoken_token" ("key" varchar(40) NOT NULL PRIMARY KEY, `+
+			`"created" timestamp with time zone NOT NULL, "user_id" integer NOT NULL UNIQUE)`,
+		`ALTER TABLE "authtoken_token" ADD CONSTRAINT "authtoken_token_user_id_35299eff_fk_auth_user_id" `+
+			`FOREIGN KEY ("user_id") REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED`,
+		`CREATE INDEX "authtoken_token_key_10f0b77e_like" ON "authtoken_token" ("key" varchar_pattern_ops)`,
+	))},
+	// DRF's later migrations change no column on either dialect.
 	{App: "authtoken", Name: "0002_auto_20160226_1747", Up: store.SQL()},
 	{App: "authtoken", Name: "0003_tokenproxy", Up: store.SQL()},
 }
@@ -100,12 +106,13 @@ func (s *Tokens) GetOrCreate(ctx context.Context, userID int64) (tok *Token, cre
 // execer is a database or a transaction.
 type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	Rebind(query string) string
 }
 
 // insert stores a new token for userID.
 func insert(ctx context.Context, db execer, userID int64) (*Token, error) {
 	tok := &Token{Key: GenerateKey(), Created: time.Now().UTC().Truncate(time.Microsecond), UserID: userID}
-	_, err := db.ExecContext(ctx, `INSERT INTO "authtoken_token" ("key", "created", "user_id") VALUES (?, ?, ?)`,
+	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO "authtoken_token" ("key", "created", "user_id") VALUES (?, ?, ?)`),
 		tok.Key, store.FormatTime(tok.Created), tok.UserID)
 	if err != nil {
 		return nil, err
@@ -118,7 +125,7 @@ func insert(ctx context.Context, db execer, userID int64) (*Token, error) {
 func (s *Tokens) Regenerate(ctx context.Context, userID int64) (*Token, error) {
 	var tok *Token
 	err := store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM "authtoken_token" WHERE "user_id" = ?`, userID); err != nil {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM "authtoken_token" WHERE "user_id" = ?`), userID); err != nil {
 			return err
 		}
 		var err error
@@ -131,7 +138,7 @@ func (s *Tokens) Regenerate(ctx context.Context, userID int64) (*Token, error) {
 // ForUser returns the user's token, or ErrNotFound.
 func (s *Tokens) ForUser(ctx context.Context, userID int64) (*Token, error) {
 	var tok Token
-	err := s.DB.GetContext(ctx, &tok, `SELECT "key", "created", "user_id" FROM "authtoken_token" WHERE "user_id" = ?`, userID)
+	err := s.DB.GetContext(ctx, &tok, s.DB.Rebind(`SELECT "key", "created", "user_id" FROM "authtoken_token" WHERE "user_id" = ?`), userID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -143,7 +150,7 @@ func (s *Tokens) ForUser(ctx context.Context, userID int64) (*Token, error) {
 
 // Delete removes the token with the given key; ErrNotFound if there is none.
 func (s *Tokens) Delete(ctx context.Context, key string) error {
-	res, err := s.DB.ExecContext(ctx, `DELETE FROM "authtoken_token" WHERE "key" = ?`, key)
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "authtoken_token" WHERE "key" = ?`), key)
 	if err != nil {
 		return err
 	}
@@ -179,9 +186,12 @@ func (row *tokenRow) token() *Token {
 // The key is found through the primary key and then compared in constant
 // time.
 func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
+	if !store.StorableText(key) {
+		return nil, ErrNotFound
+	}
 	var row tokenRow
-	err := s.DB.GetContext(ctx, &row, `SELECT `+tokenColumns+` FROM "authtoken_token" t `+
-		`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = ?`, key)
+	err := s.DB.GetContext(ctx, &row, s.DB.Rebind(`SELECT `+tokenColumns+` FROM "authtoken_token" t `+
+		`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = ?`), key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -215,8 +225,8 @@ func (s *Tokens) List(ctx context.Context, limit, offset int) ([]*Token, int, er
 		return nil, 0, err
 	}
 	var rows []tokenRow
-	err := s.DB.SelectContext(ctx, &rows, `SELECT `+tokenColumns+` FROM "authtoken_token" t `+
-		`JOIN "auth_user" u ON u."id" = t."user_id" ORDER BY t."created" DESC, t."user_id" DESC LIMIT ? OFFSET ?`, limit, offset)
+	err := s.DB.SelectContext(ctx, &rows, s.DB.Rebind(`SELECT `+tokenColumns+` FROM "authtoken_token" t `+
+		`JOIN "auth_user" u ON u."id" = t."user_id" ORDER BY t."created" DESC, t."user_id" DESC LIMIT ? OFFSET ?`), limit, offset)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -52,17 +52,34 @@ type RowCounter struct {
 func (c RowCounter) counter() string { return quote(c.Table + "_rowcount") }
 
 // Migration creates the counter table, fills it with the table's current
-// count and installs the insert and delete triggers, recorded as app.name.
+// count and installs the triggers that keep it, recorded as app.name: on
+// SQLite a trigger per inserted or deleted row, on PostgreSQL a trigger per
+// statement that adds the number of rows it inserted or deleted.
 func (c RowCounter) Migration(app, name string) store.Migration {
 	table, counter := quote(c.Table), c.counter()
 	trigger := func(event string) string { return quote(c.Table + "_rowcount_" + event) }
-	return store.Migration{App: app, Name: name, Up: store.SQL(
-		`CREATE TABLE `+counter+` ("rows" integer NOT NULL)`,
-		`INSERT INTO `+counter+` ("rows") SELECT COUNT(*) FROM `+table,
-		`CREATE TRIGGER `+trigger("insert")+` AFTER INSERT ON `+table+
-			` BEGIN UPDATE `+counter+` SET "rows" = "rows" + 1; END`,
-		`CREATE TRIGGER `+trigger("delete")+` AFTER DELETE ON `+table+
-			` BEGIN UPDATE `+counter+` SET "rows" = "rows" - 1; END`,
+	create := []string{
+		`CREATE TABLE ` + counter + ` ("rows" bigint NOT NULL)`,
+		`INSERT INTO ` + counter + ` ("rows") SELECT COUNT(*) FROM ` + table,
+	}
+	fn := quote(c.Table + "_rowcount")
+	return store.Migration{App: app, Name: name, Up: store.ByDialect(
+		store.SQL(append(create,
+			`CREATE TRIGGER `+trigger("insert")+` AFTER INSERT ON `+table+
+				` BEGIN UPDATE `+counter+` SET "rows" = "rows" + 1; END`,
+			`CREATE TRIGGER `+trigger("delete")+` AFTER DELETE ON `+table+
+				` BEGIN UPDATE `+counter+` SET "rows" = "rows" - 1; END`,
+		)...),
+		store.SQL(append(create,
+			`CREATE FUNCTION `+fn+`() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN `+
+				`IF TG_OP = 'INSERT' THEN UPDATE `+counter+` SET "rows" = "rows" + (SELECT COUNT(*) FROM "changed"); `+
+				`ELSE UPDATE `+counter+` SET "rows" = "rows" - (SELECT COUNT(*) FROM "changed"); END IF; `+
+				`RETURN NULL; END $$`,
+			`CREATE TRIGGER `+trigger("insert")+` AFTER INSERT ON `+table+
+				` REFERENCING NEW TABLE AS "changed" FOR EACH STATEMENT EXECUTE FUNCTION `+fn+`()`,
+			`CREATE TRIGGER `+trigger("delete")+` AFTER DELETE ON `+table+
+				` REFERENCING OLD TABLE AS "changed" FOR EACH STATEMENT EXECUTE FUNCTION `+fn+`()`,
+		)...),
 	)}
 }
 

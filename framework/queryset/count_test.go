@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/testservers"
 )
 
 type counted struct {
@@ -20,19 +21,15 @@ type counted struct {
 
 const countedQuery = `SELECT n."id", n."title", n."owner_id", o."name" AS "owner" FROM "notes" n JOIN "owners" o ON o."id" = n."owner_id"`
 
-// countedDB has two owners and three notes, two of ann's.
-func countedDB(t *testing.T) *sqlx.DB {
+// countedDB migrates db to two owners and three notes, two of ann's.
+func countedDB(t *testing.T, db *sqlx.DB) *sqlx.DB {
 	t.Helper()
-	db, err := store.Open(":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	_, err = store.Migrate(context.Background(), db, store.Migration{App: "notes", Name: "0001", Up: store.SQL(
-		`CREATE TABLE "owners" ("id" integer PRIMARY KEY, "name" text NOT NULL)`,
-		`CREATE TABLE "notes" ("id" integer PRIMARY KEY, "title" text NOT NULL, "owner_id" integer NOT NULL REFERENCES "owners" ("id"))`,
-		`INSERT INTO "owners" VALUES (1, 'ann'), (2, 'bo')`,
-		`INSERT INTO "notes" VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 1)`,
+	key := map[store.Dialect]string{store.SQLite: "integer PRIMARY KEY", store.PostgreSQL: "serial PRIMARY KEY"}[store.DialectOf(db)]
+	_, err := store.Migrate(context.Background(), db, store.Migration{App: "notes", Name: "0001", Up: store.SQL(
+		`CREATE TABLE "owners" ("id" `+key+`, "name" text NOT NULL)`,
+		`CREATE TABLE "notes" ("id" `+key+`, "title" text NOT NULL, "owner_id" integer NOT NULL REFERENCES "owners" ("id"))`,
+		`INSERT INTO "owners" ("name") VALUES ('ann'), ('bo')`,
+		`INSERT INTO "notes" ("title", "owner_id") VALUES ('a', 1), ('b', 2), ('c', 1)`,
 	)})
 	if err != nil {
 		t.Fatal(err)
@@ -62,92 +59,93 @@ func countOf(t *testing.T, src queryset.Source) int {
 // TestCounterCountsUnfilteredSources: the counter answers for the whole
 // source, and a filtered or searched source still counts its own rows.
 func TestCounterCountsUnfilteredSources(t *testing.T) {
-	db := countedDB(t)
-	ctx := context.Background()
-	if _, err := db.Exec(`INSERT INTO "notes" VALUES (4, 'd', 2)`); err != nil {
-		t.Fatal(err)
-	}
-	for name, c := range map[string]queryset.Counter{
-		"table":  queryset.CountTable("notes"),
-		"cached": queryset.CachedCount(queryset.CountTable("notes"), time.Hour),
-	} {
-		src := notes(t, db, c)
-		if n := countOf(t, src); n != 4 {
-			t.Errorf("%s: count %d, want 4", name, n)
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		countedDB(t, db)
+		ctx := context.Background()
+		if _, err := db.Exec(`INSERT INTO "notes" ("title", "owner_id") VALUES ('d', 2)`); err != nil {
+			t.Fatal(err)
 		}
-		if n := countOf(t, src.Filter("owner", "ann")); n != 2 {
-			t.Errorf("%s: ann's count %d, want 2", name, n)
+		for name, c := range map[string]queryset.Counter{
+			"table":  queryset.CountTable("notes"),
+			"cached": queryset.CachedCount(queryset.CountTable("notes"), time.Hour),
+		} {
+			src := notes(t, db, c)
+			if n := countOf(t, src); n != 4 {
+				t.Errorf("%s: count %d, want 4", name, n)
+			}
+			if n := countOf(t, src.Filter("owner", "ann")); n != 2 {
+				t.Errorf("%s: ann's count %d, want 2", name, n)
+			}
+			if n := countOf(t, src.Search([]string{"title"}, []string{"D"})); n != 1 {
+				t.Errorf("%s: search count %d, want 1", name, n)
+			}
+			if n, err := queryset.CountTable("notes").CountRows(ctx, db); err != nil || n != 4 {
+				t.Errorf("%s: CountRows %d %v", name, n, err)
+			}
 		}
-		if n := countOf(t, src.Search([]string{"title"}, []string{"D"})); n != 1 {
-			t.Errorf("%s: search count %d, want 1", name, n)
-		}
-		if n, err := queryset.CountTable("notes").CountRows(ctx, db); err != nil || n != 4 {
-			t.Errorf("%s: CountRows %d %v", name, n, err)
-		}
-	}
+	})
 }
 
-// TestRowCounterFollowsWrites: the triggers keep the count exact through
-// inserts and deletes, by the source or by plain SQL, and a rolled back
-// insert leaves it unchanged.
 func TestRowCounterFollowsWrites(t *testing.T) {
-	db := countedDB(t)
-	ctx := context.Background()
-	rc := queryset.RowCounter{Table: "notes"}
-	if _, err := store.Migrate(ctx, db, rc.Migration("notes", "0002_rowcount")); err != nil {
-		t.Fatal(err)
-	}
-	src := notes(t, db, rc)
-	if n := countOf(t, src); n != 3 {
-		t.Fatalf("count %d after the migration, want 3", n)
-	}
-	note := &counted{Title: "e", OwnerID: 2}
-	if err := src.Insert(ctx, note); err != nil {
-		t.Fatal(err)
-	}
-	if n := countOf(t, src); n != 4 {
-		t.Fatalf("count %d after an insert, want 4", n)
-	}
-	if _, err := db.Exec(`DELETE FROM "notes" WHERE "owner_id" = 1`); err != nil {
-		t.Fatal(err)
-	}
-	if n := countOf(t, src); n != 2 {
-		t.Fatalf("count %d after deleting ann's two notes, want 2", n)
-	}
-	tx, err := db.Beginx()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(`INSERT INTO "notes" VALUES (9, 'z', 1)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Rollback(); err != nil {
-		t.Fatal(err)
-	}
-	if n := countOf(t, src); n != 2 {
-		t.Fatalf("count %d after a rolled back insert, want 2", n)
-	}
-	if n := countOf(t, src.Filter("owner", "bo")); n != 2 {
-		t.Fatalf("bo's count %d, want 2", n)
-	}
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		countedDB(t, db)
+		ctx := context.Background()
+		rc := queryset.RowCounter{Table: "notes"}
+		if _, err := store.Migrate(ctx, db, rc.Migration("notes", "0002_rowcount")); err != nil {
+			t.Fatal(err)
+		}
+		src := notes(t, db, rc)
+		if n := countOf(t, src); n != 3 {
+			t.Fatalf("count %d after the migration, want 3", n)
+		}
+		note := &counted{Title: "e", OwnerID: 2}
+		if err := src.Insert(ctx, note); err != nil {
+			t.Fatal(err)
+		}
+		if n := countOf(t, src); n != 4 {
+			t.Fatalf("count %d after an insert, want 4", n)
+		}
+		if _, err := db.Exec(`DELETE FROM "notes" WHERE "owner_id" = 1`); err != nil {
+			t.Fatal(err)
+		}
+		if n := countOf(t, src); n != 2 {
+			t.Fatalf("count %d after deleting ann's two notes, want 2", n)
+		}
+		tx, err := db.Beginx()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(`INSERT INTO "notes" ("title", "owner_id") VALUES ('z', 1)`); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		if n := countOf(t, src); n != 2 {
+			t.Fatalf("count %d after a rolled back insert, want 2", n)
+		}
+		if n := countOf(t, src.Filter("owner", "bo")); n != 2 {
+			t.Fatalf("bo's count %d, want 2", n)
+		}
+	})
 }
 
-// TestCachedCountIsStaleWithinItsAge: a cached count ignores writes until
-// it is maxAge old; with a zero age it counts every time.
 func TestCachedCountIsStaleWithinItsAge(t *testing.T) {
-	db := countedDB(t)
-	hour := notes(t, db, queryset.CachedCount(queryset.CountTable("notes"), time.Hour))
-	fresh := notes(t, db, queryset.CachedCount(queryset.CountTable("notes"), 0))
-	if a, b := countOf(t, hour), countOf(t, fresh); a != 3 || b != 3 {
-		t.Fatalf("counts %d and %d, want 3", a, b)
-	}
-	if _, err := db.Exec(`INSERT INTO "notes" VALUES (4, 'd', 2)`); err != nil {
-		t.Fatal(err)
-	}
-	if n := countOf(t, hour); n != 3 {
-		t.Errorf("cached for an hour: %d, want the stale 3", n)
-	}
-	if n := countOf(t, fresh); n != 4 {
-		t.Errorf("cached for no time: %d, want 4", n)
-	}
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		countedDB(t, db)
+		hour := notes(t, db, queryset.CachedCount(queryset.CountTable("notes"), time.Hour))
+		fresh := notes(t, db, queryset.CachedCount(queryset.CountTable("notes"), 0))
+		if a, b := countOf(t, hour), countOf(t, fresh); a != 3 || b != 3 {
+			t.Fatalf("counts %d and %d, want 3", a, b)
+		}
+		if _, err := db.Exec(`INSERT INTO "notes" ("title", "owner_id") VALUES ('d', 2)`); err != nil {
+			t.Fatal(err)
+		}
+		if n := countOf(t, hour); n != 3 {
+			t.Errorf("cached for an hour: %d, want the stale 3", n)
+		}
+		if n := countOf(t, fresh); n != 4 {
+			t.Errorf("cached for no time: %d, want 4", n)
+		}
+	})
 }

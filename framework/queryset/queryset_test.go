@@ -5,13 +5,20 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/go-drf/drf/framework/queryset"
 	qt "github.com/go-drf/drf/framework/queryset/querysettest"
+	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/testservers"
 )
+
+func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 
 var ctx = context.Background()
 
@@ -38,235 +45,251 @@ func count(t *testing.T, src queryset.Source) int {
 }
 
 func TestSQLSourceReadsTheJoin(t *testing.T) {
-	f := qt.Open(t, 100)
-	if n := count(t, f.Books); n != 100 {
-		t.Fatalf("count = %d", n)
-	}
-	items, err := f.Books.Slice(ctx, 1, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []qt.Book{
-		{ID: 2, Title: "Book 002", Author: "Author 2", Rating: 5, Created: time.Date(2024, 1, 1, 2, 0, 0, 0, time.UTC), OwnerID: 2, Owner: "alice"},
-		{ID: 3, Title: "Book 003", Author: "Author 3", Rating: 2, Created: time.Date(2024, 1, 1, 3, 0, 0, 0, time.UTC), OwnerID: 1, Owner: "admin"},
-	}
-	for i, it := range items {
-		got := *it.(*qt.Book)
-		if got != want[i] {
-			t.Errorf("item %d = %+v, want %+v", i, got, want[i])
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		f := qt.OpenDB(t, db, 100)
+		if n := count(t, f.Books); n != 100 {
+			t.Fatalf("count = %d", n)
 		}
-	}
-	if got := f.Books.Ordering(); !slices.Equal(got, []queryset.Order{{Field: "id"}}) {
-		t.Errorf("default ordering = %v", got)
-	}
+		items, err := f.Books.Slice(ctx, 1, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []qt.Book{
+			{ID: 2, Title: "Book 002", Author: "Author 2", Rating: 5, Created: time.Date(2024, 1, 1, 2, 0, 0, 0, time.UTC), OwnerID: 2, Owner: "alice"},
+			{ID: 3, Title: "Book 003", Author: "Author 3", Rating: 2, Created: time.Date(2024, 1, 1, 3, 0, 0, 0, time.UTC), OwnerID: 1, Owner: "admin"},
+		}
+		for i, it := range items {
+			got := *it.(*qt.Book)
+			if got != want[i] {
+				t.Errorf("item %d = %+v, want %+v", i, got, want[i])
+			}
+		}
+		if got := f.Books.Ordering(); !slices.Equal(got, []queryset.Order{{Field: "id"}}) {
+			t.Errorf("default ordering = %v", got)
+		}
+	})
 }
 
 func TestFilterOrderSearchSeek(t *testing.T) {
-	f := qt.Open(t, 100)
-	b := f.Books
-	if n := count(t, b.Filter("owner", "alice")); n != 50 {
-		t.Errorf("alice's books = %d", n)
-	}
-	if got := ids(t, b.Filter("rating", "1").OrderBy(queryset.Order{Field: "author"}, queryset.Order{Field: "id", Desc: true}), 0, 3); !slices.Equal(got, []int64{70, 35, 85}) {
-		t.Errorf("rating 1 by author, -id = %v", got)
-	}
-	if got := ids(t, b.Search([]string{"title", "author"}, []string{"BOOK", "05"}), 0, -1); !slices.Equal(got, []int64{5, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59}) {
-		t.Errorf("search = %v", got)
-	}
-	if got := ids(t, b.Search([]string{"title"}, []string{"Book", "Author"}), 0, -1); len(got) != 0 {
-		t.Errorf("every term must match some field: %v", got)
-	}
-	for _, term := range []string{"%", "_", `\`, "0%1", "Book_0"} {
-		if n := count(t, b.Search([]string{"title"}, []string{term})); n != 0 {
-			t.Errorf("LIKE wildcard %q not escaped: %d matches", term, n)
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		f := qt.OpenDB(t, db, 100)
+		b := f.Books
+		if n := count(t, b.Filter("owner", "alice")); n != 50 {
+			t.Errorf("alice's books = %d", n)
 		}
-	}
-	byCreated := b.OrderBy(queryset.Order{Field: "created", Desc: true})
-	for _, pos := range []string{"2024-01-05 00:00:00+00:00", "2024-01-05 01:00:00+01:00", "2024-01-05T00:00:00Z", "2024-01-05 00:00"} {
-		if got := ids(t, byCreated.Seek("created", queryset.Less, pos), 0, 5); !slices.Equal(got, []int64{95, 94, 93, 92, 91}) {
-			t.Errorf("seek below %q = %v", pos, got)
+		if got := ids(t, b.Filter("rating", "1").OrderBy(queryset.Order{Field: "author"}, queryset.Order{Field: "id", Desc: true}), 0, 3); !slices.Equal(got, []int64{70, 35, 85}) {
+			t.Errorf("rating 1 by author, -id = %v", got)
 		}
-	}
-	if got := ids(t, b.Seek("created", queryset.Greater, "2024-01-05 00:00:00.000001+00:00"), 0, 2); !slices.Equal(got, []int64{97, 98}) {
-		t.Errorf("seek above, microseconds = %v", got)
-	}
-	if got := ids(t, b.OrderBy(queryset.Order{Field: "rating"}).Seek("rating", queryset.Greater, "4"), 0, 2); !slices.Equal(got, []int64{2, 7}) {
-		t.Errorf("seek on rating = %v", got)
-	}
-	if n := count(t, b.Seek("id", queryset.Greater, "90").Filter("owner", "alice")); n != 5 {
-		t.Errorf("count of seek and filter = %d", n)
-	}
+		if got := ids(t, b.Search([]string{"title", "author"}, []string{"BOOK", "05"}), 0, -1); !slices.Equal(got, []int64{5, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59}) {
+			t.Errorf("search = %v", got)
+		}
+		if n := count(t, b.Search([]string{"author"}, []string{"aUTHOR 3"})); n != 14 {
+			t.Errorf("case-insensitive search = %d, want 14", n)
+		}
+		if got := ids(t, b.Search([]string{"title"}, []string{"Book", "Author"}), 0, -1); len(got) != 0 {
+			t.Errorf("every term must match some field: %v", got)
+		}
+		for _, term := range []string{"%", "_", `\`, "0%1", "Book_0"} {
+			if n := count(t, b.Search([]string{"title"}, []string{term})); n != 0 {
+				t.Errorf("LIKE wildcard %q not escaped: %d matches", term, n)
+			}
+		}
+		byCreated := b.OrderBy(queryset.Order{Field: "created", Desc: true})
+		for _, pos := range []string{"2024-01-05 00:00:00+00:00", "2024-01-05 01:00:00+01:00", "2024-01-05T00:00:00Z", "2024-01-05 00:00"} {
+			if got := ids(t, byCreated.Seek("created", queryset.Less, pos), 0, 5); !slices.Equal(got, []int64{95, 94, 93, 92, 91}) {
+				t.Errorf("seek below %q = %v", pos, got)
+			}
+		}
+		if got := ids(t, b.Seek("created", queryset.Greater, "2024-01-05 00:00:00.000001+00:00"), 0, 2); !slices.Equal(got, []int64{97, 98}) {
+			t.Errorf("seek above, microseconds = %v", got)
+		}
+		if got := ids(t, b.OrderBy(queryset.Order{Field: "rating"}, queryset.Order{Field: "id"}).Seek("rating", queryset.Greater, "4"), 0, 2); !slices.Equal(got, []int64{2, 7}) {
+			t.Errorf("seek on rating = %v", got)
+		}
+		if n := count(t, b.Seek("id", queryset.Greater, "90").Filter("owner", "alice")); n != 5 {
+			t.Errorf("count of seek and filter = %d", n)
+		}
+	})
 }
 
 func TestPositionIsDjangoText(t *testing.T) {
-	f := qt.Open(t, 100)
-	items, err := f.Books.Filter("id", "96").Slice(ctx, 0, 1)
-	if err != nil || len(items) != 1 {
-		t.Fatal(items, err)
-	}
-	for field, want := range map[string]string{"created": "2024-01-05 00:00:00+00:00", "rating": "3", "title": "Book 096", "owner": "alice"} {
-		got, err := f.Books.Position(items[0], field)
-		if err != nil || got != want {
-			t.Errorf("position of %s = %q, %v; want %q", field, got, err, want)
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		f := qt.OpenDB(t, db, 100)
+		items, err := f.Books.Filter("id", "96").Slice(ctx, 0, 1)
+		if err != nil || len(items) != 1 {
+			t.Fatal(items, err)
 		}
-	}
-	if _, err := f.Books.Position(items[0], "nope"); err == nil {
-		t.Error("position of an unknown field should fail")
-	}
-	if _, err := f.Books.Position(&struct{}{}, "id"); err == nil {
-		t.Error("position of a foreign item should fail")
-	}
+		for field, want := range map[string]string{"created": "2024-01-05 00:00:00+00:00", "rating": "3", "title": "Book 096", "owner": "alice"} {
+			got, err := f.Books.Position(items[0], field)
+			if err != nil || got != want {
+				t.Errorf("position of %s = %q, %v; want %q", field, got, err, want)
+			}
+		}
+		if _, err := f.Books.Position(items[0], "nope"); err == nil {
+			t.Error("position of an unknown field should fail")
+		}
+		if _, err := f.Books.Position(&struct{}{}, "id"); err == nil {
+			t.Error("position of a foreign item should fail")
+		}
+	})
 }
 
 func TestBadNamesAndValuesAreErrorsNotSQL(t *testing.T) {
-	f := qt.Open(t, 10)
-	b := f.Books
-	var unknown *queryset.UnknownFieldError
-	for _, src := range []queryset.Source{
-		b.OrderBy(queryset.Order{Field: `id; DROP TABLE books; --`}),
-		b.Filter(`1=1 OR "id"`, "1"),
-		b.Search([]string{`title" OR 1=1 --`}, []string{"x"}),
-		b.Seek(`id) OR (1=1`, queryset.Greater, "0"),
-	} {
-		if _, err := src.Slice(ctx, 0, -1); !errors.As(err, &unknown) {
-			t.Errorf("slice error = %v, want UnknownFieldError", err)
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		f := qt.OpenDB(t, db, 10)
+		b := f.Books
+		var unknown *queryset.UnknownFieldError
+		for _, src := range []queryset.Source{
+			b.OrderBy(queryset.Order{Field: `id; DROP TABLE books; --`}),
+			b.Filter(`1=1 OR "id"`, "1"),
+			b.Search([]string{`title" OR 1=1 --`}, []string{"x"}),
+			b.Seek(`id) OR (1=1`, queryset.Greater, "0"),
+		} {
+			if _, err := src.Slice(ctx, 0, -1); !errors.As(err, &unknown) {
+				t.Errorf("slice error = %v, want UnknownFieldError", err)
+			}
+			if _, err := src.Count(ctx); !errors.As(err, &unknown) {
+				t.Errorf("count error = %v, want UnknownFieldError", err)
+			}
 		}
-		if _, err := src.Count(ctx); !errors.As(err, &unknown) {
-			t.Errorf("count error = %v, want UnknownFieldError", err)
+		for _, src := range []queryset.Source{
+			b.Filter("id", "1 OR 1=1"),
+			b.Filter("id", "abc"),
+			b.Seek("created", queryset.Less, "2024-01-05' OR '1'='1"),
+		} {
+			if _, err := src.Slice(ctx, 0, -1); !errors.Is(err, queryset.ErrInvalidValue) {
+				t.Errorf("error = %v, want ErrInvalidValue", err)
+			}
 		}
-	}
-	for _, src := range []queryset.Source{
-		b.Filter("id", "1 OR 1=1"),
-		b.Filter("id", "abc"),
-		b.Seek("created", queryset.Less, "2024-01-05' OR '1'='1"),
-	} {
-		if _, err := src.Slice(ctx, 0, -1); !errors.Is(err, queryset.ErrInvalidValue) {
-			t.Errorf("error = %v, want ErrInvalidValue", err)
+		if n := count(t, b.Filter("title", "x' OR '1'='1")); n != 0 {
+			t.Errorf("quoted value matched %d rows", n)
 		}
-	}
-	if n := count(t, b.Filter("title", "x' OR '1'='1")); n != 0 {
-		t.Errorf("quoted value matched %d rows", n)
-	}
-	if n := count(t, b.Search([]string{"title"}, []string{"'; DROP TABLE books; --"})); n != 0 {
-		t.Errorf("search matched %d rows", n)
-	}
-	if n := count(t, b); n != 10 {
-		t.Errorf("books left: %d", n)
-	}
+		if n := count(t, b.Search([]string{"title"}, []string{"'; DROP TABLE books; --"})); n != 0 {
+			t.Errorf("search matched %d rows", n)
+		}
+		if n := count(t, b); n != 10 {
+			t.Errorf("books left: %d", n)
+		}
+	})
 }
 
 func TestWriterInsertUpdateDelete(t *testing.T) {
-	f := qt.Open(t, 3)
-	created := time.Date(2025, 2, 3, 4, 5, 6, 123456789, time.UTC)
-	b := &qt.Book{Title: "New", Author: "Me", Rating: 4, Created: created, OwnerID: 2}
-	if err := f.Books.Insert(ctx, b); err != nil {
-		t.Fatal(err)
-	}
-	if b.ID != 4 || b.Owner != "alice" || !b.Created.Equal(created.Truncate(time.Microsecond)) {
-		t.Fatalf("inserted and reloaded = %+v", b)
-	}
-	var stored string
-	if err := f.DB.Get(&stored, `SELECT CAST("created" AS TEXT) FROM "books" WHERE "id" = 4`); err != nil || stored != "2025-02-03 04:05:06.123456" {
-		t.Errorf("stored created = %q, %v", stored, err)
-	}
-	if pos, _ := f.Books.Position(b, "created"); pos != "2025-02-03 04:05:06.123456+00:00" {
-		t.Errorf("position = %q", pos)
-	}
-	b.Title, b.OwnerID = "Renamed", 1
-	if err := f.Books.Update(ctx, b); err != nil {
-		t.Fatal(err)
-	}
-	if b.Owner != "admin" {
-		t.Errorf("owner after update = %q", b.Owner)
-	}
-	if got := ids(t, f.Books.Filter("title", "Renamed"), 0, -1); !slices.Equal(got, []int64{4}) {
-		t.Errorf("renamed = %v", got)
-	}
-	if err := f.Books.Delete(ctx, b); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Books.Delete(ctx, b); !errors.Is(err, sql.ErrNoRows) {
-		t.Errorf("second delete = %v", err)
-	}
-	if err := f.Books.Update(ctx, b); !errors.Is(err, sql.ErrNoRows) {
-		t.Errorf("update of a deleted row = %v", err)
-	}
-	if n := count(t, f.Books); n != 3 {
-		t.Errorf("count = %d", n)
-	}
-	readOnly := queryset.MustSQL[qt.Book](f.DB, queryset.SQLConfig{Query: qt.BooksQuery})
-	if err := readOnly.Insert(ctx, &qt.Book{}); !errors.Is(err, queryset.ErrReadOnly) {
-		t.Errorf("insert through a read-only source = %v", err)
-	}
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		f := qt.OpenDB(t, db, 3)
+		created := time.Date(2025, 2, 3, 4, 5, 6, 123456789, time.UTC)
+		b := &qt.Book{Title: "New", Author: "Me", Rating: 4, Created: created, OwnerID: 2}
+		if err := f.Books.Insert(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+		if b.ID != 4 || b.Owner != "alice" || !b.Created.Equal(created.Truncate(time.Microsecond)) {
+			t.Fatalf("inserted and reloaded = %+v", b)
+		}
+		var stored string
+		want := map[store.Dialect]string{store.SQLite: "2025-02-03 04:05:06.123456", store.PostgreSQL: "2025-02-03 04:05:06.123456+00"}[store.DialectOf(db)]
+		if err := f.DB.Get(&stored, `SELECT CAST("created" AS TEXT) FROM "books" WHERE "id" = 4`); err != nil || stored != want {
+			t.Errorf("stored created = %q, %v; want %q", stored, err, want)
+		}
+		if pos, _ := f.Books.Position(b, "created"); pos != "2025-02-03 04:05:06.123456+00:00" {
+			t.Errorf("position = %q", pos)
+		}
+		b.Title, b.OwnerID = "Renamed", 1
+		if err := f.Books.Update(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+		if b.Owner != "admin" {
+			t.Errorf("owner after update = %q", b.Owner)
+		}
+		if got := ids(t, f.Books.Filter("title", "Renamed"), 0, -1); !slices.Equal(got, []int64{4}) {
+			t.Errorf("renamed = %v", got)
+		}
+		if err := f.Books.Delete(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Books.Delete(ctx, b); !errors.Is(err, sql.ErrNoRows) {
+			t.Errorf("second delete = %v", err)
+		}
+		if err := f.Books.Update(ctx, b); !errors.Is(err, sql.ErrNoRows) {
+			t.Errorf("update of a deleted row = %v", err)
+		}
+		if n := count(t, f.Books); n != 3 {
+			t.Errorf("count = %d", n)
+		}
+		readOnly := queryset.MustSQL[qt.Book](f.DB, queryset.SQLConfig{Query: qt.BooksQuery})
+		if err := readOnly.Insert(ctx, &qt.Book{}); !errors.Is(err, queryset.ErrReadOnly) {
+			t.Errorf("insert through a read-only source = %v", err)
+		}
+	})
 }
 
-// TestSliceAgreesWithSQL runs the same queries over the table and over a
-// Go slice of its rows.
 func TestSliceAgreesWithSQL(t *testing.T) {
-	f := qt.Open(t, 100)
-	rows := f.All(t)
-	slices.Reverse(rows) // the slice's own order must not matter once ordered
-	mem := queryset.MustSlice(rows, queryset.Order{Field: "id"})
-	asc := func(s string) queryset.Order { return queryset.ParseOrder(s) }
-	cases := []struct {
-		name          string
-		q             func(queryset.Source) queryset.Source
-		offset, limit int
-	}{
-		{"all", func(s queryset.Source) queryset.Source { return s }, 0, -1},
-		{"page", func(s queryset.Source) queryset.Source { return s }, 10, 10},
-		{"past the end", func(s queryset.Source) queryset.Source { return s }, 200, 10},
-		{"filter", func(s queryset.Source) queryset.Source { return s.Filter("author", "Author 3") }, 0, -1},
-		{"filter time", func(s queryset.Source) queryset.Source { return s.Filter("created", "2024-01-02 00:00:00+00:00") }, 0, -1},
-		{"two orders", func(s queryset.Source) queryset.Source { return s.OrderBy(asc("-rating"), asc("author"), asc("-id")) }, 5, 20},
-		{"order by text", func(s queryset.Source) queryset.Source { return s.OrderBy(asc("-title")) }, 0, 7},
-		{"search", func(s queryset.Source) queryset.Source {
-			return s.Search([]string{"title", "author"}, []string{"author 1", "0"})
-		}, 0, -1},
-		{"search number", func(s queryset.Source) queryset.Source { return s.Search([]string{"rating"}, []string{"5"}) }, 0, -1},
-		{"search time", func(s queryset.Source) queryset.Source { return s.Search([]string{"created"}, []string{"01-03 0"}) }, 0, -1},
-		{"seek desc", func(s queryset.Source) queryset.Source {
-			return s.OrderBy(asc("-created")).Seek("created", queryset.Less, "2024-01-03 12:00:00+00:00")
-		}, 0, 5},
-		{"seek non-unique", func(s queryset.Source) queryset.Source {
-			return s.OrderBy(asc("rating"), asc("id")).Seek("rating", queryset.Greater, "2")
-		}, 3, 5},
-		{"seek text", func(s queryset.Source) queryset.Source {
-			return s.OrderBy(asc("title")).Seek("title", queryset.Greater, "Book 090")
-		}, 0, -1},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			db, m := c.q(f.Books), c.q(mem)
-			if a, b := ids(t, db, c.offset, c.limit), ids(t, m, c.offset, c.limit); !slices.Equal(a, b) {
-				t.Errorf("sql %v\nslice %v", a, b)
-			}
-			if a, b := count(t, db), count(t, m); a != b {
-				t.Errorf("count: sql %d, slice %d", a, b)
-			}
-			items, _ := m.Slice(ctx, c.offset, 1)
-			for _, it := range items {
-				for _, field := range []string{"id", "created", "rating", "title"} {
-					p1, _ := db.Position(it, field)
-					p2, _ := m.Position(it, field)
-					if p1 != p2 {
-						t.Errorf("position of %s: %q vs %q", field, p1, p2)
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		f := qt.OpenDB(t, db, 100)
+		rows := f.All(t)
+		slices.Reverse(rows) // the slice's own order must not matter once ordered
+		mem := queryset.MustSlice(rows, queryset.Order{Field: "id"})
+		asc := func(s string) queryset.Order { return queryset.ParseOrder(s) }
+		cases := []struct {
+			name          string
+			q             func(queryset.Source) queryset.Source
+			offset, limit int
+		}{
+			{"all", func(s queryset.Source) queryset.Source { return s }, 0, -1},
+			{"page", func(s queryset.Source) queryset.Source { return s }, 10, 10},
+			{"past the end", func(s queryset.Source) queryset.Source { return s }, 200, 10},
+			{"filter", func(s queryset.Source) queryset.Source { return s.Filter("author", "Author 3") }, 0, -1},
+			{"filter time", func(s queryset.Source) queryset.Source { return s.Filter("created", "2024-01-02 00:00:00+00:00") }, 0, -1},
+			{"two orders", func(s queryset.Source) queryset.Source { return s.OrderBy(asc("-rating"), asc("author"), asc("-id")) }, 5, 20},
+			{"order by text", func(s queryset.Source) queryset.Source { return s.OrderBy(asc("-title")) }, 0, 7},
+			{"search", func(s queryset.Source) queryset.Source {
+				return s.Search([]string{"title", "author"}, []string{"author 1", "0"})
+			}, 0, -1},
+			{"search number", func(s queryset.Source) queryset.Source { return s.Search([]string{"rating"}, []string{"5"}) }, 0, -1},
+			{"search time", func(s queryset.Source) queryset.Source { return s.Search([]string{"created"}, []string{"01-03 0"}) }, 0, -1},
+			{"seek desc", func(s queryset.Source) queryset.Source {
+				return s.OrderBy(asc("-created")).Seek("created", queryset.Less, "2024-01-03 12:00:00+00:00")
+			}, 0, 5},
+			{"seek non-unique", func(s queryset.Source) queryset.Source {
+				return s.OrderBy(asc("rating"), asc("id")).Seek("rating", queryset.Greater, "2")
+			}, 3, 5},
+			{"seek text", func(s queryset.Source) queryset.Source {
+				return s.OrderBy(asc("title")).Seek("title", queryset.Greater, "Book 090")
+			}, 0, -1},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				db, m := c.q(f.Books), c.q(mem)
+				if a, b := ids(t, db, c.offset, c.limit), ids(t, m, c.offset, c.limit); !slices.Equal(a, b) {
+					t.Errorf("sql %v\nslice %v", a, b)
+				}
+				if a, b := count(t, db), count(t, m); a != b {
+					t.Errorf("count: sql %d, slice %d", a, b)
+				}
+				items, _ := m.Slice(ctx, c.offset, 1)
+				for _, it := range items {
+					for _, field := range []string{"id", "created", "rating", "title"} {
+						p1, _ := db.Position(it, field)
+						p2, _ := m.Position(it, field)
+						if p1 != p2 {
+							t.Errorf("position of %s: %q vs %q", field, p1, p2)
+						}
 					}
 				}
-			}
-		})
-	}
+			})
+		}
+	})
 }
 
 func TestSourcesAreImmutable(t *testing.T) {
-	f := qt.Open(t, 20)
-	base := f.Books.Filter("owner", "alice")
-	a := base.Filter("rating", "5")
-	b := base.Filter("rating", "1")
-	if count(t, base) != 10 || count(t, a) == count(t, base) || fmt.Sprint(ids(t, a, 0, -1)) == fmt.Sprint(ids(t, b, 0, -1)) {
-		t.Errorf("derived sources share state: base %v a %v b %v", ids(t, base, 0, -1), ids(t, a, 0, -1), ids(t, b, 0, -1))
-	}
-	if len(f.Books.Ordering()) != 1 || len(base.OrderBy().Ordering()) != 0 {
-		t.Error("OrderBy changed its receiver")
-	}
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		f := qt.OpenDB(t, db, 20)
+		base := f.Books.Filter("owner", "alice")
+		a := base.Filter("rating", "5")
+		b := base.Filter("rating", "1")
+		if count(t, base) != 10 || count(t, a) == count(t, base) || fmt.Sprint(ids(t, a, 0, -1)) == fmt.Sprint(ids(t, b, 0, -1)) {
+			t.Errorf("derived sources share state: base %v a %v b %v", ids(t, base, 0, -1), ids(t, a, 0, -1), ids(t, b, 0, -1))
+		}
+		if len(f.Books.Ordering()) != 1 || len(base.OrderBy().Ordering()) != 0 {
+			t.Error("OrderBy changed its receiver")
+		}
+	})
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/structs"
 )
 
@@ -52,6 +53,7 @@ type SQLSource[T any] struct {
 type sqlTable struct {
 	m       *model
 	db      *sqlx.DB
+	pg      bool // PostgreSQL rather than SQLite
 	from    string
 	alias   string // qualifies column names, so a missing one is an error
 	columns string
@@ -84,7 +86,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	if c.Table == "" && c.Query == "" {
 		return nil, errors.New("queryset: SQLConfig needs a Table or a Query")
 	}
-	t := &sqlTable{m: m, db: db, table: c.Table, counter: c.Counter}
+	t := &sqlTable{m: m, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter}
 	if c.Query != "" {
 		t.alias = quote("q")
 		t.from = "(" + c.Query + ") AS " + t.alias
@@ -148,6 +150,33 @@ func (t *sqlTable) col(f *structs.Field) string { return t.alias + "." + quote(f
 
 func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
 
+// param is the placeholder of a value of f. PostgreSQL types a parameter
+// by its column, so an integer beyond the column's range would be an
+// error rather than no match: integers are bound as bigint (numeric for
+// unsigned ones), which compares with every integer column and keeps its
+// index usable.
+func (t *sqlTable) param(f *structs.Field) string {
+	if t.pg {
+		switch f.Kind {
+		case structs.Int:
+			return "?::bigint"
+		case structs.Uint:
+			return "?::numeric"
+		}
+	}
+	return "?"
+}
+
+// like is the search condition on f's column: Django's icontains, which
+// is LIKE on SQLite (case-insensitive for ASCII) and UPPER(...) LIKE
+// UPPER(...) on PostgreSQL. Both escape with a backslash.
+func (t *sqlTable) like(f *structs.Field) string {
+	if t.pg {
+		return "UPPER(" + t.col(f) + "::text) LIKE UPPER(?)"
+	}
+	return t.col(f) + ` LIKE ? ESCAPE '\'`
+}
+
 func (s *SQLSource[T]) with(st state) *SQLSource[T] { return &SQLSource[T]{t: s.t, st: st} }
 
 // Fields lists T's `db` columns, the fields the source can filter and order by.
@@ -161,12 +190,21 @@ func (s *SQLSource[T]) OrderBy(o ...Order) Source { return s.with(s.st.orderBy(s
 
 // Filter returns the items whose field equals value.
 func (s *SQLSource[T]) Filter(field, value string) Source {
-	return s.with(s.st.cond(s.t.m, field, '=', value))
+	st := s.st.cond(s.t.m, field, '=', value)
+	if s.unstorable(st, value) {
+		// PostgreSQL stores no such text, and refuses to compare with it.
+		st.none = true
+	}
+	return s.with(st)
 }
 
 // Seek returns the items whose field compares op to position.
 func (s *SQLSource[T]) Seek(field string, op Op, position string) Source {
-	return s.with(s.st.seek(s.t.m, field, op, position))
+	st := s.st.seek(s.t.m, field, op, position)
+	if s.unstorable(st, position) {
+		st.err = errors.Join(st.err, fmt.Errorf("%w: field %q: not text PostgreSQL can compare", ErrInvalidValue, field))
+	}
+	return s.with(st)
 }
 
 // SeekAfter returns the items after the position in ordering, as one
@@ -175,13 +213,30 @@ func (s *SQLSource[T]) Seek(field string, op Op, position string) Source {
 // AND id > ?)))), the row-value comparison spelled out so that it works
 // on every SQL dialect and with mixed directions.
 func (s *SQLSource[T]) SeekAfter(ordering []Order, positions []string) Source {
-	return s.with(s.st.seekAfter(s.t.m, ordering, positions))
+	st := s.st.seekAfter(s.t.m, ordering, positions)
+	for _, k := range st.keyset {
+		if s.t.pg && st.err == nil && k.f.Kind == structs.String && !store.StorableText(k.v.S) {
+			st.err = fmt.Errorf("%w: field %q: not text PostgreSQL can compare", ErrInvalidValue, k.f.Column)
+		}
+	}
+	return s.with(st)
 }
 
-// Search returns the items where every term is in one of fields (LIKE,
-// case-insensitive for ASCII as on SQLite).
+// unstorable reports whether the condition that st just gained compares
+// a text column with text that PostgreSQL cannot hold (store.StorableText).
+func (s *SQLSource[T]) unstorable(st state, text string) bool {
+	return s.t.pg && st.err == nil && st.conds[len(st.conds)-1].f.Kind == structs.String && !store.StorableText(text)
+}
+
+// Search returns the items where every term is in one of fields (Django's
+// icontains: LIKE, case-insensitive for ASCII on SQLite, and for all of
+// Unicode on PostgreSQL).
 func (s *SQLSource[T]) Search(fields []string, terms []string) Source {
-	return s.with(s.st.search(s.t.m, fields, terms))
+	st := s.st.search(s.t.m, fields, terms)
+	if s.t.pg && !st.none && slices.ContainsFunc(terms, func(term string) bool { return !store.StorableText(term) }) {
+		st.none = true
+	}
+	return s.with(st)
 }
 
 // Position returns Django's str() of item's field.
@@ -193,6 +248,9 @@ func (s *SQLSource[T]) Position(item any, field string) (string, error) {
 func (s *SQLSource[T]) Count(ctx context.Context) (int, error) {
 	if s.st.err != nil {
 		return 0, s.st.err
+	}
+	if s.st.none {
+		return 0, nil
 	}
 	if s.t.counter != nil && len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0 {
 		return s.t.counter.CountRows(ctx, s.t.db)
@@ -207,18 +265,23 @@ func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]any, err
 	if s.st.err != nil {
 		return nil, s.st.err
 	}
-	if limit == 0 {
+	if limit == 0 || s.st.none {
 		return []any{}, nil
-	}
-	if limit < 0 {
-		limit = -1
 	}
 	// LIMIT and OFFSET are written into the text rather than bound: SQLite
 	// plans a statement for its bound LIMIT and plans it again once the
 	// driver clears its bindings, that is on every run, while a statement
 	// with literal numbers is planned once per connection (store.Open's
-	// statement cache) and then reused.
-	q := s.sql('r') + " LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(max(offset, 0))
+	// statement cache) and then reused. "All" is LIMIT -1 on SQLite (which
+	// needs a LIMIT before OFFSET) and no LIMIT on PostgreSQL.
+	q := s.sql('r')
+	switch {
+	case limit > 0:
+		q += " LIMIT " + strconv.Itoa(limit)
+	case !s.t.pg:
+		q += " LIMIT -1"
+	}
+	q += " OFFSET " + strconv.Itoa(max(offset, 0))
 	rows, err := s.t.db.QueryContext(ctx, q, s.args(nil)...)
 	if err != nil {
 		return nil, err
@@ -269,7 +332,7 @@ func (s *SQLSource[T]) sql(kind byte) string {
 	b.WriteString(s.t.from)
 	var where []string
 	for _, c := range s.st.conds {
-		where = append(where, s.t.col(c.f)+" "+string(c.op)+" ?")
+		where = append(where, s.t.col(c.f)+" "+string(c.op)+" "+s.t.param(c.f))
 	}
 	if k := s.st.keyset; len(k) > 0 {
 		where = append(where, s.t.keysetSQL(k))
@@ -278,7 +341,7 @@ func (s *SQLSource[T]) sql(kind byte) string {
 		for range sc.terms {
 			alts := make([]string, len(sc.fields))
 			for i, f := range sc.fields {
-				alts[i] = s.t.col(f) + ` LIKE ? ESCAPE '\'`
+				alts[i] = s.t.like(f)
 			}
 			where = append(where, "("+strings.Join(alts, " OR ")+")")
 		}
@@ -287,14 +350,23 @@ func (s *SQLSource[T]) sql(kind byte) string {
 		b.WriteString(" WHERE " + strings.Join(where, " AND "))
 	}
 	if kind == 's' || kind == 'r' {
-		if len(s.st.order) > 0 {
-			terms := make([]string, len(s.st.order))
-			for i, o := range s.st.order {
-				terms[i] = s.t.col(o.f) + " ASC"
-				if o.desc {
-					terms[i] = s.t.col(o.f) + " DESC"
-				}
+		terms := make([]string, 0, len(s.st.order)+1)
+		keyed := false
+		for _, o := range s.st.order {
+			keyed = keyed || o.f == s.t.key
+			if o.desc {
+				terms = append(terms, s.t.col(o.f)+" DESC")
+			} else {
+				terms = append(terms, s.t.col(o.f)+" ASC")
 			}
+		}
+		if s.t.pg && !keyed {
+			// Rows that tie come in key order, as SQLite gives them (it
+			// scans by rowid and sorts stably), where PostgreSQL's order
+			// would be arbitrary and could differ from page to page.
+			terms = append(terms, s.t.col(s.t.key)+" ASC")
+		}
+		if len(terms) > 0 {
 			b.WriteString(" ORDER BY " + strings.Join(terms, ", "))
 		}
 		if kind == 's' {
@@ -320,19 +392,19 @@ func (t *sqlTable) keysetSQL(k []keyTerm) string {
 	op := func(k keyTerm, strict bool) string {
 		switch {
 		case k.desc && strict:
-			return " < ?"
+			return " < " + t.param(k.f)
 		case k.desc:
-			return " <= ?"
+			return " <= " + t.param(k.f)
 		case strict:
-			return " > ?"
+			return " > " + t.param(k.f)
 		}
-		return " >= ?"
+		return " >= " + t.param(k.f)
 	}
 	last := len(k) - 1
 	e := t.col(k[last].f) + op(k[last], true)
 	for i := last - 1; i >= 0; i-- {
 		c := t.col(k[i].f)
-		e = c + op(k[i], true) + " OR (" + c + " = ? AND (" + e + "))"
+		e = c + op(k[i], true) + " OR (" + c + " = " + t.param(k[i].f) + " AND (" + e + "))"
 	}
 	if last == 0 {
 		return e
@@ -371,8 +443,8 @@ func (s *SQLSource[T]) args(tail []any) []any {
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // Insert writes item, a *T, as a new row of the table, sets its key when
-// the database chose it, and reloads it through the source (so columns of
-// a join are filled in).
+// the database chose it (INSERT ... RETURNING, on both dialects), and
+// reloads it through the source (so columns of a join are filled in).
 func (s *SQLSource[T]) Insert(ctx context.Context, item any) error {
 	base, err := s.writable(item)
 	if err != nil {
@@ -382,16 +454,17 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item any) error {
 	marks := make([]string, len(s.t.writes))
 	args := make([]any, len(s.t.writes))
 	for i, f := range s.t.writes {
-		names[i], marks[i], args[i] = quote(f.Column), "?", f.Get(base).Bind()
+		names[i], marks[i], args[i] = quote(f.Column), s.t.param(f), f.Get(base).Bind()
 	}
-	q := s.t.db.Rebind("INSERT INTO " + quote(s.t.table) + " (" + strings.Join(names, ", ") + ") VALUES (" + strings.Join(marks, ", ") + ")")
-	res, err := s.t.db.ExecContext(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	if !slices.Contains(s.t.writes, s.t.key) {
-		id, err := res.LastInsertId()
-		if err != nil {
+	q := "INSERT INTO " + quote(s.t.table) + " (" + strings.Join(names, ", ") + ") VALUES (" + strings.Join(marks, ", ") + ")"
+	if slices.Contains(s.t.writes, s.t.key) {
+		if _, err := s.t.db.ExecContext(ctx, s.t.db.Rebind(q), args...); err != nil {
+			return err
+		}
+	} else {
+		var id int64
+		q += " RETURNING " + quote(s.t.key.Column)
+		if err := s.t.db.QueryRowContext(ctx, s.t.db.Rebind(q), args...).Scan(&id); err != nil {
 			return err
 		}
 		s.t.key.Set(base, structs.Value{Kind: s.t.key.Kind, I: id, U: uint64(id)})
@@ -409,11 +482,11 @@ func (s *SQLSource[T]) Update(ctx context.Context, item any) error {
 	sets := make([]string, len(s.t.writes))
 	args := make([]any, 0, len(s.t.writes)+1)
 	for i, f := range s.t.writes {
-		sets[i] = quote(f.Column) + " = ?"
+		sets[i] = quote(f.Column) + " = " + s.t.param(f)
 		args = append(args, f.Get(base).Bind())
 	}
 	args = append(args, s.t.key.Get(base).Bind())
-	q := s.t.db.Rebind("UPDATE " + quote(s.t.table) + " SET " + strings.Join(sets, ", ") + " WHERE " + quote(s.t.table) + "." + quote(s.t.key.Column) + " = ?")
+	q := s.t.db.Rebind("UPDATE " + quote(s.t.table) + " SET " + strings.Join(sets, ", ") + " WHERE " + quote(s.t.table) + "." + quote(s.t.key.Column) + " = " + s.t.param(s.t.key))
 	res, err := s.t.db.ExecContext(ctx, q, args...)
 	if err != nil {
 		return err
@@ -431,7 +504,7 @@ func (s *SQLSource[T]) Delete(ctx context.Context, item any) error {
 	if err != nil {
 		return err
 	}
-	q := s.t.db.Rebind("DELETE FROM " + quote(s.t.table) + " WHERE " + quote(s.t.table) + "." + quote(s.t.key.Column) + " = ?")
+	q := s.t.db.Rebind("DELETE FROM " + quote(s.t.table) + " WHERE " + quote(s.t.table) + "." + quote(s.t.key.Column) + " = " + s.t.param(s.t.key))
 	res, err := s.t.db.ExecContext(ctx, q, s.t.key.Get(base).Bind())
 	if err != nil {
 		return err

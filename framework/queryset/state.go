@@ -122,6 +122,7 @@ type state struct {
 	conds    []cond
 	keyset   []keyTerm
 	searches []search
+	none     bool // matches nothing, whatever else it says
 	err      error
 }
 

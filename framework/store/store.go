@@ -1,10 +1,10 @@
-// Package store opens the project's SQLite database and applies schema
-// migrations recorded the way Django records them, so a database created by
-// Django can be served as is and vice versa.
+// Package store opens the project's database, SQLite or PostgreSQL, chosen
+// by a DATABASE_URL, and applies schema migrations recorded the way Django
+// records them, so a database created by Django can be served as is and
+// vice versa.
 package store
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -14,10 +14,9 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/mattn/go-sqlite3"
 )
 
-// DriverName is the database/sql driver every database of this package uses.
+// DriverName is the database/sql driver of SQLite databases.
 const DriverName = "sqlite3"
 
 // BusyTimeout is how long a connection waits for another writer's lock
@@ -33,13 +32,9 @@ const StatementCache = 64
 // gets a database of its own.
 var memoryDBs atomic.Uint64
 
-// Open opens and pings the SQLite database named by dsn, which may be
-//
-//   - a plain path: "db.sqlite3", "/var/lib/app/db.sqlite3";
-//   - a DATABASE_URL: "sqlite:///abs/path" (absolute) or
-//     "sqlite://relative/path";
-//   - an SQLite URI: "file:db.sqlite3?mode=rwc";
-//   - ":memory:" (also "sqlite://:memory:"): a fresh in-memory database.
+// openSQLite opens and pings the SQLite database named by dsn, which may
+// be a plain path ("db.sqlite3", "/var/lib/app/db.sqlite3"), an SQLite URI
+// ("file:db.sqlite3?mode=rwc") or ":memory:", a fresh in-memory database.
 //
 // Every connection gets a busy timeout of 5 s, foreign keys on,
 // "BEGIN IMMEDIATE" transactions, so a write transaction takes the write lock
@@ -50,7 +45,7 @@ var memoryDBs atomic.Uint64
 // named shared-cache database held by exactly one connection, so it lives as
 // long as the pool and all work on it is serialised; do not use the *sqlx.DB
 // while holding one of its transactions.
-func Open(dsn string) (*sqlx.DB, error) {
+func openSQLite(dsn string) (*sqlx.DB, error) {
 	path, memory, err := resolve(dsn)
 	if err != nil {
 		return nil, err
@@ -92,16 +87,7 @@ func Open(dsn string) (*sqlx.DB, error) {
 // resolve turns a dsn into what go-sqlite3 opens, and reports whether it is
 // an in-memory database.
 func resolve(dsn string) (path string, memory bool, err error) {
-	switch {
-	case strings.HasPrefix(dsn, "sqlite://"):
-		dsn = strings.TrimPrefix(dsn, "sqlite://")
-		if dsn == "" || dsn == "/" {
-			return "", false, fmt.Errorf("store: database URL %q names no file", "sqlite://"+dsn)
-		}
-		if dsn == "/:memory:" {
-			dsn = ":memory:"
-		}
-	case dsn == "":
+	if dsn == "" {
 		return "", false, errors.New("store: empty database name")
 	}
 	if dsn == ":memory:" {
@@ -123,41 +109,6 @@ func resolve(dsn string) (path string, memory bool, err error) {
 		return "", false, fmt.Errorf("store: path %q contains '?': use a file: URI", dsn)
 	}
 	return dsn, false, nil
-}
-
-// InTx runs fn in a transaction of db, committing when fn returns nil and
-// rolling back otherwise (fn's error is returned as is).
-func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
-	tx, err := db.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
-}
-
-// IsBusy reports whether err is SQLite's "database is locked" (SQLITE_BUSY)
-// or "table is locked" (SQLITE_LOCKED): the operation may succeed if retried.
-func IsBusy(err error) bool {
-	var e sqlite3.Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	return e.Code == sqlite3.ErrBusy || e.Code == sqlite3.ErrLocked
-}
-
-// IsUniqueViolation reports whether err is a UNIQUE or PRIMARY KEY
-// constraint failure, as when two requests race to insert the same row.
-func IsUniqueViolation(err error) bool {
-	var e sqlite3.Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	return e.ExtendedCode == sqlite3.ErrConstraintUnique ||
-		e.ExtendedCode == sqlite3.ErrConstraintPrimaryKey
 }
 
 // FormatTime renders t the way Django stores datetimes on SQLite: in UTC,

@@ -26,14 +26,20 @@ func pragma(t *testing.T, db *sqlx.DB, name string) string {
 func TestOpenDSNForms(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
+	if err := os.Mkdir("sub", 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		dsn  string
 		file string // the file that must exist afterwards
 	}{
 		{"plain.sqlite3", filepath.Join(dir, "plain.sqlite3")},
 		{filepath.Join(dir, "abs.sqlite3"), filepath.Join(dir, "abs.sqlite3")},
-		{"sqlite://" + filepath.Join(dir, "url-abs.sqlite3"), filepath.Join(dir, "url-abs.sqlite3")},
-		{"sqlite://url-rel.sqlite3", filepath.Join(dir, "url-rel.sqlite3")},
+		// dj-database-url's forms: three slashes for a relative path, four
+		// for an absolute one.
+		{"sqlite:///" + filepath.Join(dir, "url-abs.sqlite3"), filepath.Join(dir, "url-abs.sqlite3")},
+		{"sqlite:///url-rel.sqlite3", filepath.Join(dir, "url-rel.sqlite3")},
+		{"SQLite:///sub/url-rel.sqlite3", filepath.Join(dir, "sub", "url-rel.sqlite3")},
 		{"file:uri.sqlite3?mode=rwc", filepath.Join(dir, "uri.sqlite3")},
 	}
 	for _, c := range cases {
@@ -63,7 +69,7 @@ func TestOpenDSNForms(t *testing.T) {
 }
 
 func TestOpenMemoryIsSharedWithinPoolAndPrivateAcrossOpens(t *testing.T) {
-	for _, dsn := range []string{":memory:", "sqlite://:memory:", "sqlite:///:memory:"} {
+	for _, dsn := range []string{":memory:", "sqlite://:memory:", "sqlite:///:memory:", "sqlite://"} {
 		a, err := store.Open(dsn)
 		if err != nil {
 			t.Fatal(err)
@@ -103,12 +109,31 @@ func TestOpenMemoryIsSharedWithinPoolAndPrivateAcrossOpens(t *testing.T) {
 }
 
 func TestOpenErrors(t *testing.T) {
-	for _, dsn := range []string{"", "sqlite://", filepath.Join(t.TempDir(), "missing", "dir", "db.sqlite3")} {
+	for _, dsn := range []string{"", "sqlite:///", "sqlite://host/db.sqlite3", filepath.Join(t.TempDir(), "missing", "dir", "db.sqlite3")} {
 		if db, err := store.Open(dsn); err == nil {
 			db.Close()
 			t.Errorf("Open(%q) succeeded", dsn)
 		} else if !strings.HasPrefix(err.Error(), "store: ") {
 			t.Errorf("Open(%q) error %q lacks the package prefix", dsn, err)
+		}
+	}
+}
+
+func TestOpenUnsupportedScheme(t *testing.T) {
+	for _, dsn := range []string{"mysql://u:secret@host/db", "oracle://host/db", "redis://localhost:6379/0"} {
+		db, err := store.Open(dsn)
+		if err == nil {
+			db.Close()
+			t.Fatalf("Open(%q) succeeded", dsn)
+		}
+		scheme, _, _ := strings.Cut(dsn, ":")
+		for _, want := range []string{`"` + scheme + `"`, "sqlite:///", "postgres://", "postgresql://"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("Open(%q) = %q, does not name %s", dsn, err, want)
+			}
+		}
+		if strings.Contains(err.Error(), "secret") {
+			t.Errorf("Open(%q) = %q shows the password", dsn, err)
 		}
 	}
 }

@@ -35,13 +35,25 @@ type Book struct {
 	Owner string `db:"owner" json:"owner" drf:"read_only,type=field"`
 }
 
-// Migrations creates books as Django's migration of the reference does.
-var Migrations = []store.Migration{{App: "bookshelf", Name: "0001_initial", Up: store.SQL(
-	`CREATE TABLE "books" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "title" varchar(200) NOT NULL, `+
-		`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" datetime NOT NULL, `+
-		`"owner_id" integer NOT NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
-	`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
-	`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
+// Migrations creates books as Django's migration of the reference does on
+// each dialect.
+var Migrations = []store.Migration{{App: "bookshelf", Name: "0001_initial", Up: store.ByDialect(
+	store.SQL(
+		`CREATE TABLE "books" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "title" varchar(200) NOT NULL, `+
+			`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" datetime NOT NULL, `+
+			`"owner_id" integer NOT NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
+		`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
+		`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
+	),
+	store.SQL(
+		`CREATE TABLE "books" ("id" serial NOT NULL PRIMARY KEY, "title" varchar(200) NOT NULL, `+
+			`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" timestamp with time zone NOT NULL, `+
+			`"owner_id" integer NOT NULL)`,
+		`ALTER TABLE "books" ADD CONSTRAINT "books_owner_id_552d09c7_fk_auth_user_id" FOREIGN KEY ("owner_id") `+
+			`REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED`,
+		`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
+		`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
+	),
 )}}
 
 // BooksQuery is the SELECT of books with the owner's username.
@@ -65,12 +77,18 @@ type Fixture struct {
 // even and admin when odd.
 func Open(t testing.TB, n int) *Fixture {
 	t.Helper()
-	ctx := context.Background()
 	db, err := store.Open(":memory:")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
+	return OpenDB(t, db, n)
+}
+
+// OpenDB is Open on db, an empty database of either dialect.
+func OpenDB(t testing.TB, db *sqlx.DB, n int) *Fixture {
+	t.Helper()
+	ctx := context.Background()
 	migs := append(append([]store.Migration(nil), auth.Migrations...), Migrations...)
 	if _, err := store.Migrate(ctx, db, migs...); err != nil {
 		t.Fatal(err)
@@ -86,20 +104,20 @@ func Open(t testing.TB, n int) *Fixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Exec(`UPDATE "auth_user" SET "is_staff" = ?, "is_superuser" = ?, "is_active" = ? WHERE "id" = ?`,
+		if _, err := db.Exec(db.Rebind(`UPDATE "auth_user" SET "is_staff" = ?, "is_superuser" = ?, "is_active" = ? WHERE "id" = ?`),
 			u.staff, u.staff, u.active, created.ID); err != nil {
 			t.Fatal(err)
 		}
 		ids[u.name] = created.ID
 	}
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	err = store.InTx(ctx, db, func(tx *sqlx.Tx) error {
+	err := store.InTx(ctx, db, func(tx *sqlx.Tx) error {
 		for i := 1; i <= n; i++ {
 			owner := ids["admin"]
 			if i%2 == 0 {
 				owner = ids["alice"]
 			}
-			if _, err := tx.Exec(`INSERT INTO "books" ("title", "author", "rating", "created", "owner_id") VALUES (?, ?, ?, ?, ?)`,
+			if _, err := tx.Exec(tx.Rebind(`INSERT INTO "books" ("title", "author", "rating", "created", "owner_id") VALUES (?, ?, ?, ?, ?)`),
 				fmt.Sprintf("Book %03d", i), fmt.Sprintf("Author %d", i%7), (i*7)%5+1,
 				store.FormatTime(start.Add(time.Duration(i)*time.Hour)), owner); err != nil {
 				return err

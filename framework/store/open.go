@@ -1,0 +1,92 @@
+package store
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Dialect is the SQL dialect of a database.
+type Dialect uint8
+
+// The dialects Open supports.
+const (
+	SQLite Dialect = iota + 1
+	PostgreSQL
+)
+
+// String returns "sqlite" or "postgresql".
+func (d Dialect) String() string {
+	switch d {
+	case SQLite:
+		return "sqlite"
+	case PostgreSQL:
+		return "postgresql"
+	}
+	return "unknown"
+}
+
+// DialectOf returns the dialect of db, a *sqlx.DB or *sqlx.Tx, by its
+// driver: PostgreSQL for PostgresDriverName, SQLite otherwise.
+func DialectOf(db interface{ DriverName() string }) Dialect {
+	if db.DriverName() == PostgresDriverName {
+		return PostgreSQL
+	}
+	return SQLite
+}
+
+// urlScheme matches the scheme of a URL ("postgres://"), which a file path
+// or an SQLite "file:" URI does not have.
+var urlScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
+
+// Open opens and pings the database that dsn names, as dj-database-url
+// reads a DATABASE_URL:
+//
+//   - "postgres://user:password@host:port/name?param=value" or
+//     "postgresql://...": PostgreSQL (see the PostgreSQL section of
+//     openPostgres's parameters: pool_max_conns, statement_timeout, ...);
+//   - "sqlite:///db.sqlite3": the SQLite file db.sqlite3, relative to the
+//     working directory; "sqlite:////var/lib/app/db.sqlite3": an absolute
+//     path; "sqlite://" or "sqlite://:memory:": a fresh in-memory database;
+//   - without a scheme, an SQLite path ("db.sqlite3", "/abs/db.sqlite3"),
+//     an SQLite URI ("file:db.sqlite3?mode=rwc") or ":memory:".
+//
+// Any other scheme is an error that names the supported ones.
+func Open(dsn string) (*sqlx.DB, error) {
+	m := urlScheme.FindStringSubmatch(dsn)
+	if m == nil {
+		return openSQLite(dsn)
+	}
+	switch strings.ToLower(m[1]) {
+	case "postgres", "postgresql":
+		return openPostgres(dsn)
+	case "sqlite":
+		path, err := sqliteURLPath(dsn)
+		if err != nil {
+			return nil, err
+		}
+		return openSQLite(path)
+	}
+	return nil, fmt.Errorf("store: unsupported database URL scheme %q: use sqlite:///relative/path, "+
+		"sqlite:////absolute/path, postgres:// or postgresql://", m[1])
+}
+
+// sqliteURLPath is the file of an sqlite:// URL, read as dj-database-url
+// reads it: the path after the third slash, so "sqlite:///db.sqlite3" is
+// relative and "sqlite:////abs/db.sqlite3" absolute.
+func sqliteURLPath(dsn string) (string, error) {
+	rest := dsn[len("sqlite://"):]
+	switch rest {
+	case "", ":memory:", "/:memory:":
+		return ":memory:", nil
+	}
+	if !strings.HasPrefix(rest, "/") {
+		return "", fmt.Errorf("store: database URL %q has a host: use sqlite:///relative/path or sqlite:////absolute/path", dsn)
+	}
+	if rest == "/" {
+		return "", fmt.Errorf("store: database URL %q names no file", dsn)
+	}
+	return rest[1:], nil
+}

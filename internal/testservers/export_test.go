@@ -1,0 +1,4 @@
+package testservers
+
+// Ping lets the tests check a Redis address.
+var Ping = pingRedis

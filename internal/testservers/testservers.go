@@ -1,0 +1,415 @@
+// Package testservers starts the real servers that tests of a scaled-out
+// deployment need: a PostgreSQL cluster (Debian's postgresql package,
+// initdb and postgres into a temporary directory, as the "postgres" user
+// when the tests run as root) and redis-server instances, each on a free
+// port of 127.0.0.1. No test talks to a mock of either.
+//
+// A test package that uses it runs its tests through Main, which stops
+// every server when they end:
+//
+//	func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
+//
+// When a server's program is not installed the test is skipped with a
+// message, unless CI_REQUIRE_POSTGRES=1 (CI_REQUIRE_REDIS=1) is set, as
+// CI sets it: then the test fails. scripts/install-test-deps installs both.
+package testservers
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/framework/store"
+)
+
+// Main runs the package's tests and stops the servers they started; its
+// result is the exit code for os.Exit.
+func Main(m *testing.M) int {
+	code := m.Run()
+	stopAll()
+	return code
+}
+
+var (
+	mu      sync.Mutex
+	running []*process
+)
+
+// process is a server started by this package, with its directory.
+type process struct {
+	cmd  *exec.Cmd
+	dir  string
+	done chan struct{}
+	stop syscall.Signal // the signal of a clean, fast shutdown
+}
+
+func stopAll() {
+	mu.Lock()
+	ps := running
+	running = nil
+	mu.Unlock()
+	for _, p := range ps {
+		p.kill()
+	}
+}
+
+// kill stops the server (its whole process group) and removes its directory.
+func (p *process) kill() {
+	_ = syscall.Kill(-p.cmd.Process.Pid, p.stop)
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		<-p.done
+	}
+	_ = os.RemoveAll(p.dir)
+}
+
+// start runs cmd in its own process group, killed with the test binary
+// should that die first, and registers it for Main to stop.
+func start(cmd *exec.Cmd, dir string, stop syscall.Signal) (*process, error) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &process{cmd: cmd, dir: dir, done: make(chan struct{}), stop: stop}
+	go func() { _ = cmd.Wait(); close(p.done) }()
+	mu.Lock()
+	running = append(running, p)
+	mu.Unlock()
+	return p, nil
+}
+
+// require skips t, or fails it when env is "1", because a server is missing.
+func require(t testing.TB, env, msg string) {
+	t.Helper()
+	if os.Getenv(env) == "1" {
+		t.Fatalf("%s (required: %s=1)", msg, env)
+	}
+	t.Skipf("%s; run scripts/install-test-deps (set %s=1 to make this a failure)", msg, env)
+}
+
+// freePort returns a TCP port of 127.0.0.1 that nothing listens on now.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// waitFor polls ready every 20 ms until it succeeds, the process exits or
+// the timeout passes.
+func waitFor(p *process, timeout time.Duration, ready func() error) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		err := ready()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-p.done:
+			return errors.New("the server exited")
+		default:
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not ready after %v: %v", timeout, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// tail returns the last lines of a log file, for an error message.
+func tail(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// Redis is a redis-server started for one test.
+type Redis struct {
+	// URL is its address, "redis://127.0.0.1:PORT/0".
+	URL string
+	// Addr is "127.0.0.1:PORT".
+	Addr string
+	p    *process
+}
+
+// StartRedis starts a redis-server of its own for t (without persistence),
+// stopped when t ends.
+func StartRedis(t testing.TB) *Redis {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		require(t, "CI_REQUIRE_REDIS", "redis-server is not installed")
+	}
+	var lastErr error
+	for range 3 {
+		r, err := startRedis(bin)
+		if err == nil {
+			t.Cleanup(r.Stop)
+			return r
+		}
+		lastErr = err
+	}
+	t.Fatalf("testservers: start redis-server: %v", lastErr)
+	return nil
+}
+
+func startRedis(bin string) (*Redis, error) {
+	dir, err := os.MkdirTemp("", "drf-redis-")
+	if err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	logPath := filepath.Join(dir, "redis.log")
+	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "",
+		"--appendonly", "no", "--dir", dir, "--logfile", logPath, "--daemonize", "no")
+	p, err := start(cmd, dir, syscall.SIGTERM)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	err = waitFor(p, 10*time.Second, func() error { return pingRedis(addr) })
+	if err != nil {
+		msg := tail(logPath, 5)
+		p.kill()
+		return nil, fmt.Errorf("%v\n%s", err, msg)
+	}
+	return &Redis{URL: "redis://" + addr + "/0", Addr: addr, p: p}, nil
+}
+
+func pingRedis(addr string) error {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(time.Second))
+	if _, err := c.Write([]byte("PING\r\n")); err != nil {
+		return err
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if line != "+PONG\r\n" {
+		return fmt.Errorf("PING answered %q", line)
+	}
+	return nil
+}
+
+// Stop stops the server; later commands to it fail as with a Redis that
+// went down. Stopping twice is harmless.
+func (r *Redis) Stop() {
+	mu.Lock()
+	i := slices.Index(running, r.p)
+	if i >= 0 {
+		running = slices.Delete(running, i, i+1)
+	}
+	mu.Unlock()
+	if i >= 0 {
+		r.p.kill()
+	}
+}
+
+// postgres is the package's PostgreSQL cluster, started on first use.
+var postgres struct {
+	once sync.Once
+	err  error
+	skip string
+	port int
+	n    int
+	mu   sync.Mutex
+}
+
+// Postgres returns the URL of a new, empty database of the package's
+// PostgreSQL cluster (started by the first call, stopped by Main), owned
+// by the superuser "postgres", with the C collation (bytewise, as
+// SQLite's) and UTF-8.
+func Postgres(t testing.TB) string {
+	t.Helper()
+	postgres.once.Do(startPostgres)
+	if postgres.skip != "" {
+		require(t, "CI_REQUIRE_POSTGRES", postgres.skip)
+	}
+	if postgres.err != nil {
+		t.Fatalf("testservers: start PostgreSQL: %v", postgres.err)
+	}
+	postgres.mu.Lock()
+	postgres.n++
+	name := fmt.Sprintf("test_%d", postgres.n)
+	postgres.mu.Unlock()
+	if err := psql(postgres.port, "postgres", `CREATE DATABASE "`+name+`" TEMPLATE template0`); err != nil {
+		t.Fatalf("testservers: create database: %v", err)
+	}
+	return PostgresURL(postgres.port, name)
+}
+
+// PostgresURL is the URL of database name of a cluster on port.
+func PostgresURL(port int, name string) string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", port, name)
+}
+
+// postgresBin finds the directory of initdb and postgres: the newest of
+// Debian's /usr/lib/postgresql/N/bin, else $PATH.
+func postgresBin() (string, error) {
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	slices.SortFunc(dirs, func(a, b string) int {
+		va, _ := strconv.Atoi(filepath.Base(filepath.Dir(a)))
+		vb, _ := strconv.Atoi(filepath.Base(filepath.Dir(b)))
+		return vb - va
+	})
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
+			return d, nil
+		}
+	}
+	p, err := exec.LookPath("initdb")
+	if err != nil {
+		return "", errors.New("PostgreSQL is not installed (no initdb)")
+	}
+	return filepath.Dir(p), nil
+}
+
+// asPostgres returns the credential to run PostgreSQL with: the
+// "postgres" user when running as root (PostgreSQL refuses root), nil
+// otherwise.
+func asPostgres() (*syscall.Credential, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return nil, fmt.Errorf("running as root and there is no postgres user to run PostgreSQL as: %v", err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+}
+
+func startPostgres() {
+	bin, err := postgresBin()
+	if err != nil {
+		postgres.skip = err.Error()
+		return
+	}
+	cred, err := asPostgres()
+	if err != nil {
+		postgres.skip = err.Error()
+		return
+	}
+	for range 3 {
+		if postgres.err = startCluster(bin, cred); postgres.err == nil {
+			return
+		}
+	}
+}
+
+// startCluster initialises a cluster in a new temporary directory and
+// starts it on a free port, its Unix socket in the same directory. It is
+// tuned for tests (no fsync: the tests kill servers, not machines).
+func startCluster(bin string, cred *syscall.Credential) error {
+	dir, err := os.MkdirTemp("", "drf-postgres-")
+	if err != nil {
+		return err
+	}
+	if cred != nil {
+		if err := os.Chown(dir, int(cred.Uid), int(cred.Gid)); err != nil {
+			return err
+		}
+	}
+	data := filepath.Join(dir, "data")
+	initdb := exec.Command(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "-A", "trust",
+		"-E", "UTF8", "--locale=C", "--no-sync")
+	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	if out, err := initdb.CombinedOutput(); err != nil {
+		_ = os.RemoveAll(dir)
+		return fmt.Errorf("initdb: %v\n%s", err, out)
+	}
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	logPath := filepath.Join(dir, "postgres.log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port), "-k", dir,
+		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
+		"-c", "full_page_writes=off", "-c", "max_connections=200")
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	// SIGQUIT is PostgreSQL's immediate shutdown: the data is thrown away.
+	p, err := start(cmd, dir, syscall.SIGQUIT)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return err
+	}
+	err = waitFor(p, 30*time.Second, func() error { return psql(port, "postgres", "SELECT 1") })
+	if err != nil {
+		msg := tail(logPath, 10)
+		p.kill()
+		return fmt.Errorf("%v\n%s", err, msg)
+	}
+	postgres.port = port
+	return nil
+}
+
+// psql runs one statement on database db of the cluster on port.
+func psql(port int, db, statement string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return execPostgres(ctx, PostgresURL(port, db), statement)
+}
+
+// Dialects runs fn as two subtests, "sqlite" on a fresh in-memory SQLite
+// database and "postgresql" on a fresh database of the package's
+// PostgreSQL cluster (skipped as Postgres skips), both opened by
+// store.Open and closed when the subtest ends.
+func Dialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB)) {
+	t.Helper()
+	for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
+		t.Run(d.String(), func(t *testing.T) {
+			dsn := ":memory:"
+			if d == store.PostgreSQL {
+				dsn = Postgres(t)
+			}
+			db, err := store.Open(dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = db.Close() })
+			fn(t, db)
+		})
+	}
+}
