@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"net/url"
@@ -238,7 +239,8 @@ func (r *Request) QueryParams() url.Values {
 
 // Data returns the parsed body: a map for JSON objects and forms, the JSON
 // value otherwise, nil when the request has no body. Errors are 400 for a
-// malformed body, 413 for one over the limit and 415 for a content type no
+// malformed body (MsgUnreadableBody, the cause logged, for one that could
+// not be read), 413 for one over the limit and 415 for a content type no
 // parser accepts.
 func (r *Request) Data() (any, error) {
 	if r.dataDone {
@@ -264,21 +266,51 @@ func (r *Request) parse() (any, error) {
 	}
 	for _, p := range r.parsers {
 		if matchMedia(p.MediaType(), mt) {
+			body := &bodyReader{r: r.Body}
 			var v any
 			var err error
 			if fp, ok := p.(FieldsParser); ok && r.maxFields != 0 {
-				v, err = fp.ParseFields(r.Body, params, r.maxFields)
+				v, err = fp.ParseFields(body, params, r.maxFields)
 			} else {
-				v, err = p.Parse(r.Body, params)
+				v, err = p.Parse(body, params)
+			}
+			if err == nil {
+				return v, nil
 			}
 			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
+			if errors.As(err, &tooLarge) || errors.As(body.err, &tooLarge) {
 				return nil, exceptions.RequestTooLarge()
 			}
-			return v, err
+			if body.err != nil {
+				// A read failure (a timeout, a reset, a cut-off body): its
+				// text names the server's addresses, so it goes to the log.
+				slog.Warn("request body unreadable", "method", r.Method, "path", r.URL.Path, "error", body.err.Error())
+				return nil, exceptions.ParseError(MsgUnreadableBody)
+			}
+			return nil, err
 		}
 	}
 	return nil, exceptions.UnsupportedMediaType(ct)
+}
+
+// MsgUnreadableBody is the detail of the 400 answered when reading the
+// body failed (a read timeout, a connection reset, a body shorter than its
+// Content-Length); the failure itself is logged.
+const MsgUnreadableBody = "The request body could not be read."
+
+// bodyReader passes a body on to a parser and keeps the first error that
+// reading it returned, other than io.EOF.
+type bodyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF && b.err == nil {
+		b.err = err
+	}
+	return n, err
 }
 
 // matchMedia reports whether a parser of type accepts reads a body of
