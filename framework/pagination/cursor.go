@@ -5,7 +5,6 @@ import (
 	"errors"
 	"html/template"
 	"log/slog"
-	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -164,11 +163,7 @@ func (p *CursorPagination) Page(src queryset.Source, r *request.Request, v *fram
 		}
 		s = s.Seek(page.field, op, cur.position.v)
 	}
-	limit := size + 1
-	if size == math.MaxInt {
-		limit = -1
-	}
-	results, err := s.Slice(r.Context(), cur.offset, limit)
+	results, err := s.Slice(r.Context(), cur.offset, oneMore(size))
 	if err != nil {
 		if cur.position.ok && errors.Is(err, queryset.ErrInvalidValue) {
 			// A position that is not a value of the field: a tampered

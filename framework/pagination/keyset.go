@@ -161,7 +161,7 @@ func (p *KeysetPagination) Page(src queryset.Source, r *request.Request, v *fram
 		s = seeker.SeekAfter(order, cur.positions)
 	}
 	s = s.OrderBy(order...)
-	results, err := s.Slice(r.Context(), 0, size+1)
+	results, err := s.Slice(r.Context(), 0, oneMore(size))
 	if err != nil {
 		if cur.positions != nil && errors.Is(err, queryset.ErrInvalidValue) {
 			return nil, p.invalid()

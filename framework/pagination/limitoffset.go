@@ -22,6 +22,9 @@ type LimitOffsetPagination struct {
 	OffsetQueryParam string
 	// MaxLimit caps the limit clients choose; 0 leaves it uncapped.
 	MaxLimit int
+	// Count is how the items are counted; the zero value counts exactly,
+	// as DRF does.
+	Count CountMode
 	// Template renders the browsable controls; nil gives
 	// NumbersTemplate, NoTemplate none.
 	Template *template.Template
@@ -71,27 +74,38 @@ func (p *LimitOffsetPagination) Page(src queryset.Source, r *request.Request, v 
 		}
 	}
 	ctx := r.Context()
-	count, err := src.Count(ctx)
+	c, err := countItems(ctx, src, p.Count)
 	if err != nil {
 		return nil, err
-	}
-	bigCount := big.NewInt(int64(count))
-	page := &LimitOffsetPage{count: count, bigCount: bigCount, limit: limit, offset: offset,
-		items: []any{}, limitParam: limitParam, offsetParam: offsetParam, links: newLinker(r, q),
-		controls: newControls(p.Template, NumbersTemplate)}
-	page.SetDisplayControls(bigCount.Cmp(limit) > 0)
-	if count == 0 || offset.Cmp(bigCount) > 0 {
-		return page, nil
 	}
 	n := math.MaxInt
 	if limit.IsInt64() {
 		n = int(limit.Int64())
 	}
-	items, err := src.Slice(ctx, int(offset.Int64()), n)
+	var items []any
+	switch {
+	case p.Count == ExactCount:
+		if c.n > 0 && offset.Cmp(big.NewInt(int64(c.n))) <= 0 {
+			items, err = src.Slice(ctx, int(offset.Int64()), n)
+		}
+	case offset.IsInt64() && offset.Int64() <= math.MaxInt-int64(min(n, math.MaxInt-1))-1:
+		// One item more tells whether more follow.
+		start := int(offset.Int64())
+		if items, err = src.Slice(ctx, start, oneMore(n)); err != nil {
+			return nil, err
+		}
+		more := len(items) > n
+		items = items[:min(len(items), n)]
+		c.settle(start, len(items), more)
+	}
 	if err != nil {
 		return nil, err
 	}
-	page.items = orEmpty(items)
+	bigCount := big.NewInt(int64(c.n))
+	page := &LimitOffsetPage{count: c, mode: p.Count, bigCount: bigCount, limit: limit, offset: offset,
+		items: orEmpty(items), limitParam: limitParam, offsetParam: offsetParam, links: newLinker(r, q),
+		controls: newControls(p.Template, NumbersTemplate)}
+	page.SetDisplayControls(bigCount.Cmp(limit) > 0)
 	return page, nil
 }
 
@@ -106,7 +120,8 @@ func (p *LimitOffsetPagination) SchemaParameters(v *framework.View) []SchemaPara
 // LimitOffsetPage is one page of LimitOffsetPagination.
 type LimitOffsetPage struct {
 	items                   []any
-	count                   int
+	count                   pageCount
+	mode                    CountMode
 	bigCount, limit, offset *big.Int
 	limitParam, offsetParam string
 	links                   linker
@@ -116,8 +131,13 @@ type LimitOffsetPage struct {
 // Items returns the page's items.
 func (p *LimitOffsetPage) Items() []any { return p.items }
 
-// Count returns the number of items of the whole source.
-func (p *LimitOffsetPage) Count() int { return p.count }
+// Count returns the number of items of the whole source: an estimate
+// when CountEstimated says so; with NoCount, the items up to this page's
+// end, plus one when more follow.
+func (p *LimitOffsetPage) Count() int { return p.count.n }
+
+// CountEstimated reports whether Count is an estimate.
+func (p *LimitOffsetPage) CountEstimated() bool { return p.count.estimated }
 
 // Limit returns the limit in force (the requested one, capped, or the
 // default one).
@@ -157,7 +177,7 @@ func (p *LimitOffsetPage) withLimit() linker {
 // Response answers {"count", "next", "previous", "results"} with data, the
 // serialised items.
 func (p *LimitOffsetPage) Response(data any) *framework.Response {
-	return ok(Envelope{Count: p.count, Next: p.NextLink(), Previous: p.PreviousLink(), Results: data}, p)
+	return ok(p.count.envelope(p.mode, p.NextLink(), p.PreviousLink(), data), p)
 }
 
 // HTMLControls renders the numbered controls when the page displays them:

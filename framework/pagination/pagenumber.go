@@ -2,6 +2,7 @@ package pagination
 
 import (
 	"html/template"
+	"math"
 	"slices"
 	"strconv"
 
@@ -29,6 +30,9 @@ type PageNumberPagination struct {
 	// InvalidPageMessage is the detail of the 404 for a page that does not
 	// exist; "" gives "Invalid page.".
 	InvalidPageMessage string
+	// Count is how the items are counted; the zero value counts exactly,
+	// as DRF does.
+	Count CountMode
 	// Template renders the browsable controls; nil gives
 	// NumbersTemplate, NoTemplate none.
 	Template *template.Template
@@ -45,7 +49,8 @@ func (p *PageNumberPagination) Paginate(src queryset.Source, r *request.Request,
 
 // Page returns the requested page of src (two queries: count and slice),
 // nil when there is no page size, or 404 for a page number that is not an
-// integer, below 1 or past the last page.
+// integer, below 1 or past the last page. With another Count than
+// ExactCount, a page past the last is the one found empty.
 func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*NumberPage, error) {
 	q := parseQuery(r.URL.RawQuery)
 	size := choosePageSize(q, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize, v)
@@ -53,14 +58,12 @@ func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *
 		return nil, nil
 	}
 	ctx := r.Context()
-	count, err := src.Count(ctx)
+	c, err := countItems(ctx, src, p.Count)
 	if err != nil {
 		return nil, err
 	}
-	numPages := 1
-	if count > size {
-		numPages = (count-1)/size + 1
-	}
+	numPages := pagesOf(c.n, size)
+	invalid := exceptions.NotFound(firstSet(p.InvalidPageMessage, "Invalid page."))
 	number := 1
 	param := firstSet(p.PageQueryParam, "page")
 	if raw, ok := q.get(param); ok {
@@ -69,26 +72,50 @@ func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *
 			last = []string{"last"}
 		}
 		if slices.Contains(last, raw) {
+			if c.unknown {
+				return nil, invalid
+			}
 			number = numPages
-		} else if number, ok = atoi(raw); !ok || number < 1 || number > numPages {
-			return nil, exceptions.NotFound(firstSet(p.InvalidPageMessage, "Invalid page."))
+		} else if number, ok = atoi(raw); !ok || number < 1 || (p.Count == ExactCount && number > numPages) {
+			return nil, invalid
 		}
+	}
+	if p.Count != ExactCount && number-1 > math.MaxInt/size-1 {
+		return nil, invalid // no such page: its offset overflows
 	}
 	bottom := (number - 1) * size
-	top := count
-	if size < count-bottom {
-		top = bottom + size
-	}
 	var items []any
-	if top > bottom {
-		if items, err = src.Slice(ctx, bottom, top-bottom); err != nil {
+	if p.Count == ExactCount {
+		if top := min(c.n, bottom+size); top > bottom {
+			if items, err = src.Slice(ctx, bottom, top-bottom); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		// One item more tells whether a page follows.
+		if items, err = src.Slice(ctx, bottom, oneMore(size)); err != nil {
 			return nil, err
 		}
+		more := len(items) > size
+		items = items[:min(len(items), size)]
+		if len(items) == 0 && number > 1 {
+			return nil, invalid
+		}
+		c.settle(bottom, len(items), more)
+		numPages = pagesOf(c.n, size)
 	}
-	page := &NumberPage{items: orEmpty(items), count: count, number: number, numPages: numPages,
+	page := &NumberPage{items: orEmpty(items), count: c, mode: p.Count, number: number, numPages: numPages,
 		param: param, links: newLinker(r, q), controls: newControls(p.Template, NumbersTemplate)}
 	page.SetDisplayControls(numPages > 1)
 	return page, nil
+}
+
+// pagesOf is the number of pages of count items, at least 1.
+func pagesOf(count, size int) int {
+	if count <= size {
+		return 1
+	}
+	return (count-1)/size + 1
 }
 
 // SchemaParameters lists the page parameter, and the page size parameter
@@ -104,7 +131,8 @@ func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParam
 // NumberPage is one page of PageNumberPagination.
 type NumberPage struct {
 	items            []any
-	count            int
+	count            pageCount
+	mode             CountMode
 	number, numPages int
 	param            string
 	links            linker
@@ -114,8 +142,13 @@ type NumberPage struct {
 // Items returns the page's items.
 func (p *NumberPage) Items() []any { return p.items }
 
-// Count returns the number of items of all pages.
-func (p *NumberPage) Count() int { return p.count }
+// Count returns the number of items of all pages: an estimate when
+// CountEstimated says so; with NoCount, the items up to this page's end,
+// plus one when another page follows.
+func (p *NumberPage) Count() int { return p.count.n }
+
+// CountEstimated reports whether Count is an estimate.
+func (p *NumberPage) CountEstimated() bool { return p.count.estimated }
 
 // Number returns the page's number, from 1.
 func (p *NumberPage) Number() int { return p.number }
@@ -151,7 +184,7 @@ func (p *NumberPage) pageURL(n int) string {
 // Response answers {"count", "next", "previous", "results"} with data, the
 // serialised items.
 func (p *NumberPage) Response(data any) *framework.Response {
-	return ok(Envelope{Count: p.count, Next: p.NextLink(), Previous: p.PreviousLink(), Results: data}, p)
+	return ok(p.count.envelope(p.mode, p.NextLink(), p.PreviousLink(), data), p)
 }
 
 // HTMLControls renders the numbered controls when the page displays them.

@@ -20,6 +20,15 @@ type Counter interface {
 	CountRows(ctx context.Context, db *sqlx.DB) (int, error)
 }
 
+// Estimator is implemented by sources that can estimate their number of
+// items faster than counting them: the count of EstimatedCount pages
+// (package pagination) on very large tables.
+type Estimator interface {
+	// EstimateCount returns the number of items, or an estimate of it;
+	// exact says which.
+	EstimateCount(ctx context.Context) (n int, exact bool, err error)
+}
+
 // CountTable counts the rows of table alone: exact when every row of the
 // table is one row of the source's Query, as with a Query that joins
 // tables on NOT NULL foreign keys to add columns; Django counts such a

@@ -39,6 +39,11 @@ type SQLConfig struct {
 	// instead of SELECT COUNT(*) over Query: CountTable, RowCounter or
 	// CachedCount. Nil counts through Query.
 	Counter Counter
+	// Estimator estimates the count of the source while it has no filter,
+	// search or seek, for EstimateCount: on SQLite a count cached for a
+	// while (CachedCount(CountTable(table), time.Minute)). Nil makes
+	// EstimateCount count exactly.
+	Estimator Counter
 }
 
 // SQLSource is a Source over a table or a SELECT, read with sqlx into
@@ -51,18 +56,19 @@ type SQLSource[T any] struct {
 }
 
 type sqlTable struct {
-	m       *model
-	db      *sqlx.DB
-	pg      bool // PostgreSQL rather than SQLite
-	from    string
-	alias   string // qualifies column names, so a missing one is an error
-	columns string
-	key     *structs.Field
-	writes  []*structs.Field
-	table   string
-	counter Counter
-	cache   sync.Map
-	cached  atomic.Int64
+	m         *model
+	db        *sqlx.DB
+	pg        bool // PostgreSQL rather than SQLite
+	from      string
+	alias     string // qualifies column names, so a missing one is an error
+	columns   string
+	key       *structs.Field
+	writes    []*structs.Field
+	table     string
+	counter   Counter
+	estimator Counter
+	cache     sync.Map
+	cached    atomic.Int64
 }
 
 // Bounds of the SQL text cache: clients choose orderings and search terms,
@@ -86,7 +92,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	if c.Table == "" && c.Query == "" {
 		return nil, errors.New("queryset: SQLConfig needs a Table or a Query")
 	}
-	t := &sqlTable{m: m, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter}
+	t := &sqlTable{m: m, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator}
 	if c.Query != "" {
 		t.alias = quote("q")
 		t.from = "(" + c.Query + ") AS " + t.alias
@@ -252,12 +258,31 @@ func (s *SQLSource[T]) Count(ctx context.Context) (int, error) {
 	if s.st.none {
 		return 0, nil
 	}
-	if s.t.counter != nil && len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0 {
+	if s.t.counter != nil && s.unfiltered() {
 		return s.t.counter.CountRows(ctx, s.t.db)
 	}
 	var n int
 	err := s.t.db.QueryRowContext(ctx, s.sql('c'), s.args(nil)...).Scan(&n)
 	return n, err
+}
+
+// EstimateCount returns the Estimator's count while the source has no
+// filter, search or seek (exact is false then), else the exact Count.
+func (s *SQLSource[T]) EstimateCount(ctx context.Context) (n int, exact bool, err error) {
+	if s.st.err != nil {
+		return 0, false, s.st.err
+	}
+	if s.t.estimator == nil || !s.unfiltered() {
+		n, err := s.Count(ctx)
+		return n, true, err
+	}
+	n, err = s.t.estimator.CountRows(ctx, s.t.db)
+	return n, false, err
+}
+
+// unfiltered reports whether the source holds every row of its query.
+func (s *SQLSource[T]) unfiltered() bool {
+	return len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0
 }
 
 // Slice returns up to limit items from offset; limit < 0 means all.
