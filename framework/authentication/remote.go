@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -23,8 +24,16 @@ type RemoteUser struct {
 	NoCreate bool
 }
 
-// Authenticate does not attempt without a remote user in the context.
+// MsgRemoteUserRepeated is the detail of the authentication failure of a
+// request that carried TrustedHeader's header more than once.
+const MsgRemoteUserRepeated = "Invalid remote user header. It was sent more than once."
+
+// Authenticate does not attempt without a remote user in the context, and
+// fails when TrustedHeader found its header more than once.
 func (s RemoteUser) Authenticate(r *request.Request) (request.User, any, error) {
+	if _, repeated := r.Context().Value(remoteUserKey{}).(repeatedHeader); repeated {
+		return nil, nil, exceptions.AuthenticationFailed(MsgRemoteUserRepeated)
+	}
 	name := RemoteUserFrom(r.Context())
 	if name == "" {
 		return nil, nil, nil
@@ -37,6 +46,10 @@ func (s RemoteUser) Authenticate(r *request.Request) (request.User, any, error) 
 }
 
 type remoteUserKey struct{}
+
+// repeatedHeader is what the context carries instead of a name when the
+// trusted header came more than once: which copy the proxy set is unknown.
+type repeatedHeader struct{}
 
 // WithRemoteUser returns ctx carrying the name of the user the server
 // authenticated (REMOTE_USER).
@@ -54,12 +67,18 @@ func RemoteUserFrom(ctx context.Context) string {
 // request header name (e.g. "X-Remote-User"). Install it only behind a
 // proxy that authenticates every request and always sets or removes that
 // header itself: a client able to reach the service directly, or through a
-// proxy that forwards the client's own header, could name any user.
+// proxy that forwards the client's own header, could name any user. A
+// request carrying the header more than once (a proxy that adds its copy
+// to the client's) names no one: RemoteUser refuses it with
+// MsgRemoteUserRepeated.
 func TrustedHeader(name string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if user := r.Header.Get(name); user != "" {
-				r = r.WithContext(WithRemoteUser(r.Context(), user))
+			switch vals := r.Header.Values(name); {
+			case len(vals) > 1:
+				r = r.WithContext(context.WithValue(r.Context(), remoteUserKey{}, repeatedHeader{}))
+			case len(vals) == 1 && vals[0] != "":
+				r = r.WithContext(WithRemoteUser(r.Context(), vals[0]))
 			}
 			next.ServeHTTP(w, r)
 		})

@@ -213,6 +213,13 @@ func TestRemoteUserAuthentication(t *testing.T) {
 	if a := do(t, nil, "GET", existing.URL, "", "X-Remote-User: carol"); a.status != 200 {
 		t.Errorf("created user with NoCreate: %d %v", a.status, a.body)
 	}
+	// Two copies (a client's and a proxy's): which one the proxy set is
+	// unknown, so neither authenticates, in any spelling of the name.
+	for _, second := range []string{"X-Remote-User: alice", "x-remote-user: alice", "X-Remote-User: admin"} {
+		if a := do(t, nil, "GET", creating.URL, "", "X-Remote-User: admin", second); a.status != 403 || a.detail() != authentication.MsgRemoteUserRepeated {
+			t.Errorf("header twice (%s): %d %v", second, a.status, a.body)
+		}
+	}
 }
 
 func TestCGIRemoteUser(t *testing.T) {
