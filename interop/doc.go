@@ -1,0 +1,8 @@
+// Package interop holds the tests that a service on this framework and a
+// Django site share one database as docs/django.md describes: users hashed
+// by every Django hasher, rehashed on login on either side, tokens, and
+// logins in Django's own session format, each way. The Django side is real
+// Django (Debian's python3-django, python3-argon2, python3-bcrypt), run by
+// the tests from testdata; without it they skip, unless CI_REQUIRE_DJANGO
+// is set.
+package interop
