@@ -1,9 +1,8 @@
 package framework
 
 import (
-	"net/http"
-
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // Permission decides whether a request may proceed (has_permission). An
@@ -26,10 +25,9 @@ type PermissionMessage interface {
 	Message() string
 }
 
-// IsSafeMethod reports whether method is GET, HEAD or OPTIONS.
-func IsSafeMethod(method string) bool {
-	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
-}
+// IsSafeMethod reports whether method is one of DRF's SAFE_METHODS: GET,
+// HEAD or OPTIONS.
+func IsSafeMethod(method string) bool { return pycompat.IsSafeMethod(method) }
 
 // AllowAny allows every request.
 type AllowAny struct{}

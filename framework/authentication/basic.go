@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // Basic is DRF's BasicAuthentication: "Authorization: Basic
@@ -41,7 +42,7 @@ func (b Basic) Authenticate(r *request.Request) (request.User, any, error) {
 	case len(auth) > 2:
 		return nil, nil, exceptions.AuthenticationFailed(MsgBasicSpaces)
 	}
-	raw, ok := decodeBase64(auth[1])
+	raw, ok := pycompat.B64Decode(auth[1])
 	if !ok {
 		return nil, nil, exceptions.AuthenticationFailed(MsgBasicEncoding)
 	}
@@ -75,62 +76,6 @@ func challenge(scheme, realm string) string {
 }
 
 var realmEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
-
-// decodeBase64 decodes leniently, as Python's base64.b64decode does by
-// default: characters outside the alphabet are skipped, decoding stops at
-// the padding that completes a quantum, and only an incomplete final
-// quantum is an error.
-func decodeBase64(s string) ([]byte, bool) {
-	out := make([]byte, 0, len(s)*3/4)
-	var acc uint32
-	quad, pads := 0, 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '=' {
-			if quad >= 2 {
-				pads++
-				if quad+pads >= 4 {
-					return out, true
-				}
-			}
-			continue
-		}
-		v, ok := base64Value(c)
-		if !ok {
-			continue
-		}
-		acc = acc<<6 | uint32(v)
-		quad++
-		switch quad {
-		case 2:
-			out = append(out, byte(acc>>4))
-			acc &= 0x0f
-		case 3:
-			out = append(out, byte(acc>>2))
-			acc &= 0x03
-		case 4:
-			out = append(out, byte(acc))
-			acc, quad = 0, 0
-		}
-	}
-	return out, quad == 0
-}
-
-func base64Value(c byte) (byte, bool) {
-	switch {
-	case 'A' <= c && c <= 'Z':
-		return c - 'A', true
-	case 'a' <= c && c <= 'z':
-		return c - 'a' + 26, true
-	case '0' <= c && c <= '9':
-		return c - '0' + 52, true
-	case c == '+':
-		return 62, true
-	case c == '/':
-		return 63, true
-	}
-	return 0, false
-}
 
 // decodeText reads credentials as UTF-8, or as Latin-1 when they are not
 // valid UTF-8.

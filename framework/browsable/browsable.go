@@ -11,6 +11,7 @@ package browsable
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -117,9 +118,9 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 	}
 	if u := r.User(); u != nil && u.IsAuthenticated() {
 		p.Username = u.GetUsername()
-		p.LogoutURL = withNext(orDefault(rd.LogoutURL, DefaultLogoutURL), r.URL.Path)
+		p.LogoutURL = withNext(cmp.Or(rd.LogoutURL, DefaultLogoutURL), r.URL.Path)
 	} else {
-		p.LoginURL = withNext(orDefault(rd.LoginURL, DefaultLoginURL), r.URL.Path)
+		p.LoginURL = withNext(cmp.Or(rd.LoginURL, DefaultLoginURL), r.URL.Path)
 	}
 	for _, m := range allowed {
 		switch m {
@@ -159,13 +160,6 @@ type pageData struct {
 type link struct{ Text, URL string }
 
 type header struct{ Name, Value string }
-
-func orDefault(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
-}
 
 // defaultRenderer is the first renderer that is not a browsable one, the
 // renderer whose answer the page shows.

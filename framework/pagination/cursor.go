@@ -1,6 +1,7 @@
 package pagination
 
 import (
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"html/template"
@@ -13,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // DefaultOffsetCutoff caps the offset a cursor may carry, against clients
@@ -134,7 +136,7 @@ func (p *CursorPagination) Page(src queryset.Source, r *request.Request, v *fram
 	if len(ordering) == 0 {
 		return nil, errNoOrdering
 	}
-	param := firstSet(p.CursorQueryParam, "cursor")
+	param := cmp.Or(p.CursorQueryParam, "cursor")
 	page := &CursorPage{size: size, field: ordering[0].Field, param: param, links: newLinker(r, q),
 		controls: newControls(p.Template, PreviousNextTemplate)}
 	if raw, ok := q.get(param); ok {
@@ -202,7 +204,7 @@ func (p *CursorPagination) Page(src queryset.Source, r *request.Request, v *fram
 }
 
 func (p *CursorPagination) invalid() error {
-	return exceptions.NotFound(firstSet(p.InvalidCursorMessage, "Invalid cursor"))
+	return exceptions.NotFound(cmp.Or(p.InvalidCursorMessage, "Invalid cursor"))
 }
 
 // decode reads a cursor: lenient base64 (as Python's b64decode) of an
@@ -210,9 +212,9 @@ func (p *CursorPagination) invalid() error {
 // non-zero integer) and p (position), each optional, the first of each
 // counting.
 func (p *CursorPagination) decode(raw string) (cursor, error) {
-	b, err := lenientBase64(raw)
-	if err != nil {
-		return cursor{}, err
+	b, ok := pycompat.B64DecodeString(raw)
+	if !ok {
+		return cursor{}, errInvalidCursor
 	}
 	for _, c := range b {
 		if c >= 0x80 {
@@ -231,7 +233,7 @@ func (p *CursorPagination) decode(raw string) (cursor, error) {
 		}
 	}
 	if r, ok := tokens.first("r"); ok {
-		n, ok := atoi(r)
+		n, ok := pycompat.Atoi(r)
 		if !ok {
 			return cursor{}, errInvalidCursor
 		}
@@ -244,7 +246,7 @@ func (p *CursorPagination) decode(raw string) (cursor, error) {
 // SchemaParameters lists the cursor parameter, and the page size parameter
 // when clients may choose it.
 func (p *CursorPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	params := []SchemaParameter{queryParam(firstSet(p.CursorQueryParam, "cursor"), CursorDescription, "string")}
+	params := []SchemaParameter{queryParam(cmp.Or(p.CursorQueryParam, "cursor"), CursorDescription, "string")}
 	if p.PageSizeQueryParam != "" {
 		params = append(params, queryParam(p.PageSizeQueryParam, PageSizeDescription, "integer"))
 	}
@@ -397,54 +399,4 @@ func (p *CursorPage) HTMLControls() template.HTML {
 	return p.render(func() ControlsData {
 		return ControlsData{PreviousURL: string(p.PreviousLink()), NextURL: string(p.NextLink())}
 	})
-}
-
-// lenientBase64 decodes s as Python's b64decode does without validation:
-// s must be ASCII; characters outside the alphabet are skipped, decoding stops at padding
-// that completes a quantum, and a quantum left incomplete is an error.
-func lenientBase64(s string) ([]byte, error) {
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return nil, errInvalidCursor
-		}
-	}
-	out := make([]byte, 0, len(s)*3/4)
-	quad, pads := 0, 0
-	var left byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '=' {
-			if quad >= 2 {
-				pads++
-				if quad+pads >= 4 {
-					return out, nil
-				}
-			}
-			continue
-		}
-		v := strings.IndexByte(alphabet, c)
-		if v < 0 {
-			continue
-		}
-		pads = 0
-		d := byte(v)
-		switch quad {
-		case 0:
-			left = d
-		case 1:
-			out = append(out, left<<2|d>>4)
-			left = d & 0x0f
-		case 2:
-			out = append(out, left<<4|d>>2)
-			left = d & 0x03
-		case 3:
-			out = append(out, left<<6|d)
-		}
-		quad = (quad + 1) % 4
-	}
-	if quad != 0 {
-		return nil, errInvalidCursor
-	}
-	return out, nil
 }

@@ -1,6 +1,7 @@
 package pagination
 
 import (
+	"cmp"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -101,7 +102,7 @@ func (p *KeysetPagination) ordering(base []queryset.Order) []queryset.Order {
 			o = append(o, queryset.ParseOrder(n))
 		}
 	}
-	key := firstSet(p.Key, "id")
+	key := cmp.Or(p.Key, "id")
 	for _, t := range o {
 		if t.Field == key {
 			return o
@@ -141,7 +142,7 @@ func (p *KeysetPagination) Page(src queryset.Source, r *request.Request, v *fram
 	if !ok {
 		return nil, fmt.Errorf("pagination: keyset pagination needs a queryset.KeysetSeeker, not %T", src)
 	}
-	page := &KeysetPage{style: p, ordering: ordering, param: firstSet(p.CursorQueryParam, "cursor"),
+	page := &KeysetPage{style: p, ordering: ordering, param: cmp.Or(p.CursorQueryParam, "cursor"),
 		links: newLinker(r, q), controls: newControls(p.Template, PreviousNextTemplate)}
 	var cur keysetCursor
 	if raw, ok := q.get(page.param); ok {
@@ -203,13 +204,13 @@ func positionsOf(src queryset.Source, item any, ordering []queryset.Order) ([]st
 }
 
 func (p *KeysetPagination) invalid() error {
-	return exceptions.NotFound(firstSet(p.InvalidCursorMessage, "Invalid cursor"))
+	return exceptions.NotFound(cmp.Or(p.InvalidCursorMessage, "Invalid cursor"))
 }
 
 // SchemaParameters lists the cursor parameter, and the page size parameter
 // when clients may choose it.
 func (p *KeysetPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	params := []SchemaParameter{queryParam(firstSet(p.CursorQueryParam, "cursor"), CursorDescription, "string")}
+	params := []SchemaParameter{queryParam(cmp.Or(p.CursorQueryParam, "cursor"), CursorDescription, "string")}
 	if p.PageSizeQueryParam != "" {
 		params = append(params, queryParam(p.PageSizeQueryParam, PageSizeDescription, "integer"))
 	}

@@ -1,6 +1,7 @@
 package pagination
 
 import (
+	"cmp"
 	"html/template"
 	"math"
 	"math/big"
@@ -8,6 +9,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // LimitOffsetPagination pages by position: ?limit=100&offset=400. Its zero
@@ -46,11 +48,11 @@ func (p *LimitOffsetPagination) Paginate(src queryset.Source, r *request.Request
 // however long, so that the links carry them as DRF's do.
 func (p *LimitOffsetPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*LimitOffsetPage, error) {
 	q := parseQuery(r.URL.RawQuery)
-	limitParam := firstSet(p.LimitQueryParam, "limit")
-	offsetParam := firstSet(p.OffsetQueryParam, "offset")
+	limitParam := cmp.Or(p.LimitQueryParam, "limit")
+	offsetParam := cmp.Or(p.OffsetQueryParam, "offset")
 	var limit *big.Int
 	if raw, ok := q.get(limitParam); ok {
-		if n, ok := atoBig(raw); ok && n.Sign() > 0 {
+		if n, ok := pycompat.Int(raw); ok && n.Sign() > 0 {
 			limit = n
 			if p.MaxLimit > 0 && n.Cmp(big.NewInt(int64(p.MaxLimit))) > 0 {
 				limit = big.NewInt(int64(p.MaxLimit))
@@ -69,7 +71,7 @@ func (p *LimitOffsetPagination) Page(src queryset.Source, r *request.Request, v 
 	}
 	offset := new(big.Int)
 	if raw, ok := q.get(offsetParam); ok {
-		if n, ok := atoBig(raw); ok && n.Sign() >= 0 {
+		if n, ok := pycompat.Int(raw); ok && n.Sign() >= 0 {
 			offset = n
 		}
 	}
@@ -112,8 +114,8 @@ func (p *LimitOffsetPagination) Page(src queryset.Source, r *request.Request, v 
 // SchemaParameters lists the limit and offset parameters.
 func (p *LimitOffsetPagination) SchemaParameters(v *framework.View) []SchemaParameter {
 	return []SchemaParameter{
-		queryParam(firstSet(p.LimitQueryParam, "limit"), LimitDescription, "integer"),
-		queryParam(firstSet(p.OffsetQueryParam, "offset"), OffsetDescription, "integer"),
+		queryParam(cmp.Or(p.LimitQueryParam, "limit"), LimitDescription, "integer"),
+		queryParam(cmp.Or(p.OffsetQueryParam, "offset"), OffsetDescription, "integer"),
 	}
 }
 

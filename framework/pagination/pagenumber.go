@@ -1,6 +1,7 @@
 package pagination
 
 import (
+	"cmp"
 	"html/template"
 	"math"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // PageNumberPagination pages by number: ?page=4, optionally
@@ -63,9 +65,9 @@ func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *
 		return nil, err
 	}
 	numPages := pagesOf(c.n, size)
-	invalid := exceptions.NotFound(firstSet(p.InvalidPageMessage, "Invalid page."))
+	invalid := exceptions.NotFound(cmp.Or(p.InvalidPageMessage, "Invalid page."))
 	number := 1
-	param := firstSet(p.PageQueryParam, "page")
+	param := cmp.Or(p.PageQueryParam, "page")
 	if raw, ok := q.get(param); ok {
 		last := p.LastPageStrings
 		if last == nil {
@@ -76,7 +78,7 @@ func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *
 				return nil, invalid
 			}
 			number = numPages
-		} else if number, ok = atoi(raw); !ok || number < 1 || (p.Count == ExactCount && number > numPages) {
+		} else if number, ok = pycompat.Atoi(raw); !ok || number < 1 || (p.Count == ExactCount && number > numPages) {
 			return nil, invalid
 		}
 	}
@@ -121,7 +123,7 @@ func pagesOf(count, size int) int {
 // SchemaParameters lists the page parameter, and the page size parameter
 // when clients may choose it.
 func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	params := []SchemaParameter{queryParam(firstSet(p.PageQueryParam, "page"), PageDescription, "integer")}
+	params := []SchemaParameter{queryParam(cmp.Or(p.PageQueryParam, "page"), PageDescription, "integer")}
 	if p.PageSizeQueryParam != "" {
 		params = append(params, queryParam(p.PageSizeQueryParam, PageSizeDescription, "integer"))
 	}

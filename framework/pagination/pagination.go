@@ -291,14 +291,6 @@ func choosePageSize(q query, param string, maxSize, own int, v *framework.View) 
 	return globalPageSize(v)
 }
 
-// firstSet returns s, or def when s is "".
-func firstSet(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // globalPageSize is PAGE_SIZE of v's settings, 0 without a view.
 func globalPageSize(v *framework.View) int {
 	if v == nil {

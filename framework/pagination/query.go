@@ -1,17 +1,14 @@
 package pagination
 
 import (
-	"math"
-	"math/big"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // param is one name=value pair of a query string, decoded.
@@ -175,105 +172,11 @@ func illFormedLen(b []byte) int {
 	return n
 }
 
-// maxIntDigits is Python's limit on the digits int() converts.
-const maxIntDigits = 4300
-
-// pyInt reads s as Python's int(s) does: surrounding whitespace, a sign,
-// decimal digits of any script, single underscores between digits. It
-// returns the ASCII digits without leading zeros and the sign; ok is false
-// where Python raises ValueError.
-func pyInt(s string) (digits string, neg, ok bool) {
-	s = strings.TrimFunc(s, unicode.IsSpace)
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	var b []byte
-	count := 0
-	underscore := false
-	for i, r := range s {
-		if r == '_' {
-			if i == 0 || underscore {
-				return "", false, false
-			}
-			underscore = true
-			continue
-		}
-		d, isDigit := digitValue(r)
-		if !isDigit {
-			return "", false, false
-		}
-		underscore = false
-		count++
-		if d != 0 || len(b) > 0 {
-			b = append(b, byte('0'+d))
-		}
-	}
-	if count == 0 || underscore || count > maxIntDigits {
-		return "", false, false
-	}
-	if len(b) == 0 {
-		return "0", false, true
-	}
-	return string(b), neg, true
-}
-
-// digitValue is the value of a decimal digit of any script (Unicode Nd,
-// whose digits come in runs of ten starting at zero).
-func digitValue(r rune) (int, bool) {
-	if '0' <= r && r <= '9' {
-		return int(r - '0'), true
-	}
-	if r < utf8.RuneSelf || !unicode.Is(unicode.Nd, r) {
-		return 0, false
-	}
-	for _, rg := range unicode.Nd.R16 {
-		if lo, hi := rune(rg.Lo), rune(rg.Hi); lo <= r && r <= hi {
-			return int(r-lo) % 10, true
-		}
-	}
-	for _, rg := range unicode.Nd.R32 {
-		if lo, hi := rune(rg.Lo), rune(rg.Hi); lo <= r && r <= hi {
-			return int(r-lo) % 10, true
-		}
-	}
-	return 0, false
-}
-
-// atoi reads s as Python's int() and saturates it to an int.
-func atoi(s string) (int, bool) {
-	digits, neg, ok := pyInt(s)
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.Atoi(digits)
-	if err != nil {
-		n = math.MaxInt
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
-
-// atoBig reads s as Python's int() exactly.
-func atoBig(s string) (*big.Int, bool) {
-	digits, neg, ok := pyInt(s)
-	if !ok {
-		return nil, false
-	}
-	n, _ := new(big.Int).SetString(digits, 10)
-	if neg {
-		n.Neg(n)
-	}
-	return n, true
-}
-
 // positiveInt is DRF's reading of a size or offset parameter: Python's
 // int(), negative rejected, zero rejected when strict, capped at cutoff
 // when cutoff > 0.
 func positiveInt(s string, strict bool, cutoff int) (int, bool) {
-	n, ok := atoi(s)
+	n, ok := pycompat.Atoi(s)
 	if !ok || n < 0 || n == 0 && strict {
 		return 0, false
 	}

@@ -185,6 +185,7 @@ func TestValidateAsTheReference(t *testing.T) {
 		{`{"title":"t","author":"a","rating":"+1_0"}`, false, `400 {"rating":["Ensure this value is less than or equal to 5."]}`},
 		{`{"title":"t","author":"a","rating":"1__0"}`, false, `400 {"rating":["A valid integer is required."]}`},
 		{`{"title":"t","author":"a","rating":"5. "}`, false, `ok 3 "t" "a" 5`},
+		{`{"title":"t","author":"a","rating":"\u0664"}`, false, `ok 3 "t" "a" 4`}, // Python's int() reads any script's digits
 		{`{"rating":1,"title":"patched"}`, true, `ok 3 "patched" "Author 3" 1`},
 	} {
 		obj := book3()

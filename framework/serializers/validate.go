@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/structs"
 )
 
@@ -271,7 +272,7 @@ func (f *field) toInteger(raw any) (structs.Value, []string) {
 	if !ok {
 		return v, []string{msgInteger}
 	}
-	i, ok := pythonInt(trimDecimalZeros(s))
+	i, ok := pycompat.Int(trimDecimalZeros(s))
 	if !ok {
 		return v, []string{msgInteger}
 	}
@@ -318,30 +319,6 @@ func trimDecimalZeros(s string) string {
 		return t[:len(t)-1]
 	}
 	return s
-}
-
-// pythonInt parses like Python's int(str): surrounding whitespace, a sign,
-// digits with single underscores between them.
-func pythonInt(s string) (*big.Int, bool) {
-	s = strings.TrimSpace(s)
-	digits := s
-	if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
-		digits = s[1:]
-	}
-	if digits == "" || digits[0] == '_' || digits[len(digits)-1] == '_' || strings.Contains(digits, "__") {
-		return nil, false
-	}
-	clean := strings.ReplaceAll(digits, "_", "")
-	for _, c := range clean {
-		if c < '0' || c > '9' {
-			return nil, false
-		}
-	}
-	i, ok := new(big.Int).SetString(clean, 10)
-	if ok && s[0] == '-' {
-		i.Neg(i)
-	}
-	return i, ok
 }
 
 // toFloat is DRF's FloatField: float() of the value, then the bounds.

@@ -6,6 +6,7 @@
 package csrf
 
 import (
+	"cmp"
 	"crypto/subtle"
 	"fmt"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/random"
 )
 
@@ -96,28 +98,15 @@ func (p *Protection) init() {
 	})
 }
 
-func (p *Protection) cookieName() string { return or(p.CookieName, DefaultCookieName) }
-func (p *Protection) headerName() string { return or(p.HeaderName, DefaultHeaderName) }
+func (p *Protection) cookieName() string { return cmp.Or(p.CookieName, DefaultCookieName) }
+func (p *Protection) headerName() string { return cmp.Or(p.HeaderName, DefaultHeaderName) }
 
 // Field returns the name of the form field that carries the token.
-func (p *Protection) Field() string { return or(p.FieldName, DefaultFieldName) }
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
+func (p *Protection) Field() string { return cmp.Or(p.FieldName, DefaultFieldName) }
 
 // IsSafeMethod reports whether method needs no CSRF protection (GET, HEAD,
 // OPTIONS, TRACE).
-func IsSafeMethod(method string) bool {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
-		return true
-	}
-	return false
-}
+func IsSafeMethod(method string) bool { return pycompat.IsCSRFSafeMethod(method) }
 
 // Check validates r as Django's CsrfViewMiddleware does. Safe methods
 // pass. Others must pass Go's cross-origin check, over HTTPS carry a
