@@ -203,3 +203,35 @@ func TestMissingColumnIsAnError(t *testing.T) {
 		t.Errorf("count over a table without the owner column: %v", err)
 	}
 }
+
+// TestLookupUsesTheKey: a lookup by key through a join (a detail view's
+// query) searches both tables by their primary keys, and finds the item
+// whether the value came as text or not.
+func TestLookupUsesTheKey(t *testing.T) {
+	db := openItems(t)
+	src := MustSQL[item](db, SQLConfig{Query: itemsQuery})
+	one := src.Filter("id", "3").(*SQLSource[item])
+	q := one.sql('r')
+	rows, err := db.Queryx("EXPLAIN QUERY PLAN "+q, one.args(nil)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan []string
+	for rows.Next() {
+		cols, err := rows.SliceScan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, cols[len(cols)-1].(string))
+	}
+	rows.Close()
+	if text := strings.Join(plan, "; "); strings.Count(text, "USING INTEGER PRIMARY KEY") != 2 {
+		t.Errorf("plan of %s\n= %s", q, text)
+	}
+	for _, value := range []string{"3", "03", " 3"} {
+		items, err := src.Filter("id", value).Slice(context.Background(), 0, 1)
+		if err != nil || len(items) != 1 || items[0].(*item).ID != 3 || items[0].(*item).Owner != "ann" {
+			t.Errorf("id %q: %v %v", value, items, err)
+		}
+	}
+}
