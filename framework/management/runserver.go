@@ -17,6 +17,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // DefaultAddr is where runserver listens without an ADDR argument.
@@ -103,7 +105,7 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 			defer logs.Close()
 			logger := slog.New(slog.NewTextHandler(logs, nil))
 			srv := &http.Server{
-				Handler:           logRequests(logger, h),
+				Handler:           logRequests(logs, h),
 				ReadHeaderTimeout: limits.ReadHeaderTimeout,
 				ReadTimeout:       limits.ReadTimeout,
 				WriteTimeout:      limits.WriteTimeout,
@@ -228,8 +230,9 @@ func (l *bufferedLog) Close() {
 }
 
 // logRequests logs one line per request: method, path (never the query
-// string or headers, which may carry secrets), status and duration.
-func logRequests(logger *slog.Logger, next http.Handler) http.Handler {
+// string or headers, which may carry secrets), status and duration, in
+// log/slog's text format, appended straight into the log's buffer.
+func logRequests(logs *bufferedLog, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
@@ -237,13 +240,58 @@ func logRequests(logger *slog.Logger, next http.Handler) http.Handler {
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}
-		logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.Int("status", rec.status),
-			slog.Duration("duration", time.Since(start)),
-		)
+		logs.request(r.Method, r.URL.Path, rec.status, start)
 	})
+}
+
+// request writes the request's log line.
+func (l *bufferedLog) request(method, path string, status int, start time.Time) {
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, _ = l.w.Write(appendRequestLine(l.w.AvailableBuffer(), now, method, path, status, now.Sub(start)))
+}
+
+// appendRequestLine appends the line slog.TextHandler writes for a record
+// at t of Info("request", "method", method, "path", path, "status",
+// status, "duration", d), without slog's per-record work (caller lookup,
+// record, attribute walk).
+func appendRequestLine(b []byte, t time.Time, method, path string, status int, d time.Duration) []byte {
+	// slog's time: RFC 3339 with exactly three decimals.
+	b = append(b, "time="...)
+	n := len(b) + len("2006-01-02T15:04:05.000")
+	b = t.Round(0).Truncate(time.Millisecond).Add(time.Millisecond/10).AppendFormat(b, time.RFC3339Nano)
+	b = append(b[:n], b[n+1:]...)
+	b = append(b, " level=INFO msg=request method="...)
+	b = appendLogValue(b, method)
+	b = append(b, " path="...)
+	b = appendLogValue(b, path)
+	b = append(b, " status="...)
+	b = strconv.AppendInt(b, int64(status), 10)
+	b = append(b, " duration="...)
+	b = append(b, d.String()...)
+	return append(b, '\n')
+}
+
+// appendLogValue appends s as slog's text handler does: bare, unless it
+// is empty or holds a space, '=', '"', a control character or a rune
+// that is invalid, a space or not printable; then quoted.
+func appendLogValue(b []byte, s string) []byte {
+	quote := s == ""
+	for i := 0; i < len(s) && !quote; {
+		if c := s[i]; c < utf8.RuneSelf {
+			quote = c <= ' ' || c == '=' || c == '"'
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		quote = r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r)
+		i += size
+	}
+	if quote {
+		return strconv.AppendQuote(b, s)
+	}
+	return append(b, s...)
 }
 
 // statusRecorder remembers the status a handler sent.
