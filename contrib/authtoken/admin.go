@@ -5,6 +5,7 @@ import (
 	"errors"
 	"html/template"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -23,7 +24,8 @@ var templates = template.Must(template.ParseFS(templateFS, "templates/*.html"))
 const AdminPageSize = 100
 
 // Admin is the admin page of tokens, an http.Handler to mount at any path:
-// it lists the tokens (newest first, AdminPageSize a page, ?page=N),
+// it lists the tokens (newest first, AdminPageSize a page, ?page=N; any
+// number past the last page shows the last),
 // creates the token of a user given by raw id, regenerates and deletes
 // tokens. Only active staff users logged in through Sessions may use it;
 // anonymous visitors are redirected to the login page, other users get 403.
@@ -136,8 +138,12 @@ func (a *Admin) change(r *http.Request) (done, msg string, err error) {
 
 func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page adminPage) {
 	n, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	n = max(n, 1)
+	n = min(max(n, 1), math.MaxInt/AdminPageSize)
 	toks, total, err := a.Tokens.List(r.Context(), AdminPageSize, (n-1)*AdminPageSize)
+	if last := max(1, (total+AdminPageSize-1)/AdminPageSize); err == nil && n > last {
+		n = last
+		toks, total, err = a.Tokens.List(r.Context(), AdminPageSize, (n-1)*AdminPageSize)
+	}
 	if err != nil {
 		adminError(w, r, err)
 		return

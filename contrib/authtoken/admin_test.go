@@ -199,4 +199,17 @@ func TestAdminPages(t *testing.T) {
 	if strings.Count(second.body, "<tr>")-1 != 5 || !strings.Contains(second.body, `href="?page=1"`) || strings.Contains(second.body, "page=3") {
 		t.Errorf("second page has %d rows:\n%s", strings.Count(second.body, "<tr>")-1, second.body)
 	}
+	// Numbers past the last page, up to and beyond the largest int, show
+	// the last page with its links; none overflows into a negative link.
+	for _, page := range []string{"3", "92233720368547758", "9223372036854775807", "9223372036854775808", "99999999999999999999"} {
+		p := a.do(t, "GET", "/admin/tokens/?page="+page, cookie, nil)
+		if p.status != 200 || strings.Count(p.body, "<tr>")-1 != 5 || !strings.Contains(p.body, `href="?page=1"`) || strings.Contains(p.body, "page=-") {
+			t.Errorf("?page=%s: %d, %d rows:\n%s", page, p.status, strings.Count(p.body, "<tr>")-1, p.body)
+		}
+	}
+	for _, page := range []string{"0", "-9223372036854775808", "x"} {
+		if p := a.do(t, "GET", "/admin/tokens/?page="+page, cookie, nil); p.status != 200 || !strings.Contains(p.body, `href="?page=2"`) || strings.Contains(p.body, "page=-") {
+			t.Errorf("?page=%s is not the first page: %d\n%s", page, p.status, p.body)
+		}
+	}
 }

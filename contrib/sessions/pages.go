@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"cmp"
 	"embed"
 	"errors"
 	"html/template"
@@ -136,9 +137,17 @@ func (m *Manager) LogoutPage() http.Handler {
 
 // CheckForm applies the CSRF protection to a form request of an HTML page
 // and reports whether it passed; when it did not, it has answered 403 with
-// a page giving the reason. The body is read as a form, at most 1 MiB.
+// a page giving the reason. The body is read as a form, at most 1 MiB:
+// a larger one is answered 413.
 func (m *Manager) CheckForm(w http.ResponseWriter, r *http.Request) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	// ParseForm reads a urlencoded body, ParseMultipartForm a multipart
+	// one; each says when the body is over the cap.
+	var tooLarge *http.MaxBytesError
+	if err := cmp.Or(r.ParseForm(), r.ParseMultipartForm(maxFormBytes)); errors.As(err, &tooLarge) {
+		http.Error(w, "Request body is too large.", http.StatusRequestEntityTooLarge)
+		return false
+	}
 	err := m.Protection().Check(r, func() string { return r.PostFormValue(m.Protection().Field()) })
 	if err == nil {
 		neverCache(w)

@@ -263,6 +263,23 @@ func TestLogin(t *testing.T) {
 	}
 }
 
+// TestLoginBodyOverTheCapIs413: a login or logout form over 1 MiB is
+// refused as too large, not as a CSRF failure; one just under is read.
+func TestLoginBodyOverTheCapIs413(t *testing.T) {
+	f := newFixture(t)
+	tok, csrfCookie := f.loginPage(t, "/api-auth/login/")
+	form := url.Values{"username": {"alice"}, "password": {"alice-pass"}, "csrfmiddlewaretoken": {tok}}.Encode()
+	pad := "&pad=" + strings.Repeat("a", 1<<20)
+	for _, path := range []string{"/api-auth/login/", "/api-auth/logout/"} {
+		if p := f.send(t, "POST", path, form+pad, csrfCookie); p.status != http.StatusRequestEntityTooLarge || !strings.Contains(p.body, "Request body is too large.") {
+			t.Errorf("%s over 1 MiB: %d %.200s", path, p.status, p.body)
+		}
+	}
+	if p := f.send(t, "POST", "/api-auth/login/", form+pad[:1<<19], csrfCookie); p.status != http.StatusFound {
+		t.Errorf("login under 1 MiB: %d %.200s", p.status, p.body)
+	}
+}
+
 func TestLoginRedirects(t *testing.T) {
 	f := newFixture(t, func(m *sessions.Manager) { m.LoginRedirect = "/home/" })
 	host := strings.TrimPrefix(f.srv.URL, "http://")
