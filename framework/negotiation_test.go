@@ -1,9 +1,12 @@
 package framework_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -112,7 +116,7 @@ func TestThrottles(t *testing.T) {
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(map[string]bool{"ok": true}), nil
 		},
-	}, framework.Settings{ThrottleRates: map[string]string{"anon": "3/minute"}, ThrottleCache: &framework.MemoryCache{}})
+	}, framework.Settings{ThrottleRates: map[string]string{"anon": "3/minute"}, ThrottleCache: &cache.Memory{}})
 	for i := 1; i <= 4; i++ {
 		w := httptest.NewRecorder()
 		v.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
@@ -138,7 +142,7 @@ func TestThrottleCountsUnderConcurrency(t *testing.T) {
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(nil), nil
 		},
-	}, framework.Settings{ThrottleRates: map[string]string{"anon": "10/hour"}, ThrottleCache: &framework.MemoryCache{}})
+	}, framework.Settings{ThrottleRates: map[string]string{"anon": "10/hour"}, ThrottleCache: &cache.Memory{}})
 	codes := make(chan int, 50)
 	for range 50 {
 		go func() {
@@ -189,5 +193,42 @@ func TestUnreadableBodyIs400(t *testing.T) {
 		if w.Code != 400 {
 			t.Errorf("%s: %d %s", ct, w.Code, w.Body.String())
 		}
+	}
+}
+
+// TestThrottleCacheDownFailsOpen: with the shared cache unreachable (a
+// Redis URL where no server listens), throttled views still answer, and
+// the failure is logged.
+func TestThrottleCacheDownFailsOpen(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	down, err := cache.OpenRedis("redis://" + addr + "/0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer down.Close()
+	var logs bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	defer slog.SetDefault(prev)
+	v := compile(framework.View{
+		Throttles: framework.Throttles(framework.AnonRateThrottle()),
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			return framework.OK(map[string]bool{"ok": true}), nil
+		},
+	}, framework.Settings{ThrottleRates: map[string]string{"anon": "1/minute"}, ThrottleCache: down})
+	for i := 1; i <= 3; i++ {
+		w := httptest.NewRecorder()
+		v.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+		if w.Code != 200 || w.Body.String() != `{"ok":true}` {
+			t.Fatalf("call %d with the cache down: %d %s", i, w.Code, w.Body.String())
+		}
+	}
+	if !strings.Contains(logs.String(), "throttle cache unavailable") || !strings.Contains(logs.String(), "scope=anon") {
+		t.Errorf("the failure is not logged:\n%s", logs.String())
 	}
 }

@@ -4,6 +4,7 @@
 package framework
 
 import (
+	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -82,8 +83,10 @@ type Settings struct {
 	Throttles List[Throttle]
 	// ThrottleRates: DEFAULT_THROTTLE_RATES, by scope ("anon": "3/minute").
 	ThrottleRates map[string]string
-	// ThrottleCache keeps throttle histories; nil gives a process-wide memory cache.
-	ThrottleCache ThrottleCache
+	// ThrottleCache keeps throttle histories (Django's cache as DRF's
+	// throttles use it); nil gives a process-wide cache.Memory. Instances
+	// that must share their rates use one cache.Redis.
+	ThrottleCache cache.Cache
 	// TrustForwardedHeaders makes absolute URLs, and the host seen by
 	// host-name versioning, use X-Forwarded-Proto and X-Forwarded-Host
 	// (Django's USE_X_FORWARDED_HOST); enable it only behind a proxy that

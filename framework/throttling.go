@@ -2,12 +2,13 @@ package framework
 
 import (
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -38,48 +39,8 @@ func (v *View) checkThrottles(r *request.Request) error {
 	return nil
 }
 
-// ThrottleCache stores request histories. Update atomically replaces the
-// history under key with fn's result and keeps it for ttl.
-type ThrottleCache interface {
-	Update(key string, ttl time.Duration, fn func(history []time.Time) []time.Time)
-}
-
-// MemoryCache is an in-process ThrottleCache; its zero value is ready.
-type MemoryCache struct {
-	mu      sync.Mutex
-	entries map[string]cacheEntry
-	sweep   time.Time
-}
-
-type cacheEntry struct {
-	history []time.Time
-	expires time.Time
-}
-
-// Update implements ThrottleCache.
-func (c *MemoryCache) Update(key string, ttl time.Duration, fn func([]time.Time) []time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := time.Now()
-	if c.entries == nil {
-		c.entries = map[string]cacheEntry{}
-	}
-	if now.After(c.sweep) {
-		for k, e := range c.entries {
-			if now.After(e.expires) {
-				delete(c.entries, k)
-			}
-		}
-		c.sweep = now.Add(time.Minute)
-	}
-	e := c.entries[key]
-	if now.After(e.expires) {
-		e.history = nil
-	}
-	c.entries[key] = cacheEntry{history: fn(e.history), expires: now.Add(ttl)}
-}
-
-var defaultCache = &MemoryCache{}
+// defaultCache is the cache of throttles whose settings name none.
+var defaultCache = &cache.Memory{}
 
 // ParseRate reads DRF's rate notation, "3/minute" (s, m, h, d by first letter).
 func ParseRate(rate string) (n int, per time.Duration, err error) {
@@ -136,30 +97,29 @@ func (t RateThrottle) Allow(r *request.Request, v *View) (bool, time.Duration, e
 	if t.Now != nil {
 		now = t.Now()
 	}
-	cache := s.ThrottleCache
-	if cache == nil {
-		cache = defaultCache
+	c := s.ThrottleCache
+	if c == nil {
+		c = defaultCache
 	}
-	allowed := false
+	w, err := c.Hit(r.Context(), "throttle_"+t.Scope+"_"+key, now, per, limit)
+	if err != nil {
+		// A cache that is down must not take the service down with it:
+		// the request goes through unthrottled, and the failure is logged.
+		slog.Warn("throttle cache unavailable: request allowed", "scope", t.Scope, "error", err)
+		return true, 0, nil
+	}
+	if w.Allowed {
+		return true, 0, nil
+	}
+	remaining := per
+	if w.Count > 0 {
+		remaining = per - now.Sub(w.Oldest)
+	}
 	var wait time.Duration
-	cache.Update("throttle_"+t.Scope+"_"+key, per, func(h []time.Time) []time.Time {
-		for len(h) > 0 && !h[len(h)-1].After(now.Add(-per)) {
-			h = h[:len(h)-1]
-		}
-		if len(h) < limit {
-			allowed = true
-			return append([]time.Time{now}, h...)
-		}
-		remaining := per
-		if len(h) > 0 {
-			remaining = per - now.Sub(h[len(h)-1])
-		}
-		if available := limit - len(h) + 1; available > 0 {
-			wait = remaining / time.Duration(available)
-		}
-		return h
-	})
-	return allowed, wait, nil
+	if available := limit - w.Count + 1; available > 0 {
+		wait = remaining / time.Duration(available)
+	}
+	return false, wait, nil
 }
 
 // ClientIP identifies a client as DRF's get_ident does, trusting only the

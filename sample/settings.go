@@ -3,6 +3,7 @@ package sample
 import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/browsable"
+	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/pagination"
 )
 
@@ -26,6 +27,6 @@ func (a *app) settings() framework.Settings {
 
 		// The rate of the throttled token view; each server counts on its own.
 		ThrottleRates: map[string]string{"anon": "3/minute"},
-		ThrottleCache: &framework.MemoryCache{},
+		ThrottleCache: &cache.Memory{},
 	}
 }

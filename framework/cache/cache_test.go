@@ -1,0 +1,160 @@
+package cache_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-drf/drf/framework/cache"
+	"github.com/go-drf/drf/internal/testservers"
+)
+
+func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
+
+// caches runs fn on a Memory and on two Redis clients of one server (two
+// instances of a service), as subtests.
+func caches(t *testing.T, fn func(t *testing.T, a, b cache.Cache)) {
+	t.Run("memory", func(t *testing.T) {
+		m := &cache.Memory{}
+		fn(t, m, m)
+	})
+	t.Run("redis", func(t *testing.T) {
+		srv := testservers.StartRedis(t)
+		open := func() cache.Cache {
+			c, err := cache.Open(srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = c.(*cache.Redis).Close() })
+			return c
+		}
+		fn(t, open(), open())
+	})
+}
+
+// TestHitIsDRFsHistory: limit requests pass in a window, the next is
+// refused with the count and the oldest request, and the window slides.
+func TestHitIsDRFsHistory(t *testing.T) {
+	caches(t, func(t *testing.T, a, b cache.Cache) {
+		ctx := context.Background()
+		t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+		for i, c := range []cache.Cache{a, b, a} {
+			w, err := c.Hit(ctx, "k", t0.Add(time.Duration(i)*time.Second), time.Minute, 3)
+			if err != nil || !w.Allowed || w.Count != i {
+				t.Fatalf("request %d: %+v %v", i+1, w, err)
+			}
+		}
+		w, err := b.Hit(ctx, "k", t0.Add(10*time.Second), time.Minute, 3)
+		if err != nil || w.Allowed || w.Count != 3 || !w.Oldest.Equal(t0) {
+			t.Fatalf("fourth request: %+v %v; want refused, 3 before, oldest %v", w, err, t0)
+		}
+		// At t0+60s the first request leaves the window.
+		w, err = a.Hit(ctx, "k", t0.Add(time.Minute), time.Minute, 3)
+		if err != nil || !w.Allowed || w.Count != 2 || !w.Oldest.Equal(t0.Add(time.Second)) {
+			t.Fatalf("after the window slid: %+v %v", w, err)
+		}
+		if w, err := a.Hit(ctx, "other", t0, time.Minute, 0); err != nil || w.Allowed {
+			t.Errorf("a zero limit allowed: %+v %v", w, err)
+		}
+	})
+}
+
+// TestHitIsAtomic: many concurrent requests through both instances pass
+// exactly limit times.
+func TestHitIsAtomic(t *testing.T) {
+	caches(t, func(t *testing.T, a, b cache.Cache) {
+		const limit, requests = 25, 200
+		var allowed atomic.Int64
+		var wg sync.WaitGroup
+		now := time.Now()
+		for i := range requests {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c := a
+				if i%2 == 1 {
+					c = b
+				}
+				w, err := c.Hit(context.Background(), "race", now, time.Hour, limit)
+				if err != nil {
+					t.Error(err)
+				}
+				if w.Allowed {
+					allowed.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if n := allowed.Load(); n != limit {
+			t.Errorf("%d of %d requests allowed, want exactly %d", n, requests, limit)
+		}
+	})
+}
+
+// TestRedisKeepsHistoriesForTheirWindow: a key expires with its window.
+func TestRedisKeepsHistoriesForTheirWindow(t *testing.T) {
+	srv := testservers.StartRedis(t)
+	c, err := cache.OpenRedis(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if _, err := c.Hit(ctx, "short", time.Now(), 300*time.Millisecond, 1); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := c.Hit(ctx, "short", time.Now(), 300*time.Millisecond, 1); w.Allowed {
+		t.Fatal("second request within the window allowed")
+	}
+	time.Sleep(400 * time.Millisecond)
+	if w, err := c.Hit(ctx, "short", time.Now(), 300*time.Millisecond, 1); err != nil || !w.Allowed || w.Count != 0 {
+		t.Errorf("after the window: %+v %v", w, err)
+	}
+}
+
+// TestRedisDownFailsFast: a Redis that went down gives an error, quickly.
+func TestRedisDownFailsFast(t *testing.T) {
+	srv := testservers.StartRedis(t)
+	c, err := cache.OpenRedis(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Hit(context.Background(), "k", time.Now(), time.Minute, 5); err != nil {
+		t.Fatal(err)
+	}
+	srv.Stop()
+	start := time.Now()
+	if _, err := c.Hit(context.Background(), "k", time.Now(), time.Minute, 5); err == nil {
+		t.Fatal("Hit succeeded with Redis down")
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Hit took %v to fail", d)
+	}
+}
+
+func TestOpen(t *testing.T) {
+	for _, url := range []string{"", "memory://"} {
+		if c, err := cache.Open(url); err != nil {
+			t.Errorf("Open(%q): %v", url, err)
+		} else if _, ok := c.(*cache.Memory); !ok {
+			t.Errorf("Open(%q) = %T", url, c)
+		}
+	}
+	if c, err := cache.Open("redis://127.0.0.1:1/0"); err != nil {
+		t.Errorf("Open(redis://): %v", err)
+	} else if _, ok := c.(*cache.Redis); !ok {
+		t.Errorf("Open(redis://) = %T", c)
+	}
+	for _, url := range []string{"memcached://127.0.0.1:11211", "redis://127.0.0.1:1/notanumber"} {
+		if _, err := cache.Open(url); err == nil {
+			t.Errorf("Open(%q) succeeded", url)
+		} else if strings.HasPrefix(url, "memcached") && !strings.Contains(err.Error(), "redis://") {
+			t.Errorf("Open(%q) = %q does not name the supported schemes", url, err)
+		}
+	}
+}
