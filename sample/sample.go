@@ -22,6 +22,7 @@ import (
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
+	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -66,6 +67,14 @@ func PasswordHashers(hs auth.Hashers) Option {
 	return func(a *app) { a.users.Hashers = hs }
 }
 
+// ThrottleCache sets the cache of the throttle histories: a cache.Redis
+// that every instance of the service uses makes /api-token-auth-throttled/
+// allow its rate across all of them together. The default is a
+// cache.Memory of the instance's own.
+func ThrottleCache(c cache.Cache) Option {
+	return func(a *app) { a.throttleCache = c }
+}
+
 // app holds what the views share: the stores and the options.
 type app struct {
 	users    *auth.Users
@@ -74,6 +83,7 @@ type app struct {
 	books    *queryset.SQLSource[Book]
 
 	remoteUserHeader string
+	throttleCache    cache.Cache
 }
 
 // New returns the bookshelf API on db, which must be migrated (Migrate).
@@ -91,6 +101,8 @@ func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error)
 		tokens:   &authtoken.Tokens{DB: db},
 		sessions: &sessions.Manager{DB: db, Users: users, SecretKey: DevelopmentSecretKey},
 		books:    books,
+
+		throttleCache: &cache.Memory{},
 	}
 	for _, opt := range opts {
 		opt(a)

@@ -3,7 +3,6 @@ package sample
 import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/browsable"
-	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/pagination"
 )
 
@@ -25,8 +24,9 @@ func (a *app) settings() framework.Settings {
 		// JSON first, so that it is the default; HTML for browsers.
 		Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{CSRFToken: a.sessions.Protection().Token}),
 
-		// The rate of the throttled token view; each server counts on its own.
+		// The rate of the throttled token view, counted in the instance's
+		// memory unless the instances share a cache (ThrottleCache).
 		ThrottleRates: map[string]string{"anon": "3/minute"},
-		ThrottleCache: &cache.Memory{},
+		ThrottleCache: a.throttleCache,
 	}
 }

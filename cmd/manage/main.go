@@ -9,7 +9,11 @@
 //	manage help [COMMAND]
 //
 // The database is --database URL, else $DATABASE_URL, else db.sqlite3 in
-// the working directory. runserver migrates it and, when it has no users
+// the working directory: "sqlite:///db.sqlite3", "sqlite:////abs/path" or
+// "postgres://user:password@host:5432/name" (docs/scaling.md). Several
+// runserver instances share one PostgreSQL database; $CACHE_URL
+// ("redis://host:6379/0") gives them one throttle cache (else each counts
+// in its own memory). runserver migrates it and, when it has no users
 // yet, loads the demo data, so `go run ./cmd/manage runserver` works on a
 // fresh checkout. $SAMPLE_REMOTE_USER_HEADER names the header an
 // authenticating proxy sets for /auth/remote-user/ (off when unset).
@@ -31,6 +35,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/sample"
 )
@@ -106,6 +111,13 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 		return env.Getenv(name)
 	}
 	var opts []sample.Option
+	if url := getenv("CACHE_URL"); url != "" {
+		c, err := cache.Open(url)
+		if err != nil {
+			return nil, &management.CommandError{Msg: "CACHE_URL: " + err.Error()}
+		}
+		opts = append(opts, sample.ThrottleCache(c))
+	}
 	if h := getenv("SAMPLE_REMOTE_USER_HEADER"); h != "" {
 		opts = append(opts, sample.TrustRemoteUserHeader(h))
 	}
