@@ -85,12 +85,15 @@ func runCommand(ctx context.Context, env *management.Env, cfg Tokens, args []str
 	}
 	switch args[0] {
 	case "create":
-		if len(rest) != 1 || len(*name) > MaxNameLength {
-			return &management.UsageError{Msg: fmt.Sprintf("create takes one USERNAME and a --name of at most %d characters", MaxNameLength)}
+		if len(rest) != 1 {
+			return &management.UsageError{Msg: "create takes one USERNAME"}
 		}
 		key, tok, err := tokens.Create(ctx, u.ID, *name)
-		if errors.Is(err, ErrLimit) {
+		switch {
+		case errors.Is(err, ErrLimit):
 			return &management.CommandError{Msg: MsgLimit}
+		case errors.Is(err, ErrName):
+			return &management.UsageError{Msg: err.Error()}
 		}
 		if err != nil {
 			return err

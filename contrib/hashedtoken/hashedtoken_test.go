@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -24,7 +25,34 @@ import (
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/testservers"
 )
+
+func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
+
+// scenarios run on SQLite and on PostgreSQL.
+var scenarios = []struct {
+	name string
+	run  func(t *testing.T, dsn string)
+}{
+	{"StoredHashed", storedHashed},
+	{"BearerKeyword", bearerKeyword},
+	{"Expiry", expiring},
+	{"SlidingRefresh", slidingRefresh},
+	{"Devices", devices},
+}
+
+func TestOnSQLite(t *testing.T) {
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) { s.run(t, ":memory:") })
+	}
+}
+
+func TestOnPostgres(t *testing.T) {
+	for _, s := range scenarios {
+		t.Run(s.name, func(t *testing.T) { s.run(t, testservers.Postgres(t)) })
+	}
+}
 
 // fixture is a migrated database with alice (active), bob (inactive) and
 // carol, the tokens on a clock the test moves, and a server with the
@@ -134,8 +162,8 @@ func (f *fixture) login(t *testing.T, name string) (string, map[string]any) {
 }
 
 // Only the prefix and the digest are stored; the key is shown once.
-func TestStoredHashed(t *testing.T) {
-	f := newFixture(t, ":memory:", Tokens{})
+func storedHashed(t *testing.T, dsn string) {
+	f := newFixture(t, dsn, Tokens{})
 	key, m := f.login(t, "laptop")
 	if !validKey(key) {
 		t.Fatalf("key %q", key)
@@ -174,8 +202,8 @@ func TestStoredHashed(t *testing.T) {
 
 // The tokens authenticate with the Bearer keyword; a Token header is not
 // theirs, and bad keys are DRF's "Invalid token.".
-func TestBearerKeyword(t *testing.T) {
-	f := newFixture(t, ":memory:", Tokens{})
+func bearerKeyword(t *testing.T, dsn string) {
+	f := newFixture(t, dsn, Tokens{})
 	key, _ := f.login(t, "")
 	cases := []struct {
 		auth      string
@@ -218,8 +246,8 @@ func TestBearerKeyword(t *testing.T) {
 
 // Tokens expire TTL after creation, and an expired one is deleted when
 // presented.
-func TestExpiry(t *testing.T) {
-	f := newFixture(t, ":memory:", Tokens{TTL: time.Hour})
+func expiring(t *testing.T, dsn string) {
+	f := newFixture(t, dsn, Tokens{TTL: time.Hour})
 	key, _ := f.login(t, "")
 	f.clock = f.clock.Add(59 * time.Minute)
 	if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.status != 200 {
@@ -247,8 +275,8 @@ func TestExpiry(t *testing.T) {
 
 // With Refresh every use moves the expiry to TTL from now, at most once a
 // MinRefreshInterval and never past Created + MaxAge.
-func TestSlidingRefresh(t *testing.T) {
-	f := newFixture(t, ":memory:", Tokens{TTL: time.Hour, Refresh: true, MaxAge: 3 * time.Hour})
+func slidingRefresh(t *testing.T, dsn string) {
+	f := newFixture(t, dsn, Tokens{TTL: time.Hour, Refresh: true, MaxAge: 3 * time.Hour})
 	key, _ := f.login(t, "")
 	start := f.clock
 	expiry := func() time.Time {
@@ -283,8 +311,8 @@ func TestSlidingRefresh(t *testing.T) {
 
 // Several tokens per user, listed, revoked one by one, by logout and by
 // logout-all; other users' tokens are out of reach.
-func TestDevices(t *testing.T) {
-	f := newFixture(t, ":memory:", Tokens{Limit: 3})
+func devices(t *testing.T, dsn string) {
+	f := newFixture(t, dsn, Tokens{Limit: 3})
 	laptop, _ := f.login(t, "laptop")
 	f.clock = f.clock.Add(time.Minute)
 	phone, pm := f.login(t, "phone")
@@ -342,7 +370,7 @@ func TestDevices(t *testing.T) {
 		t.Errorf("logoutall: %d %s", a.status, a.raw)
 	}
 	var n int
-	if err := f.db.Get(&n, `SELECT COUNT(*) FROM "hashedtoken_token" WHERE "user_id" = ?`, f.alice.ID); err != nil || n != 0 {
+	if err := f.db.Get(&n, f.db.Rebind(`SELECT COUNT(*) FROM "hashedtoken_token" WHERE "user_id" = ?`), f.alice.ID); err != nil || n != 0 {
 		t.Errorf("alice keeps %d tokens (%v)", n, err)
 	}
 	if a := f.send(t, "GET", "/whoami/", "Bearer "+carolKey, ""); a.status != 200 {
@@ -393,7 +421,7 @@ func TestCommand(t *testing.T) {
 	if code, _, errOut := run("create", "nobody"); code != 1 || errOut != "CommandError: user nobody does not exist\n" {
 		t.Errorf("unknown user: %d %q", code, errOut)
 	}
-	for _, args := range [][]string{{}, {"bogus", "alice"}, {"create"}, {"revoke", "alice"}, {"revoke", "alice", "x"}, {"list", "alice", "bob"}} {
+	for _, args := range [][]string{{}, {"bogus", "alice"}, {"create"}, {"revoke", "alice"}, {"revoke", "alice", "x"}, {"list", "alice", "bob"}, {"create", "alice", "--name", strings.Repeat("x", 65)}} {
 		if code, _, _ := run(args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}

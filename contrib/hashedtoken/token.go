@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 
@@ -34,8 +35,10 @@ import (
 )
 
 // Migrations create hashedtoken_token; they need auth.Migrations first.
+// The tables are what Django would create for the same model on each
+// dialect.
 var Migrations = []store.Migration{
-	{App: "hashedtoken", Name: "0001_initial", Up: store.SQL(
+	{App: "hashedtoken", Name: "0001_initial", Up: store.ByDialect(store.SQL(
 		`CREATE TABLE IF NOT EXISTS "hashedtoken_token" (`+
 			`"id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, `+
 			`"digest" varchar(64) NOT NULL UNIQUE, `+
@@ -45,7 +48,14 @@ var Migrations = []store.Migration{
 			`"expiry" datetime NULL, `+
 			`"user_id" integer NOT NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
 		`CREATE INDEX IF NOT EXISTS "hashedtoken_token_user_id" ON "hashedtoken_token" ("user_id")`,
-	)},
+	), store.SQL(
+		`CREATE TABLE "hashedtoken_token" ("id" bigserial NOT NULL PRIMARY KEY, `+
+			`"digest" varchar(64) NOT NULL UNIQUE, "token_key" varchar(8) NOT NULL, "name" varchar(64) NOT NULL, `+
+			`"created" timestamp with time zone NOT NULL, "expiry" timestamp with time zone NULL, "user_id" integer NOT NULL)`,
+		`ALTER TABLE "hashedtoken_token" ADD CONSTRAINT "hashedtoken_token_user_id_fk_auth_user_id" `+
+			`FOREIGN KEY ("user_id") REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED`,
+		`CREATE INDEX "hashedtoken_token_user_id" ON "hashedtoken_token" ("user_id")`,
+	))},
 }
 
 // Sizes of keys and what is stored of them.
@@ -72,6 +82,9 @@ var (
 	ErrNotFound = errors.New("hashedtoken: token not found")
 	// ErrLimit is returned by Create when the user has Limit tokens.
 	ErrLimit = errors.New("hashedtoken: the user has the maximum number of tokens")
+	// ErrName is returned by Create for a name that is too long or not
+	// storable text.
+	ErrName = fmt.Errorf("hashedtoken: a token's name is at most %d characters of UTF-8 without NUL", MaxNameLength)
 )
 
 // Token is one row of hashedtoken_token. It holds no key: only the prefix
@@ -163,6 +176,9 @@ func GenerateKey() string {
 // stored nowhere: show it to the client now. Expired tokens of the user are
 // deleted first; ErrLimit when the user still holds Limit tokens.
 func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key string, tok *Token, err error) {
+	if utf8.RuneCountInString(name) > MaxNameLength || !store.StorableText(name) {
+		return "", nil, ErrName
+	}
 	key = GenerateKey()
 	now := s.clock().Truncate(time.Microsecond)
 	tok = &Token{Name: name, Prefix: key[:PrefixLength], Digest: Digest(key), Created: now, UserID: userID}
@@ -171,13 +187,13 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 		tok.Expiry = &exp
 	}
 	err = store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM "hashedtoken_token" WHERE "user_id" = ? AND "expiry" <= ?`,
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM "hashedtoken_token" WHERE "user_id" = ? AND "expiry" <= ?`),
 			userID, store.FormatTime(now)); err != nil {
 			return err
 		}
 		if s.Limit > 0 {
 			var n int
-			if err := tx.GetContext(ctx, &n, `SELECT COUNT(*) FROM "hashedtoken_token" WHERE "user_id" = ?`, userID); err != nil {
+			if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM "hashedtoken_token" WHERE "user_id" = ?`), userID); err != nil {
 				return err
 			}
 			if n >= s.Limit {
@@ -188,13 +204,9 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 		if tok.Expiry != nil {
 			expiry = store.FormatTime(*tok.Expiry)
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO "hashedtoken_token" ("digest", "token_key", "name", "created", "expiry", "user_id") VALUES (?, ?, ?, ?, ?, ?)`,
-			tok.Digest, tok.Prefix, tok.Name, store.FormatTime(tok.Created), expiry, tok.UserID)
-		if err != nil {
-			return err
-		}
-		tok.ID, err = res.LastInsertId()
-		return err
+		return tx.QueryRowContext(ctx, tx.Rebind(`INSERT INTO "hashedtoken_token" ("digest", "token_key", "name", "created", "expiry", "user_id") `+
+			`VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`),
+			tok.Digest, tok.Prefix, tok.Name, store.FormatTime(tok.Created), expiry, tok.UserID).Scan(&tok.ID)
 	})
 	if err != nil {
 		return "", nil, err
@@ -225,8 +237,8 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	// The digest is found through its unique index: comparing digests
 	// leaks nothing of the key.
 	var row tokenRow
-	err := s.DB.GetContext(ctx, &row, `SELECT `+tokenColumns+` FROM "hashedtoken_token" t `+
-		`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = ?`, Digest(key))
+	err := s.DB.GetContext(ctx, &row, s.DB.Rebind(`SELECT `+tokenColumns+` FROM "hashedtoken_token" t `+
+		`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = ?`), Digest(key))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -238,7 +250,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	tok.User = &u
 	now := s.clock()
 	if tok.Expiry != nil && !now.Before(*tok.Expiry) {
-		if _, err := s.DB.ExecContext(ctx, `DELETE FROM "hashedtoken_token" WHERE "id" = ?`, tok.ID); err != nil {
+		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "hashedtoken_token" WHERE "id" = ?`), tok.ID); err != nil {
 			return nil, err
 		}
 		return nil, ErrNotFound
@@ -268,7 +280,7 @@ func (s *Tokens) refresh(ctx context.Context, tok *Token, now time.Time) error {
 	if exp.Sub(*tok.Expiry) < step {
 		return nil
 	}
-	if _, err := s.DB.ExecContext(ctx, `UPDATE "hashedtoken_token" SET "expiry" = ? WHERE "id" = ?`, store.FormatTime(exp), tok.ID); err != nil {
+	if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE "hashedtoken_token" SET "expiry" = ? WHERE "id" = ?`), store.FormatTime(exp), tok.ID); err != nil {
 		return err
 	}
 	tok.Expiry = &exp
@@ -305,8 +317,8 @@ func (s *Tokens) LookupToken(ctx context.Context, key string) (request.User, any
 // ForUser returns the user's live tokens, newest first.
 func (s *Tokens) ForUser(ctx context.Context, userID int64) ([]*Token, error) {
 	var toks []*Token
-	err := s.DB.SelectContext(ctx, &toks, `SELECT "id", "digest", "token_key", "name", "created", "expiry", "user_id" `+
-		`FROM "hashedtoken_token" WHERE "user_id" = ? AND ("expiry" IS NULL OR "expiry" > ?) ORDER BY "created" DESC, "id" DESC`,
+	err := s.DB.SelectContext(ctx, &toks, s.DB.Rebind(`SELECT "id", "digest", "token_key", "name", "created", "expiry", "user_id" `+
+		`FROM "hashedtoken_token" WHERE "user_id" = ? AND ("expiry" IS NULL OR "expiry" > ?) ORDER BY "created" DESC, "id" DESC`),
 		userID, store.FormatTime(s.clock()))
 	return toks, err
 }
@@ -314,7 +326,7 @@ func (s *Tokens) ForUser(ctx context.Context, userID int64) ([]*Token, error) {
 // Revoke deletes the user's token id; ErrNotFound when the user has no
 // such token.
 func (s *Tokens) Revoke(ctx context.Context, userID, id int64) error {
-	res, err := s.DB.ExecContext(ctx, `DELETE FROM "hashedtoken_token" WHERE "id" = ? AND "user_id" = ?`, id, userID)
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "hashedtoken_token" WHERE "id" = ? AND "user_id" = ?`), id, userID)
 	if err != nil {
 		return err
 	}
@@ -331,7 +343,7 @@ func (s *Tokens) Revoke(ctx context.Context, userID, id int64) error {
 // RevokeAll deletes every token of the user (log out everywhere) and
 // returns how many there were.
 func (s *Tokens) RevokeAll(ctx context.Context, userID int64) (int, error) {
-	res, err := s.DB.ExecContext(ctx, `DELETE FROM "hashedtoken_token" WHERE "user_id" = ?`, userID)
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "hashedtoken_token" WHERE "user_id" = ?`), userID)
 	if err != nil {
 		return 0, err
 	}
@@ -342,7 +354,7 @@ func (s *Tokens) RevokeAll(ctx context.Context, userID int64) (int, error) {
 // ClearExpired deletes the expired tokens of all users and returns how
 // many; expired tokens never authenticate, this only reclaims the rows.
 func (s *Tokens) ClearExpired(ctx context.Context) (int, error) {
-	res, err := s.DB.ExecContext(ctx, `DELETE FROM "hashedtoken_token" WHERE "expiry" <= ?`, store.FormatTime(s.clock()))
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "hashedtoken_token" WHERE "expiry" <= ?`), store.FormatTime(s.clock()))
 	if err != nil {
 		return 0, err
 	}

@@ -131,3 +131,34 @@ func (c *cachedCounter) CountRows(ctx context.Context, db *sqlx.DB) (int, error)
 	c.n, c.at = n, start
 	return n, nil
 }
+
+// TableEstimate is an estimate of table's rows for SQLConfig.Estimator,
+// read in constant time whatever the table's size. On PostgreSQL it is
+// the planner's statistic, pg_class.reltuples, which autovacuum and
+// ANALYZE keep (a table never analyzed is counted exactly instead). SQLite
+// keeps no such statistic: there it is the table's count, cached for up to
+// maxAge (CachedCount of CountTable).
+func TableEstimate(table string, maxAge time.Duration) Counter {
+	return &tableEstimate{table: table, cached: CachedCount(CountTable(table), maxAge)}
+}
+
+type tableEstimate struct {
+	table  string
+	cached Counter
+}
+
+func (e *tableEstimate) CountRows(ctx context.Context, db *sqlx.DB) (int, error) {
+	if store.DialectOf(db) != store.PostgreSQL {
+		return e.cached.CountRows(ctx, db)
+	}
+	var n float64
+	err := db.QueryRowContext(ctx, `SELECT "reltuples" FROM "pg_class" WHERE "oid" = to_regclass($1)`, quote(e.table)).Scan(&n)
+	if err != nil {
+		return 0, err
+	}
+	if n < 0 {
+		// Never vacuumed or analyzed (PostgreSQL 14 and later say -1).
+		return CountTable(e.table).CountRows(ctx, db)
+	}
+	return int(n), nil
+}

@@ -149,3 +149,54 @@ func TestCachedCountIsStaleWithinItsAge(t *testing.T) {
 		}
 	})
 }
+
+// TestTableEstimate: on PostgreSQL the estimate is the planner's
+// statistic (exact after ANALYZE, stale until the next), a table never
+// analyzed is counted; on SQLite it is a cached count.
+func TestTableEstimate(t *testing.T) {
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		countedDB(t, db)
+		ctx := context.Background()
+		est := queryset.TableEstimate("notes", time.Hour)
+		src, err := queryset.NewSQL[counted](db, queryset.SQLConfig{Table: "notes", Query: countedQuery, Estimator: est})
+		if err != nil {
+			t.Fatal(err)
+		}
+		estimate := func() int {
+			t.Helper()
+			n, exact, err := src.EstimateCount(ctx)
+			if err != nil || exact {
+				t.Fatalf("estimate %d %v %v", n, exact, err)
+			}
+			return n
+		}
+		pg := store.DialectOf(db) == store.PostgreSQL
+		if n := estimate(); n != 3 {
+			t.Fatalf("first estimate %d, want 3", n)
+		}
+		if pg {
+			if _, err := db.Exec(`INSERT INTO "notes" ("title", "owner_id") SELECT 'x', 1 FROM generate_series(1, 997)`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(`ANALYZE "notes"`); err != nil {
+				t.Fatal(err)
+			}
+			if n := estimate(); n != 1000 {
+				t.Errorf("after ANALYZE: %d, want 1000", n)
+			}
+		}
+		if _, err := db.Exec(`INSERT INTO "notes" ("title", "owner_id") VALUES ('y', 2)`); err != nil {
+			t.Fatal(err)
+		}
+		want := 3
+		if pg {
+			want = 1000
+		}
+		if n := estimate(); n != want {
+			t.Errorf("after an insert: %d, want the stale %d", n, want)
+		}
+		if n := countOf(t, src); n != want+1 {
+			t.Errorf("exact count %d, want %d", n, want+1)
+		}
+	})
+}
