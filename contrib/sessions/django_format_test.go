@@ -85,6 +85,8 @@ func TestDjangosSessionsAuthenticate(t *testing.T) {
 		{"signed with a fallback", "django00000000000000000000000004", "old-secret-key", login("django.contrib.auth.backends.ModelBackend", "test-secret-key"), "alice"},
 		{"signed with another key", "django00000000000000000000000005", "another-key", login("django.contrib.auth.backends.ModelBackend", "test-secret-key"), "anonymous"},
 		{"numeric user id", "django00000000000000000000000006", "test-secret-key", map[string]any{"_auth_user_id": 1, "_auth_user_backend": "django.contrib.auth.backends.ModelBackend", "_auth_user_hash": sessions.AuthHash(u, "test-secret-key")}, "alice"},
+		{"user id as Python's int() reads it", "django00000000000000000000000011", "test-secret-key", map[string]any{"_auth_user_id": " +١ ", "_auth_user_backend": "django.contrib.auth.backends.ModelBackend", "_auth_user_hash": sessions.AuthHash(u, "test-secret-key")}, "alice"},
+		{"user id not a number", "django00000000000000000000000012", "test-secret-key", map[string]any{"_auth_user_id": "one", "_auth_user_backend": "django.contrib.auth.backends.ModelBackend", "_auth_user_hash": sessions.AuthHash(u, "test-secret-key")}, "anonymous"},
 		{"anonymous session", "django00000000000000000000000007", "test-secret-key", map[string]any{"cart": []int{1}}, "anonymous"},
 		{"unknown user", "django00000000000000000000000008", "test-secret-key", map[string]any{"_auth_user_id": "99", "_auth_user_backend": "django.contrib.auth.backends.ModelBackend", "_auth_user_hash": "x"}, "anonymous"},
 	} {

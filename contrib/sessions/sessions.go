@@ -28,6 +28,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/random"
 	"github.com/go-drf/drf/internal/signing"
 )
@@ -209,23 +210,24 @@ func (d sessionData) str(key string) string {
 	return s
 }
 
-// userID returns the _auth_user_id of data (a string, as Django writes
-// it, or a number), false when there is none.
+// userID returns the _auth_user_id of data as Django's AutoField reads
+// it, Python's int() of a string (as Django writes it) or of a number,
+// false when there is none.
 func (d sessionData) userID() (int64, bool) {
 	raw, ok := d[UserIDKey]
 	if !ok {
 		return 0, false
 	}
-	var n json.Number
-	if json.Unmarshal(raw, &n) != nil {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		var n json.Number
+		if json.Unmarshal(raw, &n) != nil {
 			return 0, false
 		}
-		n = json.Number(s)
+		s = string(n)
 	}
-	id, err := strconv.ParseInt(string(n), 10, 64)
-	return id, err == nil
+	id, ok := pycompat.Atoi(s)
+	return int64(id), ok
 }
 
 // set stores v at key.

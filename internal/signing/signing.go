@@ -17,7 +17,8 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // ErrBadSignature is returned for a value whose signature no key makes.
@@ -83,13 +84,10 @@ func (s Signer) Unsign(signed string) (string, error) {
 // zlib-compressed when compress is set and that is shorter (then marked
 // by a leading "."), URL-safe base64 without padding, signed.
 func (s Signer) Dumps(v any, compress bool, now time.Time) (string, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // Python leaves <, > and & alone
-	if err := enc.Encode(v); err != nil {
+	data, err := pycompat.JSONDumps(v)
+	if err != nil {
 		return "", err
 	}
-	data := asciiJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	prefix := ""
 	if compress {
 		var buf bytes.Buffer
@@ -112,9 +110,10 @@ func (s Signer) Loads(signed string, v any) error {
 		return err
 	}
 	compressed := strings.HasPrefix(value, ".")
-	data, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(strings.TrimPrefix(value, "."), "="))
-	if err != nil {
-		return fmt.Errorf("signing: %w", err)
+	value = strings.TrimPrefix(value, ".")
+	data, ok := pycompat.URLSafeB64Decode(value + strings.Repeat("=", (4-len(value)%4)%4))
+	if !ok {
+		return errors.New("signing: incorrect base64 padding")
 	}
 	if compressed {
 		zr, err := zlib.NewReader(bytes.NewReader(data))
@@ -125,7 +124,7 @@ func (s Signer) Loads(signed string, v any) error {
 			return fmt.Errorf("signing: %w", err)
 		}
 	}
-	return json.Unmarshal(latin1(data), v)
+	return json.Unmarshal(pycompat.Latin1(data), v)
 }
 
 // base62 is Django's base62 encoding of timestamps.
@@ -142,50 +141,4 @@ func base62(n int64) string {
 		b[i], b[j] = b[j], b[i]
 	}
 	return string(b)
-}
-
-// asciiJSON escapes every non-ASCII character of Go's JSON as \uXXXX (a
-// surrogate pair beyond the BMP), as Python's json.dumps does; outside
-// strings, JSON is ASCII already.
-func asciiJSON(data []byte) []byte {
-	var out []byte
-	for i := 0; i < len(data); {
-		c := data[i]
-		if c < utf8.RuneSelf {
-			if out != nil {
-				out = append(out, c)
-			}
-			i++
-			continue
-		}
-		if out == nil {
-			out = append(make([]byte, 0, len(data)+16), data[:i]...)
-		}
-		r, size := utf8.DecodeRune(data[i:])
-		if r >= 0x10000 {
-			r -= 0x10000
-			out = fmt.Appendf(out, `\u%04x\u%04x`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
-		} else {
-			out = fmt.Appendf(out, `\u%04x`, r)
-		}
-		i += size
-	}
-	if out == nil {
-		return data
-	}
-	return out
-}
-
-// latin1 reads data as Latin-1 into UTF-8.
-func latin1(data []byte) []byte {
-	for _, c := range data {
-		if c >= utf8.RuneSelf {
-			out := make([]byte, 0, 2*len(data))
-			for _, c := range data {
-				out = utf8.AppendRune(out, rune(c))
-			}
-			return out
-		}
-	}
-	return data
 }
