@@ -58,7 +58,7 @@ func TestSIGKILLOfOneInstanceLosesNoAcknowledgedWrite(t *testing.T) {
 				mu.Unlock()
 				if n.Add(1) == killAfter {
 					once.Do(func() {
-						a.kill()
+						a.Kill()
 						close(killed)
 					})
 				}

@@ -7,50 +7,14 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-drf/drf/internal/testservers"
 )
 
-var (
-	manageOnce sync.Once
-	manageDir  string
-	manageBin  string
-	manageErr  error
-)
-
-func TestMain(m *testing.M) {
-	code := testservers.Main(m)
-	if manageDir != "" {
-		_ = os.RemoveAll(manageDir)
-	}
-	os.Exit(code)
-}
-
-// manageBinary builds cmd/manage once per run and returns its path.
-func manageBinary(t *testing.T) string {
-	t.Helper()
-	manageOnce.Do(func() {
-		if manageDir, manageErr = os.MkdirTemp("", "scaleout-manage-"); manageErr != nil {
-			return
-		}
-		manageBin = filepath.Join(manageDir, "manage")
-		cmd := exec.Command("go", "build", "-o", manageBin, "github.com/go-drf/drf/cmd/manage")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			manageErr = fmt.Errorf("go build ./cmd/manage: %v\n%s", err, out)
-		}
-	})
-	if manageErr != nil {
-		t.Fatal(manageErr)
-	}
-	return manageBin
-}
+func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 
 // deployment is one PostgreSQL database and one Redis that instances share.
 type deployment struct {
@@ -63,32 +27,11 @@ func newDeployment(t *testing.T) *deployment {
 	return &deployment{database: testservers.Postgres(t), cache: testservers.StartRedis(t).URL}
 }
 
-// instance is a running "manage runserver" process.
+// instance is one instance of the sample.
 type instance struct {
-	cmd    *exec.Cmd
-	base   string
-	output *lockedBuffer
-	done   chan struct{}
+	*testservers.Runserver
+	base string
 }
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-var started = regexp.MustCompile(`(?m)^Starting development server at (http://\S+)/$`)
 
 // start runs an instance configured only by its environment, as a
 // deployment would: DATABASE_URL, CACHE_URL and a SECRET_KEY common to all
@@ -96,40 +39,9 @@ var started = regexp.MustCompile(`(?m)^Starting development server at (http://\S
 // loads the demo data; start the others once it listens.
 func (d *deployment) start(t *testing.T) *instance {
 	t.Helper()
-	cmd := exec.Command(manageBinary(t), "runserver", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+d.database, "CACHE_URL="+d.cache,
+	s := testservers.StartRunserver(t, "DATABASE_URL="+d.database, "CACHE_URL="+d.cache,
 		"SECRET_KEY=scaleout-test-secret-key-shared-by-every-instance")
-	in := &instance{cmd: cmd, output: &lockedBuffer{}, done: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = in.output, in.output
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		_ = cmd.Wait()
-		close(in.done)
-	}()
-	t.Cleanup(in.kill)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if m := started.FindStringSubmatch(in.output.String()); m != nil {
-			in.base = m[1]
-			return in
-		}
-		select {
-		case <-in.done:
-			t.Fatalf("runserver exited before listening:\n%s", in.output.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("runserver did not start:\n%s", in.output.String())
-		}
-	}
-}
-
-// kill ends the instance with SIGKILL and waits for it.
-func (in *instance) kill() {
-	_ = in.cmd.Process.Kill()
-	<-in.done
+	return &instance{Runserver: s, base: s.URL}
 }
 
 var httpClient = &http.Client{

@@ -42,12 +42,19 @@ import (
 func Main(m *testing.M) int {
 	code := m.Run()
 	stopAll()
+	mu.Lock()
+	for _, f := range cleanups {
+		f()
+	}
+	cleanups = nil
+	mu.Unlock()
 	return code
 }
 
 var (
-	mu      sync.Mutex
-	running []*process
+	mu       sync.Mutex
+	running  []*process
+	cleanups []func() // files to remove when the tests end
 )
 
 // process is a server started by this package, with its directory.

@@ -1,0 +1,114 @@
+package testservers
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// manage is cmd/manage, built once per test binary and removed by Main.
+var manage struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// manageBinary builds cmd/manage once and returns its path.
+func manageBinary(t testing.TB) string {
+	t.Helper()
+	manage.once.Do(func() {
+		if manage.dir, manage.err = os.MkdirTemp("", "drf-manage-"); manage.err != nil {
+			return
+		}
+		mu.Lock()
+		cleanups = append(cleanups, func() { _ = os.RemoveAll(manage.dir) })
+		mu.Unlock()
+		manage.bin = filepath.Join(manage.dir, "manage")
+		cmd := exec.Command("go", "build", "-o", manage.bin, "github.com/go-drf/drf/cmd/manage")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			manage.err = fmt.Errorf("go build ./cmd/manage: %v\n%s", err, out)
+		}
+	})
+	if manage.err != nil {
+		t.Fatal(manage.err)
+	}
+	return manage.bin
+}
+
+// Runserver is a `manage runserver` process of the sample.
+type Runserver struct {
+	// URL is where it listens: "http://127.0.0.1:PORT".
+	URL    string
+	cmd    *exec.Cmd
+	output *lockedBuffer
+	done   chan struct{}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+var listening = regexp.MustCompile(`(?m)^Starting development server at (http://\S+)/$`)
+
+// StartRunserver runs `manage runserver 127.0.0.1:0` (cmd/manage, built
+// once) with env ("NAME=value") added to the test's environment, waits
+// until it listens, and kills it with SIGKILL when t ends.
+func StartRunserver(t testing.TB, env ...string) *Runserver {
+	t.Helper()
+	cmd := exec.Command(manageBinary(t), "runserver", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), env...)
+	s := &Runserver{cmd: cmd, output: &lockedBuffer{}, done: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = s.output, s.output
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = cmd.Wait()
+		close(s.done)
+	}()
+	t.Cleanup(s.Kill)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if m := listening.FindStringSubmatch(s.output.String()); m != nil {
+			s.URL = m[1]
+			return s
+		}
+		select {
+		case <-s.done:
+			t.Fatalf("runserver exited before listening:\n%s", s.output.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("runserver did not start:\n%s", s.output.String())
+		}
+	}
+}
+
+// Kill ends the process with SIGKILL and waits for it; killing twice is
+// harmless.
+func (s *Runserver) Kill() {
+	_ = s.cmd.Process.Kill()
+	<-s.done
+}
+
+// Output is what the process wrote on stdout and stderr so far.
+func (s *Runserver) Output() string { return s.output.String() }
