@@ -85,7 +85,7 @@ func compile(v View, s *Settings) *handler {
 	v.AllowedVersions = v.AllowedVersions.or(s.AllowedVersions)
 	v.VersionParam = cmp.Or(v.VersionParam, s.VersionParam, "version")
 	h := &handler{
-		versionConfig: VersionConfig{Default: v.DefaultVersion, Param: v.VersionParam}.Restrict(v.AllowedVersions.items...),
+		versionConfig: v.VersionConfig(),
 		allow:         strings.Join(v.AllowedMethods(), ", "),
 		vary:          len(v.Renderers.items) > 1,
 		maxBody:       cmp.Or(s.MaxBodyBytes, DefaultMaxBodyBytes),
@@ -171,6 +171,12 @@ func (v *View) Global() *Settings {
 		return defaultSettings
 	}
 	return v.global
+}
+
+// VersionConfig returns the view's DEFAULT_VERSION, ALLOWED_VERSIONS and
+// VERSION_PARAM as its versioning scheme gets them.
+func (v *View) VersionConfig() VersionConfig {
+	return VersionConfig{Default: v.DefaultVersion, Param: v.VersionParam}.Restrict(v.AllowedVersions.items...)
 }
 
 // Paginator returns the view's pagination style, nil when off.

@@ -1,7 +1,10 @@
 // Package reverse names Chi routes and turns names back into URLs, the way
 // Django's URL names and DRF's version-aware reverse work: every route can
 // be named when it is mounted, namespaces ("v1:") nest with sub-routers,
-// and a request's versioning scheme adjusts the lookup.
+// and a request's versioning scheme adjusts the lookup. Beyond DRF,
+// ReverseVersion builds the URL of another version than the request's,
+// and Resolve turns a path back into its route and parameters (Django's
+// resolve; versioning.Resolve adds the version).
 package reverse
 
 import (
@@ -72,6 +75,10 @@ type Match struct {
 	Namespace string
 	routes    *Routes
 }
+
+// Routes returns the routes the matched route belongs to, to resolve or
+// reverse other routes by.
+func (m Match) Routes() *Routes { return m.routes }
 
 type matchKey struct{}
 
@@ -282,6 +289,11 @@ type Lookup struct {
 	Params map[string]string
 	// Query is appended to the URL.
 	Query url.Values
+	// Version is the version the URL is for: the request's, or the one
+	// given to ReverseVersion. Hooks put this one in the URL.
+	Version string
+	// Host replaces the request's host (with its port) when set.
+	Host string
 }
 
 // Hook is implemented by versioning schemes that change reversed URLs
@@ -302,6 +314,18 @@ func Reverse(name string, params map[string]string, r *request.Request) (string,
 // the versioning scheme adjusts it finds no route, the lookup as given is
 // used, as DRF falls back.
 func ReverseQuery(name string, params map[string]string, query url.Values, r *request.Request) (string, error) {
+	if r == nil {
+		return "", &NoReverseMatch{Name: name, Params: params, Reason: "no request to build an absolute URL from"}
+	}
+	return ReverseVersion(r.Version(), name, params, query, r)
+}
+
+// ReverseVersion is ReverseQuery for a URL of another version than the
+// request's (not in DRF): the request's versioning scheme puts version
+// where it reads versions from, the URL path parameter, the namespace, the
+// query parameter or the host name. With AcceptHeaderVersioning, whose
+// version is not in the URL, it is ReverseQuery.
+func ReverseVersion(version, name string, params map[string]string, query url.Values, r *request.Request) (string, error) {
 	if r == nil || r.Request == nil {
 		return "", &NoReverseMatch{Name: name, Params: params, Reason: "no request to build an absolute URL from"}
 	}
@@ -309,11 +333,11 @@ func ReverseQuery(name string, params map[string]string, query url.Values, r *re
 	if !ok {
 		return "", &NoReverseMatch{Name: name, Params: params, Reason: "the request was not routed through reverse.Routes"}
 	}
-	l := Lookup{Name: name, Params: params, Query: cloneValues(query)}
+	l := Lookup{Name: name, Params: params, Query: cloneValues(query), Version: version}
 	var path string
 	found := false
 	if h, ok := r.VersioningScheme().(Hook); ok {
-		v := Lookup{Name: name, Params: cloneMap(params), Query: cloneValues(query)}
+		v := Lookup{Name: name, Params: cloneMap(params), Query: cloneValues(query), Version: version}
 		h.ReverseLookup(&v, r)
 		if p, err := m.routes.Path(v.Name, v.Params); err == nil {
 			path, l, found = p, v, true
@@ -336,7 +360,12 @@ func ReverseQuery(name string, params map[string]string, query url.Values, r *re
 	if len(l.Query) > 0 {
 		path += "?" + l.Query.Encode()
 	}
-	return m.routes.BaseURL(r.Request) + path, nil
+	base := m.routes.BaseURL(r.Request)
+	if l.Host != "" {
+		scheme, _, _ := strings.Cut(base, "://")
+		base = scheme + "://" + l.Host
+	}
+	return base + path, nil
 }
 
 // BaseURL returns scheme://host of the request, honouring forwarded

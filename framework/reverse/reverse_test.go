@@ -3,6 +3,7 @@ package reverse_test
 import (
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -297,4 +298,51 @@ func TestConcurrentReverse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestResolve: paths back to the named routes and their parameters, as
+// chi matches them.
+func TestResolve(t *testing.T) {
+	r := chi.NewRouter()
+	rt := reverse.New(reverse.Config{})
+	h := http.NotFoundHandler()
+	rt.Handle(r, "/books/{pk}/", "book-detail", h)
+	rt.Handle(r, "/books/new/", "book-new", h)
+	rt.Handle(r, "/r/{id:[0-9]+}/", "numbered", h)
+	rt.Handle(r, "/files/*", "files", h)
+	rt.Handle(r, "/d/{a}-{b}/", "pair", h)
+	rt.Route(r, "/v1", "v1", func(r chi.Router, rt *reverse.Routes) { rt.Handle(r, "/info/", "info", h) })
+	rt.Handle(r, "/unnamed/", "", h)
+	cases := []struct {
+		path, name, namespace string
+		params                map[string]string
+	}{
+		{"/books/5/", "book-detail", "", map[string]string{"pk": "5"}},
+		{"/books/new/", "book-new", "", map[string]string{}},
+		{"/books/a%20b/", "book-detail", "", map[string]string{"pk": "a b"}},
+		{"/r/42/", "numbered", "", map[string]string{"id": "42"}},
+		{"/files/a/b.txt", "files", "", map[string]string{"*": "a/b.txt"}},
+		{"/d/x-y/", "pair", "", map[string]string{"a": "x", "b": "y"}},
+		{"/v1/info/", "v1:info", "v1", map[string]string{}},
+	}
+	for _, c := range cases {
+		m, err := rt.Resolve(c.path)
+		if err != nil {
+			t.Errorf("%s: %v", c.path, err)
+			continue
+		}
+		if m.Name != c.name || m.Namespace != c.namespace || !maps.Equal(m.Params, c.params) {
+			t.Errorf("%s: %s (%q) %v, want %s %v", c.path, m.Name, m.Namespace, m.Params, c.name, c.params)
+		}
+		// Reversing the match gives the path back.
+		if p, err := rt.Path(m.Name, m.Params); err != nil || p != c.path {
+			t.Errorf("%s: reversed to %q %v", c.path, p, err)
+		}
+	}
+	for _, p := range []string{"/books/", "/books//", "/books/5", "/books/5/x/", "/r/x/", "/unnamed/", "/v2/info/", "/d/xy/"} {
+		var none *reverse.NoResolveMatch
+		if m, err := rt.Resolve(p); !errors.As(err, &none) {
+			t.Errorf("%s: %+v %v, want no match", p, m, err)
+		}
+	}
 }

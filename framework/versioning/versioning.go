@@ -93,10 +93,10 @@ func urlParam(r *request.Request, key string) (string, bool) {
 	return "", false
 }
 
-// ReverseLookup sets the version parameter to the request's version.
+// ReverseLookup sets the version parameter to the lookup's version.
 func (URLPathVersioning) ReverseLookup(l *reverse.Lookup, r *request.Request) {
-	if v := r.Version(); v != "" {
-		l.Params[r.VersionParam()] = v
+	if l.Version != "" {
+		l.Params[r.VersionParam()] = l.Version
 	}
 }
 
@@ -123,10 +123,10 @@ func (NamespaceVersioning) DetermineVersion(r *request.Request, c framework.Vers
 	return "", exceptions.NotFound(InvalidNamespaceVersion)
 }
 
-// ReverseLookup prefixes the name with the request's version namespace.
+// ReverseLookup prefixes the name with the lookup's version namespace.
 func (NamespaceVersioning) ReverseLookup(l *reverse.Lookup, r *request.Request) {
-	if v := r.Version(); v != "" {
-		l.Name = v + ":" + l.Name
+	if l.Version != "" {
+		l.Name = l.Version + ":" + l.Name
 	}
 }
 
@@ -144,7 +144,8 @@ func DefaultHostPattern() *regexp.Regexp { return defaultHostPattern }
 // version; a version that is not allowed is 404 "Invalid version in
 // hostname.". The host is reverse.Host's: X-Forwarded-Host counts only
 // when the routes trust forwarded headers. Reversed URLs keep the
-// request's host, and so the version.
+// request's host, and so the version; reverse.ReverseVersion puts another
+// version into it.
 type HostNameVersioning struct {
 	// Pattern matches the host name; its first group is the version, or
 	// the whole match when it has no group. nil gives DefaultHostPattern.
@@ -172,6 +173,34 @@ func (h HostNameVersioning) DetermineVersion(r *request.Request, c framework.Ver
 	return version, nil
 }
 
+// ReverseLookup keeps the request's host, as DRF does, unless the lookup
+// is for another version (reverse.ReverseVersion): then the version in the
+// host is replaced by it ("v1.example.com" becomes "v2.example.com"). A
+// host that names no version is kept.
+func (h HostNameVersioning) ReverseLookup(l *reverse.Lookup, r *request.Request) {
+	if l.Version == r.Version() || l.Version == "" {
+		return
+	}
+	pattern := h.Pattern
+	if pattern == nil {
+		pattern = defaultHostPattern
+	}
+	host := reverse.Host(r.Request)
+	hostname, port, hasPort := strings.Cut(host, ":")
+	m := pattern.FindStringSubmatchIndex(hostname)
+	if m == nil {
+		return
+	}
+	start, end := m[0], m[1]
+	if len(m) > 2 && m[2] >= 0 {
+		start, end = m[2], m[3]
+	}
+	l.Host = hostname[:start] + l.Version + hostname[end:]
+	if hasPort {
+		l.Host += ":" + port
+	}
+}
+
 // QueryParameterVersioning reads the version from the query parameter
 // named by the version param, as in "/books/?version=v1"; given twice,
 // the last value counts. Without it the version is the default; a version
@@ -191,9 +220,9 @@ func (QueryParameterVersioning) DetermineVersion(r *request.Request, c framework
 	return version, nil
 }
 
-// ReverseLookup sets the version query parameter to the request's version.
+// ReverseLookup sets the version query parameter to the lookup's version.
 func (QueryParameterVersioning) ReverseLookup(l *reverse.Lookup, r *request.Request) {
-	if v := r.Version(); v != "" {
-		l.Query.Set(r.VersionParam(), v)
+	if l.Version != "" {
+		l.Query.Set(r.VersionParam(), l.Version)
 	}
 }
