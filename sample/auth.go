@@ -5,7 +5,6 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
-	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/exceptions"
@@ -131,7 +130,7 @@ func (a *app) csrfCheck() framework.View {
 // remoteUser is the RemoteUser scheme: the server in front names the user
 // (see TrustRemoteUserHeader), who is created when unknown.
 func (a *app) remoteUser() request.Authenticator {
-	return authentication.RemoteUser{Users: sessions.RemoteUserBackend{Users: a.users}}
+	return authentication.RemoteUser{Users: auth.RemoteUserBackend{Users: a.users}}
 }
 
 // usernameOf is the caller's name, nil when anonymous.

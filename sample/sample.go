@@ -97,9 +97,10 @@ func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error)
 	}
 	users := &auth.Users{DB: db}
 	a := &app{
-		users:    users,
-		tokens:   &authtoken.Tokens{DB: db},
-		sessions: &sessions.Manager{DB: db, Users: users, SecretKey: DevelopmentSecretKey},
+		users:  users,
+		tokens: &authtoken.Tokens{DB: db},
+		// LOGIN_REDIRECT_URL and LOGOUT_REDIRECT_URL are the contract's.
+		sessions: &sessions.Manager{DB: db, Users: users, SecretKey: DevelopmentSecretKey, LoginRedirect: "/whoami/", LogoutRedirect: "/whoami/"},
 		books:    books,
 
 		throttleCache: &cache.Memory{},
@@ -118,5 +119,5 @@ func (a *app) sessionAuth() authentication.Session {
 }
 func (a *app) tokenAuth() authentication.Token { return authentication.Token{Tokens: a.tokens} }
 func (a *app) basicAuth() authentication.Basic {
-	return authentication.Basic{Users: sessions.ModelBackend{Users: a.users}}
+	return authentication.Basic{Users: auth.ModelBackend{Users: a.users}}
 }

@@ -65,7 +65,7 @@ func main() {
 		Authentication: framework.Authenticators(
 			authentication.Session{Sessions: &sessions.Manager{DB: db, Users: users, SecretKey: "bench-only-secret-key"}},
 			authentication.Token{Tokens: &authtoken.Tokens{DB: db}},
-			authentication.Basic{Users: sessions.ModelBackend{Users: users}},
+			authentication.Basic{Users: auth.ModelBackend{Users: users}},
 		),
 		PageSize:  10,
 		Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{}),

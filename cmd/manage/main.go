@@ -49,7 +49,7 @@ func commands() []management.Command {
 	return []management.Command{
 		management.Migrate(sample.Migrations...),
 		seed(),
-		management.CreateSuperuser(nil),
+		auth.CreateSuperuserCommand(nil),
 		authtoken.CreateTokenCommand(),
 		management.Runserver(serve, nil),
 	}
@@ -104,29 +104,23 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 		}
 		fmt.Fprintf(env.Stdout, "Loaded the demo data: users admin, alice and bob, %d books.\n", sample.DefaultBooks)
 	}
-	getenv := func(name string) string {
-		if env.Getenv == nil {
-			return ""
-		}
-		return env.Getenv(name)
-	}
 	var opts []sample.Option
-	if url := getenv("CACHE_URL"); url != "" {
+	if url := env.Var("CACHE_URL"); url != "" {
 		c, err := cache.Open(url)
 		if err != nil {
 			return nil, &management.CommandError{Msg: "CACHE_URL: " + err.Error()}
 		}
 		opts = append(opts, sample.ThrottleCache(c))
 	}
-	if h := getenv("SAMPLE_REMOTE_USER_HEADER"); h != "" {
+	if h := env.Var("SAMPLE_REMOTE_USER_HEADER"); h != "" {
 		opts = append(opts, sample.TrustRemoteUserHeader(h))
 	}
-	if key := getenv("SECRET_KEY"); key != "" {
-		opts = append(opts, sample.SecretKey(key, list(getenv("SECRET_KEY_FALLBACKS"))...))
+	if key := env.Var("SECRET_KEY"); key != "" {
+		opts = append(opts, sample.SecretKey(key, list(env.Var("SECRET_KEY_FALLBACKS"))...))
 	} else {
 		fmt.Fprintln(env.Stdout, "Signing sessions with the public development key: set SECRET_KEY in production.")
 	}
-	if names := list(getenv("PASSWORD_HASHERS")); names != nil {
+	if names := list(env.Var("PASSWORD_HASHERS")); names != nil {
 		hs, err := auth.HashersNamed(names...)
 		if err != nil {
 			return nil, &management.CommandError{Msg: "PASSWORD_HASHERS: " + err.Error()}

@@ -25,7 +25,7 @@ func (f *fixture) settings() framework.Settings {
 	return framework.Settings{Authentication: framework.Authenticators(
 		authentication.Session{Sessions: m},
 		authentication.Token{Tokens: f.tokens},
-		authentication.Basic{Users: sessions.ModelBackend{Users: f.users}},
+		authentication.Basic{Users: auth.ModelBackend{Users: f.users}},
 	)}
 }
 

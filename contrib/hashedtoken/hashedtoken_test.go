@@ -19,7 +19,6 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
-	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/management"
@@ -97,7 +96,7 @@ func newFixture(t *testing.T, dsn string, cfg Tokens) *fixture {
 	f.carolID = carol.ID
 	api := framework.NewAPI(db, framework.Settings{Authentication: framework.Authenticators(
 		authentication.Token{Tokens: f.tokens, Keyword: "Bearer"},
-		authentication.Basic{Users: sessions.ModelBackend{Users: users}},
+		authentication.Basic{Users: auth.ModelBackend{Users: users}},
 	)})
 	api.Route("/auth", "", Views{Tokens: f.tokens}.Register)
 	api.Handle("/whoami/", framework.View{Permissions: framework.Permissions(framework.IsAuthenticated{}),

@@ -107,7 +107,7 @@ func (m *Manager) postLogin(w http.ResponseWriter, r *http.Request) {
 		serverError(w, r, err)
 		return
 	}
-	m.redirect(w, r, form.Next, m.LoginRedirect)
+	m.redirect(w, r, form.Next, cmp.Or(m.LoginRedirect, DefaultLoginRedirect))
 }
 
 // LogoutPage returns the logout action: POST only, CSRF-checked; it ends
@@ -131,7 +131,7 @@ func (m *Manager) LogoutPage() http.Handler {
 		if next == "" {
 			next = r.URL.Query().Get("next")
 		}
-		m.redirect(w, r, next, m.LogoutRedirect)
+		m.redirect(w, r, next, cmp.Or(m.LogoutRedirect, DefaultLogoutRedirect))
 	})
 }
 
@@ -176,12 +176,9 @@ func (m *Manager) renderLogin(w http.ResponseWriter, r *http.Request, status int
 	}
 }
 
-// redirect answers 302 to next when it is safe, else to def (or DefaultRedirect).
+// redirect answers 302 to next when it is safe, else to def.
 func (m *Manager) redirect(w http.ResponseWriter, r *http.Request, next, def string) {
 	target := def
-	if target == "" {
-		target = DefaultRedirect
-	}
 	if SafeRedirect(next, r.Host, m.Protection().RequestIsSecure(r)) {
 		target = strings.TrimSpace(next)
 	}

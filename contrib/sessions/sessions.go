@@ -55,8 +55,12 @@ var Migrations = []store.Migration{
 const (
 	DefaultCookieName = "sessionid"
 	DefaultAge        = 14 * 24 * time.Hour
-	DefaultRedirect   = "/whoami/"
-	DefaultBackend    = "django.contrib.auth.backends.ModelBackend"
+	// DefaultLoginRedirect is Django's LOGIN_REDIRECT_URL.
+	DefaultLoginRedirect = "/accounts/profile/"
+	// DefaultLogoutRedirect is where a logout goes without LOGOUT_REDIRECT_URL
+	// (Django renders a "logged out" page there instead).
+	DefaultLogoutRedirect = "/"
+	DefaultBackend        = "django.contrib.auth.backends.ModelBackend"
 )
 
 // KeyLength is the length of a session key: lower-case letters and digits
@@ -117,9 +121,11 @@ type Manager struct {
 	Secure bool
 	// CookieDomain is SESSION_COOKIE_DOMAIN; "" gives a host-only cookie.
 	CookieDomain string
-	// LoginRedirect is where a login without a safe "next" goes; "" gives "/whoami/".
+	// LoginRedirect is where a login without a safe "next" goes
+	// (LOGIN_REDIRECT_URL); "" gives DefaultLoginRedirect.
 	LoginRedirect string
-	// LogoutRedirect is where a logout without a safe "next" goes; "" gives "/whoami/".
+	// LogoutRedirect is where a logout without a safe "next" goes
+	// (LOGOUT_REDIRECT_URL); "" gives DefaultLogoutRedirect.
 	LogoutRedirect string
 
 	once       sync.Once

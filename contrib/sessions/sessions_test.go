@@ -181,7 +181,7 @@ func TestLoginPage(t *testing.T) {
 
 // The reference's answers: a login POST without CSRF is 403; a wrong
 // password re-shows the form with 200; success redirects (302) to
-// /whoami/, rotates csrftoken and sets an HttpOnly sessionid.
+// LOGIN_REDIRECT_URL, rotates csrftoken and sets an HttpOnly sessionid.
 func TestLogin(t *testing.T) {
 	f := newFixture(t)
 	tok, csrfCookie := f.loginPage(t, "/api-auth/login/")
@@ -218,7 +218,7 @@ func TestLogin(t *testing.T) {
 	}
 	before := time.Now().Add(-time.Second)
 	p := f.send(t, "POST", "/api-auth/login/", form(" alice ", "alice-pass", tok), csrfCookie)
-	if p.status != 302 || p.header.Get("Location") != "/whoami/" {
+	if p.status != 302 || p.header.Get("Location") != "/accounts/profile/" {
 		t.Fatalf("login: %d Location %q", p.status, p.header.Get("Location"))
 	}
 	sid, rotated := p.cookies["sessionid"], p.cookies["csrftoken"]

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/contrib/auth"
-	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/exceptions"
@@ -64,7 +63,7 @@ func TestOrderedSchemes(t *testing.T) {
 	calls := 0
 	custom := headerScheme{users: w.users, calls: &calls}
 	token := authentication.Token{Tokens: w.tokens}
-	basicScheme := authentication.Basic{Users: sessions.ModelBackend{Users: w.users}}
+	basicScheme := authentication.Basic{Users: auth.ModelBackend{Users: w.users}}
 	sessionScheme := authentication.Session{Sessions: w.sessions}
 
 	tokenFirst := serve(t, framework.IsAuthenticated{}, token, basicScheme, custom)
@@ -151,7 +150,7 @@ func TestInactiveUsersRejectedByEveryScheme(t *testing.T) {
 		status  int
 		detail  string
 	}{
-		{"basic", authentication.Basic{Users: sessions.ModelBackend{Users: w.users}},
+		{"basic", authentication.Basic{Users: auth.ModelBackend{Users: w.users}},
 			[]string{"Authorization: " + basic("alice", "alice-pass")}, 401, authentication.MsgInvalidCredentials},
 		{"basic, permissive checker", authentication.Basic{Users: inactiveChecker(w)},
 			[]string{"Authorization: " + basic("alice", "alice-pass")}, 401, authentication.MsgUserInactive},
@@ -159,7 +158,7 @@ func TestInactiveUsersRejectedByEveryScheme(t *testing.T) {
 			[]string{"Authorization: Token " + key}, 401, authentication.MsgUserInactive},
 		{"session", authentication.Session{Sessions: w.sessions},
 			[]string{"Cookie: " + session, "X-CSRFToken: " + secret}, 403, "Authentication credentials were not provided."},
-		{"remote user", authentication.RemoteUser{Users: sessions.RemoteUserBackend{Users: w.users}},
+		{"remote user", authentication.RemoteUser{Users: auth.RemoteUserBackend{Users: w.users}},
 			[]string{"X-Remote-User: alice"}, 403, "Authentication credentials were not provided."},
 	}
 	for _, c := range cases {
@@ -185,7 +184,7 @@ func TestInactiveUsersRejectedByEveryScheme(t *testing.T) {
 // A scheme that breaks (a store error) is a 500, never "anonymous".
 func TestStoreErrorsAreServerErrors(t *testing.T) {
 	w := newWorld(t)
-	srv := serve(t, framework.AllowAny{}, authentication.Token{Tokens: w.tokens}, authentication.Basic{Users: sessions.ModelBackend{Users: w.users}})
+	srv := serve(t, framework.AllowAny{}, authentication.Token{Tokens: w.tokens}, authentication.Basic{Users: auth.ModelBackend{Users: w.users}})
 	w.db.Close()
 	for _, h := range []string{"Authorization: Token abc", "Authorization: " + basic("alice", "alice-pass")} {
 		if a := do(t, nil, http.MethodGet, srv.URL, "", h); a.status != 500 {

@@ -6,7 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/request"
@@ -18,7 +18,7 @@ const basicRealm = `Basic realm="api"`
 // (/auth/basic-first/ and /auth/token-first/ of sample-api.md).
 func TestBasicAuthentication(t *testing.T) {
 	w := newWorld(t)
-	srv := serve(t, framework.IsAuthenticated{}, authentication.Basic{Users: sessions.ModelBackend{Users: w.users}})
+	srv := serve(t, framework.IsAuthenticated{}, authentication.Basic{Users: auth.ModelBackend{Users: w.users}})
 	cases := []struct {
 		name, header string
 		status       int
@@ -68,7 +68,7 @@ func TestBasicRealmAndLatin1Credentials(t *testing.T) {
 	if _, err := w.users.CreateUser(context.Background(), "josé", "", "pässword"); err != nil {
 		t.Fatal(err)
 	}
-	srv := serve(t, framework.IsAuthenticated{}, authentication.Basic{Users: sessions.ModelBackend{Users: w.users}, Realm: "books"})
+	srv := serve(t, framework.IsAuthenticated{}, authentication.Basic{Users: auth.ModelBackend{Users: w.users}, Realm: "books"})
 	if a := do(t, nil, "GET", srv.URL, ""); a.challenge != `Basic realm="books"` {
 		t.Errorf("WWW-Authenticate %q", a.challenge)
 	}
@@ -185,8 +185,8 @@ func TestRemoteUserAuthentication(t *testing.T) {
 		t.Cleanup(srv.Close)
 		return srv
 	}
-	creating := view(authentication.RemoteUser{Users: sessions.RemoteUserBackend{Users: w.users}})
-	existing := view(authentication.RemoteUser{Users: sessions.RemoteUserBackend{Users: w.users}, NoCreate: true})
+	creating := view(authentication.RemoteUser{Users: auth.RemoteUserBackend{Users: w.users}})
+	existing := view(authentication.RemoteUser{Users: auth.RemoteUserBackend{Users: w.users}, NoCreate: true})
 
 	if a := do(t, nil, "GET", creating.URL, "", "X-Remote-User: alice"); a.status != 200 || a.body["username"] != "alice" {
 		t.Errorf("known user: %d %v", a.status, a.body)
@@ -225,7 +225,7 @@ func TestRemoteUserAuthentication(t *testing.T) {
 func TestCGIRemoteUser(t *testing.T) {
 	w := newWorld(t)
 	v := handler(framework.View{
-		Authentication: framework.Authenticators(authentication.RemoteUser{Users: sessions.RemoteUserBackend{Users: w.users}}),
+		Authentication: framework.Authenticators(authentication.RemoteUser{Users: auth.RemoteUserBackend{Users: w.users}}),
 		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 		Get:            whoami,
 	})
@@ -253,7 +253,7 @@ func TestRemoteUserFromContext(t *testing.T) {
 // A concurrent creation of the same remote user is not an error.
 func TestRemoteUserConcurrentCreation(t *testing.T) {
 	w := newWorld(t)
-	b := sessions.RemoteUserBackend{Users: w.users}
+	b := auth.RemoteUserBackend{Users: w.users}
 	errs := make(chan error, 10)
 	for range 10 {
 		go func() {

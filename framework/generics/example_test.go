@@ -11,7 +11,6 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
-	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/generics"
@@ -51,7 +50,7 @@ func Example_authenticationAndPagination() {
 	api := framework.NewAPI(db, framework.Settings{
 		Authentication: framework.Authenticators(
 			authentication.Token{Tokens: tokens},
-			authentication.Basic{Users: sessions.ModelBackend{Users: users}},
+			authentication.Basic{Users: auth.ModelBackend{Users: users}},
 		),
 		Pagination: &pagination.PageNumberPagination{},
 		PageSize:   2,

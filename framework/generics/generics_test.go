@@ -17,9 +17,9 @@ import (
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/queryset"
-	qt "github.com/go-drf/drf/framework/queryset/querysettest"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
+	qt "github.com/go-drf/drf/internal/querysettest"
 )
 
 // userHeader authenticates the X-User header's username.

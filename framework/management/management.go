@@ -66,8 +66,9 @@ func (e *Env) DB() (*sqlx.DB, error) {
 	return e.db, e.dbErr
 }
 
-// getenv is Getenv, or "" for every name when it is nil.
-func (e *Env) getenv(name string) string {
+// Var returns the environment variable name through Getenv, "" when
+// Getenv is nil.
+func (e *Env) Var(name string) string {
 	if e.Getenv == nil {
 		return ""
 	}
@@ -166,8 +167,8 @@ func Execute(ctx context.Context, env *Env, args []string, cmds ...Command) int 
 		env.DatabaseURL = *database
 	case env.DatabaseURL != "":
 		// Set by the caller.
-	case env.getenv("DATABASE_URL") != "":
-		env.DatabaseURL = env.getenv("DATABASE_URL")
+	case env.Var("DATABASE_URL") != "":
+		env.DatabaseURL = env.Var("DATABASE_URL")
 	default:
 		env.DatabaseURL = DefaultDatabase
 	}

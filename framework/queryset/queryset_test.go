@@ -13,8 +13,8 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework/queryset"
-	qt "github.com/go-drf/drf/framework/queryset/querysettest"
 	"github.com/go-drf/drf/framework/store"
+	qt "github.com/go-drf/drf/internal/querysettest"
 	"github.com/go-drf/drf/internal/testservers"
 )
 

@@ -16,10 +16,10 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
-	qt "github.com/go-drf/drf/framework/queryset/querysettest"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/framework/serializers"
+	qt "github.com/go-drf/drf/internal/querysettest"
 )
 
 var books = serializers.MustNew[qt.Book]()

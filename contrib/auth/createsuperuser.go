@@ -1,4 +1,4 @@
-package management
+package auth
 
 import (
 	"bufio"
@@ -12,12 +12,12 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/management"
 )
 
-// CreateSuperuser returns Django's "createsuperuser" command. users gives
+// CreateSuperuserCommand returns Django's "createsuperuser" command. users gives
 // the user store to create with, so that its OnCreate hooks run (nil means a
-// plain auth.Users on env.DB()).
+// plain Users on env.DB()).
 //
 // With --noinput the username comes from --username or
 // $DJANGO_SUPERUSER_USERNAME, the e-mail from --email or
@@ -26,28 +26,28 @@ import (
 // it prompts for what the flags did not give, reading the password without
 // echo on a terminal and as plain lines from a pipe. Django's password
 // validators are not applied.
-func CreateSuperuser(users func(ctx context.Context, env *Env) (*auth.Users, error)) Command {
-	return Command{
+func CreateSuperuserCommand(users func(ctx context.Context, env *management.Env) (*Users, error)) management.Command {
+	return management.Command{
 		Name:  "createsuperuser",
 		Usage: "[--username NAME] [--email EMAIL] [--noinput]",
 		Help:  "Used to create a superuser.",
-		Run: func(ctx context.Context, env *Env, args []string) error {
+		Run: func(ctx context.Context, env *management.Env, args []string) error {
 			fs := flag.NewFlagSet("createsuperuser", flag.ContinueOnError)
 			username := fs.String("username", "", "")
 			email := fs.String("email", "", "")
 			noinput := fs.Bool("noinput", false, "")
 			fs.BoolVar(noinput, "no-input", false, "")
-			if err := ParseFlags(fs, args); err != nil {
+			if err := management.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() > 0 {
-				return &UsageError{Msg: "unexpected argument " + fs.Arg(0)}
+				return &management.UsageError{Msg: "unexpected argument " + fs.Arg(0)}
 			}
 			given := map[string]bool{}
 			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 			store, err := openUsers(ctx, env, users)
 			if err != nil {
-				return &CommandError{Msg: err.Error()}
+				return &management.CommandError{Msg: err.Error()}
 			}
 			c := &superuserCmd{env: env, users: store}
 			var u input
@@ -60,8 +60,8 @@ func CreateSuperuser(users func(ctx context.Context, env *Env) (*auth.Users, err
 				return err
 			}
 			_, err = store.CreateSuperuser(ctx, u.username, u.email, u.password)
-			if errors.Is(err, auth.ErrUsernameTaken) {
-				return &CommandError{Msg: "Error: That username is already taken."}
+			if errors.Is(err, ErrUsernameTaken) {
+				return &management.CommandError{Msg: "Error: That username is already taken."}
 			}
 			if err != nil {
 				return err
@@ -72,7 +72,7 @@ func CreateSuperuser(users func(ctx context.Context, env *Env) (*auth.Users, err
 	}
 }
 
-func openUsers(ctx context.Context, env *Env, users func(context.Context, *Env) (*auth.Users, error)) (*auth.Users, error) {
+func openUsers(ctx context.Context, env *management.Env, users func(context.Context, *management.Env) (*Users, error)) (*Users, error) {
 	if users != nil {
 		return users(ctx, env)
 	}
@@ -80,15 +80,15 @@ func openUsers(ctx context.Context, env *Env, users func(context.Context, *Env) 
 	if err != nil {
 		return nil, err
 	}
-	return &auth.Users{DB: db}, nil
+	return &Users{DB: db}, nil
 }
 
 // input is what createsuperuser gathered.
 type input struct{ username, email, password string }
 
 type superuserCmd struct {
-	env   *Env
-	users *auth.Users
+	env   *management.Env
+	users *Users
 	lines *bufio.Reader
 }
 
@@ -98,12 +98,12 @@ func (c *superuserCmd) checkUsername(ctx context.Context, name string) (string, 
 	switch {
 	case err == nil:
 		return "Error: That username is already taken.", nil
-	case !errors.Is(err, auth.ErrNotFound):
+	case !errors.Is(err, ErrNotFound):
 		return "", err
 	case name == "":
 		return "Username cannot be blank.", nil
 	}
-	if err := auth.ValidateUsername(name); err != nil {
+	if err := ValidateUsername(name); err != nil {
 		return err.Error(), nil
 	}
 	return "", nil
@@ -111,31 +111,31 @@ func (c *superuserCmd) checkUsername(ctx context.Context, name string) (string, 
 
 func (c *superuserCmd) fromEnvironment(ctx context.Context, username string, haveUsername bool, email string, haveEmail bool) (input, error) {
 	if !haveUsername {
-		username = c.env.getenv("DJANGO_SUPERUSER_USERNAME")
+		username = c.env.Var("DJANGO_SUPERUSER_USERNAME")
 		if username == "" {
-			return input{}, &CommandError{Msg: "You must use --username with --noinput."}
+			return input{}, &management.CommandError{Msg: "You must use --username with --noinput."}
 		}
 	}
 	if msg, err := c.checkUsername(ctx, username); err != nil || msg != "" {
 		return input{}, commandErr(msg, err)
 	}
 	if !haveEmail {
-		email = c.env.getenv("DJANGO_SUPERUSER_EMAIL")
+		email = c.env.Var("DJANGO_SUPERUSER_EMAIL")
 	}
 	if email == "" {
-		return input{}, &CommandError{Msg: "You must use --email with --noinput."}
+		return input{}, &management.CommandError{Msg: "You must use --email with --noinput."}
 	}
 	if msg := checkEmail(email); msg != "" {
-		return input{}, &CommandError{Msg: msg}
+		return input{}, &management.CommandError{Msg: msg}
 	}
-	return input{username, email, c.env.getenv("DJANGO_SUPERUSER_PASSWORD")}, nil
+	return input{username, email, c.env.Var("DJANGO_SUPERUSER_PASSWORD")}, nil
 }
 
 func (c *superuserCmd) prompt(ctx context.Context, username string, haveUsername bool, email string, haveEmail bool) (input, error) {
 	c.lines = bufio.NewReader(c.env.Stdin)
 	if haveUsername {
 		if username == "" {
-			return input{}, &CommandError{Msg: "Username cannot be blank."}
+			return input{}, &management.CommandError{Msg: "Username cannot be blank."}
 		}
 		msg, err := c.checkUsername(ctx, username)
 		if err != nil {
@@ -163,7 +163,7 @@ func (c *superuserCmd) prompt(ctx context.Context, username string, haveUsername
 			fmt.Fprintln(c.env.Stderr, "Error: This field cannot be blank.")
 			continue
 		}
-		if err := auth.ValidateUsername(answer); err != nil {
+		if err := ValidateUsername(answer); err != nil {
 			fmt.Fprintln(c.env.Stderr, "Error: "+err.Error())
 			continue
 		}
@@ -211,7 +211,7 @@ func (c *superuserCmd) prompt(ctx context.Context, username string, haveUsername
 // defaultUsername is Django's get_default_username: the login name,
 // lower-cased, when it is a valid username that is not taken.
 func (c *superuserCmd) defaultUsername(ctx context.Context) string {
-	name := strings.ToLower(c.env.getenv("USER"))
+	name := strings.ToLower(c.env.Var("USER"))
 	if name == "" {
 		return ""
 	}
@@ -227,7 +227,7 @@ func (c *superuserCmd) readLine(question string) (string, error) {
 	line, err := c.lines.ReadString('\n')
 	if err != nil && (line == "" || !errors.Is(err, io.EOF)) {
 		fmt.Fprintln(c.env.Stdout)
-		return "", &CommandError{Msg: "Operation cancelled."}
+		return "", &management.CommandError{Msg: "Operation cancelled."}
 	}
 	return strings.TrimRight(line, "\r\n"), nil
 }
@@ -242,7 +242,7 @@ func (c *superuserCmd) readPassword(question string) (string, error) {
 	b, err := term.ReadPassword(int(f.Fd()))
 	fmt.Fprintln(c.env.Stdout)
 	if err != nil {
-		return "", &CommandError{Msg: "Operation cancelled."}
+		return "", &management.CommandError{Msg: "Operation cancelled."}
 	}
 	return string(b), nil
 }
@@ -264,5 +264,5 @@ func commandErr(msg string, err error) error {
 	if err != nil {
 		return err
 	}
-	return &CommandError{Msg: msg}
+	return &management.CommandError{Msg: msg}
 }

@@ -1,26 +1,25 @@
-package sessions
+package auth
 
 import (
 	"context"
 	"errors"
 
-	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework/request"
 )
 
-// ModelBackend is Django's ModelBackend over contrib/auth's users: the
+// ModelBackend is Django's ModelBackend over the users: the
 // authentication.PasswordChecker of the Basic scheme. Inactive users do
 // not match, as with Django's default backend.
 type ModelBackend struct {
 	// Users holds the users.
-	Users *auth.Users
+	Users *Users
 }
 
 // CheckPassword returns the active user with that username and password,
 // or nil.
 func (b ModelBackend) CheckPassword(ctx context.Context, username, password string) (request.User, error) {
 	u, err := b.Users.Authenticate(ctx, username, password)
-	if errors.Is(err, auth.ErrInvalidCredentials) {
+	if errors.Is(err, ErrInvalidCredentials) {
 		return nil, nil
 	}
 	if err != nil {
@@ -29,12 +28,11 @@ func (b ModelBackend) CheckPassword(ctx context.Context, username, password stri
 	return u, nil
 }
 
-// RemoteUserBackend is Django's RemoteUserBackend over contrib/auth's
-// users: the authentication.RemoteUserStore of the RemoteUser scheme. A
+// RemoteUserBackend is Django's RemoteUserBackend over the users: the authentication.RemoteUserStore of the RemoteUser scheme. A
 // user it creates is active, with no usable password.
 type RemoteUserBackend struct {
 	// Users holds the users.
-	Users *auth.Users
+	Users *Users
 }
 
 // RemoteUser returns the user called username, creating it when asked and
@@ -44,14 +42,14 @@ func (b RemoteUserBackend) RemoteUser(ctx context.Context, username string, crea
 	if err == nil {
 		return u, nil
 	}
-	if !errors.Is(err, auth.ErrNotFound) {
+	if !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
 	if !create {
 		return nil, nil
 	}
 	u, err = b.Users.CreateUser(ctx, username, "", "")
-	if errors.Is(err, auth.ErrUsernameTaken) {
+	if errors.Is(err, ErrUsernameTaken) {
 		u, err = b.Users.GetByUsername(ctx, username)
 	}
 	if err != nil {
