@@ -3,8 +3,6 @@ package framework
 import (
 	"net/http"
 	"strconv"
-
-	"github.com/go-drf/drf/framework/request"
 )
 
 // Response is a view's answer before rendering: status, data for the
@@ -32,8 +30,8 @@ func NoContent() *Response { return &Response{Status: http.StatusNoContent} }
 
 // finalize renders resp with the accepted renderer (the first one when
 // negotiation failed) and writes it with DRF's default headers.
-func (c *handler) finalize(w http.ResponseWriter, r *request.Request, resp *Response) {
-	v := &c.view
+func (c *handler) finalize(w http.ResponseWriter, x *exchange, resp *Response) {
+	v, r := &c.view, &x.req
 	if resp == nil {
 		resp = &Response{Status: http.StatusNoContent}
 	}
@@ -52,16 +50,16 @@ func (c *handler) finalize(w http.ResponseWriter, r *request.Request, resp *Resp
 	for k, vs := range resp.Header {
 		h[k] = vs
 	}
-	// The headers every answer has share one backing array.
-	vals := make([]string, 0, 6)
-	vals = append(vals, c.allow)
+	x.rc = RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w}
+	vals := append(x.vals[:0], c.allow)
 	h["Allow"] = vals[0:1:1]
-	body, err := renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w})
+	body, err := renderer.Render(resp.Data, &x.rc)
 	if err != nil {
 		resp = c.handleException(r, err)
 		renderer = v.Renderers.items[0]
 		mediaType = renderer.MediaType()
-		body, _ = renderer.Render(resp.Data, &RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w})
+		x.rc.Response, x.rc.MediaType = resp, mediaType
+		body, _ = renderer.Render(resp.Data, &x.rc)
 	}
 	// Vary: the answer's own, Accept when there is a choice of renderers,
 	// and what the request's policies read (the session cookie).

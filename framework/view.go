@@ -198,12 +198,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	if hr.Body != nil && hr.Body != http.NoBody {
 		hr.Body = http.MaxBytesReader(w, hr.Body, h.maxBody)
 	}
-	r := request.New(hr, h.request)
+	x := &exchange{req: *request.New(hr, h.request)}
+	r := &x.req
 	resp, err := h.run(r)
 	if err != nil {
 		resp = h.handleException(r, err)
 	}
-	h.finalize(w, r, resp)
+	h.finalize(w, x, resp)
+}
+
+// exchange is what the pipeline builds per request, in one allocation:
+// the Request, the render context, and the backing array that the values
+// of the headers every answer has share.
+type exchange struct {
+	req  request.Request
+	rc   RenderContext
+	vals [6]string
 }
 
 func (h *handler) run(r *request.Request) (resp *Response, err error) {

@@ -14,7 +14,6 @@ package authentication
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/go-drf/drf/framework/request"
 )
@@ -63,16 +62,44 @@ func (f PasswordCheckerFunc) CheckPassword(ctx context.Context, username, passwo
 	return f(ctx, username, password)
 }
 
-// authorization splits the Authorization header on ASCII whitespace, as
-// DRF splits the header's bytes.
-func authorization(r *request.Request) []string {
-	return strings.FieldsFunc(r.Header.Get("Authorization"), func(c rune) bool {
-		switch c {
-		case ' ', '\t', '\n', '\r', '\v', '\f':
-			return true
+// header is the Authorization header split on ASCII whitespace, as DRF
+// splits the header's bytes: its first two words and how many words it
+// has, counted up to three.
+type header struct {
+	words [2]string
+	n     int
+}
+
+func authorization(r *request.Request) header {
+	var h header
+	rest := r.Header.Get("Authorization")
+	for h.n < 3 {
+		start := 0
+		for start < len(rest) && asciiSpace(rest[start]) {
+			start++
 		}
-		return false
-	})
+		if start == len(rest) {
+			break
+		}
+		end := start
+		for end < len(rest) && !asciiSpace(rest[end]) {
+			end++
+		}
+		if h.n < len(h.words) {
+			h.words[h.n] = rest[start:end]
+		}
+		h.n++
+		rest = rest[end:]
+	}
+	return h
+}
+
+func asciiSpace(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '\v', '\f':
+		return true
+	}
+	return false
 }
 
 // asciiEqualFold reports whether a and b are equal ignoring the case of

@@ -33,16 +33,16 @@ const (
 // (any case); then the credentials must decode and match an active user.
 func (b Basic) Authenticate(r *request.Request) (request.User, any, error) {
 	auth := authorization(r)
-	if len(auth) == 0 || !asciiEqualFold(auth[0], "basic") {
+	if auth.n == 0 || !asciiEqualFold(auth.words[0], "basic") {
 		return nil, nil, nil
 	}
 	switch {
-	case len(auth) == 1:
+	case auth.n == 1:
 		return nil, nil, exceptions.AuthenticationFailed(MsgBasicNoCredentials)
-	case len(auth) > 2:
+	case auth.n > 2:
 		return nil, nil, exceptions.AuthenticationFailed(MsgBasicSpaces)
 	}
-	raw, ok := pycompat.B64Decode(auth[1])
+	raw, ok := pycompat.B64Decode(auth.words[1])
 	if !ok {
 		return nil, nil, exceptions.AuthenticationFailed(MsgBasicEncoding)
 	}

@@ -38,18 +38,18 @@ func (t Token) keyword() string {
 // keyword; then the key must name a token of an active user.
 func (t Token) Authenticate(r *request.Request) (request.User, any, error) {
 	auth := authorization(r)
-	if len(auth) == 0 || !asciiEqualFold(auth[0], t.keyword()) {
+	if auth.n == 0 || !asciiEqualFold(auth.words[0], t.keyword()) {
 		return nil, nil, nil
 	}
 	switch {
-	case len(auth) == 1:
+	case auth.n == 1:
 		return nil, nil, exceptions.AuthenticationFailed(MsgTokenNoCredentials)
-	case len(auth) > 2:
+	case auth.n > 2:
 		return nil, nil, exceptions.AuthenticationFailed(MsgTokenSpaces)
-	case !utf8.ValidString(auth[1]):
+	case !utf8.ValidString(auth.words[1]):
 		return nil, nil, exceptions.AuthenticationFailed(MsgTokenInvalidChars)
 	}
-	u, token, err := t.Tokens.LookupToken(r.Context(), auth[1])
+	u, token, err := t.Tokens.LookupToken(r.Context(), auth.words[1])
 	if err != nil {
 		return nil, nil, err
 	}

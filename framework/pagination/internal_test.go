@@ -1,6 +1,8 @@
 package pagination
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -64,7 +66,7 @@ func TestParseQuery(t *testing.T) {
 		{"%E2%82%AC=1&page=1&Z=2", "1", "Z=2&page=3&%E2%82%AC=1", "Z=2&%E2%82%AC=1"},
 	}
 	for _, c := range cases {
-		l := linker{base: "http://h/p/", query: parseQuery(c.raw)}
+		l := linker{r: httptest.NewRequest(http.MethodGet, "http://h/p/", nil), path: "/p/", query: parseQuery(c.raw, nil)}
 		page, _ := l.query.get("page")
 		replaced := strings.TrimPrefix(strings.TrimPrefix(l.replace("page", "3"), "http://h/p/"), "?")
 		removed := strings.TrimPrefix(strings.TrimPrefix(l.remove("page"), "http://h/p/"), "?")
@@ -76,9 +78,14 @@ func TestParseQuery(t *testing.T) {
 
 // TestEscapePath checks the path of links against Django's escape_uri_path.
 func TestEscapePath(t *testing.T) {
-	in := "/a b/é/%/?#;=[]/:@&+$,-_.!~*'()/"
-	want := "/a%20b/%C3%A9/%25/%3F%23%3B%3D%5B%5D/:@&+$,-_.!~*'()/"
-	if got := escapePath(in); got != want {
-		t.Errorf("escapePath(%q) = %q, want %q", in, got, want)
+	for in, want := range map[string]string{
+		"/a b/é/%/?#;=[]/:@&+$,-_.!~*'()/": "/a%20b/%C3%A9/%25/%3F%23%3B%3D%5B%5D/:@&+$,-_.!~*'()/",
+		"/books/1/":                        "/books/1/",
+		"/books/ 1":                        "/books/%201",
+		"":                                 "",
+	} {
+		if got := escapePath(in); got != want {
+			t.Errorf("escapePath(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -54,7 +54,8 @@ func (p *PageNumberPagination) Paginate(src queryset.Source, r *request.Request,
 // integer, below 1 or past the last page. With another Count than
 // ExactCount, a page past the last is the one found empty.
 func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*NumberPage, error) {
-	q := parseQuery(r.URL.RawQuery)
+	page := new(NumberPage)
+	q := parseQuery(r.URL.RawQuery, page.params[:0])
 	size := choosePageSize(q, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize, v)
 	if size <= 0 {
 		return nil, nil
@@ -65,7 +66,8 @@ func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *
 		return nil, err
 	}
 	numPages := pagesOf(c.n, size)
-	invalid := exceptions.NotFound(cmp.Or(p.InvalidPageMessage, "Invalid page."))
+	// Built only when a page is refused: an error costs two allocations.
+	invalid := func() error { return exceptions.NotFound(cmp.Or(p.InvalidPageMessage, "Invalid page.")) }
 	number := 1
 	param := cmp.Or(p.PageQueryParam, "page")
 	if raw, ok := q.get(param); ok {
@@ -75,15 +77,15 @@ func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *
 		}
 		if slices.Contains(last, raw) {
 			if c.unknown {
-				return nil, invalid
+				return nil, invalid()
 			}
 			number = numPages
 		} else if number, ok = pycompat.Atoi(raw); !ok || number < 1 || (p.Count == ExactCount && number > numPages) {
-			return nil, invalid
+			return nil, invalid()
 		}
 	}
 	if p.Count != ExactCount && number-1 > math.MaxInt/size-1 {
-		return nil, invalid // no such page: its offset overflows
+		return nil, invalid() // no such page: its offset overflows
 	}
 	bottom := (number - 1) * size
 	var items []any
@@ -101,13 +103,13 @@ func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *
 		more := len(items) > size
 		items = items[:min(len(items), size)]
 		if len(items) == 0 && number > 1 {
-			return nil, invalid
+			return nil, invalid()
 		}
 		c.settle(bottom, len(items), more)
 		numPages = pagesOf(c.n, size)
 	}
-	page := &NumberPage{items: orEmpty(items), count: c, mode: p.Count, number: number, numPages: numPages,
-		param: param, links: newLinker(r, q), controls: newControls(p.Template, NumbersTemplate)}
+	page.items, page.count, page.mode, page.number, page.numPages = orEmpty(items), c, p.Count, number, numPages
+	page.param, page.links, page.controls = param, newLinker(r, q), newControls(p.Template, NumbersTemplate)
 	page.SetDisplayControls(numPages > 1)
 	return page, nil
 }
@@ -139,6 +141,8 @@ type NumberPage struct {
 	param            string
 	links            linker
 	controls
+	// params backs the parsed query string when it is short.
+	params [4]param
 }
 
 // Items returns the page's items.

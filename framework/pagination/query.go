@@ -1,6 +1,7 @@
 package pagination
 
 import (
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -19,8 +20,9 @@ type param struct{ key, value string }
 // replaced, blank values kept.
 type query []param
 
-func parseQuery(raw string) query {
-	var q query
+// parseQuery appends the pairs of raw to q, which may be a page's own
+// buffer so that a short query string costs no allocation.
+func parseQuery(raw string, q query) query {
 	for raw != "" {
 		var field string
 		field, raw, _ = strings.Cut(raw, "&")
@@ -31,6 +33,15 @@ func parseQuery(raw string) query {
 		q = append(q, param{unquotePlus(k), unquotePlus(v)})
 	}
 	return q
+}
+
+// size is the length of q's pairs, unescaped, with their separators.
+func (q query) size() int {
+	n := 0
+	for _, p := range q {
+		n += len(p.key) + len(p.value) + 2
+	}
+	return n
 }
 
 // get returns the last value of key, as a QueryDict does.
@@ -53,12 +64,13 @@ func (q query) first(key string) (string, bool) {
 	return "", false
 }
 
-// encode writes q as DRF's links carry it: the keys sorted, each key's
+// appendEncoded appends q as DRF's links carry it: the keys sorted, each key's
 // values in their order, quoted as a form; key is left out, and added with
 // value when set is true. One stable sort by key, so the cost grows as
 // n log n in the number of parameters.
-func (q query) encode(key string, set bool, value string) string {
-	ps := make([]param, 0, len(q)+1)
+func (q query) appendEncoded(b []byte, key string, set bool, value string) []byte {
+	var buf [8]param
+	ps := buf[:0]
 	for _, p := range q {
 		if p.key != key {
 			ps = append(ps, p)
@@ -68,20 +80,13 @@ func (q query) encode(key string, set bool, value string) string {
 		ps = append(ps, param{key, value})
 	}
 	slices.SortStableFunc(ps, func(a, b param) int { return strings.Compare(a.key, b.key) })
-	var b strings.Builder
-	for _, p := range ps {
-		appendPair(&b, p.key, p.value)
+	for i, p := range ps {
+		if i > 0 {
+			b = append(b, '&')
+		}
+		b = append(append(append(b, url.QueryEscape(p.key)...), '='), url.QueryEscape(p.value)...)
 	}
-	return b.String()
-}
-
-func appendPair(b *strings.Builder, k, v string) {
-	if b.Len() > 0 {
-		b.WriteByte('&')
-	}
-	b.WriteString(url.QueryEscape(k))
-	b.WriteByte('=')
-	b.WriteString(url.QueryEscape(v))
+	return b
 }
 
 // unquotePlus decodes one side of a form pair: "+" is a space, %XX a
@@ -192,31 +197,41 @@ const pathSafe = "/:@&+$,-_.!~*'()"
 // escapePath escapes a decoded path as Django's escape_uri_path does.
 func escapePath(p string) string {
 	const hexdigits = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(pathSafe, c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hexdigits[c>>4])
-		b.WriteByte(hexdigits[c&15])
+	i := 0
+	for i < len(p) && pathSafeByte(p[i]) {
+		i++
 	}
-	return b.String()
+	if i == len(p) {
+		return p
+	}
+	b := make([]byte, i, len(p)+16)
+	copy(b, p)
+	for ; i < len(p); i++ {
+		if c := p[i]; pathSafeByte(c) {
+			b = append(b, c)
+		} else {
+			b = append(b, '%', hexdigits[c>>4], hexdigits[c&15])
+		}
+	}
+	return string(b)
+}
+
+func pathSafeByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(pathSafe, c) >= 0
 }
 
 // linker builds a page's links from the request's absolute URL, with
 // DRF's replace_query_param and remove_query_param.
 type linker struct {
-	// base is scheme://host/path of the request.
-	base  string
+	r *http.Request
+	// path is the request's path, escaped.
+	path  string
 	query query
 }
 
 // newLinker returns the linker of r, whose query string is q.
 func newLinker(r *request.Request, q query) linker {
-	return linker{base: reverse.BaseURL(r.Request) + escapePath(r.URL.Path), query: q}
+	return linker{r: r.Request, path: escapePath(r.URL.Path), query: q}
 }
 
 // replace returns the request's URL with key set to value alone.
@@ -237,10 +252,19 @@ func (l linker) with(key, value string) linker {
 // remove returns the request's URL without key.
 func (l linker) remove(key string) string { return l.build(key, false, "") }
 
+// build writes the link in one piece: scheme://host, the path, and the
+// query with key set to value or left out.
 func (l linker) build(key string, set bool, value string) string {
-	q := l.query.encode(key, set, value)
-	if q == "" {
-		return l.base
+	var buf [256]byte
+	b := buf[:0]
+	if n := 64 + len(l.path) + len(key) + len(value) + l.query.size(); n > len(buf) {
+		b = make([]byte, 0, n)
 	}
-	return l.base + "?" + q
+	b = append(reverse.AppendBaseURL(b, l.r), l.path...)
+	n := len(b)
+	b = l.query.appendEncoded(append(b, '?'), key, set, value)
+	if len(b) == n+1 {
+		b = b[:n]
+	}
+	return string(b)
 }

@@ -373,17 +373,23 @@ func ReverseVersion(version, name string, params map[string]string, query url.Va
 func (rt *Routes) BaseURL(r *http.Request) string { return baseURL(r, rt.trusted()) }
 
 func baseURL(r *http.Request, trust bool) string {
-	scheme := "http"
+	return scheme(r, trust) + "://" + host(r, trust)
+}
+
+// scheme is the request's scheme: https under TLS, else http, unless a
+// trusted X-Forwarded-Proto says which.
+func scheme(r *http.Request, trust bool) string {
+	s := "http"
 	if r.TLS != nil {
-		scheme = "https"
+		s = "https"
 	}
 	if trust {
 		p, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
 		if p = strings.ToLower(strings.TrimSpace(p)); p == "http" || p == "https" {
-			scheme = p
+			s = p
 		}
 	}
-	return scheme + "://" + host(r, trust)
+	return s
 }
 
 // Host returns the request's host (with its port, if any) as reversed URLs
@@ -403,6 +409,13 @@ func BaseURL(r *http.Request) string {
 		return m.routes.BaseURL(r)
 	}
 	return baseURL(r, false)
+}
+
+// AppendBaseURL appends BaseURL(r) to b.
+func AppendBaseURL(b []byte, r *http.Request) []byte {
+	m, ok := MatchOf(r)
+	trust := ok && m.routes.trusted()
+	return append(append(append(b, scheme(r, trust)...), "://"...), host(r, trust)...)
 }
 
 // validHost is Django's host validation: a name or bracketed IPv6
