@@ -15,6 +15,9 @@
 //
 //	handwritten [-addr 127.0.0.1:8002] [-count table|triggers] DATABASE
 //
+// DATABASE is a SQLite file, or a postgres:// URL (pgx's database/sql
+// driver, the queries' placeholders rebound to $1...).
+//
 // -count triggers reads the book count from the counter table that
 // queryset.RowCounter keeps by triggers (bench/counted installs it), the
 // "exact and cheap" strategy, instead of SELECT COUNT(*) on every request.
@@ -39,6 +42,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/jmoiron/sqlx"
 	_ "github.com/mattn/go-sqlite3"
 )
@@ -102,6 +106,7 @@ type detail struct {
 
 // server holds the prepared statements.
 type server struct {
+	pg                         bool
 	token, count, page, detail *sqlx.Stmt
 	cursorFirst, cursorLast    *sqlx.Stmt
 	cursorLt, cursorGt         *sqlx.Stmt
@@ -115,7 +120,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: handwritten [-addr HOST:PORT] [-count table|triggers] DATABASE")
 		os.Exit(2)
 	}
-	db, err := sqlx.Open("sqlite3", "file:"+flag.Arg(0)+"?_busy_timeout=5000&_journal_mode=WAL")
+	db, err := open(flag.Arg(0))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -130,6 +135,14 @@ func main() {
 	log.Fatal(http.ListenAndServe(*addr, s.routes()))
 }
 
+// open opens a SQLite file or a postgres:// URL.
+func open(database string) (*sqlx.DB, error) {
+	if strings.HasPrefix(database, "postgres://") || strings.HasPrefix(database, "postgresql://") {
+		return sqlx.Open("pgx", database)
+	}
+	return sqlx.Open("sqlite3", "file:"+database+"?_busy_timeout=5000&_journal_mode=WAL")
+}
+
 func prepare(db *sqlx.DB, counting string) (*server, error) {
 	countQuery := `SELECT COUNT(*) FROM "books"`
 	switch counting {
@@ -139,7 +152,7 @@ func prepare(db *sqlx.DB, counting string) (*server, error) {
 	default:
 		return nil, fmt.Errorf("-count: %q is neither table nor triggers", counting)
 	}
-	s := &server{}
+	s := &server{pg: db.DriverName() == "pgx"}
 	for _, p := range []struct {
 		stmt  **sqlx.Stmt
 		query string
@@ -155,7 +168,7 @@ func prepare(db *sqlx.DB, counting string) (*server, error) {
 		{&s.cursorLt, bookColumns + ` WHERE b."created" < ? ORDER BY b."created" DESC LIMIT ? OFFSET ?`},
 		{&s.cursorGt, bookColumns + ` WHERE b."created" > ? ORDER BY b."created" ASC LIMIT ? OFFSET ?`},
 	} {
-		stmt, err := db.Preparex(p.query)
+		stmt, err := db.Preparex(db.Rebind(p.query))
 		if err != nil {
 			return nil, fmt.Errorf("prepare %q: %w", p.query, err)
 		}
@@ -308,6 +321,9 @@ func (s *server) cursor(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		stmt, args = s.cursorLt, []any{dbTime(at)}
+		if s.pg {
+			args = []any{at}
+		}
 		if reverse {
 			stmt = s.cursorGt
 		}
