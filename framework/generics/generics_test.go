@@ -145,6 +145,10 @@ func TestConcreteViewsAllow(t *testing.T) {
 		"cannot write": func() {
 			generics.CreateAPIView(generics.GenericAPIView[qt.Book]{Source: queryset.MustSlice([]qt.Book{}), Serializer: bookSerializer})
 		},
+		"read-only SQL": func() {
+			readOnly := queryset.MustSQL[qt.Book](s.f.DB, queryset.SQLConfig{Table: "books", Query: qt.BooksQuery})
+			generics.UpdateAPIView(generics.GenericAPIView[qt.Book]{Source: readOnly, Serializer: bookSerializer})
+		},
 	} {
 		func() {
 			defer func() {

@@ -16,16 +16,22 @@ func (g *GenericAPIView[T]) CheckActions(actions ...string) error {
 	if g.Source == nil && g.SourceFor == nil {
 		return fmt.Errorf("generics: view of %s needs a Source or SourceFor", name)
 	}
-	_, canWrite := g.Source.(queryset.Writer)
-	canWrite = canWrite || g.Source == nil
+	// cannot says why writes through the source would fail, "" if they work
+	// (a SourceFor is only known per request).
+	var cannot string
+	if w, ok := g.Source.(queryset.Writer); g.Source != nil && !ok {
+		cannot = fmt.Sprintf("the source %T cannot write", g.Source)
+	} else if c, ok := w.(queryset.WriteChecker); ok && !c.CanWrite() {
+		cannot = fmt.Sprintf("the source %T is read-only (it has a Query and no Columns)", g.Source)
+	}
 	hook := map[string]bool{"create": g.PerformCreate != nil, "update": g.PerformUpdate != nil,
 		"partial_update": g.PerformUpdate != nil, "destroy": g.PerformDestroy != nil}
 	for _, a := range actions {
 		if a != "destroy" && g.Serializer == nil && g.SerializerFor == nil {
 			return fmt.Errorf("generics: view of %s needs a Serializer or SerializerFor", name)
 		}
-		if has, writes := hook[a]; writes && !has && !canWrite {
-			return fmt.Errorf("generics: %s of %s writes but the source %T cannot; set a Perform hook", a, name, g.Source)
+		if has, writes := hook[a]; writes && !has && cannot != "" {
+			return fmt.Errorf("generics: %s of %s writes but %s; set a Perform hook", a, name, cannot)
 		}
 	}
 	return nil

@@ -546,6 +546,9 @@ func (s *SQLSource[T]) Delete(ctx context.Context, item any) error {
 	return nil
 }
 
+// CanWrite reports whether the source writes: whether it has Columns.
+func (s *SQLSource[T]) CanWrite() bool { return len(s.t.writes) > 0 }
+
 func (s *SQLSource[T]) writable(item any) (unsafe.Pointer, error) {
 	if len(s.t.writes) == 0 {
 		return nil, ErrReadOnly

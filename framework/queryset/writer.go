@@ -15,6 +15,15 @@ type Writer interface {
 	Delete(ctx context.Context, item any) error
 }
 
+// WriteChecker is implemented by Writers that may be read-only by
+// configuration (an SQL source with a Query and no Columns), so that a
+// view that writes through one is refused at setup rather than failing on
+// its first write.
+type WriteChecker interface {
+	// CanWrite reports whether Insert, Update and Delete can succeed.
+	CanWrite() bool
+}
+
 // FieldLister is implemented by sources that know their fields; filters
 // use it to drop names a source does not have.
 type FieldLister interface {
