@@ -18,8 +18,7 @@ import (
 // exactly once.
 func TestSIGKILLOfOneInstanceLosesNoAcknowledgedWrite(t *testing.T) {
 	d := newDeployment(t)
-	a := d.start(t)
-	b := d.start(t)
+	a, b := d.startTwo(t)
 	auth := "Token " + a.token(t, "alice")
 
 	const writers, killAfter, target = 8, 60, 200

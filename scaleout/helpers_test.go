@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,15 +34,29 @@ type instance struct {
 	base string
 }
 
-// start runs an instance configured only by its environment, as a
-// deployment would: DATABASE_URL, CACHE_URL and a SECRET_KEY common to all
-// instances. The first instance of a deployment migrates the database and
-// loads the demo data; start the others once it listens.
-func (d *deployment) start(t *testing.T) *instance {
+// startTwo starts two instances at once on the deployment's empty
+// database, configured only by their environment, as a deployment would:
+// DATABASE_URL, CACHE_URL and a SECRET_KEY common to all instances. Both
+// migrate (one waits for the other's migration lock) and load the demo
+// data into the database if it has no users yet.
+func (d *deployment) startTwo(t *testing.T) (a, b *instance) {
 	t.Helper()
-	s := testservers.StartRunserver(t, "DATABASE_URL="+d.database, "CACHE_URL="+d.cache,
-		"SECRET_KEY=scaleout-test-secret-key-shared-by-every-instance")
-	return &instance{Runserver: s, base: s.URL}
+	env := []string{"DATABASE_URL=" + d.database, "CACHE_URL=" + d.cache,
+		"SECRET_KEY=scaleout-test-secret-key-shared-by-every-instance"}
+	var servers [2]*testservers.Runserver
+	var wg sync.WaitGroup
+	for i := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			servers[i] = testservers.StartRunserver(t, env...)
+		}()
+	}
+	wg.Wait()
+	if servers[0] == nil || servers[1] == nil {
+		t.FailNow()
+	}
+	return &instance{servers[0], servers[0].URL}, &instance{servers[1], servers[1].URL}
 }
 
 var httpClient = &http.Client{

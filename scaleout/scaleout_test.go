@@ -16,8 +16,7 @@ import (
 // Redis behave as one service.
 func TestTwoInstances(t *testing.T) {
 	d := newDeployment(t)
-	a := d.start(t)
-	b := d.start(t)
+	a, b := d.startTwo(t)
 
 	t.Run("a token obtained on A authenticates on B", func(t *testing.T) {
 		key := a.token(t, "alice")

@@ -37,6 +37,7 @@ import (
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/sample"
 )
 
@@ -99,10 +100,15 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 		return nil, err
 	}
 	if users == 0 {
-		if err := sample.Seed(ctx, db, sample.DefaultBooks); err != nil {
+		switch err := sample.Seed(ctx, db, sample.DefaultBooks); {
+		case store.IsUniqueViolation(err):
+			// Another instance, started at the same moment on the same
+			// empty database, loaded the demo data first.
+		case err != nil:
 			return nil, err
+		default:
+			fmt.Fprintf(env.Stdout, "Loaded the demo data: users admin, alice and bob, %d books.\n", sample.DefaultBooks)
 		}
-		fmt.Fprintf(env.Stdout, "Loaded the demo data: users admin, alice and bob, %d books.\n", sample.DefaultBooks)
 	}
 	var opts []sample.Option
 	if url := env.Var("CACHE_URL"); url != "" {
