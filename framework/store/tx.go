@@ -18,11 +18,10 @@ import (
 const MaxAttempts = 5
 
 // InTx runs fn in a transaction of db, committing when fn returns nil and
-// rolling back otherwise (fn's error is returned as is). A transaction that
-// the database aborted because of concurrent ones (IsRetryable: a
-// PostgreSQL serialization failure or deadlock, SQLite's busy) is run
-// again, up to MaxAttempts times with a short random pause, so fn must
-// have no effect outside tx. A failure whose outcome is unknown, as a
+// rolling back otherwise (fn's error is returned as is). A transaction
+// that PostgreSQL aborted because of concurrent ones (IsRetryable: a
+// serialization failure or a deadlock) is run again, up to MaxAttempts
+// times with a short random pause, so fn must have no effect outside tx. A failure whose outcome is unknown, as a
 // connection lost during COMMIT, is never retried.
 func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 	for attempt := 1; ; attempt++ {
@@ -78,15 +77,15 @@ func pgCode(err error) string {
 }
 
 // IsRetryable reports whether err aborted a transaction that may succeed
-// when run again from its start: SQLite's busy (IsBusy), or PostgreSQL's
-// serialization failure or deadlock, after which PostgreSQL has rolled the
-// transaction back.
+// when run again from its start: PostgreSQL's serialization failure or
+// deadlock, after which PostgreSQL has rolled the transaction back. (On
+// SQLite a writer already waits BusyTimeout for the lock: IsBusy.)
 func IsRetryable(err error) bool {
 	switch pgCode(err) {
 	case pgSerializationFailure, pgDeadlockDetected:
 		return true
 	}
-	return IsBusy(err)
+	return false
 }
 
 // IsUniqueViolation reports whether err is a UNIQUE or PRIMARY KEY

@@ -277,11 +277,11 @@ func Postgres(t testing.TB) string {
 	if err := psql(postgres.port, "postgres", `CREATE DATABASE "`+name+`" TEMPLATE template0`); err != nil {
 		t.Fatalf("testservers: create database: %v", err)
 	}
-	return PostgresURL(postgres.port, name)
+	return postgresURL(postgres.port, name)
 }
 
-// PostgresURL is the URL of database name of a cluster on port.
-func PostgresURL(port int, name string) string {
+// postgresURL is the URL of database name of a cluster on port.
+func postgresURL(port int, name string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", port, name)
 }
 
@@ -396,7 +396,7 @@ func startCluster(bin string, cred *syscall.Credential) error {
 func psql(port int, db, statement string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return execPostgres(ctx, PostgresURL(port, db), statement)
+	return execPostgres(ctx, postgresURL(port, db), statement)
 }
 
 // Dialects runs fn as two subtests, "sqlite" on a fresh in-memory SQLite
