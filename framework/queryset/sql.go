@@ -319,8 +319,9 @@ func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]any, err
 	}
 	defer rows.Close()
 	cols := s.t.m.columns
-	holders := make([]any, len(cols))
-	dest := make([]any, len(cols))
+	// The scanned values and the pointers to them share one allocation.
+	both := make([]any, 2*len(cols))
+	holders, dest := both[:len(cols)], both[len(cols):]
 	for i := range holders {
 		dest[i] = &holders[i]
 	}

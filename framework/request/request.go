@@ -90,6 +90,8 @@ type Request struct {
 	formatParam      string
 
 	vary []string
+	// varyBuf backs vary for the usual one or two names.
+	varyBuf [2]string
 
 	// AcceptedMediaType is the media type content negotiation chose.
 	AcceptedMediaType string
@@ -222,6 +224,9 @@ func (r *Request) Vary(header string) {
 		if h == header {
 			return
 		}
+	}
+	if r.vary == nil {
+		r.vary = r.varyBuf[:0]
 	}
 	r.vary = append(r.vary, header)
 }
