@@ -36,7 +36,7 @@ func BenchmarkDeepPages(b *testing.B) {
 	}
 	defer db.Close()
 	// Book x was created x seconds after the epoch.
-	_, err = db.Exec(booksSchema + `
+	_, err = db.Exec(booksSchema[store.SQLite] + `
 		DROP INDEX books_created;
 		INSERT INTO books (id, title, author, rating, created, owner)
 		WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ` + fmt.Sprint(benchRows) + `)

@@ -32,7 +32,9 @@ type book struct {
 	Owner   string    `db:"owner" json:"owner"`
 }
 
-const booksSchema = `CREATE TABLE books (
+// booksSchema is the books table on each dialect.
+var booksSchema = map[store.Dialect]string{
+	store.SQLite: `CREATE TABLE books (
 	id integer NOT NULL PRIMARY KEY AUTOINCREMENT,
 	title varchar(200) NOT NULL,
 	author varchar(200) NOT NULL,
@@ -40,7 +42,17 @@ const booksSchema = `CREATE TABLE books (
 	created datetime NOT NULL,
 	owner varchar(150) NOT NULL
 );
-CREATE INDEX books_created ON books (created);`
+CREATE INDEX books_created ON books (created);`,
+	store.PostgreSQL: `CREATE TABLE books (
+	id serial NOT NULL PRIMARY KEY,
+	title varchar(200) NOT NULL,
+	author varchar(200) NOT NULL,
+	rating integer NOT NULL,
+	created timestamp with time zone NOT NULL,
+	owner varchar(150) NOT NULL
+);
+CREATE INDEX books_created ON books (created);`,
+}
 
 // epoch is the creation time of book 0 in the reference's seed.
 var epoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -59,12 +71,18 @@ func seedBook(i int) book {
 // reference's n books.
 func openBooks(t testing.TB, n int) *sqlx.DB {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite3"))
+	return openBooksAt(t, filepath.Join(t.TempDir(), "db.sqlite3"), n)
+}
+
+// openBooksAt is openBooks on the empty database dsn, of either dialect.
+func openBooksAt(t testing.TB, dsn string, n int) *sqlx.DB {
+	t.Helper()
+	db, err := store.Open(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	if _, err := db.Exec(booksSchema); err != nil {
+	if _, err := db.Exec(booksSchema[store.DialectOf(db)]); err != nil {
 		t.Fatal(err)
 	}
 	tx := db.MustBegin()
@@ -77,9 +95,12 @@ func openBooks(t testing.TB, n int) *sqlx.DB {
 	return db
 }
 
-func insertBook(t testing.TB, x sqlx.Execer, b book) {
+func insertBook(t testing.TB, x interface {
+	sqlx.Execer
+	Rebind(string) string
+}, b book) {
 	t.Helper()
-	_, err := x.Exec(`INSERT INTO books (id, title, author, rating, created, owner) VALUES (?, ?, ?, ?, ?, ?)`,
+	_, err := x.Exec(x.Rebind(`INSERT INTO books (id, title, author, rating, created, owner) VALUES (?, ?, ?, ?, ?, ?)`),
 		b.ID, b.Title, b.Author, b.Rating, b.Created.UTC().Format(time.DateTime), b.Owner)
 	if err != nil {
 		t.Fatal(err)

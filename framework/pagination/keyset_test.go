@@ -20,6 +20,7 @@ import (
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/testservers"
 )
 
 var keysetSecret = []byte("keyset test secret")
@@ -216,7 +217,8 @@ func envInt(t *testing.T, name string, def uint64) uint64 {
 // then back to the start. Each walk must list rows strictly in the
 // ordering (so none twice), each row existing when its page was read, and
 // every row that existed when the walk began and was not deleted during
-// it. It runs on SQLite (SQLSource) and in memory (SliceSource).
+// it. It runs on SQLite and PostgreSQL (SQLSource) and in memory
+// (SliceSource).
 //
 // DRF_KEYSET_SEED and DRF_KEYSET_ITERATIONS reproduce or extend a run;
 // the seed and iterations are logged (go test -v).
@@ -224,10 +226,13 @@ func TestKeysetPropertyNoRowRepeatedOrSkipped(t *testing.T) {
 	seed := envInt(t, "DRF_KEYSET_SEED", uint64(time.Now().UnixNano()))
 	iterations := int(envInt(t, "DRF_KEYSET_ITERATIONS", 150))
 	t.Logf("keyset property test: seed %d, %d iterations per source (DRF_KEYSET_SEED=%d reproduces)", seed, iterations, seed)
-	for _, kind := range []string{"sql", "slice"} {
+	for _, kind := range []string{"sql", "slice", "postgresql"} {
 		t.Run(kind, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 0x6b657973))
 			db := openBooks(t, 0)
+			if kind == "postgresql" {
+				db = openBooksAt(t, testservers.Postgres(t), 0)
+			}
 			var pages, inserts, deletes, rows int
 			for it := range iterations {
 				w := newKeysetWorld(t, kind, db, rng)
@@ -310,7 +315,7 @@ func (w *keysetWorld) mutate() []int {
 		w.mu.Lock()
 		delete(w.rows, id)
 		w.mu.Unlock()
-		if _, err := w.db.Exec(`DELETE FROM books WHERE id = ?`, id); err != nil {
+		if _, err := w.db.Exec(w.db.Rebind(`DELETE FROM books WHERE id = ?`), id); err != nil {
 			w.t.Fatal(err)
 		}
 		gone = append(gone, id)
@@ -332,7 +337,7 @@ func (w *keysetWorld) ids() []int {
 
 // source is the rows as the iteration's kind of source.
 func (w *keysetWorld) source() queryset.Source {
-	if w.kind == "sql" {
+	if w.kind != "slice" {
 		return booksSource(w.t, w.db)
 	}
 	var books []book
@@ -438,3 +443,5 @@ func (w *keysetWorld) walk(it int) {
 	slices.Reverse(back)
 	check("backward", back, stable, all)
 }
+
+func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
