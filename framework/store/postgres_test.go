@@ -214,3 +214,47 @@ func TestMigrateConcurrentlyOnPostgres(t *testing.T) {
 		t.Errorf("%d advisory locks left, %v", locks, err)
 	}
 }
+
+// TestPostgresPoolSurvivesLostConnections: when the server ends every
+// connection of the pool (a restart, a fail-over, an idle-session
+// timeout), the next statements open new ones instead of failing.
+func TestPostgresPoolSurvivesLostConnections(t *testing.T) {
+	url := testservers.Postgres(t)
+	db, err := store.Open(url + "&pool_max_conns=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.MustExec(`CREATE TABLE t (x integer)`)
+	// Fill the pool with idle connections.
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := db.Exec(`SELECT pg_sleep(0.05)`); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if idle := db.Stats().Idle; idle < 2 {
+		t.Fatalf("%d idle connections, want the pool filled", idle)
+	}
+	admin, err := store.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	var ended int
+	if err := admin.Get(&ended, `SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid()) s`); err != nil || ended < 2 {
+		t.Fatalf("ended %d connections, %v", ended, err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	for i := range 8 {
+		if _, err := db.Exec(`INSERT INTO t VALUES ($1)`, i); err != nil {
+			t.Fatalf("statement %d after the connections were lost: %v", i, err)
+		}
+	}
+}
