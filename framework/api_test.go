@@ -2,11 +2,11 @@ package framework_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
 )
@@ -34,12 +34,12 @@ func TestAPIRegistersNamedRoutesAndInheritsSettings(t *testing.T) {
 		t.Fatalf("names %s", got)
 	}
 	resp, _ := do(t, api, "GET", "/closed/", nil, "")
-	if resp.StatusCode != 403 {
-		t.Errorf("the global permission is not inherited: %d", resp.StatusCode)
+	if resp.Status != 403 {
+		t.Errorf("the global permission is not inherited: %d", resp.Status)
 	}
 	resp, body := do(t, api, "GET", "/v1/open/", map[string]string{"X-Forwarded-Host": "api.example.com"}, "")
-	if resp.StatusCode != 200 || body["self"] != "http://api.example.com/v1/open/" || body["view"] != "Open" {
-		t.Errorf("open: %d %v", resp.StatusCode, body)
+	if resp.Status != 200 || body["self"] != "http://api.example.com/v1/open/" || body["view"] != "Open" {
+		t.Errorf("open: %d %v", resp.Status, body)
 	}
 }
 
@@ -65,11 +65,11 @@ func TestViewIsPlainConfiguration(t *testing.T) {
 	if v.Permissions.IsSet() || v.Options != nil {
 		t.Errorf("registration changed the view: %+v", v)
 	}
-	if resp, _ := do(t, open, "GET", "/x/", nil, ""); resp.StatusCode != 200 {
-		t.Errorf("open: %d", resp.StatusCode)
+	if resp, _ := do(t, open, "GET", "/x/", nil, ""); resp.Status != 200 {
+		t.Errorf("open: %d", resp.Status)
 	}
-	if resp, _ := do(t, closed, "GET", "/x/", nil, ""); resp.StatusCode != 403 {
-		t.Errorf("closed: %d", resp.StatusCode)
+	if resp, _ := do(t, closed, "GET", "/x/", nil, ""); resp.Status != 403 {
+		t.Errorf("closed: %d", resp.Status)
 	}
 }
 
@@ -80,9 +80,7 @@ func TestAppendSlash(t *testing.T) {
 	api := framework.NewAPI(nil, framework.Settings{})
 	api.Handle("/books/", framework.View{Get: self})
 	api.Route("/ns", "", func(api *framework.API) { api.Handle("/info/", framework.View{Get: self}) })
-	srv := httptest.NewServer(api)
-	defer srv.Close()
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	client := apitest.New(t, api)
 	for _, c := range []struct {
 		method, path string
 		status       int
@@ -95,26 +93,19 @@ func TestAppendSlash(t *testing.T) {
 		{"GET", "/nope/", 404, ""},
 		{"GET", "/ns/nope", 404, ""},
 	} {
-		req, _ := http.NewRequest(c.method, srv.URL+c.path, nil)
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
+		resp := client.Do(c.method, c.path, "")
+		if resp.Status != c.status || resp.Header.Get("Location") != c.location {
+			t.Errorf("%s %s: %d %q, want %d %q", c.method, c.path, resp.Status, resp.Header.Get("Location"), c.status, c.location)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != c.status || resp.Header.Get("Location") != c.location {
-			t.Errorf("%s %s: %d %q, want %d %q", c.method, c.path, resp.StatusCode, resp.Header.Get("Location"), c.status, c.location)
-		}
-		if c.status == 301 && (resp.ContentLength != 0 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8") {
-			t.Errorf("%s: redirect body %d %q", c.path, resp.ContentLength, resp.Header.Get("Content-Type"))
+		if c.status == 301 && (resp.Body != "" || resp.Header.Get("Content-Type") != "text/html; charset=utf-8") {
+			t.Errorf("%s: redirect body %q %q", c.path, resp.Body, resp.Header.Get("Content-Type"))
 		}
 	}
 
 	off := framework.NewAPI(nil, framework.Settings{DisableAppendSlash: true})
 	off.Handle("/books/", framework.View{Get: self})
 	off.NotFound(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "gone", http.StatusGone) }))
-	w := httptest.NewRecorder()
-	off.ServeHTTP(w, httptest.NewRequest("GET", "/books", nil))
-	if w.Code != 410 || w.Body.String() != "gone\n" {
-		t.Errorf("without APPEND_SLASH: %d %q", w.Code, w.Body)
+	if r := apitest.New(t, off).Get("/books"); r.Status != 410 || r.Body != "gone\n" {
+		t.Errorf("without APPEND_SLASH: %d %q", r.Status, r.Body)
 	}
 }

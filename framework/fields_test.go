@@ -98,8 +98,8 @@ func TestMaxNumberFields(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			v := compile(framework.View{Get: list, Post: echo}, c.settings)
 			resp, body := do(t, v, c.method, "/?"+c.query, c.header, c.body)
-			if resp.StatusCode != c.status {
-				t.Fatalf("%d %v, want %d", resp.StatusCode, body, c.status)
+			if resp.Status != c.status {
+				t.Fatalf("%d %v, want %d", resp.Status, body, c.status)
 			}
 			if c.status == 400 && body["detail"] != tooManyFields {
 				t.Errorf("detail %q, want %q", body["detail"], tooManyFields)

@@ -3,7 +3,6 @@ package framework_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -79,30 +79,20 @@ func compile(v framework.View, s ...framework.Settings) http.Handler {
 	return framework.NewAPI(nil, settings).Handler(v)
 }
 
-func do(t *testing.T, h http.Handler, method, path string, header map[string]string, body string) (*http.Response, map[string]any) {
+// do sends one request to h with header's fields and returns the answer
+// and, for a JSON object, its fields.
+func do(t *testing.T, h http.Handler, method, path string, header map[string]string, body string) (*apitest.Response, map[string]any) {
 	t.Helper()
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	var fields []string
 	for k, v := range header {
-		req.Header.Set(k, v)
+		fields = append(fields, k+": "+v)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	r := apitest.New(t, h).Do(method, path, body, fields...)
 	var data map[string]any
-	if len(raw) > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		if err := json.Unmarshal(raw, &data); err != nil {
-			t.Fatalf("body %q: %v", raw, err)
-		}
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") && strings.HasPrefix(r.Body, "{") {
+		data = r.JSON()
 	}
-	return resp, data
+	return r, data
 }
 
 func TestPipelineOrder(t *testing.T) {
@@ -117,8 +107,8 @@ func TestPipelineOrder(t *testing.T) {
 		},
 	}
 	resp, body := do(t, compile(v), "GET", "/", map[string]string{"X-User": "alice"}, "")
-	if resp.StatusCode != 200 || body["user"] != "alice" {
-		t.Fatalf("got %d %v", resp.StatusCode, body)
+	if resp.Status != 200 || body["user"] != "alice" {
+		t.Fatalf("got %d %v", resp.Status, body)
 	}
 	if got := strings.Join(log, ","); got != "authenticate,permission,throttle,handler" {
 		t.Fatalf("order %s", got)
@@ -164,8 +154,8 @@ func TestSchemeOrder(t *testing.T) {
 	}
 	// Failed: stops at once, whatever the permissions.
 	resp, body := do(t, compile(v), "GET", "/", map[string]string{"X-User": "bad"}, "")
-	if resp.StatusCode != 403 || body["detail"] != "No such user" || second != 1 {
-		t.Fatalf("failed: %d %v second=%d", resp.StatusCode, body, second)
+	if resp.Status != 403 || body["detail"] != "No such user" || second != 1 {
+		t.Fatalf("failed: %d %v second=%d", resp.Status, body, second)
 	}
 }
 
@@ -200,8 +190,8 @@ func Test401403Matrix(t *testing.T) {
 				h["X-User"] = c.user
 			}
 			resp, body := do(t, compile(v), "GET", "/", h, "")
-			if resp.StatusCode != c.status {
-				t.Fatalf("status %d, want %d (%v)", resp.StatusCode, c.status, body)
+			if resp.Status != c.status {
+				t.Fatalf("status %d, want %d (%v)", resp.Status, c.status, body)
 			}
 			if got := resp.Header.Get("WWW-Authenticate"); got != c.challenge {
 				t.Fatalf("WWW-Authenticate %q, want %q", got, c.challenge)
@@ -223,13 +213,13 @@ func TestSettingsInheritanceAndExplicitNone(t *testing.T) {
 	}
 	inherit := framework.View{Get: ok}
 	resp, _ := do(t, compile(inherit, s), "GET", "/", nil, "")
-	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != "Token" {
-		t.Fatalf("inherit: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	if resp.Status != 401 || resp.Header.Get("WWW-Authenticate") != "Token" {
+		t.Fatalf("inherit: %d %q", resp.Status, resp.Header.Get("WWW-Authenticate"))
 	}
 	none := framework.View{Authentication: framework.Authenticators(), Permissions: framework.Permissions(), Get: ok}
 	resp, _ = do(t, compile(none, s), "GET", "/", map[string]string{"X-User": "bad"}, "")
-	if resp.StatusCode != 200 {
-		t.Fatalf("explicit none: %d", resp.StatusCode)
+	if resp.Status != 200 {
+		t.Fatalf("explicit none: %d", resp.Status)
 	}
 }
 
@@ -238,16 +228,16 @@ func TestMethodNotAllowedAndOptions(t *testing.T) {
 		return framework.OK(map[string]int{"n": 1}), nil
 	}}
 	resp, body := do(t, compile(v), "POST", "/", nil, "")
-	if resp.StatusCode != 405 || body["detail"] != `Method "POST" not allowed.` || resp.Header.Get("Allow") != "GET, HEAD, OPTIONS" {
-		t.Fatalf("405: %d %v %q", resp.StatusCode, body, resp.Header.Get("Allow"))
+	if resp.Status != 405 || body["detail"] != `Method "POST" not allowed.` || resp.Header.Get("Allow") != "GET, HEAD, OPTIONS" {
+		t.Fatalf("405: %d %v %q", resp.Status, body, resp.Header.Get("Allow"))
 	}
 	resp, body = do(t, compile(v), "OPTIONS", "/", nil, "")
-	if resp.StatusCode != 200 || body["name"] != "Thing" {
-		t.Fatalf("options: %d %v", resp.StatusCode, body)
+	if resp.Status != 200 || body["name"] != "Thing" {
+		t.Fatalf("options: %d %v", resp.Status, body)
 	}
 	resp, _ = do(t, compile(v), "HEAD", "/", nil, "")
-	if resp.StatusCode != 200 || resp.Header.Get("Content-Length") != "7" {
-		t.Fatalf("head: %d %q", resp.StatusCode, resp.Header.Get("Content-Length"))
+	if resp.Status != 200 || resp.Header.Get("Content-Length") != "7" {
+		t.Fatalf("head: %d %q", resp.Status, resp.Header.Get("Content-Length"))
 	}
 }
 
@@ -300,8 +290,8 @@ func TestAuthenticatorErrorIsSurfacedWrapped(t *testing.T) {
 	}
 	resp, _ := do(t, compile(v, s), "GET", "/", nil, "")
 	var wrapped *request.WrappedError
-	if resp.StatusCode != 500 || !errors.As(seen, &wrapped) || wrapped.Err.Error() != "database is down" {
-		t.Fatalf("%d %v", resp.StatusCode, seen)
+	if resp.Status != 500 || !errors.As(seen, &wrapped) || wrapped.Err.Error() != "database is down" {
+		t.Fatalf("%d %v", resp.Status, seen)
 	}
 }
 
@@ -319,8 +309,8 @@ func TestCustomExceptionHandler(t *testing.T) {
 		},
 	}
 	resp, body := do(t, compile(v, s), "GET", "/", nil, "")
-	if resp.StatusCode != 404 || body["status_code"] != 404.0 {
-		t.Fatalf("%d %v", resp.StatusCode, body)
+	if resp.Status != 404 || body["status_code"] != 404.0 {
+		t.Fatalf("%d %v", resp.Status, body)
 	}
 }
 

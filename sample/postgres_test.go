@@ -91,30 +91,22 @@ func TestMigrationsAreDjangosOnPostgres(t *testing.T) {
 // gets the next id (the sequence follows), and a second seed starts over.
 func TestSeedThenWriteOnPostgres(t *testing.T) {
 	db := newPostgres(t)
-	base := serve(t, db)
+	c := serve(t, db)
 	for range 2 {
-		req, _ := http.NewRequest(http.MethodPost, base+"/books/", strings.NewReader(`{"title":"New","author":"Me","rating":4}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.SetBasicAuth("alice", "alice-pass")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
+		if r := c.Post("/books/", `{"title":"New","author":"Me","rating":4}`, "Authorization: Basic YWxpY2U6YWxpY2UtcGFzcw=="); r.Status != http.StatusCreated {
+			t.Fatalf("POST /books/: %d %s", r.Status, r.Body)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusCreated {
-			t.Fatalf("POST /books/: %d", resp.StatusCode)
-		}
-		if status, body := get(t, base+"/books/11/"); status != http.StatusOK || !strings.Contains(body, `"owner":"alice"`) {
-			t.Errorf("GET /books/11/: %d %s", status, body)
+		if r := c.Get("/books/11/"); r.Status != http.StatusOK || !strings.Contains(r.Body, `"owner":"alice"`) {
+			t.Errorf("GET /books/11/: %d %s", r.Status, r.Body)
 		}
 		if err := sample.Seed(context.Background(), db, 10); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if status, body := get(t, base+"/books/99999999999/"); status != http.StatusNotFound {
-		t.Errorf("GET of an id beyond integer: %d %s", status, body)
+	if r := c.Get("/books/99999999999/"); r.Status != http.StatusNotFound {
+		t.Errorf("GET of an id beyond integer: %d %s", r.Status, r.Body)
 	}
-	if status, body := get(t, base+"/pages/cursor-orderable/?ordering=title&cursor=cD0lMDAlZmY%3D"); status != http.StatusNotFound || body != `{"detail":"Invalid cursor"}` {
-		t.Errorf("a cursor position PostgreSQL cannot compare: %d %s", status, body)
+	if r := c.Get("/pages/cursor-orderable/?ordering=title&cursor=cD0lMDAlZmY%3D"); r.Status != http.StatusNotFound || r.Body != `{"detail":"Invalid cursor"}` {
+		t.Errorf("a cursor position PostgreSQL cannot compare: %d %s", r.Status, r.Body)
 	}
 }

@@ -2,9 +2,7 @@ package sample_test
 
 import (
 	"context"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/sample"
 )
@@ -30,8 +29,8 @@ func newDB(t *testing.T) *sqlx.DB {
 	return db
 }
 
-// serve serves the sample on a seeded db.
-func serve(t *testing.T, db *sqlx.DB, opts ...sample.Option) string {
+// serve returns a client of the sample on a seeded db.
+func serve(t *testing.T, db *sqlx.DB, opts ...sample.Option) *apitest.Client {
 	t.Helper()
 	if err := sample.Seed(context.Background(), db, 10); err != nil {
 		t.Fatal(err)
@@ -40,24 +39,7 @@ func serve(t *testing.T, db *sqlx.DB, opts ...sample.Option) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
-func get(t *testing.T, url string, header ...string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, url, nil)
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return apitest.New(t, h)
 }
 
 func TestSeed(t *testing.T) {
@@ -135,17 +117,17 @@ func TestRemoteUser(t *testing.T) {
 		{"bob", `{"detail":"Authentication credentials were not provided."}`, http.StatusForbidden},
 		{"", `{"detail":"Authentication credentials were not provided."}`, http.StatusForbidden},
 	} {
-		status, body := get(t, trusted+"/auth/remote-user/", header, c.user)
-		if status != c.status || body != c.want {
-			t.Errorf("trusted %s: %s: %d %s, want %d %s", header, c.user, status, body, c.status, c.want)
+		r := trusted.Get("/auth/remote-user/", header+": "+c.user)
+		if r.Status != c.status || r.Body != c.want {
+			t.Errorf("trusted %s: %s: %d %s, want %d %s", header, c.user, r.Status, r.Body, c.status, c.want)
 		}
 	}
-	if status, body := get(t, trusted+"/whoami/", header, "alice"); status != http.StatusOK || strings.Contains(body, "alice") {
-		t.Errorf("the remote user counts outside /auth/remote-user/: %s", body)
+	if r := trusted.Get("/whoami/", header+": alice"); r.Status != http.StatusOK || strings.Contains(r.Body, "alice") {
+		t.Errorf("the remote user counts outside /auth/remote-user/: %s", r.Body)
 	}
 
 	untrusted := serve(t, newDB(t))
-	if status, body := get(t, untrusted+"/auth/remote-user/", header, "alice"); status != http.StatusForbidden {
-		t.Errorf("%s is trusted without TrustRemoteUserHeader: %d %s", header, status, body)
+	if r := untrusted.Get("/auth/remote-user/", header+": alice"); r.Status != http.StatusForbidden {
+		t.Errorf("%s is trusted without TrustRemoteUserHeader: %d %s", header, r.Status, r.Body)
 	}
 }

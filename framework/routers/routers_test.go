@@ -3,9 +3,7 @@ package routers_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/queryset"
@@ -64,33 +63,14 @@ type answer struct {
 	body   string
 }
 
-func call(t *testing.T, srv *httptest.Server, method, path, user, body string) answer {
-	t.Helper()
-	a, err := tryCall(srv, method, path, user, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
-
-func tryCall(srv *httptest.Server, method, path, user, body string) (answer, error) {
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		return answer{}, err
-	}
+// call sends a request as user (the X-User header), "" for anonymous.
+func call(c *apitest.Client, method, path, user, body string) answer {
+	var header []string
 	if user != "" {
-		req.Header.Set("X-User", user)
+		header = append(header, "X-User: "+user)
 	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return answer{}, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return answer{resp.StatusCode, resp.Header, strings.ReplaceAll(string(b), srv.URL, "http://testserver")}, err
+	r := c.Do(method, path, body, header...)
+	return answer{r.Status, r.Header, r.Body}
 }
 
 // bookFields is the reference's OPTIONS description of BookSerializer.
@@ -109,8 +89,7 @@ func TestModelViewSetAsTheReference(t *testing.T) {
 	router.Register("books", bookViewSet(f), "")
 	api := api(f)
 	router.Mount(api)
-	srv := httptest.NewServer(api)
-	defer srv.Close()
+	srv := apitest.New(t, api)
 
 	const listAllow, detailAllow = "GET, POST, HEAD, OPTIONS", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS"
 	notFound := `{"detail":"Not found."}`
@@ -151,7 +130,7 @@ func TestModelViewSetAsTheReference(t *testing.T) {
 		{"OPTIONS", "/books/999/", "alice", "", 200, detailAllow, `{"name":"Book Instance","description":"","renders":["application/json"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}`},
 		{"GET", "/", "", "", 200, "GET, HEAD, OPTIONS", `{"books":"http://testserver/books/"}`},
 	} {
-		got := call(t, srv, c.method, c.path, c.user, c.body)
+		got := call(srv, c.method, c.path, c.user, c.body)
 		ok := got.body == c.want
 		if prefix, cut := strings.CutSuffix(c.want, "..."); cut {
 			ok = strings.HasPrefix(got.body, prefix)
@@ -164,7 +143,7 @@ func TestModelViewSetAsTheReference(t *testing.T) {
 		}
 	}
 	// The created book belongs to alice, was created now, and is stored.
-	created := call(t, srv, "GET", "/books/101/", "", "")
+	created := call(srv, "GET", "/books/101/", "", "")
 	var b map[string]any
 	if err := json.Unmarshal([]byte(created.body), &b); err != nil || b["owner"] != "alice" {
 		t.Fatalf("created book = %s", created.body)
@@ -210,8 +189,7 @@ func TestExtraActionsAndNamespaces(t *testing.T) {
 		routers.Action{Name: "SetRating", Handler: sh.SetRating, Detail: true, HTTPMethods: []string{"post", "PUT"}})
 	api := api(f)
 	api.Route("/api", "api", router.Mount)
-	srv := httptest.NewServer(api)
-	defer srv.Close()
+	srv := apitest.New(t, api)
 
 	for _, c := range []struct {
 		method, path string
@@ -228,7 +206,7 @@ func TestExtraActionsAndNamespaces(t *testing.T) {
 		{"DELETE", "/api/shelf/2/", 405, "GET, HEAD, OPTIONS", `{"detail":"Method \"DELETE\" not allowed."}`},
 		{"GET", "/api/shelf/2/", 200, "GET, HEAD, OPTIONS", `{"id":2,"title":"Book 002","author":"Author 2","rating":5,"created":"2024-01-01T02:00:00Z","owner":"alice"}`},
 	} {
-		got := call(t, srv, c.method, c.path, "", "")
+		got := call(srv, c.method, c.path, "", "")
 		if got.status != c.status || got.header.Get("Allow") != c.allow || got.body != c.want {
 			t.Errorf("%s %s\n got %d %q %s\nwant %d %q %s", c.method, c.path, got.status, got.header.Get("Allow"), got.body, c.status, c.allow, c.want)
 		}
@@ -298,12 +276,11 @@ func TestRegisterErrors(t *testing.T) {
 	rt.Register("plain", &plain{}, "plain")
 	api := framework.NewAPI(nil, framework.Settings{})
 	rt.Mount(api)
-	srv := httptest.NewServer(api)
-	defer srv.Close()
-	if got := call(t, srv, "GET", "/plain/", "", ""); got.status != 200 || got.body != "[1]" {
+	srv := apitest.New(t, api)
+	if got := call(srv, "GET", "/plain/", "", ""); got.status != 200 || got.body != "[1]" {
 		t.Errorf("plain viewset = %+v", got)
 	}
-	if got := call(t, srv, "GET", "/plain/1/", "", ""); got.status != 404 {
+	if got := call(srv, "GET", "/plain/1/", "", ""); got.status != 404 {
 		t.Errorf("a viewset without detail actions has no detail route: %d", got.status)
 	}
 }
@@ -318,28 +295,24 @@ func TestConcurrentRequests(t *testing.T) {
 	router.Register("books", bookViewSet(f), "book")
 	api := api(f)
 	router.Mount(api)
-	srv := httptest.NewServer(api)
-	defer srv.Close()
+	srv := apitest.New(t, api)
 	var wg sync.WaitGroup
 	errs := make(chan string, 100)
 	for w := range 8 {
 		wg.Go(func() {
 			for i := range 10 {
 				var got answer
-				var err error
 				switch i % 4 {
 				case 0:
-					got, err = tryCall(srv, "GET", fmt.Sprintf("/books/?page=%d", i%3+1), "", "")
+					got = call(srv, "GET", fmt.Sprintf("/books/?page=%d", i%3+1), "", "")
 				case 1:
-					got, err = tryCall(srv, "GET", fmt.Sprintf("/books/%d/", w+1), "", "")
+					got = call(srv, "GET", fmt.Sprintf("/books/%d/", w+1), "", "")
 				case 2:
-					got, err = tryCall(srv, "POST", "/books/", "alice", fmt.Sprintf(`{"title":"w%d-%d","author":"a","rating":2}`, w, i))
+					got = call(srv, "POST", "/books/", "alice", fmt.Sprintf(`{"title":"w%d-%d","author":"a","rating":2}`, w, i))
 				case 3:
-					got, err = tryCall(srv, "PATCH", fmt.Sprintf("/books/%d/", w+1), "admin", fmt.Sprintf(`{"rating":%d}`, i%5+1))
+					got = call(srv, "PATCH", fmt.Sprintf("/books/%d/", w+1), "admin", fmt.Sprintf(`{"rating":%d}`, i%5+1))
 				}
-				if err != nil {
-					errs <- err.Error()
-				} else if got.status >= 300 {
+				if got.status >= 300 {
 					errs <- fmt.Sprintf("worker %d request %d: %d %s", w, i, got.status, got.body)
 				}
 			}
