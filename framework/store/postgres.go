@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/url"
 	"runtime"
@@ -50,9 +51,10 @@ func DefaultMaxConns() int { return 2*runtime.NumCPU() + 2 }
 // to DefaultConnectTimeout. Every session runs in UTC (TimeZone), as
 // Django's with USE_TZ, so that the text times FormatTime binds are read as
 // UTC. Each connection caches its prepared statements (pgx's default).
-// A connection found broken before a statement was sent is replaced and
-// the statement sent again by database/sql; nothing else is retried here
-// (see InTx).
+// A statement outside a transaction that finds its connection broken
+// before it was sent, or its session ended by the server (a restart, a
+// fail-over), is sent again on a new connection by database/sql; nothing
+// else is retried here (see InTx).
 func openPostgres(dsn string) (*sqlx.DB, error) {
 	u, err := url.Parse(dsn)
 	if err != nil {
@@ -92,7 +94,7 @@ func openPostgres(dsn string) (*sqlx.DB, error) {
 		return nil, fail(err)
 	}
 	config.RuntimeParams["timezone"] = "UTC"
-	db := sqlx.NewDb(stdlib.OpenDB(*config), PostgresDriverName)
+	db := sqlx.NewDb(sql.OpenDB(reconnector{stdlib.GetConnector(*config)}), PostgresDriverName)
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
 	db.SetConnMaxLifetime(lifetime)

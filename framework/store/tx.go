@@ -19,8 +19,8 @@ const MaxAttempts = 5
 
 // InTx runs fn in a transaction of db, committing when fn returns nil and
 // rolling back otherwise (fn's error is returned as is). A transaction
-// that PostgreSQL aborted because of concurrent ones (IsRetryable: a
-// serialization failure or a deadlock) is run again, up to MaxAttempts
+// that PostgreSQL aborted (IsRetryable: a serialization failure, a
+// deadlock, the server ending the session) is run again, up to MaxAttempts
 // times with a short random pause, so fn must have no effect outside tx. A failure whose outcome is unknown, as a
 // connection lost during COMMIT, is never retried.
 func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
@@ -78,14 +78,15 @@ func pgCode(err error) string {
 
 // IsRetryable reports whether err aborted a transaction that may succeed
 // when run again from its start: PostgreSQL's serialization failure or
-// deadlock, after which PostgreSQL has rolled the transaction back. (On
+// deadlock, or the end of the session by the server (a restart, a
+// fail-over), after which PostgreSQL has rolled the transaction back. (On
 // SQLite a writer already waits BusyTimeout for the lock: IsBusy.)
 func IsRetryable(err error) bool {
 	switch pgCode(err) {
 	case pgSerializationFailure, pgDeadlockDetected:
 		return true
 	}
-	return false
+	return isSessionEnded(err)
 }
 
 // IsUniqueViolation reports whether err is a UNIQUE or PRIMARY KEY
