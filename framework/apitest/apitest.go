@@ -32,6 +32,8 @@ type Client struct {
 	// Header is sent with every request; a request's own header of the
 	// same name replaces it.
 	Header http.Header
+	// Secure sends the requests as over HTTPS (Django's secure=True).
+	Secure bool
 }
 
 // New returns a client of h that reports failures to t.
@@ -69,7 +71,11 @@ func (c *Client) Do(method, path, body string, header ...string) *Response {
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	req := httptest.NewRequest(method, "http://"+Host+path, rd)
+	scheme := "http"
+	if c.Secure {
+		scheme = "https"
+	}
+	req := httptest.NewRequest(method, scheme+"://"+Host+path, rd)
 	for k, vs := range c.Header {
 		req.Header[k] = append([]string(nil), vs...)
 	}
@@ -93,7 +99,7 @@ func (c *Client) Do(method, path, body string, header ...string) *Response {
 	if body != "" && req.Header.Get("Content-Type") == "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	u := &url.URL{Scheme: "http", Host: req.Host, Path: req.URL.Path}
+	u := &url.URL{Scheme: scheme, Host: req.Host, Path: req.URL.Path}
 	for _, ck := range c.jar.Cookies(u) {
 		req.AddCookie(ck)
 	}

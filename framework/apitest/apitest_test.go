@@ -16,7 +16,7 @@ func echo(v *framework.View, r *request.Request) (*framework.Response, error) {
 		return nil, err
 	}
 	ck, _ := r.Cookie("seen")
-	return framework.OK(map[string]any{"host": r.Host, "x": r.Header.Get("X-A"), "data": data, "cookie": ck != nil}), nil
+	return framework.OK(map[string]any{"host": r.Host, "x": r.Header.Get("X-A"), "data": data, "cookie": ck != nil, "tls": r.TLS != nil}), nil
 }
 
 func TestClient(t *testing.T) {
@@ -40,6 +40,10 @@ func TestClient(t *testing.T) {
 	c.Get("/set/")
 	if c.Cookie("seen") != "1" || c.Get("/echo/").JSON()["cookie"] != true {
 		t.Error("the cookie was not kept and sent back")
+	}
+	c.Secure = true
+	if got := c.Get("/echo/").JSON(); got["tls"] != true || got["cookie"] != true {
+		t.Errorf("secure: %v", got)
 	}
 	if r := c.Get("/echo"); r.Status != 301 || r.Header.Get("Location") != "/echo/" {
 		t.Errorf("redirects are answers: %d %v", r.Status, r.Header)

@@ -2,13 +2,13 @@ package browsable_test
 
 import (
 	"html/template"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/browsable"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
@@ -61,25 +61,16 @@ func serve(t *testing.T, v framework.View, s ...framework.Settings) *httptest.Se
 	return srv
 }
 
-func get(t *testing.T, srv *httptest.Server, path string, header ...string) (*http.Response, string) {
+// get requests path from srv's handler; header holds names and values in
+// turn.
+func get(t *testing.T, srv *httptest.Server, path string, header ...string) (*apitest.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var fields []string
 	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+		fields = append(fields, header[i]+": "+header[i+1])
 	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, string(body)
+	r := apitest.New(t, srv.Config.Handler).Get(path, fields...)
+	return r, r.Body
 }
 
 func html(t *testing.T, srv *httptest.Server, path string, header ...string) string {
@@ -138,8 +129,8 @@ func TestNegotiation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := get(t, srv, tc.path, "Accept", tc.accept)
-			if resp.StatusCode != http.StatusOK {
-				t.Fatalf("status %d, want 200", resp.StatusCode)
+			if resp.Status != http.StatusOK {
+				t.Fatalf("status %d, want 200", resp.Status)
 			}
 			if ct := resp.Header.Get("Content-Type"); ct != tc.want {
 				t.Fatalf("Content-Type %q, want %q", ct, tc.want)
@@ -216,8 +207,8 @@ func TestRawFormOnlyWhenPOSTAllowed(t *testing.T) {
 func TestFormOnNotAllowedMethodPage(t *testing.T) {
 	srv := serve(t, framework.View{Name: "Csrf Check", Post: books().Post})
 	resp, body := get(t, srv, "/", "Accept", "text/html")
-	if resp.StatusCode != http.StatusMethodNotAllowed {
-		t.Fatalf("status %d, want 405", resp.StatusCode)
+	if resp.Status != http.StatusMethodNotAllowed {
+		t.Fatalf("status %d, want 405", resp.Status)
 	}
 	mustContain(t, body,
 		"<b>HTTP 405 Method Not Allowed</b>",
@@ -278,8 +269,8 @@ func TestErrorPages(t *testing.T) {
 		},
 	})
 	resp, body := get(t, srv, "/secret/", "Accept", "text/html")
-	if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != "X-User" {
-		t.Fatalf("status %d, WWW-Authenticate %q; want 401 X-User", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	if resp.Status != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != "X-User" {
+		t.Fatalf("status %d, WWW-Authenticate %q; want 401 X-User", resp.Status, resp.Header.Get("WWW-Authenticate"))
 	}
 	mustContain(t, body,
 		"<b>HTTP 401 Unauthorized</b>",
@@ -288,8 +279,8 @@ func TestErrorPages(t *testing.T) {
 		`<a id="login" href="/api-auth/login/?next=%2Fsecret%2F">Log in</a>`)
 
 	resp, body = get(t, srv, "/secret/", "Accept", "text/html", "X-User", "carol")
-	if resp.StatusCode != http.StatusNotFound {
-		t.Fatalf("status %d, want 404", resp.StatusCode)
+	if resp.Status != http.StatusNotFound {
+		t.Fatalf("status %d, want 404", resp.Status)
 	}
 	mustContain(t, body, "<b>HTTP 404 Not Found</b>", "&#34;detail&#34;: &#34;Not found.&#34;", `<span id="username">carol</span>`)
 }

@@ -1,10 +1,8 @@
 package pagination_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -16,6 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
@@ -192,27 +191,18 @@ type answer struct {
 	Body   []byte
 }
 
-// get requests path from srv as host "testserver".
+// get requests path from srv's handler; header holds names and values in
+// turn.
 func get(t testing.TB, srv *httptest.Server, path string, header ...string) answer {
 	t.Helper()
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Host = "testserver"
+	var fields []string
 	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+		fields = append(fields, header[i]+": "+header[i+1])
 	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return answer{Status: resp.StatusCode, Link: resp.Header.Get("Link"), Body: body}
+	c := apitest.New(t, srv.Config.Handler)
+	c.Secure = srv.TLS != nil
+	r := c.Get(path, fields...)
+	return answer{Status: r.Status, Link: r.Header.Get("Link"), Body: []byte(r.Body)}
 }
 
 // envelope is a decoded paginated answer: the links, count and result ids,

@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/framework/versioning"
@@ -75,32 +76,18 @@ type call struct {
 	header map[string]string
 }
 
-// get sends the call and returns status and body, with the server's
-// address in the body replaced by "{base}".
+// get sends the call to srv's handler, as JSON, and returns status and
+// body, with the test host's address in the body replaced by "{base}".
 func get(t *testing.T, srv *httptest.Server, c call) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, srv.URL+c.path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Accept", "application/json")
+	client := apitest.New(t, srv.Config.Handler)
+	client.Header.Set("Accept", "application/json")
+	var fields []string
 	for k, v := range c.header {
-		if k == "Host" {
-			req.Host = v
-			continue
-		}
-		req.Header.Set(k, v)
+		fields = append(fields, k+": "+v)
 	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, strings.ReplaceAll(string(body), srv.URL, "{base}")
+	r := client.Get(c.path, fields...)
+	return r.Status, strings.ReplaceAll(r.Body, "http://"+apitest.Host, "{base}")
 }
 
 func check(t *testing.T, srv *httptest.Server, cases []struct {
