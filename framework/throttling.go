@@ -102,6 +102,9 @@ func (t RateThrottle) Allow(r *request.Request, v *View) (bool, time.Duration, e
 		c = defaultCache
 	}
 	w, err := c.Hit(r.Context(), "throttle_"+t.Scope+"_"+key, now, per, limit)
+	if gone := r.Context().Err(); err != nil && gone != nil {
+		return false, 0, gone // the client went away: not the cache's failure
+	}
 	if err != nil {
 		// A cache that is down must not take the service down with it:
 		// the request goes through unthrottled, and the failure is logged.

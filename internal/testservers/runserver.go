@@ -109,6 +109,3 @@ func (s *Runserver) Kill() {
 	_ = s.cmd.Process.Kill()
 	<-s.done
 }
-
-// Output is what the process wrote on stdout and stderr so far.
-func (s *Runserver) Output() string { return s.output.String() }
