@@ -344,7 +344,13 @@ func startPostgres() {
 // starts it on a free port, its Unix socket in the same directory. It is
 // tuned for tests (no fsync: the tests kill servers, not machines).
 func startCluster(bin string, cred *syscall.Credential) error {
-	dir, err := os.MkdirTemp("", "drf-postgres-")
+	// As root, the directory must be one the postgres user can reach
+	// ($TMPDIR may be root's own), with a short path for the socket.
+	parent := ""
+	if cred != nil {
+		parent = "/tmp"
+	}
+	dir, err := os.MkdirTemp(parent, "drf-postgres-")
 	if err != nil {
 		return err
 	}
