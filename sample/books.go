@@ -58,6 +58,10 @@ func booksSource(db *sqlx.DB) (*queryset.SQLSource[Book], error) {
 		Columns:  []string{"title", "author", "rating", "created", "owner_id"},
 		Ordering: []queryset.Order{{Field: "id"}},
 		Counter:  queryset.CountTable("books"),
+		// Pages with EstimatedCount (/beyond/pages/estimated/) read this:
+		// the planner's statistic on PostgreSQL, a count cached for a
+		// minute on SQLite.
+		Estimator: queryset.TableEstimate("books", time.Minute),
 	})
 }
 

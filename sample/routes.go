@@ -63,4 +63,7 @@ func (a *app) routes(api *framework.API) {
 	api.Handle("/custom/info/", versionInfo("Custom Header Info", XAPIVersion{}), framework.Named("custom-info"))
 	api.Handle("/url/{version}/books/", a.versionedBooks("Versioned Book List", generics.ListAPIView[Book]), framework.Named("url-book-list"))
 	api.Handle("/url/{version}/books/{pk}/", a.versionedBooks("Versioned Book Detail", generics.RetrieveAPIView[Book]), framework.Named("url-book-detail"))
+
+	// Beyond DRF: opt-in features, outside the contract (beyond.go).
+	a.beyondRoutes(api)
 }

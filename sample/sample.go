@@ -19,6 +19,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/contrib/hashedtoken"
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
@@ -28,8 +29,9 @@ import (
 )
 
 // Migrations are the sample's schema, Django's own: users, tokens,
-// sessions, and the books table.
-var Migrations = slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, []store.Migration{booksMigration})
+// sessions, and the books table; then the hashed device tokens of the
+// /beyond/ routes, a table of their own.
+var Migrations = slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, []store.Migration{booksMigration}, hashedtoken.Migrations)
 
 // Migrate applies the Migrations that db does not have yet.
 func Migrate(ctx context.Context, db *sqlx.DB) error {
@@ -79,6 +81,7 @@ func ThrottleCache(c cache.Cache) Option {
 type app struct {
 	users    *auth.Users
 	tokens   *authtoken.Tokens
+	devices  *hashedtoken.Tokens
 	sessions *sessions.Manager
 	books    *queryset.SQLSource[Book]
 
@@ -96,9 +99,12 @@ func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error)
 		return nil, err
 	}
 	users := &auth.Users{DB: db}
+	devices := DeviceTokens
+	devices.DB = db
 	a := &app{
-		users:  users,
-		tokens: &authtoken.Tokens{DB: db},
+		devices: &devices,
+		users:   users,
+		tokens:  &authtoken.Tokens{DB: db},
 		// LOGIN_REDIRECT_URL and LOGOUT_REDIRECT_URL are the contract's.
 		sessions: &sessions.Manager{DB: db, Users: users, SecretKey: DevelopmentSecretKey, LoginRedirect: "/whoami/", LogoutRedirect: "/whoami/"},
 		books:    books,

@@ -5,6 +5,7 @@
 //	manage seed [--books N]             load the demo users and N books (default 100)
 //	manage createsuperuser              add an administrator
 //	manage drf_create_token USER [-r]   print USER's API token (-r: a new one)
+//	manage hashedtoken create USER      a hashed device token (also list, revoke, clearexpired)
 //	manage runserver [ADDR]             serve the API, by default on 127.0.0.1:8000
 //	manage help [COMMAND]
 //
@@ -35,6 +36,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/contrib/hashedtoken"
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/store"
@@ -52,6 +54,7 @@ func commands() []management.Command {
 		seed(),
 		auth.CreateSuperuserCommand(nil),
 		authtoken.CreateTokenCommand(),
+		hashedtoken.Command(sample.DeviceTokens),
 		management.Runserver(serve, nil),
 	}
 }

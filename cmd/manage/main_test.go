@@ -218,11 +218,35 @@ func TestCreateToken(t *testing.T) {
 	}
 }
 
+// TestHashedToken is `manage hashedtoken create/list/revoke` with the
+// sample's device tokens, which expire.
+func TestHashedToken(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "other.sqlite3")
+	if _, stderr, code := run(t, dir, "--database", db, "migrate"); code != 0 {
+		t.Fatalf("migrate: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, "--database", db, "seed", "--books", "0"); code != 0 {
+		t.Fatalf("seed: exit %d: %s", code, stderr)
+	}
+	stdout, stderr, code := run(t, dir, "--database", db, "hashedtoken", "create", "alice", "--name", "ci")
+	m := regexp.MustCompile(`^Generated token ([0-9a-f]{64}) for user alice \(id (\d+), expires \S+Z\)\n$`).FindStringSubmatch(stdout)
+	if code != 0 || m == nil {
+		t.Fatalf("hashedtoken create: exit %d, %q %s", code, stdout, stderr)
+	}
+	if stdout, _, code := run(t, dir, "--database", db, "hashedtoken", "list", "alice"); code != 0 || !strings.Contains(stdout, m[1][:8]+"  ci") {
+		t.Errorf("hashedtoken list: exit %d, %q", code, stdout)
+	}
+	if stdout, _, code := run(t, dir, "--database", db, "hashedtoken", "revoke", "alice", m[2]); code != 0 || stdout != "Revoked token "+m[2]+" of user alice.\n" {
+		t.Errorf("hashedtoken revoke: exit %d, %q", code, stdout)
+	}
+}
+
 // TestUsage checks help and the exit status of bad command lines.
 func TestUsage(t *testing.T) {
 	dir := t.TempDir()
 	stdout, _, code := run(t, dir, "help")
-	for _, name := range []string{"migrate", "seed", "createsuperuser", "drf_create_token", "runserver"} {
+	for _, name := range []string{"migrate", "seed", "createsuperuser", "drf_create_token", "hashedtoken", "runserver"} {
 		if !strings.Contains(stdout, "  "+name+" ") {
 			t.Errorf("help does not list %s:\n%s", name, stdout)
 		}
