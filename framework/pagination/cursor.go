@@ -246,9 +246,15 @@ func (p *CursorPagination) decode(raw string) (cursor, error) {
 // SchemaParameters lists the cursor parameter, and the page size parameter
 // when clients may choose it.
 func (p *CursorPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	params := []SchemaParameter{queryParam(cmp.Or(p.CursorQueryParam, "cursor"), CursorDescription, "string")}
-	if p.PageSizeQueryParam != "" {
-		params = append(params, queryParam(p.PageSizeQueryParam, PageSizeDescription, "integer"))
+	return cursorParameters(cmp.Or(p.CursorQueryParam, "cursor"), p.PageSizeQueryParam)
+}
+
+// cursorParameters are the query parameters of the cursor styles: the
+// cursor, and the page size when sizeParam names one.
+func cursorParameters(cursorParam, sizeParam string) []SchemaParameter {
+	params := []SchemaParameter{queryParam(cursorParam, CursorDescription, "string")}
+	if sizeParam != "" {
+		params = append(params, queryParam(sizeParam, PageSizeDescription, "integer"))
 	}
 	return params
 }

@@ -210,11 +210,7 @@ func (p *KeysetPagination) invalid() error {
 // SchemaParameters lists the cursor parameter, and the page size parameter
 // when clients may choose it.
 func (p *KeysetPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	params := []SchemaParameter{queryParam(cmp.Or(p.CursorQueryParam, "cursor"), CursorDescription, "string")}
-	if p.PageSizeQueryParam != "" {
-		params = append(params, queryParam(p.PageSizeQueryParam, PageSizeDescription, "integer"))
-	}
-	return params
+	return cursorParameters(cmp.Or(p.CursorQueryParam, "cursor"), p.PageSizeQueryParam)
 }
 
 // keysetCursor is a decoded cursor: the direction, and the position (one

@@ -73,20 +73,7 @@ func TestSeekAfterUsesTheIndex(t *testing.T) {
 		ordering := []Order{{Field: "created", Desc: desc}, {Field: "id", Desc: desc}}
 		page := src.OrderBy(ordering...).(KeysetSeeker).SeekAfter(ordering, []string{"b", "1"}).(*SQLSource[item])
 		q := page.sql('r') + " LIMIT 5"
-		rows, err := db.Queryx("EXPLAIN QUERY PLAN "+q, page.args(nil)...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			cols, err := rows.SliceScan()
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, cols[len(cols)-1].(string))
-		}
-		rows.Close()
-		text := strings.Join(plan, "; ")
+		text := queryPlan(t, db, q, page.args(nil)...)
 		if !strings.Contains(text, "SEARCH i USING INDEX items_created (created") || strings.Contains(text, "TEMP B-TREE") {
 			t.Errorf("plan of %s\n= %s", q, text)
 		}

@@ -56,20 +56,7 @@ func TestSeekUsesTheIndex(t *testing.T) {
 		}
 		page := src.OrderBy(Order{Field: "created", Desc: desc}).Seek("created", op, "b").(*SQLSource[item])
 		q := page.sql('s')
-		rows, err := db.Queryx("EXPLAIN QUERY PLAN "+q, page.args([]any{5, 0})...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			cols, err := rows.SliceScan()
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, string(cols[len(cols)-1].(string)))
-		}
-		rows.Close()
-		text := strings.Join(plan, "; ")
+		text := queryPlan(t, db, q, page.args([]any{5, 0})...)
 		if !strings.Contains(text, "INDEX items_created") || strings.Contains(text, "TEMP B-TREE") {
 			t.Errorf("plan of %s\n= %s", q, text)
 		}
@@ -117,6 +104,25 @@ func TestNullsAndFloatsAgree(t *testing.T) {
 			t.Errorf("item %d positions %q %q, want %v", it.(*item).ID, score, weight, w)
 		}
 	}
+}
+
+// queryPlan is SQLite's plan of q, its steps joined by "; ".
+func queryPlan(t *testing.T, db *sqlx.DB, q string, args ...any) string {
+	t.Helper()
+	rows, err := db.Queryx("EXPLAIN QUERY PLAN "+q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		cols, err := rows.SliceScan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, cols[len(cols)-1].(string))
+	}
+	return strings.Join(plan, "; ")
 }
 
 func itemIDs(t *testing.T, s Source) []int64 {
@@ -212,20 +218,8 @@ func TestLookupUsesTheKey(t *testing.T) {
 	src := MustSQL[item](db, SQLConfig{Query: itemsQuery})
 	one := src.Filter("id", "3").(*SQLSource[item])
 	q := one.sql('r')
-	rows, err := db.Queryx("EXPLAIN QUERY PLAN "+q, one.args(nil)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plan []string
-	for rows.Next() {
-		cols, err := rows.SliceScan()
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, cols[len(cols)-1].(string))
-	}
-	rows.Close()
-	if text := strings.Join(plan, "; "); strings.Count(text, "USING INTEGER PRIMARY KEY") != 2 {
+	text := queryPlan(t, db, q, one.args(nil)...)
+	if strings.Count(text, "USING INTEGER PRIMARY KEY") != 2 {
 		t.Errorf("plan of %s\n= %s", q, text)
 	}
 	for _, value := range []string{"3", "03", " 3"} {
