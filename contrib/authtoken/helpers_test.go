@@ -3,9 +3,8 @@ package authtoken_test
 import (
 	"context"
 	"encoding/json"
-	"io"
+	"github.com/go-drf/drf/framework/apitest"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -75,26 +74,9 @@ func (a answer) json(t *testing.T) map[string]any {
 	return m
 }
 
-// send sends body with the given headers ("Name: value").
-func send(t *testing.T, method, url, body string, headers ...string) answer {
-	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, url, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Add(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return answer{resp.StatusCode, resp.Header, string(b)}
+// send sends body with the given headers ("Name: value") to the client's
+// root.
+func send(c *apitest.Client, method, body string, headers ...string) answer {
+	r := c.Do(method, "/", body, headers...)
+	return answer{r.Status, r.Header, r.Body}
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"mime/multipart"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -14,6 +12,7 @@ import (
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/cache"
 )
@@ -29,15 +28,13 @@ func (f *fixture) settings() framework.Settings {
 	)}
 }
 
-func (f *fixture) obtainServer(t *testing.T, o authtoken.ObtainToken, configure ...func(*framework.View, *framework.Settings)) *httptest.Server {
+func (f *fixture) obtainServer(t *testing.T, o authtoken.ObtainToken, configure ...func(*framework.View, *framework.Settings)) *apitest.Client {
 	t.Helper()
 	v, s := o.View(), f.settings()
 	for _, c := range configure {
 		c(&v, &s)
 	}
-	srv := httptest.NewServer(framework.NewAPI(f.db, s).Handler(v))
-	t.Cleanup(srv.Close)
-	return srv
+	return apitest.New(t, framework.NewAPI(f.db, s).Handler(v))
 }
 
 const jsonType = "Content-Type: application/json"
@@ -99,7 +96,7 @@ func TestObtainToken(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a := send(t, c.method, srv.URL, c.body, c.headers...)
+			a := send(srv, c.method, c.body, c.headers...)
 			if a.status != c.status || a.raw != c.want {
 				t.Fatalf("got %d %s\nwant %d %s", a.status, a.raw, c.status, c.want)
 			}
@@ -121,7 +118,7 @@ func TestObtainToken(t *testing.T) {
 		{"HTML preferred, JSON accepted", `username=alice&password=alice-pass`, []string{"Content-Type: application/x-www-form-urlencoded", "Accept: text/html, application/json;q=0.5"}},
 		{"with Basic credentials", `{"username":"alice","password":"alice-pass"}`, []string{jsonType, "Authorization: " + "Basic YWRtaW46YWRtaW4tcGFzcw=="}},
 	} {
-		a := send(t, "POST", srv.URL, c.body, c.headers...)
+		a := send(srv, "POST", c.body, c.headers...)
 		m := a.json(t)
 		got, _ := m["token"].(string)
 		if a.status != 200 || len(m) != 1 || !hexKey.MatchString(got) {
@@ -136,7 +133,7 @@ func TestObtainToken(t *testing.T) {
 		t.Errorf("%d tokens", n)
 	}
 
-	a := send(t, "OPTIONS", srv.URL, "")
+	a := send(srv, "OPTIONS", "")
 	want := `{"name":"Obtain Auth Token","description":"","renders":["application/json"],` +
 		`"parses":["application/x-www-form-urlencoded","multipart/form-data","application/json"],` +
 		`"actions":{"POST":{"username":{"type":"string","required":true,"read_only":false,"label":"Username"},` +
@@ -160,7 +157,7 @@ func TestObtainTokenExtraFieldsAndThrottle(t *testing.T) {
 		return extraAnswer{Token: t.Key, UserID: u.ID, Email: u.Email}
 	}}
 	extra := f.obtainServer(t, o)
-	a := send(t, "POST", extra.URL, `{"username":"alice","password":"alice-pass"}`, jsonType)
+	a := send(extra, "POST", `{"username":"alice","password":"alice-pass"}`, jsonType)
 	tok, err := f.tokens.ForUser(context.Background(), f.alice.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -175,15 +172,15 @@ func TestObtainTokenExtraFieldsAndThrottle(t *testing.T) {
 		v.Throttles = framework.Throttles(framework.AnonRateThrottle())
 	})
 	for i, body := range []string{`{"username":"alice","password":"x"}`, `{}`, `{"username":"alice","password":"alice-pass"}`} {
-		if a := send(t, "POST", throttled.URL, body, jsonType); a.status == 429 {
+		if a := send(throttled, "POST", body, jsonType); a.status == 429 {
 			t.Fatalf("call %d throttled", i+1)
 		}
 	}
-	a = send(t, "POST", throttled.URL, `{"username":"alice","password":"alice-pass"}`, jsonType)
+	a = send(throttled, "POST", `{"username":"alice","password":"alice-pass"}`, jsonType)
 	if a.status != 429 || a.header.Get("Retry-After") != "60" || a.raw != `{"detail":"Request was throttled. Expected available in 60 seconds."}` {
 		t.Errorf("4th call: %d %v %s", a.status, a.header, a.raw)
 	}
-	a = send(t, "POST", throttled.URL, `{"username":"alice","password":"alice-pass"}`, jsonType, "Authorization: Basic YWRtaW46YWRtaW4tcGFzcw==")
+	a = send(throttled, "POST", `{"username":"alice","password":"alice-pass"}`, jsonType, "Authorization: Basic YWRtaW46YWRtaW4tcGFzcw==")
 	if a.status != 200 {
 		t.Errorf("authenticated caller throttled: %d %s", a.status, a.raw)
 	}
@@ -202,16 +199,8 @@ func TestObtainTokenConcurrently(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			<-start
-			req, _ := http.NewRequest("POST", srv.URL, bytes.NewBufferString(`{"username":"alice","password":"alice-pass"}`))
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				return
-			}
-			defer resp.Body.Close()
-			var b bytes.Buffer
-			b.ReadFrom(resp.Body)
-			statuses[i], keys[i] = resp.StatusCode, b.String()
+			a := send(srv, "POST", `{"username":"alice","password":"alice-pass"}`)
+			statuses[i], keys[i] = a.status, a.raw
 		})
 	}
 	close(start)

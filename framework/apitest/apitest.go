@@ -64,7 +64,8 @@ func (c *Client) Post(path, body string, header ...string) *Response {
 
 // Do sends a request to path (with its query) and returns the answer.
 // Each header is "Name: value"; "Host: name" changes the host. A body
-// without a Content-Type header is sent as application/json.
+// without a Content-Type header is sent as application/json ("Content-Type:"
+// sends an empty one).
 func (c *Client) Do(method, path, body string, header ...string) *Response {
 	c.t.Helper()
 	var rd io.Reader
@@ -96,7 +97,7 @@ func (c *Client) Do(method, path, body string, header ...string) *Response {
 			req.Header.Add(name, value)
 		}
 	}
-	if body != "" && req.Header.Get("Content-Type") == "" {
+	if _, given := req.Header["Content-Type"]; body != "" && !given {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	u := &url.URL{Scheme: scheme, Host: req.Host, Path: req.URL.Path}

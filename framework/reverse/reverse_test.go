@@ -2,7 +2,6 @@ package reverse_test
 
 import (
 	"errors"
-	"io"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
 )
@@ -172,35 +172,21 @@ func (textRenderer) Render(data any, _ *framework.RenderContext) ([]byte, error)
 	return []byte(s), nil
 }
 
+// fetch returns the body of GET path from srv's handler, as over TLS
+// when srv is, with the test host's base URL replaced by "{base}".
 func fetch(t *testing.T, srv *httptest.Server, path string, header map[string]string) string {
 	t.Helper()
-	body, err := get(srv, path, header)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return body
-}
-
-// get returns the body of GET path, the server's address replaced by "{base}".
-func get(srv *httptest.Server, path string, header map[string]string) (string, error) {
-	req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
-	if err != nil {
-		return "", err
-	}
+	c := apitest.New(t, srv.Config.Handler)
+	c.Secure = srv.TLS != nil
+	var fields []string
 	for k, v := range header {
-		if k == "Host" {
-			req.Host = v
-		} else {
-			req.Header.Set(k, v)
-		}
+		fields = append(fields, k+": "+v)
 	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		return "", err
+	base := "http://" + apitest.Host
+	if c.Secure {
+		base = "https://" + apitest.Host
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return strings.ReplaceAll(string(b), srv.URL, "{base}"), err
+	return strings.ReplaceAll(c.Get(path, fields...).Body, base, "{base}")
 }
 
 func TestReverseThroughHTTP(t *testing.T) {
@@ -290,8 +276,8 @@ func TestConcurrentReverse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 10; j++ {
-				if got, err := get(srv, "/here/?name=item&p=id:5&v=v2", nil); err != nil || got != "|here|{base}/items/5/v2/?hooked=1" {
-					t.Errorf("concurrent reverse: %q, %v", got, err)
+				if got := fetch(t, srv, "/here/?name=item&p=id:5&v=v2", nil); got != "|here|{base}/items/5/v2/?hooked=1" {
+					t.Errorf("concurrent reverse: %q", got)
 					return
 				}
 			}
