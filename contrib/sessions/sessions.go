@@ -245,8 +245,8 @@ func (d sessionData) set(key string, v string) {
 // Django's get_user: nil when the cookie is missing, the session is
 // unknown, expired or not signed with SecretKey or a fallback, names a
 // backend not in Backends, or its user is gone or inactive; nil too when
-// the user's password changed since the login, and the session is then
-// deleted. A session whose auth hash was made with a fallback key gets
+// the active user's password changed since the login, and the session is
+// then deleted. A session whose auth hash was made with a fallback key gets
 // one made with SecretKey.
 func (m *Manager) SessionUser(r *http.Request) (request.User, error) {
 	u, err := m.sessionUser(r)
@@ -280,6 +280,10 @@ func (m *Manager) sessionUser(r *http.Request) (*auth.User, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !u.Active {
+		// ModelBackend.get_user finds no inactive user: nothing to verify.
+		return nil, nil
+	}
 	switch hash := []byte(data.str(HashKey)); {
 	case hmac.Equal(hash, []byte(AuthHash(u, m.SecretKey))):
 	case slices.ContainsFunc(m.SecretKeyFallbacks, func(k string) bool { return hmac.Equal(hash, []byte(AuthHash(u, k))) }):
@@ -289,9 +293,6 @@ func (m *Manager) sessionUser(r *http.Request) (*auth.User, error) {
 		}
 	default:
 		return nil, m.delete(ctx, key)
-	}
-	if !u.Active {
-		return nil, nil
 	}
 	return u, nil
 }
