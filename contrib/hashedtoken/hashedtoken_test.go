@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,6 +17,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/request"
@@ -60,7 +58,7 @@ type fixture struct {
 	db      *sqlx.DB
 	tokens  *Tokens
 	clock   time.Time
-	srv     *httptest.Server
+	c       *apitest.Client
 	alice   *auth.User
 	bob     *auth.User
 	carolID int64
@@ -104,8 +102,7 @@ func newFixture(t *testing.T, dsn string, cfg Tokens) *fixture {
 			tok, _ := r.Auth().(*Token)
 			return framework.OK(map[string]any{"username": r.User().GetUsername(), "token": tok.ID}), nil
 		}})
-	f.srv = httptest.NewServer(api)
-	t.Cleanup(f.srv.Close)
+	f.c = apitest.New(t, api)
 	return f
 }
 
@@ -124,25 +121,15 @@ func (a answer) object(t *testing.T) map[string]any {
 	return m
 }
 
+// send sends body with auth as the Authorization header, "" for none.
 func (f *fixture) send(t *testing.T, method, path, auth, body string) answer {
 	t.Helper()
-	req, err := http.NewRequest(method, f.srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	var header []string
 	if auth != "" {
-		req.Header.Set("Authorization", auth)
+		header = append(header, "Authorization: "+auth)
 	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	return answer{resp.StatusCode, resp.Header.Get("WWW-Authenticate"), string(raw)}
+	r := f.c.Do(method, path, body, header...)
+	return answer{r.Status, r.Header.Get("WWW-Authenticate"), r.Body}
 }
 
 func basic(user, pass string) string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -23,9 +24,8 @@ type fixture struct {
 	users *auth.Users
 	m     *sessions.Manager
 	alice *auth.User
-	srv   *httptest.Server
-	// client does not follow redirects.
-	client *http.Client
+	// c sends requests with the cookies each test gives, none kept.
+	c *apitest.Client
 }
 
 func newFixture(t *testing.T, configure ...func(*sessions.Manager)) *fixture {
@@ -64,9 +64,8 @@ func newFixture(t *testing.T, configure ...func(*sessions.Manager)) *fixture {
 		}
 		io.WriteString(w, u.GetUsername())
 	})
-	f.srv = httptest.NewServer(mux)
-	t.Cleanup(f.srv.Close)
-	f.client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	f.c = apitest.New(t, mux)
+	f.c.Jar = nil
 	return f
 }
 
@@ -79,26 +78,21 @@ type page struct {
 
 func (f *fixture) send(t *testing.T, method, path, form string, cookies ...*http.Cookie) page {
 	t.Helper()
-	req, err := http.NewRequest(method, f.srv.URL+path, strings.NewReader(form))
-	if err != nil {
-		t.Fatal(err)
-	}
+	var header, pairs []string
 	if form != "" {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		header = append(header, "Content-Type: application/x-www-form-urlencoded")
 	}
 	for _, c := range cookies {
 		if c != nil {
-			req.AddCookie(c)
+			pairs = append(pairs, c.Name+"="+c.Value)
 		}
 	}
-	resp, err := f.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	if pairs != nil {
+		header = append(header, "Cookie: "+strings.Join(pairs, "; "))
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	p := page{status: resp.StatusCode, header: resp.Header, body: string(b), cookies: map[string]*http.Cookie{}}
-	for _, c := range resp.Cookies() {
+	r := f.c.Do(method, path, form, header...)
+	p := page{status: r.Status, header: r.Header, body: r.Body, cookies: map[string]*http.Cookie{}}
+	for _, c := range r.Cookies() {
 		p.cookies[c.Name] = c
 	}
 	return p
@@ -282,7 +276,7 @@ func TestLoginBodyOverTheCapIs413(t *testing.T) {
 
 func TestLoginRedirects(t *testing.T) {
 	f := newFixture(t, func(m *sessions.Manager) { m.LoginRedirect = "/home/" })
-	host := strings.TrimPrefix(f.srv.URL, "http://")
+	host := apitest.Host
 	cases := []struct{ query, field, want string }{
 		{"", "", "/home/"},
 		{"", "/books/", "/books/"},

@@ -28,7 +28,9 @@ const Host = "testserver"
 type Client struct {
 	t       testing.TB
 	handler http.Handler
-	jar     *cookiejar.Jar
+	// Jar keeps the cookies answers set and sends them back; nil keeps
+	// none, for tests that send their own Cookie headers.
+	Jar http.CookieJar
 	// Header is sent with every request; a request's own header of the
 	// same name replaces it.
 	Header http.Header
@@ -39,7 +41,7 @@ type Client struct {
 // New returns a client of h that reports failures to t.
 func New(t testing.TB, h http.Handler) *Client {
 	jar, _ := cookiejar.New(nil)
-	return &Client{t: t, handler: h, jar: jar, Header: http.Header{}}
+	return &Client{t: t, handler: h, Jar: jar, Header: http.Header{}}
 }
 
 // Response is an answer, read whole.
@@ -101,25 +103,36 @@ func (c *Client) Do(method, path, body string, header ...string) *Response {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	u := &url.URL{Scheme: scheme, Host: req.Host, Path: req.URL.Path}
-	for _, ck := range c.jar.Cookies(u) {
-		req.AddCookie(ck)
+	if c.Jar != nil {
+		for _, ck := range c.Jar.Cookies(u) {
+			req.AddCookie(ck)
+		}
 	}
 	rec := httptest.NewRecorder()
 	c.handler.ServeHTTP(rec, req)
-	resp := rec.Result()
-	c.jar.SetCookies(u, resp.Cookies())
+	if c.Jar != nil {
+		c.Jar.SetCookies(u, rec.Result().Cookies())
+	}
 	return &Response{t: c.t, Status: rec.Code, Header: rec.Header(), Body: rec.Body.String()}
 }
 
 // Cookie returns the value of the cookie name the client would send to
 // the path "/" of the host Host, "" if none.
 func (c *Client) Cookie(name string) string {
-	for _, ck := range c.jar.Cookies(&url.URL{Scheme: "http", Host: Host, Path: "/"}) {
+	if c.Jar == nil {
+		return ""
+	}
+	for _, ck := range c.Jar.Cookies(&url.URL{Scheme: "http", Host: Host, Path: "/"}) {
 		if ck.Name == name {
 			return ck.Value
 		}
 	}
 	return ""
+}
+
+// Cookies returns the cookies the answer sets (its Set-Cookie headers).
+func (r *Response) Cookies() []*http.Cookie {
+	return (&http.Response{Header: r.Header}).Cookies()
 }
 
 // JSON decodes the body as a JSON object; a body that is not one fails

@@ -37,13 +37,19 @@ func TestClient(t *testing.T) {
 	} else if got := r.JSON(); got["host"] != "api.example.com" || got["x"] != "own" {
 		t.Errorf("form: %v", got)
 	}
-	c.Get("/set/")
+	if ck := c.Get("/set/").Cookies(); len(ck) != 1 || ck[0].Name != "seen" || ck[0].Value != "1" {
+		t.Errorf("set cookies: %v", ck)
+	}
 	if c.Cookie("seen") != "1" || c.Get("/echo/").JSON()["cookie"] != true {
 		t.Error("the cookie was not kept and sent back")
 	}
 	c.Secure = true
 	if got := c.Get("/echo/").JSON(); got["tls"] != true || got["cookie"] != true {
 		t.Errorf("secure: %v", got)
+	}
+	c.Jar = nil
+	if got := c.Get("/echo/").JSON(); got["cookie"] != false {
+		t.Errorf("without a jar: %v", got)
 	}
 	if r := c.Get("/echo"); r.Status != 301 || r.Header.Get("Location") != "/echo/" {
 		t.Errorf("redirects are answers: %d %v", r.Status, r.Header)
