@@ -323,6 +323,7 @@ func asPostgres() (*syscall.Credential, error) {
 }
 
 func startPostgres() {
+	removeAbandonedClusters()
 	bin, err := postgresBin()
 	if err != nil {
 		postgres.skip = err.Error()
@@ -337,6 +338,29 @@ func startPostgres() {
 		if postgres.err = startCluster(bin, cred); postgres.err == nil {
 			return
 		}
+	}
+}
+
+// removeAbandonedClusters removes the directories of clusters whose test
+// binary died without Main stopping them (killed by a timeout, say; its
+// postgres then died with it): over an hour old, with no live postmaster.
+func removeAbandonedClusters() {
+	dirs, _ := filepath.Glob(filepath.Join("/tmp", "drf-postgres-*"))
+	more, _ := filepath.Glob(filepath.Join(os.TempDir(), "drf-postgres-*"))
+	for _, dir := range append(dirs, more...) {
+		info, err := os.Stat(dir)
+		if err != nil || time.Since(info.ModTime()) < time.Hour {
+			continue
+		}
+		if pid, err := os.ReadFile(filepath.Join(dir, "data", "postmaster.pid")); err == nil {
+			first, _, _ := strings.Cut(string(pid), "\n")
+			if n, err := strconv.Atoi(strings.TrimSpace(first)); err == nil {
+				if err := syscall.Kill(n, 0); err == nil || errors.Is(err, syscall.EPERM) {
+					continue // a postmaster still runs there
+				}
+			}
+		}
+		_ = os.RemoveAll(dir)
 	}
 }
 
