@@ -2,7 +2,6 @@ package authtoken_test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,14 +12,15 @@ import (
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/store"
 )
 
 type adminFixture struct {
 	*fixture
-	srv    *httptest.Server
-	m      *sessions.Manager
-	client *http.Client
+	m *sessions.Manager
+	// c sends the cookies each request gives, none kept.
+	c *apitest.Client
 }
 
 func newAdmin(t *testing.T) *adminFixture {
@@ -32,9 +32,8 @@ func newAdmin(t *testing.T) *adminFixture {
 	a := &adminFixture{fixture: f, m: &sessions.Manager{DB: f.db, Users: f.users, SecretKey: "test-secret-key"}}
 	mux := http.NewServeMux()
 	mux.Handle("/admin/tokens/", &authtoken.Admin{Tokens: f.tokens, Users: f.users, Sessions: a.m})
-	a.srv = httptest.NewServer(mux)
-	t.Cleanup(a.srv.Close)
-	a.client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	a.c = apitest.New(t, mux)
+	a.c.Jar = nil
 	return a
 }
 
@@ -61,23 +60,15 @@ type page struct {
 	body     string
 }
 
+// do sends form (as a form) with the Cookie header cookie, "" for none.
 func (a *adminFixture) do(t *testing.T, method, path, cookie string, form url.Values) page {
 	t.Helper()
-	req, err := http.NewRequest(method, a.srv.URL+path, strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	header := []string{"Content-Type: application/x-www-form-urlencoded"}
 	if cookie != "" {
-		req.Header.Set("Cookie", cookie)
+		header = append(header, "Cookie: "+cookie)
 	}
-	resp, err := a.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return page{resp.StatusCode, resp.Header.Get("Location"), string(b)}
+	r := a.c.Do(method, path, form.Encode(), header...)
+	return page{r.Status, r.Header.Get("Location"), r.Body}
 }
 
 func TestAdminAccess(t *testing.T) {
