@@ -23,8 +23,9 @@ const benchRows = 1_000_000
 const benchDepth = 999_000
 
 // BenchmarkDeepPages serves a page of 20 at the start and at depth
-// 999,000 of 1,000,000 books ordered by -created (indexed), with cursors
-// and, as the foil, with limit/offset. The table is built once, in a
+// 999,000 of 1,000,000 books ordered by -created (indexed), with cursors,
+// with keyset cursors (-created, then -id) and, as the foil, with
+// limit/offset. The table is built once, in a
 // temporary file.
 //
 //	go test -run '^$' -bench DeepPages -benchmem ./framework/pagination/
@@ -57,8 +58,12 @@ func BenchmarkDeepPages(b *testing.B) {
 	deepCursor := url.QueryEscape(base64.StdEncoding.EncodeToString([]byte("p=" + url.QueryEscape(position))))
 	cursor := styleView(src, &pagination.CursorPagination{PageSize: 20, Ordering: []string{"-created"}})
 	limitOffset := styleView(src, &pagination.LimitOffsetPagination{DefaultLimit: 20})
+	keysetStyle := &pagination.KeysetPagination{PageSize: 20, Ordering: []string{"-created"}, Secret: []byte("bench")}
+	keyset := styleView(src, keysetStyle)
 	first := benchRows
 	deep := benchRows - benchDepth
+	// The keyset position of the deep page: the last item before it.
+	deepKeyset := pagination.KeysetCursor(keysetStyle, position, fmt.Sprint(deep+1))
 	for _, c := range []struct {
 		name    string
 		view    http.Handler
@@ -67,6 +72,8 @@ func BenchmarkDeepPages(b *testing.B) {
 	}{
 		{"cursor/first", cursor, "/books/", first},
 		{"cursor/deep", cursor, "/books/?cursor=" + deepCursor, deep},
+		{"keyset/first", keyset, "/books/", first},
+		{"keyset/deep", keyset, "/books/?cursor=" + deepKeyset, deep},
 		{"limit-offset/first", limitOffset, "/books/", first},
 		{"limit-offset/deep", limitOffset, fmt.Sprintf("/books/?offset=%d", benchDepth), deep},
 	} {
