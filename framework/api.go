@@ -27,6 +27,7 @@ type API struct {
 	router   chi.Router
 	routes   *reverse.Routes
 	notFound *http.Handler
+	hosts    allowedHosts
 }
 
 // NewAPI returns an API with the global settings s on a new chi router.
@@ -35,7 +36,8 @@ func NewAPI(db *sqlx.DB, s Settings) *API {
 	mux := chi.NewRouter()
 	routes := reverse.New(reverse.Config{TrustForwardedHeaders: s.TrustForwardedHeaders})
 	notFound := http.Handler(http.HandlerFunc(pageNotFound))
-	a := &API{settings: &s, db: db, mux: mux, router: mux, routes: routes, notFound: &notFound}
+	a := &API{settings: &s, db: db, mux: mux, router: mux, routes: routes, notFound: &notFound,
+		hosts: newAllowedHosts(s.AllowedHosts)}
 	mux.NotFound(a.miss)
 	return a
 }
@@ -83,8 +85,14 @@ func (a *API) Router() chi.Router { return a.router }
 // Routes returns the named routes of the API, for reverse lookups.
 func (a *API) Routes() *reverse.Routes { return a.routes }
 
-// ServeHTTP serves the API's routes.
-func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTTP(w, r) }
+// ServeHTTP serves the API's routes. With AllowedHosts set, a request for
+// another host is answered 400 first, whatever its route.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if a.hosts != nil && !a.hosts.checkHost(w, r, a.routes.Host(r)) {
+		return
+	}
+	a.mux.ServeHTTP(w, r)
+}
 
 // Handler compiles v against the API's settings, once, into the
 // http.Handler that runs DRF's pipeline for it (DRF's as_view()).
@@ -121,6 +129,6 @@ func (a *API) HandleHTTP(pattern string, h http.Handler, opts ...RouteOption) {
 // namespace ("v1" gives "v1:info"); an empty namespace keeps a's.
 func (a *API) Route(prefix, namespace string, fn func(api *API)) {
 	a.routes.Route(a.router, prefix, namespace, func(r chi.Router, rt *reverse.Routes) {
-		fn(&API{settings: a.settings, db: a.db, mux: a.mux, router: r, routes: rt, notFound: a.notFound})
+		fn(&API{settings: a.settings, db: a.db, mux: a.mux, router: r, routes: rt, notFound: a.notFound, hosts: a.hosts})
 	})
 }

@@ -92,6 +92,15 @@ type Settings struct {
 	// (Django's USE_X_FORWARDED_HOST); enable it only behind a proxy that
 	// sets them.
 	TrustForwardedHeaders bool
+	// AllowedHosts: ALLOWED_HOSTS, the host names the API serves, matched
+	// in any case without the port and a final dot: "api.example.com"
+	// exactly, ".example.com" that domain and its subdomains, "*" any. A
+	// request for another host (the Host header, or X-Forwarded-Host when
+	// trusted: the host its absolute links would name) is answered with
+	// Django's 400 page before any route runs, and logged with Django's
+	// "Invalid HTTP_HOST header" message. Empty serves every host (Django
+	// refuses every host then, unless DEBUG): set it in production.
+	AllowedHosts []string
 	// DisableAppendSlash turns off APPEND_SLASH, on by default as in
 	// Django: a path without its final slash that matches no route is
 	// redirected to the slashed path when that one has a route.

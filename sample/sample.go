@@ -77,6 +77,20 @@ func ThrottleCache(c cache.Cache) Option {
 	return func(a *app) { a.throttleCache = c }
 }
 
+// DefaultAllowedHosts are the hosts the sample serves unless AllowedHosts
+// sets others: this machine (Django's development defaults), the
+// example.com hosts of the contract's host-name versioning, and
+// "testserver", the host of apitest and of Django's test client (which
+// Django's test runner allows too).
+var DefaultAllowedHosts = []string{".localhost", "127.0.0.1", "[::1]", ".example.com", "testserver"}
+
+// AllowedHosts sets Django's ALLOWED_HOSTS, the host names the sample
+// answers ("api.example.org", ".example.org" with its subdomains, "*"
+// any); other hosts get 400. Serving on another name or address needs it.
+func AllowedHosts(hosts ...string) Option {
+	return func(a *app) { a.allowedHosts = hosts }
+}
+
 // app holds what the views share: the stores and the options.
 type app struct {
 	users    *auth.Users
@@ -87,6 +101,7 @@ type app struct {
 
 	remoteUserHeader string
 	throttleCache    cache.Cache
+	allowedHosts     []string
 }
 
 // New returns the bookshelf API on db, which must be migrated (Migrate).
@@ -110,6 +125,7 @@ func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error)
 		books:    books,
 
 		throttleCache: &cache.Memory{},
+		allowedHosts:  DefaultAllowedHosts,
 	}
 	for _, opt := range opts {
 		opt(a)

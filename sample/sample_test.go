@@ -131,3 +131,30 @@ func TestRemoteUser(t *testing.T) {
 		t.Errorf("%s is trusted without TrustRemoteUserHeader: %d %s", header, r.Status, r.Body)
 	}
 }
+
+// TestAllowedHosts: the sample answers its local hosts, the example.com
+// hosts of its host-name versioning and the test client's "testserver";
+// any other Host is 400 before any view runs, the login page included, so
+// no link or redirect names it. AllowedHosts replaces the list.
+func TestAllowedHosts(t *testing.T) {
+	c := serve(t, newDB(t))
+	for _, host := range []string{"testserver", "localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000", "v2.example.com", "example.com"} {
+		if r := c.Get("/pages/page-number/", "Host: "+host); r.Status != http.StatusOK {
+			t.Errorf("%s: %d", host, r.Status)
+		}
+	}
+	login := "username=alice&password=alice-pass&next=http://evil.example/x"
+	for _, req := range [][2]string{{"GET", "/pages/page-number/"}, {"GET", "/api-auth/login/"}, {"POST", "/api-auth/login/"}, {"GET", "/nowhere/"}} {
+		r := c.Do(req[0], req[1], login, "Host: evil.example", "Content-Type: application/x-www-form-urlencoded")
+		if r.Status != http.StatusBadRequest || strings.Contains(r.Body, "evil") {
+			t.Errorf("evil.example %s %s: %d %s", req[0], req[1], r.Status, r.Body)
+		}
+	}
+	custom := serve(t, newDB(t), sample.AllowedHosts("api.example.org"))
+	if r := custom.Get("/books/", "Host: api.example.org"); r.Status != http.StatusOK {
+		t.Errorf("AllowedHosts: api.example.org: %d", r.Status)
+	}
+	if r := custom.Get("/books/", "Host: localhost"); r.Status != http.StatusBadRequest {
+		t.Errorf("AllowedHosts: localhost: %d", r.Status)
+	}
+}

@@ -10,6 +10,9 @@ import (
 // REST_FRAMEWORK setting); views override what they need.
 func (a *app) settings() framework.Settings {
 	return framework.Settings{
+		// Other Host headers are refused (400) before any view runs.
+		AllowedHosts: a.allowedHosts,
+
 		// Tried in this order; the first that authenticates wins.
 		Authentication: framework.Authenticators(a.sessionAuth(), a.tokenAuth(), a.basicAuth()),
 		Permissions:    framework.Permissions(framework.AllowAny{}),

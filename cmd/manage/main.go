@@ -18,6 +18,9 @@
 // yet, loads the demo data, so `go run ./cmd/manage runserver` works on a
 // fresh checkout. $SAMPLE_REMOTE_USER_HEADER names the header an
 // authenticating proxy sets for /auth/remote-user/ (off when unset).
+// $ALLOWED_HOSTS, comma-separated, lists the host names served (Django's
+// ALLOWED_HOSTS: "api.example.org,.example.org"); else this machine's
+// names and the sample's example.com hosts (sample.DefaultAllowedHosts).
 //
 // Shared with a Django site (docs/django.md): $SECRET_KEY signs the
 // sessions (else a public development key, announced at start),
@@ -123,6 +126,9 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 	}
 	if h := env.Var("SAMPLE_REMOTE_USER_HEADER"); h != "" {
 		opts = append(opts, sample.TrustRemoteUserHeader(h))
+	}
+	if hosts := list(env.Var("ALLOWED_HOSTS")); hosts != nil {
+		opts = append(opts, sample.AllowedHosts(hosts...))
 	}
 	if key := env.Var("SECRET_KEY"); key != "" {
 		opts = append(opts, sample.SecretKey(key, list(env.Var("SECRET_KEY_FALLBACKS"))...))

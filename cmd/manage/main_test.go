@@ -41,12 +41,13 @@ func TestMain(m *testing.M) {
 }
 
 // command prepares the binary with args in dir, with no DATABASE_URL,
-// SECRET_KEY or PASSWORD_HASHERS.
+// SECRET_KEY, PASSWORD_HASHERS or ALLOWED_HOSTS.
 func command(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(manageBin, args...)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DATABASE_URL=") && !strings.HasPrefix(kv, "SECRET_KEY=") && !strings.HasPrefix(kv, "PASSWORD_HASHERS=") {
+		if !strings.HasPrefix(kv, "DATABASE_URL=") && !strings.HasPrefix(kv, "SECRET_KEY=") && !strings.HasPrefix(kv, "PASSWORD_HASHERS=") &&
+			!strings.HasPrefix(kv, "ALLOWED_HOSTS=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
@@ -130,6 +131,20 @@ func TestRunserverOnAFreshDirectory(t *testing.T) {
 	resp.Body.Close()
 	if err != nil || page.Count != 100 {
 		t.Errorf("GET /books/ as alice: count %d, %v; want the 100 demo books", page.Count, err)
+	}
+
+	// Hosts outside the sample's default ALLOWED_HOSTS are refused.
+	for host, want := range map[string]int{"localhost:8000": http.StatusOK, "evil.example": http.StatusBadRequest} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/whoami/", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
 	}
 
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {

@@ -372,6 +372,10 @@ func ReverseVersion(version, name string, params map[string]string, query url.Va
 // headers only when trusted.
 func (rt *Routes) BaseURL(r *http.Request) string { return baseURL(r, rt.trusted()) }
 
+// Host returns the host of the request as the routes' absolute URLs use
+// it: X-Forwarded-Host only when trusted.
+func (rt *Routes) Host(r *http.Request) string { return host(r, rt.trusted()) }
+
 func baseURL(r *http.Request, trust bool) string {
 	return scheme(r, trust) + "://" + host(r, trust)
 }

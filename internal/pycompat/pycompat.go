@@ -1,10 +1,11 @@
 // Package pycompat reads input exactly as the Python and Django functions
 // DRF relies on do, so that the framework accepts and refuses what DRF
-// does: Python's int() and base64.b64decode(), and the method sets DRF
-// and Django treat as safe. Each behaviour lives here once.
+// does: Python's int(), base64.b64decode() and repr(), and the method
+// sets DRF and Django treat as safe. Each behaviour lives here once.
 package pycompat
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"net/http"
@@ -176,4 +177,40 @@ func IsSafeMethod(method string) bool {
 // method through unchecked: DRF's safe methods and TRACE.
 func IsCSRFSafeMethod(method string) bool {
 	return IsSafeMethod(method) || method == http.MethodTrace
+}
+
+// Repr is Python's repr() of a str, as Django's messages quote values
+// with %r: in single quotes, or double quotes when s holds a single quote
+// and no double quote; backslashes, the quote, and characters that are
+// not printable escaped.
+func Repr(s string) string {
+	quote := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		quote = '"'
+	}
+	b := []byte{quote}
+	for _, r := range s {
+		switch {
+		case r == rune(quote) || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case !unicode.IsPrint(r):
+			switch {
+			case r < 0x100:
+				b = append(b, fmt.Sprintf(`\x%02x`, r)...)
+			case r < 0x10000:
+				b = append(b, fmt.Sprintf(`\u%04x`, r)...)
+			default:
+				b = append(b, fmt.Sprintf(`\U%08x`, r)...)
+			}
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return string(append(b, quote))
 }

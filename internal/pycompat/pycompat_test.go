@@ -133,3 +133,22 @@ func TestSafeMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestRepr pins Python 3's repr() of str values.
+func TestRepr(t *testing.T) {
+	for in, want := range map[string]string{
+		"evil.example":      `'evil.example'`,
+		"Evil.Example:8000": `'Evil.Example:8000'`,
+		"ev'il":             `"ev'il"`,
+		`ev'i"l`:            `'ev\'i"l'`,
+		`a\b`:               `'a\\b'`,
+		"a\nb\tc\rd":        `'a\nb\tc\rd'`,
+		"\x00\x7f\u00a0":    `'\x00\x7f\xa0'`,
+		"\u2028é":           `'\u2028é'`,
+		"":                  `''`,
+	} {
+		if got := Repr(in); got != want {
+			t.Errorf("Repr(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package framework
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/go-drf/drf/internal/pycompat"
+)
+
+// allowedHosts is Settings.AllowedHosts lowercased, as Django compares.
+type allowedHosts []string
+
+func newAllowedHosts(patterns []string) allowedHosts {
+	if len(patterns) == 0 {
+		return nil
+	}
+	a := make(allowedHosts, len(patterns))
+	for i, p := range patterns {
+		a[i] = strings.ToLower(p)
+	}
+	return a
+}
+
+// allows is Django's validate_host: "*" matches any domain, ".example.com"
+// example.com and its subdomains, anything else the domain exactly.
+func (a allowedHosts) allows(domain string) bool {
+	for _, p := range a {
+		if p == "*" || p == domain || p != "" && p[0] == '.' && (strings.HasSuffix(domain, p) || domain == p[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostPattern is Django's host_validation_re: a name or an IPv6 literal,
+// then an optional port.
+var hostPattern = regexp.MustCompile(`^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:[0-9]+)?$`)
+
+// splitDomainPort is Django's split_domain_port: the lowercased domain
+// (without a final dot) and port of host, "" for a host that is not valid.
+func splitDomainPort(host string) (domain, port string) {
+	host = strings.ToLower(host)
+	if !hostPattern.MatchString(host) {
+		return "", ""
+	}
+	if strings.HasSuffix(host, "]") {
+		return host, ""
+	}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host, port = host[:i], host[i+1:]
+	}
+	return strings.TrimSuffix(host, "."), port
+}
+
+// checkHost reports whether the host of r (the one its absolute links
+// would use) is allowed; when it is not, it has answered Django's 400 page
+// and logged Django's DisallowedHost message.
+func (a allowedHosts) checkHost(w http.ResponseWriter, r *http.Request, host string) bool {
+	domain, _ := splitDomainPort(host)
+	if domain != "" && a.allows(domain) {
+		return true
+	}
+	msg := "Invalid HTTP_HOST header: " + pycompat.Repr(host) + "."
+	if domain != "" {
+		msg += " You may need to add " + pycompat.Repr(domain) + " to ALLOWED_HOSTS."
+	} else {
+		msg += " The domain name provided is not valid according to RFC 1034/1035."
+	}
+	slog.Warn(msg, "method", r.Method, "path", r.URL.Path)
+	w.Header().Set("Content-Type", "text/html")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = io.WriteString(w, badRequestPage)
+	return false
+}
+
+// badRequestPage is Django's 400 page.
+const badRequestPage = "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Bad Request (400)</title>\n</head>\n<body>\n  <h1>Bad Request (400)</h1><p></p>\n</body>\n</html>\n"
