@@ -2,9 +2,6 @@ package authtoken_test
 
 import (
 	"context"
-	"encoding/json"
-	"github.com/go-drf/drf/framework/apitest"
-	"net/http"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -57,26 +54,4 @@ func (f *fixture) count(t *testing.T, where string, args ...any) int {
 		t.Fatal(err)
 	}
 	return n
-}
-
-type answer struct {
-	status int
-	header http.Header
-	raw    string
-}
-
-func (a answer) json(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(a.raw), &m); err != nil {
-		t.Fatalf("body %q: %v", a.raw, err)
-	}
-	return m
-}
-
-// send sends body with the given headers ("Name: value") to the client's
-// root.
-func send(c *apitest.Client, method, body string, headers ...string) answer {
-	r := c.Do(method, "/", body, headers...)
-	return answer{r.Status, r.Header, r.Body}
 }

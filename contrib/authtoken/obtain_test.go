@@ -96,12 +96,12 @@ func TestObtainToken(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a := send(srv, c.method, c.body, c.headers...)
-			if a.status != c.status || a.raw != c.want {
-				t.Fatalf("got %d %s\nwant %d %s", a.status, a.raw, c.status, c.want)
+			a := srv.Do(c.method, "/", c.body, c.headers...)
+			if a.Status != c.status || a.Body != c.want {
+				t.Fatalf("got %d %s\nwant %d %s", a.Status, a.Body, c.status, c.want)
 			}
-			if a.header.Get("Content-Type") != "application/json" || a.header.Get("Allow") != "POST, OPTIONS" {
-				t.Errorf("headers %v", a.header)
+			if a.Header.Get("Content-Type") != "application/json" || a.Header.Get("Allow") != "POST, OPTIONS" {
+				t.Errorf("headers %v", a.Header)
 			}
 		})
 	}
@@ -118,11 +118,11 @@ func TestObtainToken(t *testing.T) {
 		{"HTML preferred, JSON accepted", `username=alice&password=alice-pass`, []string{"Content-Type: application/x-www-form-urlencoded", "Accept: text/html, application/json;q=0.5"}},
 		{"with Basic credentials", `{"username":"alice","password":"alice-pass"}`, []string{jsonType, "Authorization: " + "Basic YWRtaW46YWRtaW4tcGFzcw=="}},
 	} {
-		a := send(srv, "POST", c.body, c.headers...)
-		m := a.json(t)
+		a := srv.Do("POST", "/", c.body, c.headers...)
+		m := a.JSON()
 		got, _ := m["token"].(string)
-		if a.status != 200 || len(m) != 1 || !hexKey.MatchString(got) {
-			t.Fatalf("%s: %d %s", c.name, a.status, a.raw)
+		if a.Status != 200 || len(m) != 1 || !hexKey.MatchString(got) {
+			t.Fatalf("%s: %d %s", c.name, a.Status, a.Body)
 		}
 		if key != "" && got != key {
 			t.Errorf("%s: a second token %s (first %s)", c.name, got, key)
@@ -133,14 +133,14 @@ func TestObtainToken(t *testing.T) {
 		t.Errorf("%d tokens", n)
 	}
 
-	a := send(srv, "OPTIONS", "")
+	a := srv.Do("OPTIONS", "/", "")
 	want := `{"name":"Obtain Auth Token","description":"","renders":["application/json"],` +
 		`"parses":["application/x-www-form-urlencoded","multipart/form-data","application/json"],` +
 		`"actions":{"POST":{"username":{"type":"string","required":true,"read_only":false,"label":"Username"},` +
 		`"password":{"type":"string","required":true,"read_only":false,"label":"Password"},` +
 		`"token":{"type":"string","required":false,"read_only":true,"label":"Token"}}}}`
-	if a.status != 200 || a.raw != want {
-		t.Errorf("OPTIONS: %d %s", a.status, a.raw)
+	if a.Status != 200 || a.Body != want {
+		t.Errorf("OPTIONS: %d %s", a.Status, a.Body)
 	}
 }
 
@@ -157,13 +157,13 @@ func TestObtainTokenExtraFieldsAndThrottle(t *testing.T) {
 		return extraAnswer{Token: t.Key, UserID: u.ID, Email: u.Email}
 	}}
 	extra := f.obtainServer(t, o)
-	a := send(extra, "POST", `{"username":"alice","password":"alice-pass"}`, jsonType)
+	a := extra.Do("POST", "/", `{"username":"alice","password":"alice-pass"}`, jsonType)
 	tok, err := f.tokens.ForUser(context.Background(), f.alice.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"token":"` + tok.Key + `","user_id":1,"email":"alice@example.com"}`; a.status != 200 || a.raw != want {
-		t.Errorf("extra: %d %s, want %s", a.status, a.raw, want)
+	if want := `{"token":"` + tok.Key + `","user_id":1,"email":"alice@example.com"}`; a.Status != 200 || a.Body != want {
+		t.Errorf("extra: %d %s, want %s", a.Status, a.Body, want)
 	}
 
 	throttled := f.obtainServer(t, authtoken.ObtainToken{Users: f.users, Tokens: f.tokens}, func(v *framework.View, s *framework.Settings) {
@@ -172,17 +172,17 @@ func TestObtainTokenExtraFieldsAndThrottle(t *testing.T) {
 		v.Throttles = framework.Throttles(framework.AnonRateThrottle())
 	})
 	for i, body := range []string{`{"username":"alice","password":"x"}`, `{}`, `{"username":"alice","password":"alice-pass"}`} {
-		if a := send(throttled, "POST", body, jsonType); a.status == 429 {
+		if a := throttled.Do("POST", "/", body, jsonType); a.Status == 429 {
 			t.Fatalf("call %d throttled", i+1)
 		}
 	}
-	a = send(throttled, "POST", `{"username":"alice","password":"alice-pass"}`, jsonType)
-	if a.status != 429 || a.header.Get("Retry-After") != "60" || a.raw != `{"detail":"Request was throttled. Expected available in 60 seconds."}` {
-		t.Errorf("4th call: %d %v %s", a.status, a.header, a.raw)
+	a = throttled.Do("POST", "/", `{"username":"alice","password":"alice-pass"}`, jsonType)
+	if a.Status != 429 || a.Header.Get("Retry-After") != "60" || a.Body != `{"detail":"Request was throttled. Expected available in 60 seconds."}` {
+		t.Errorf("4th call: %d %v %s", a.Status, a.Header, a.Body)
 	}
-	a = send(throttled, "POST", `{"username":"alice","password":"alice-pass"}`, jsonType, "Authorization: Basic YWRtaW46YWRtaW4tcGFzcw==")
-	if a.status != 200 {
-		t.Errorf("authenticated caller throttled: %d %s", a.status, a.raw)
+	a = throttled.Do("POST", "/", `{"username":"alice","password":"alice-pass"}`, jsonType, "Authorization: Basic YWRtaW46YWRtaW4tcGFzcw==")
+	if a.Status != 200 {
+		t.Errorf("authenticated caller throttled: %d %s", a.Status, a.Body)
 	}
 }
 
@@ -199,8 +199,8 @@ func TestObtainTokenConcurrently(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			<-start
-			a := send(srv, "POST", `{"username":"alice","password":"alice-pass"}`)
-			statuses[i], keys[i] = a.status, a.raw
+			a := srv.Do("POST", "/", `{"username":"alice","password":"alice-pass"}`)
+			statuses[i], keys[i] = a.Status, a.Body
 		})
 	}
 	close(start)

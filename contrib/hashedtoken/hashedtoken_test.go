@@ -106,30 +106,14 @@ func newFixture(t *testing.T, dsn string, cfg Tokens) *fixture {
 	return f
 }
 
-type answer struct {
-	status    int
-	challenge string
-	raw       string
-}
-
-func (a answer) object(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(a.raw), &m); err != nil {
-		t.Fatalf("body %q: %v", a.raw, err)
-	}
-	return m
-}
-
 // send sends body with auth as the Authorization header, "" for none.
-func (f *fixture) send(t *testing.T, method, path, auth, body string) answer {
+func (f *fixture) send(t *testing.T, method, path, auth, body string) *apitest.Response {
 	t.Helper()
 	var header []string
 	if auth != "" {
 		header = append(header, "Authorization: "+auth)
 	}
-	r := f.c.Do(method, path, body, header...)
-	return answer{r.Status, r.Header.Get("WWW-Authenticate"), r.Body}
+	return f.c.Do(method, path, body, header...)
 }
 
 func basic(user, pass string) string {
@@ -140,10 +124,10 @@ func basic(user, pass string) string {
 func (f *fixture) login(t *testing.T, name string) (string, map[string]any) {
 	t.Helper()
 	a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), `{"name":"`+name+`"}`)
-	if a.status != 200 {
-		t.Fatalf("login: %d %s", a.status, a.raw)
+	if a.Status != 200 {
+		t.Fatalf("login: %d %s", a.Status, a.Body)
 	}
-	m := a.object(t)
+	m := a.JSON()
 	return m["token"].(string), m
 }
 
@@ -181,7 +165,7 @@ func storedHashed(t *testing.T, dsn string) {
 	if rows[0]["digest"] != Digest(key) || rows[0]["token_key"] != key[:PrefixLength] {
 		t.Errorf("row %v", rows[0])
 	}
-	if strings.Contains(f.send(t, "GET", "/auth/tokens/", "Bearer "+key, "").raw, key) {
+	if strings.Contains(f.send(t, "GET", "/auth/tokens/", "Bearer "+key, "").Body, key) {
 		t.Error("the listing shows the key")
 	}
 }
@@ -208,15 +192,15 @@ func bearerKeyword(t *testing.T, dsn string) {
 	}
 	for _, c := range cases {
 		a := f.send(t, "GET", "/whoami/", c.auth, "")
-		if a.status != c.status || a.challenge != c.challenge {
-			t.Errorf("%q: %d %q %s", c.auth, a.status, a.challenge, a.raw)
+		if a.Status != c.status || a.Header.Get("WWW-Authenticate") != c.challenge {
+			t.Errorf("%q: %d %q %s", c.auth, a.Status, a.Header.Get("WWW-Authenticate"), a.Body)
 			continue
 		}
 		if c.status == 200 {
-			if m := a.object(t); m["username"] != "alice" {
+			if m := a.JSON(); m["username"] != "alice" {
 				t.Errorf("%q: %v", c.auth, m)
 			}
-		} else if d := a.object(t)["detail"]; d != c.detail {
+		} else if d := a.JSON()["detail"]; d != c.detail {
 			t.Errorf("%q: detail %q, want %q", c.auth, d, c.detail)
 		}
 	}
@@ -225,8 +209,8 @@ func bearerKeyword(t *testing.T, dsn string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := f.send(t, "GET", "/whoami/", "Bearer "+bobKey, ""); a.status != 401 || a.object(t)["detail"] != "User inactive or deleted." {
-		t.Errorf("inactive: %d %s", a.status, a.raw)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+bobKey, ""); a.Status != 401 || a.JSON()["detail"] != "User inactive or deleted." {
+		t.Errorf("inactive: %d %s", a.Status, a.Body)
 	}
 }
 
@@ -236,12 +220,12 @@ func expiring(t *testing.T, dsn string) {
 	f := newFixture(t, dsn, Tokens{TTL: time.Hour})
 	key, _ := f.login(t, "")
 	f.clock = f.clock.Add(59 * time.Minute)
-	if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.status != 200 {
-		t.Fatalf("before expiry: %d %s", a.status, a.raw)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.Status != 200 {
+		t.Fatalf("before expiry: %d %s", a.Status, a.Body)
 	}
 	f.clock = f.clock.Add(time.Minute)
-	if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.status != 401 || a.object(t)["detail"] != "Invalid token." {
-		t.Fatalf("at expiry: %d %s", a.status, a.raw)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.Status != 401 || a.JSON()["detail"] != "Invalid token." {
+		t.Fatalf("at expiry: %d %s", a.Status, a.Body)
 	}
 	var n int
 	if err := f.db.Get(&n, `SELECT COUNT(*) FROM "hashedtoken_token"`); err != nil || n != 0 {
@@ -254,8 +238,8 @@ func expiring(t *testing.T, dsn string) {
 		t.Errorf("expiry %v", m["expiry"])
 	}
 	f.clock = f.clock.AddDate(10, 0, 0)
-	if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.status != 200 {
-		t.Errorf("ten years on: %d %s", a.status, a.raw)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.Status != 200 {
+		t.Errorf("ten years on: %d %s", a.Status, a.Body)
 	}
 }
 
@@ -275,8 +259,8 @@ func slidingRefresh(t *testing.T, dsn string) {
 	use := func(after time.Duration, status int) {
 		t.Helper()
 		f.clock = f.clock.Add(after)
-		if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.status != status {
-			t.Fatalf("at %s: %d %s", f.clock.Sub(start), a.status, a.raw)
+		if a := f.send(t, "GET", "/whoami/", "Bearer "+key, ""); a.Status != status {
+			t.Fatalf("at %s: %d %s", f.clock.Sub(start), a.Status, a.Body)
 		}
 	}
 	use(30*time.Second, 200)
@@ -308,8 +292,8 @@ func devices(t *testing.T, dsn string) {
 	}
 	a := f.send(t, "GET", "/auth/tokens/", "Bearer "+laptop, "")
 	var list []map[string]any
-	if err := json.Unmarshal([]byte(a.raw), &list); err != nil || a.status != 200 || len(list) != 2 {
-		t.Fatalf("list: %d %s", a.status, a.raw)
+	if err := json.Unmarshal([]byte(a.Body), &list); err != nil || a.Status != 200 || len(list) != 2 {
+		t.Fatalf("list: %d %s", a.Status, a.Body)
 	}
 	if list[0]["name"] != "phone" || list[0]["current"] != false || list[1]["name"] != "laptop" || list[1]["current"] != true {
 		t.Errorf("list %v", list)
@@ -319,53 +303,53 @@ func devices(t *testing.T, dsn string) {
 	}
 	// A third device is allowed, a fourth is over the limit.
 	third, _ := f.login(t, "tablet")
-	if a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), ""); a.status != 403 || a.object(t)["detail"] != MsgLimit {
-		t.Errorf("over the limit: %d %s", a.status, a.raw)
+	if a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), ""); a.Status != 403 || a.JSON()["detail"] != MsgLimit {
+		t.Errorf("over the limit: %d %s", a.Status, a.Body)
 	}
-	if a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), `{"name":"`+strings.Repeat("x", 65)+`"}`); a.status != 400 {
-		t.Errorf("long name: %d %s", a.status, a.raw)
+	if a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), `{"name":"`+strings.Repeat("x", 65)+`"}`); a.Status != 400 {
+		t.Errorf("long name: %d %s", a.Status, a.Body)
 	}
 	// Revoking: not carol's token, not a number, then the phone.
 	for _, path := range []string{"/auth/tokens/" + itoa(carolTok.ID) + "/", "/auth/tokens/x/", "/auth/tokens/999/"} {
-		if a := f.send(t, "DELETE", path, "Bearer "+laptop, ""); a.status != 404 || a.object(t)["detail"] != "Not found." {
-			t.Errorf("DELETE %s: %d %s", path, a.status, a.raw)
+		if a := f.send(t, "DELETE", path, "Bearer "+laptop, ""); a.Status != 404 || a.JSON()["detail"] != "Not found." {
+			t.Errorf("DELETE %s: %d %s", path, a.Status, a.Body)
 		}
 	}
-	if a := f.send(t, "DELETE", "/auth/tokens/"+itoa(int64(pm["id"].(float64)))+"/", "Bearer "+laptop, ""); a.status != 204 {
-		t.Errorf("revoke the phone: %d %s", a.status, a.raw)
+	if a := f.send(t, "DELETE", "/auth/tokens/"+itoa(int64(pm["id"].(float64)))+"/", "Bearer "+laptop, ""); a.Status != 204 {
+		t.Errorf("revoke the phone: %d %s", a.Status, a.Body)
 	}
-	if a := f.send(t, "GET", "/whoami/", "Bearer "+phone, ""); a.status != 401 {
-		t.Errorf("revoked phone: %d", a.status)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+phone, ""); a.Status != 401 {
+		t.Errorf("revoked phone: %d", a.Status)
 	}
 	// Logout ends the laptop's token only; it needs a token.
-	if a := f.send(t, "POST", "/auth/logout/", basic("alice", "alice-pass"), ""); a.status != 403 || a.object(t)["detail"] != MsgNotByToken {
-		t.Errorf("logout with Basic: %d %s", a.status, a.raw)
+	if a := f.send(t, "POST", "/auth/logout/", basic("alice", "alice-pass"), ""); a.Status != 403 || a.JSON()["detail"] != MsgNotByToken {
+		t.Errorf("logout with Basic: %d %s", a.Status, a.Body)
 	}
-	if a := f.send(t, "POST", "/auth/logout/", "Bearer "+laptop, ""); a.status != 204 {
-		t.Errorf("logout: %d %s", a.status, a.raw)
+	if a := f.send(t, "POST", "/auth/logout/", "Bearer "+laptop, ""); a.Status != 204 {
+		t.Errorf("logout: %d %s", a.Status, a.Body)
 	}
-	if a := f.send(t, "GET", "/whoami/", "Bearer "+laptop, ""); a.status != 401 {
-		t.Errorf("logged-out laptop: %d", a.status)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+laptop, ""); a.Status != 401 {
+		t.Errorf("logged-out laptop: %d", a.Status)
 	}
-	if a := f.send(t, "GET", "/whoami/", "Bearer "+third, ""); a.status != 200 {
-		t.Errorf("tablet after the laptop's logout: %d", a.status)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+third, ""); a.Status != 200 {
+		t.Errorf("tablet after the laptop's logout: %d", a.Status)
 	}
 	// Logout-all ends every token of alice, and none of carol's.
 	f.login(t, "desktop")
-	if a := f.send(t, "POST", "/auth/logoutall/", "Bearer "+third, ""); a.status != 204 {
-		t.Errorf("logoutall: %d %s", a.status, a.raw)
+	if a := f.send(t, "POST", "/auth/logoutall/", "Bearer "+third, ""); a.Status != 204 {
+		t.Errorf("logoutall: %d %s", a.Status, a.Body)
 	}
 	var n int
 	if err := f.db.Get(&n, f.db.Rebind(`SELECT COUNT(*) FROM "hashedtoken_token" WHERE "user_id" = ?`), f.alice.ID); err != nil || n != 0 {
 		t.Errorf("alice keeps %d tokens (%v)", n, err)
 	}
-	if a := f.send(t, "GET", "/whoami/", "Bearer "+carolKey, ""); a.status != 200 {
-		t.Errorf("carol after alice's logout-all: %d", a.status)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+carolKey, ""); a.Status != 200 {
+		t.Errorf("carol after alice's logout-all: %d", a.Status)
 	}
 	// Anonymous requests are refused with the first scheme's challenge.
 	for _, p := range []string{"/auth/tokens/", "/auth/logoutall/"} {
-		if a := f.send(t, "GET", p, "", ""); a.status != 401 || a.challenge != "Bearer" {
-			t.Errorf("anonymous %s: %d %q", p, a.status, a.challenge)
+		if a := f.send(t, "GET", p, "", ""); a.Status != 401 || a.Header.Get("WWW-Authenticate") != "Bearer" {
+			t.Errorf("anonymous %s: %d %q", p, a.Status, a.Header.Get("WWW-Authenticate"))
 		}
 	}
 }
@@ -387,8 +371,8 @@ func TestCommand(t *testing.T) {
 	if code != 0 || m == nil {
 		t.Fatalf("create: %d %q %q", code, out, errOut)
 	}
-	if a := f.send(t, "GET", "/whoami/", "Bearer "+m[1], ""); a.status != 200 {
-		t.Errorf("the printed key: %d", a.status)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+m[1], ""); a.Status != 200 {
+		t.Errorf("the printed key: %d", a.Status)
 	}
 	if code, out, _ := run("list", "alice"); code != 0 || !strings.Contains(out, m[1][:PrefixLength]+"  ci") || strings.Contains(out, m[1]) {
 		t.Errorf("list: %d %q", code, out)
