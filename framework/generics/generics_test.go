@@ -21,18 +21,6 @@ import (
 	qt "github.com/go-drf/drf/internal/querysettest"
 )
 
-// userHeader authenticates the X-User header's username.
-type userHeader struct{ users *auth.Users }
-
-func (h userHeader) Authenticate(r *request.Request) (request.User, any, error) {
-	name := r.Header.Get("X-User")
-	if name == "" {
-		return nil, nil, nil
-	}
-	u, err := h.users.GetByUsername(r.Context(), name)
-	return u, nil, err
-}
-
 // ownerOnly lets only a book's owner change it.
 type ownerOnly struct{}
 
@@ -55,7 +43,7 @@ func newServer(t *testing.T, books int) *server {
 	t.Helper()
 	f := qt.Open(t, books)
 	srv := &server{f: f}
-	srv.s = framework.Settings{Authentication: framework.Authenticators(userHeader{f.Users}), PageSize: 10}
+	srv.s = framework.Settings{Authentication: framework.Authenticators(f.UserHeader()), PageSize: 10}
 	srv.c = apitest.New(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { srv.api.ServeHTTP(w, r) }))
 	return srv
 }

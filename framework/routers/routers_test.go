@@ -22,18 +22,6 @@ import (
 	qt "github.com/go-drf/drf/internal/querysettest"
 )
 
-// userHeader authenticates the X-User header's username.
-type userHeader struct{ users *auth.Users }
-
-func (h userHeader) Authenticate(r *request.Request) (request.User, any, error) {
-	name := r.Header.Get("X-User")
-	if name == "" {
-		return nil, nil, nil
-	}
-	u, err := h.users.GetByUsername(r.Context(), name)
-	return u, nil, err
-}
-
 // bookViewSet is the sample's: anyone reads, users write, the creator owns.
 func bookViewSet(f *qt.Fixture) *generics.ModelViewSet[qt.Book] {
 	vs := &generics.ModelViewSet[qt.Book]{}
@@ -51,7 +39,7 @@ func bookViewSet(f *qt.Fixture) *generics.ModelViewSet[qt.Book] {
 // api returns an API with the tests' settings.
 func api(f *qt.Fixture) *framework.API {
 	return framework.NewAPI(f.DB, framework.Settings{
-		Authentication: framework.Authenticators(userHeader{f.Users}),
+		Authentication: framework.Authenticators(f.UserHeader()),
 		Pagination:     &pagination.PageNumberPagination{},
 		PageSize:       10,
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -152,4 +153,19 @@ func (f *Fixture) All(t testing.TB) []Book {
 		out[i] = *it.(*Book)
 	}
 	return out
+}
+
+// UserHeader is an authentication scheme for tests: the X-User header
+// names one of the fixture's users; without it the request is anonymous.
+func (f *Fixture) UserHeader() request.Authenticator { return userHeader{f.Users} }
+
+type userHeader struct{ users *auth.Users }
+
+func (h userHeader) Authenticate(r *request.Request) (request.User, any, error) {
+	name := r.Header.Get("X-User")
+	if name == "" {
+		return nil, nil, nil
+	}
+	u, err := h.users.GetByUsername(r.Context(), name)
+	return u, nil, err
 }
