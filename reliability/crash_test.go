@@ -2,10 +2,12 @@ package reliability_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -36,17 +38,18 @@ func crashCycles(t *testing.T) int {
 // loadUntilKilled runs writers against base until the server dies: once
 // ackTarget writes are acknowledged, kill is called while the writers are
 // still sending. It returns the acknowledged titles, the requests sent,
-// and how many of them were in flight at the kill (sent before it and
-// never answered).
-func loadUntilKilled(t *testing.T, base, token, prefix string, ackTarget int, kill func()) (acked []string, sent, inFlight int) {
-	t.Helper()
+// how many of them were in flight at the kill (sent before it and never
+// answered), and the unexpected answers: failures before the kill, and
+// answers other than 201.
+func loadUntilKilled(base, token, prefix string, ackTarget int, kill func()) (acked []string, sent, inFlight int, unexpected []string) {
 	var (
-		ok         titles
-		mu         sync.Mutex
-		wg         sync.WaitGroup
-		killOnce   sync.Once
-		killed     = make(chan struct{})
-		unexpected []string
+		ok       titles
+		mu       sync.Mutex
+		wg       sync.WaitGroup
+		killOnce sync.Once
+		// killed is closed just before kill is called: a request failing
+		// from then on may have met the kill, however long kill takes.
+		killed = make(chan struct{})
 	)
 	isKilled := func() bool {
 		select {
@@ -86,18 +89,41 @@ func loadUntilKilled(t *testing.T, base, token, prefix string, ackTarget int, ki
 				}
 				if ok.len() >= ackTarget {
 					killOnce.Do(func() {
-						kill()
 						close(killed)
+						kill()
 					})
 				}
 			}
 		}()
 	}
 	wg.Wait()
+	return ok.all(), sent, inFlight, unexpected
+}
+
+// TestLoadAccountingAroundTheKill runs loadUntilKilled against a server
+// whose kill takes a while to return after connections start failing (as
+// a SIGKILL does on a loaded machine): the writers' failures in that
+// window are failures after the kill, not unexpected ones.
+func TestLoadAccountingAroundTheKill(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b struct{ Title string }
+		_ = json.NewDecoder(r.Body).Decode(&b)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		_ = json.NewEncoder(w).Encode(b)
+	}))
+	defer srv.Close()
+	acked, sent, _, unexpected := loadUntilKilled(srv.URL, "token", "accounting", 50, func() {
+		srv.Listener.Close()
+		srv.CloseClientConnections()
+		time.Sleep(300 * time.Millisecond)
+	})
+	if len(acked) < 50 || sent <= len(acked) {
+		t.Errorf("%d acknowledged of %d sent", len(acked), sent)
+	}
 	for _, u := range unexpected {
 		t.Errorf("POST %s", u)
 	}
-	return ok.all(), sent, inFlight
 }
 
 // heldRequest is a POST /books/ whose view is reading its body: it sent
@@ -172,9 +198,12 @@ func TestSIGKILLMidWriteLoad(t *testing.T) {
 		for i := range 2 {
 			held = append(held, holdRequest(t, srv.base, token, fmt.Sprintf("crash c%d held #%d", cycle, i)))
 		}
-		acked, sent, inFlight := loadUntilKilled(t, srv.base, token, fmt.Sprintf("crash c%d", cycle), 150, func() {
+		acked, sent, inFlight, unexpected := loadUntilKilled(srv.base, token, fmt.Sprintf("crash c%d", cycle), 150, func() {
 			_ = srv.cmd.Process.Signal(syscall.SIGKILL)
 		})
+		for _, u := range unexpected {
+			t.Errorf("cycle %d: POST %s", cycle, u)
+		}
 		err := srv.wait(t)
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
