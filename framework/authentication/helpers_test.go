@@ -3,11 +3,8 @@ package authentication_test
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -16,6 +13,7 @@ import (
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -108,35 +106,17 @@ type answer struct {
 	header    http.Header
 }
 
-// do sends a request with the given headers ("Name: value" lines).
-func do(t *testing.T, c *http.Client, method, url, body string, headers ...string) answer {
+// do sends a request to srv's handler, on srv's host (and over TLS when
+// srv is), with the given headers ("Name: value" lines) and no cookies but
+// those they give.
+func do(t *testing.T, srv *httptest.Server, method, path, body string, headers ...string) answer {
 	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, url, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Add(k, v)
-	}
-	if c == nil {
-		c = http.DefaultClient
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	a := answer{status: resp.StatusCode, challenge: resp.Header.Get("WWW-Authenticate"), header: resp.Header}
-	raw, _ := io.ReadAll(resp.Body)
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &a.body); err != nil {
-			t.Fatalf("%s %s: body %q is not a JSON object", method, url, raw)
-		}
+	c := apitest.New(t, srv.Config.Handler)
+	c.Jar, c.Secure = nil, srv.TLS != nil
+	r := c.Do(method, path, body, append([]string{"Host: " + srv.Listener.Addr().String()}, headers...)...)
+	a := answer{status: r.Status, challenge: r.Header.Get("WWW-Authenticate"), header: r.Header}
+	if r.Body != "" {
+		r.Decode(&a.body)
 	}
 	return a
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -59,23 +60,27 @@ func TestSecretsNeverLogged(t *testing.T) {
 	mux.Handle("/api-auth/", w.sessions.Pages())
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	pages := apitest.New(t, mux)
+	pages.Jar = nil
+	post := func(path, body, cookie string) *apitest.Response {
+		return pages.Post(path, body, "Content-Type: application/x-www-form-urlencoded", "Cookie: "+cookie)
+	}
 
 	form := "Content-Type: application/x-www-form-urlencoded"
-	a := do(t, nil, "POST", srv.URL+"/token/", "username=alice&password=alice-pass", form)
+	a := do(t, srv, "POST", "/token/", "username=alice&password=alice-pass", form)
 	key, _ := a.body["token"].(string)
 	if len(key) != 40 {
 		t.Fatalf("obtain: %d %v", a.status, a.body)
 	}
-	do(t, nil, "POST", srv.URL+"/token/", "username=alice&password=wrong-pass", form)
-	do(t, nil, "POST", srv.URL+"/api/", "", "Authorization: Token "+key)
-	do(t, nil, "POST", srv.URL+"/api/", "", "Authorization: Token "+strings.ToUpper(key))
-	do(t, nil, "POST", srv.URL+"/api/", "", "Authorization: "+basic("bob", "bob-pass"))
+	do(t, srv, "POST", "/token/", "username=alice&password=wrong-pass", form)
+	do(t, srv, "POST", "/api/", "", "Authorization: Token "+key)
+	do(t, srv, "POST", "/api/", "", "Authorization: Token "+strings.ToUpper(key))
+	do(t, srv, "POST", "/api/", "", "Authorization: "+basic("bob", "bob-pass"))
 
 	// Log in through the page, then fail and pass CSRF with the session.
-	page := get(t, srv.URL+"/api-auth/login/")
+	page := loginPageOf(t, pages.Get("/api-auth/login/"))
 	loginForm := url.Values{"username": {"alice"}, "password": {"alice-pass"}, "csrfmiddlewaretoken": {page.token}}
-	resp := post(t, noRedirect, srv.URL+"/api-auth/login/", loginForm.Encode(), "csrftoken="+page.secret)
+	resp := post("/api-auth/login/", loginForm.Encode(), "csrftoken="+page.secret)
 	session, secret := "", ""
 	for _, c := range resp.Cookies() {
 		switch c.Name {
@@ -85,20 +90,20 @@ func TestSecretsNeverLogged(t *testing.T) {
 			secret = c.Value
 		}
 	}
-	if resp.StatusCode != 302 || session == "" || secret == "" {
-		t.Fatalf("login: %d %v", resp.StatusCode, resp.Cookies())
+	if resp.Status != 302 || session == "" || secret == "" {
+		t.Fatalf("login: %d %v", resp.Status, resp.Cookies())
 	}
 	cookie := "Cookie: sessionid=" + session + "; csrftoken=" + secret
-	post(t, noRedirect, srv.URL+"/api-auth/login/", "username=alice&password=wrong-pass&csrfmiddlewaretoken="+secret, "csrftoken="+secret)
-	do(t, nil, "POST", srv.URL+"/api/", "", cookie, "X-CSRFToken: "+key)
-	do(t, nil, "POST", srv.URL+"/api/", "", cookie, "X-CSRFToken: "+secret, "Origin: https://evil.example/?k="+key)
-	do(t, nil, "POST", srv.URL+"/api/", "", cookie, "X-CSRFToken: "+secret)
-	post(t, noRedirect, srv.URL+"/api-auth/logout/", "", "sessionid="+session)
-	post(t, noRedirect, srv.URL+"/api-auth/logout/", "csrfmiddlewaretoken="+secret, "sessionid="+session+"; csrftoken="+secret)
+	post("/api-auth/login/", "username=alice&password=wrong-pass&csrfmiddlewaretoken="+secret, "csrftoken="+secret)
+	do(t, srv, "POST", "/api/", "", cookie, "X-CSRFToken: "+key)
+	do(t, srv, "POST", "/api/", "", cookie, "X-CSRFToken: "+secret, "Origin: https://evil.example/?k="+key)
+	do(t, srv, "POST", "/api/", "", cookie, "X-CSRFToken: "+secret)
+	post("/api-auth/logout/", "", "sessionid="+session)
+	post("/api-auth/logout/", "csrfmiddlewaretoken="+secret, "sessionid="+session+"; csrftoken="+secret)
 
 	// A broken store: the server error is logged.
 	w.db.Close()
-	do(t, nil, "POST", srv.URL+"/api/", "", "Authorization: Token "+key)
+	do(t, srv, "POST", "/api/", "", "Authorization: Token "+key)
 
 	out := logs.String()
 	for _, want := range []string{"Forbidden (CSRF)", "handled", "internal server error"} {
@@ -119,45 +124,21 @@ func TestSecretsNeverLogged(t *testing.T) {
 
 type loginPage struct{ token, secret string }
 
-// get loads a login page and returns its form token and its csrftoken cookie.
-func get(t *testing.T, u string) loginPage {
+// loginPageOf reads a login page's form token and its csrftoken cookie.
+func loginPageOf(t *testing.T, r *apitest.Response) loginPage {
 	t.Helper()
-	resp, err := http.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var b bytes.Buffer
-	b.ReadFrom(resp.Body)
 	var p loginPage
-	body := b.String()
-	if i := strings.Index(body, `name="csrfmiddlewaretoken" value="`); i >= 0 {
-		rest := body[i+len(`name="csrfmiddlewaretoken" value="`):]
+	if i := strings.Index(r.Body, `name="csrfmiddlewaretoken" value="`); i >= 0 {
+		rest := r.Body[i+len(`name="csrfmiddlewaretoken" value="`):]
 		p.token = rest[:strings.IndexByte(rest, '"')]
 	}
-	for _, c := range resp.Cookies() {
+	for _, c := range r.Cookies() {
 		if c.Name == "csrftoken" {
 			p.secret = c.Value
 		}
 	}
 	if p.token == "" || p.secret == "" {
-		t.Fatalf("login page: %d, token %q, cookie %q", resp.StatusCode, p.token, p.secret)
+		t.Fatalf("login page: %d, token %q, cookie %q", r.Status, p.token, p.secret)
 	}
 	return p
-}
-
-func post(t *testing.T, c *http.Client, u, body, cookie string) *http.Response {
-	t.Helper()
-	req, err := http.NewRequest("POST", u, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Cookie", cookie)
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp
 }

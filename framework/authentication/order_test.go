@@ -75,7 +75,7 @@ func TestOrderedSchemes(t *testing.T) {
 
 	cases := []struct {
 		name      string
-		url       string
+		srv       *httptest.Server
 		method    string
 		headers   []string
 		status    int
@@ -84,42 +84,42 @@ func TestOrderedSchemes(t *testing.T) {
 		user      any
 		customRan bool
 	}{
-		{"first success wins, later schemes not consulted", tokenFirst.URL, "GET",
+		{"first success wins, later schemes not consulted", tokenFirst, "GET",
 			[]string{"Authorization: Token " + key, "X-Username: nobody"}, 200, "", "", "alice", false},
-		{"not attempted passes to the next scheme", tokenFirst.URL, "GET",
+		{"not attempted passes to the next scheme", tokenFirst, "GET",
 			[]string{"Authorization: " + basic("alice", "alice-pass")}, 200, "", "", "alice", false},
-		{"all schemes not attempted reaches the last one", tokenFirst.URL, "GET",
+		{"all schemes not attempted reaches the last one", tokenFirst, "GET",
 			[]string{"X-Username: admin"}, 200, "", "", "admin", true},
-		{"a failure stops at once", tokenFirst.URL, "GET",
+		{"a failure stops at once", tokenFirst, "GET",
 			[]string{"Authorization: Token nope", "X-Username: alice"}, 401, "Token", authentication.MsgInvalidToken, nil, false},
-		{"a later failure also stops, with the first scheme's challenge", tokenFirst.URL, "GET",
+		{"a later failure also stops, with the first scheme's challenge", tokenFirst, "GET",
 			[]string{"X-Username: nobody"}, 401, "Token", "No such user", nil, true},
-		{"anonymous, first scheme Token: 401", tokenFirst.URL, "GET", nil, 401, "Token", "Authentication credentials were not provided.", nil, true},
-		{"anonymous, first scheme Basic: 401", basicFirst.URL, "GET", nil, 401, basicRealm, "Authentication credentials were not provided.", nil, false},
-		{"anonymous, first scheme Session: 403", sessionFirst.URL, "GET", nil, 403, "", "Authentication credentials were not provided.", nil, false},
-		{"failed Token behind Session: 403", sessionFirst.URL, "GET",
+		{"anonymous, first scheme Token: 401", tokenFirst, "GET", nil, 401, "Token", "Authentication credentials were not provided.", nil, true},
+		{"anonymous, first scheme Basic: 401", basicFirst, "GET", nil, 401, basicRealm, "Authentication credentials were not provided.", nil, false},
+		{"anonymous, first scheme Session: 403", sessionFirst, "GET", nil, 403, "", "Authentication credentials were not provided.", nil, false},
+		{"failed Token behind Session: 403", sessionFirst, "GET",
 			[]string{"Authorization: Token nope"}, 403, "", authentication.MsgInvalidToken, nil, false},
-		{"custom scheme without challenge first: 403", customFirst.URL, "GET", nil, 403, "", "Authentication credentials were not provided.", nil, true},
-		{"custom scheme failure: 403", customFirst.URL, "GET", []string{"X-Username: nobody"}, 403, "", "No such user", nil, true},
-		{"session wins over a bad token behind it", sessionFirst.URL, "GET",
+		{"custom scheme without challenge first: 403", customFirst, "GET", nil, 403, "", "Authentication credentials were not provided.", nil, true},
+		{"custom scheme failure: 403", customFirst, "GET", []string{"X-Username: nobody"}, 403, "", "No such user", nil, true},
+		{"session wins over a bad token behind it", sessionFirst, "GET",
 			[]string{"Cookie: " + session, "Authorization: Token nope"}, 200, "", "", "admin", false},
-		{"authenticated but denied: 403 whatever the scheme", adminOnly.URL, "GET",
+		{"authenticated but denied: 403 whatever the scheme", adminOnly, "GET",
 			[]string{"Authorization: Token " + key}, 403, "", "You do not have permission to perform this action.", nil, false},
-		{"authenticated by Basic but denied: 403", adminOnly.URL, "GET",
+		{"authenticated by Basic but denied: 403", adminOnly, "GET",
 			[]string{"Authorization: " + basic("alice", "alice-pass")}, 403, "", "You do not have permission to perform this action.", nil, false},
-		{"anonymous on admin-only: 401", adminOnly.URL, "GET", nil, 401, "Token", "Authentication credentials were not provided.", nil, false},
-		{"staff passes admin-only", adminOnly.URL, "GET",
+		{"anonymous on admin-only: 401", adminOnly, "GET", nil, 401, "Token", "Authentication credentials were not provided.", nil, false},
+		{"staff passes admin-only", adminOnly, "GET",
 			[]string{"Authorization: " + basic("admin", "admin-pass")}, 200, "", "", "admin", false},
-		{"failure stops even when permissions allow anyone", open.URL, "GET",
+		{"failure stops even when permissions allow anyone", open, "GET",
 			[]string{"Authorization: " + basic("alice", "wrong")}, 403, "", authentication.MsgInvalidCredentials, nil, false},
-		{"anonymous allowed", open.URL, "GET", nil, 200, "", "", nil, false},
-		{"session POST with CSRF token", open.URL, "POST",
+		{"anonymous allowed", open, "GET", nil, 200, "", "", nil, false},
+		{"session POST with CSRF token", open, "POST",
 			[]string{"Cookie: " + session, "X-CSRFToken: " + secret}, 200, "", "", "admin", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			calls = 0
-			a := do(t, nil, c.method, c.url, "", c.headers...)
+			a := do(t, c.srv, c.method, "/", "", c.headers...)
 			if a.status != c.status || a.challenge != c.challenge || a.detail() != c.detail {
 				t.Fatalf("got %d %q %q, want %d %q %q", a.status, a.challenge, a.detail(), c.status, c.challenge, c.detail)
 			}
@@ -170,7 +170,7 @@ func TestInactiveUsersRejectedByEveryScheme(t *testing.T) {
 			})
 			srv := httptest.NewServer(remote(v))
 			defer srv.Close()
-			a := do(t, nil, "POST", srv.URL, "", c.headers...)
+			a := do(t, srv, "POST", "/", "", c.headers...)
 			if a.status != c.status || a.detail() != c.detail {
 				t.Errorf("got %d %q, want %d %q", a.status, a.detail(), c.status, c.detail)
 			}
@@ -187,7 +187,7 @@ func TestStoreErrorsAreServerErrors(t *testing.T) {
 	srv := serve(t, framework.AllowAny{}, authentication.Token{Tokens: w.tokens}, authentication.Basic{Users: auth.ModelBackend{Users: w.users}})
 	w.db.Close()
 	for _, h := range []string{"Authorization: Token abc", "Authorization: " + basic("alice", "alice-pass")} {
-		if a := do(t, nil, http.MethodGet, srv.URL, "", h); a.status != 500 {
+		if a := do(t, srv, http.MethodGet, "/", "", h); a.status != 500 {
 			t.Errorf("%s: %d %v, want 500", h, a.status, a.body)
 		}
 	}

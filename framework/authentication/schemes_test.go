@@ -49,7 +49,7 @@ func TestBasicAuthentication(t *testing.T) {
 			if c.header != "" {
 				h = append(h, "Authorization: "+c.header)
 			}
-			a := do(t, nil, "GET", srv.URL, "", h...)
+			a := do(t, srv, "GET", "/", "", h...)
 			if a.status != c.status || a.detail() != c.detail {
 				t.Fatalf("got %d %q, want %d %q", a.status, a.detail(), c.status, c.detail)
 			}
@@ -69,15 +69,15 @@ func TestBasicRealmAndLatin1Credentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := serve(t, framework.IsAuthenticated{}, authentication.Basic{Users: auth.ModelBackend{Users: w.users}, Realm: "books"})
-	if a := do(t, nil, "GET", srv.URL, ""); a.challenge != `Basic realm="books"` {
+	if a := do(t, srv, "GET", "/", ""); a.challenge != `Basic realm="books"` {
 		t.Errorf("WWW-Authenticate %q", a.challenge)
 	}
 	// "josé:pässword" in Latin-1, as some clients send it.
 	latin1 := "Basic am9z6Tpw5HNzd29yZA=="
-	if a := do(t, nil, "GET", srv.URL, "", "Authorization: "+latin1); a.status != 200 || a.body["username"] != "josé" {
+	if a := do(t, srv, "GET", "/", "", "Authorization: "+latin1); a.status != 200 || a.body["username"] != "josé" {
 		t.Errorf("Latin-1 credentials: %d %v", a.status, a.body)
 	}
-	if a := do(t, nil, "GET", srv.URL, "", "Authorization: "+basic("josé", "pässword")); a.status != 200 {
+	if a := do(t, srv, "GET", "/", "", "Authorization: "+basic("josé", "pässword")); a.status != 200 {
 		t.Errorf("UTF-8 credentials: %d %v", a.status, a.body)
 	}
 }
@@ -97,11 +97,11 @@ func inactiveChecker(w *world) authentication.PasswordChecker {
 func TestBasicRejectsInactiveUserOfPermissiveChecker(t *testing.T) {
 	w := newWorld(t)
 	srv := serve(t, framework.AllowAny{}, authentication.Basic{Users: inactiveChecker(w)})
-	a := do(t, nil, "GET", srv.URL, "", "Authorization: "+basic("bob", "anything"))
+	a := do(t, srv, "GET", "/", "", "Authorization: "+basic("bob", "anything"))
 	if a.status != 401 || a.detail() != authentication.MsgUserInactive || a.challenge != basicRealm {
 		t.Errorf("got %d %q %q", a.status, a.detail(), a.challenge)
 	}
-	if a := do(t, nil, "GET", srv.URL, "", "Authorization: "+basic("alice", "anything")); a.status != 200 || a.body["username"] != "alice" {
+	if a := do(t, srv, "GET", "/", "", "Authorization: "+basic("alice", "anything")); a.status != 200 || a.body["username"] != "alice" {
 		t.Errorf("active user: %d %v", a.status, a.body)
 	}
 }
@@ -134,7 +134,7 @@ func TestTokenAuthentication(t *testing.T) {
 			if c.header != "" {
 				h = append(h, "Authorization: "+c.header)
 			}
-			a := do(t, nil, "GET", srv.URL, "", h...)
+			a := do(t, srv, "GET", "/", "", h...)
 			if a.status != c.status || a.detail() != c.detail {
 				t.Fatalf("got %d %q, want %d %q", a.status, a.detail(), c.status, c.detail)
 			}
@@ -162,13 +162,13 @@ func TestTokenKeywordIsReplaceable(t *testing.T) {
 	w := newWorld(t)
 	key := w.token(t, w.alice)
 	srv := serve(t, framework.IsAuthenticated{}, authentication.Token{Tokens: w.tokens, Keyword: "Bearer"})
-	if a := do(t, nil, "GET", srv.URL, ""); a.status != 401 || a.challenge != "Bearer" {
+	if a := do(t, srv, "GET", "/", ""); a.status != 401 || a.challenge != "Bearer" {
 		t.Errorf("anonymous: %d %q", a.status, a.challenge)
 	}
-	if a := do(t, nil, "GET", srv.URL, "", "Authorization: bearer "+key); a.status != 200 || a.body["auth"] != "token of alice" {
+	if a := do(t, srv, "GET", "/", "", "Authorization: bearer "+key); a.status != 200 || a.body["auth"] != "token of alice" {
 		t.Errorf("bearer: %d %v", a.status, a.body)
 	}
-	if a := do(t, nil, "GET", srv.URL, "", "Authorization: Token "+key); a.status != 401 || a.detail() != "Authentication credentials were not provided." {
+	if a := do(t, srv, "GET", "/", "", "Authorization: Token "+key); a.status != 401 || a.detail() != "Authentication credentials were not provided." {
 		t.Errorf("Token keyword is not attempted: %d %v", a.status, a.body)
 	}
 }
@@ -188,35 +188,35 @@ func TestRemoteUserAuthentication(t *testing.T) {
 	creating := view(authentication.RemoteUser{Users: auth.RemoteUserBackend{Users: w.users}})
 	existing := view(authentication.RemoteUser{Users: auth.RemoteUserBackend{Users: w.users}, NoCreate: true})
 
-	if a := do(t, nil, "GET", creating.URL, "", "X-Remote-User: alice"); a.status != 200 || a.body["username"] != "alice" {
+	if a := do(t, creating, "GET", "/", "", "X-Remote-User: alice"); a.status != 200 || a.body["username"] != "alice" {
 		t.Errorf("known user: %d %v", a.status, a.body)
 	}
-	if a := do(t, nil, "GET", creating.URL, ""); a.status != 403 || a.challenge != "" {
+	if a := do(t, creating, "GET", "/", ""); a.status != 403 || a.challenge != "" {
 		t.Errorf("no remote user: %d %q, want 403 without a challenge", a.status, a.challenge)
 	}
-	if a := do(t, nil, "GET", creating.URL, "", "X-Remote-User: bob"); a.status != 403 {
+	if a := do(t, creating, "GET", "/", "", "X-Remote-User: bob"); a.status != 403 {
 		t.Errorf("inactive user: %d %v", a.status, a.body)
 	}
-	if a := do(t, nil, "GET", existing.URL, "", "X-Remote-User: carol"); a.status != 403 {
+	if a := do(t, existing, "GET", "/", "", "X-Remote-User: carol"); a.status != 403 {
 		t.Errorf("unknown user with NoCreate: %d %v", a.status, a.body)
 	}
 	if _, err := w.users.GetByUsername(context.Background(), "carol"); err == nil {
 		t.Fatal("NoCreate created carol")
 	}
-	if a := do(t, nil, "GET", creating.URL, "", "X-Remote-User: carol"); a.status != 200 || a.body["username"] != "carol" {
+	if a := do(t, creating, "GET", "/", "", "X-Remote-User: carol"); a.status != 200 || a.body["username"] != "carol" {
 		t.Errorf("unknown user: %d %v", a.status, a.body)
 	}
 	carol, err := w.users.GetByUsername(context.Background(), "carol")
 	if err != nil || !carol.Active || carol.Staff {
 		t.Fatalf("carol was not created as an active plain user: %+v %v", carol, err)
 	}
-	if a := do(t, nil, "GET", existing.URL, "", "X-Remote-User: carol"); a.status != 200 {
+	if a := do(t, existing, "GET", "/", "", "X-Remote-User: carol"); a.status != 200 {
 		t.Errorf("created user with NoCreate: %d %v", a.status, a.body)
 	}
 	// Two copies (a client's and a proxy's): which one the proxy set is
 	// unknown, so neither authenticates, in any spelling of the name.
 	for _, second := range []string{"X-Remote-User: alice", "x-remote-user: alice", "X-Remote-User: admin"} {
-		if a := do(t, nil, "GET", creating.URL, "", "X-Remote-User: admin", second); a.status != 403 || a.detail() != authentication.MsgRemoteUserRepeated {
+		if a := do(t, creating, "GET", "/", "", "X-Remote-User: admin", second); a.status != 403 || a.detail() != authentication.MsgRemoteUserRepeated {
 			t.Errorf("header twice (%s): %d %v", second, a.status, a.body)
 		}
 	}
@@ -231,11 +231,11 @@ func TestCGIRemoteUser(t *testing.T) {
 	})
 	srv := httptest.NewServer(authentication.CGIRemoteUser(v))
 	defer srv.Close()
-	if a := do(t, nil, "GET", srv.URL, "", "X-Remote-User: alice"); a.status != 403 {
+	if a := do(t, srv, "GET", "/", "", "X-Remote-User: alice"); a.status != 403 {
 		t.Errorf("without REMOTE_USER: %d %v", a.status, a.body)
 	}
 	t.Setenv("REMOTE_USER", "alice")
-	if a := do(t, nil, "GET", srv.URL, ""); a.status != 200 || a.body["username"] != "alice" {
+	if a := do(t, srv, "GET", "/", ""); a.status != 200 || a.body["username"] != "alice" {
 		t.Errorf("with REMOTE_USER: %d %v", a.status, a.body)
 	}
 }

@@ -98,7 +98,7 @@ func TestSessionCSRF(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a := do(t, nil, c.method, srv.URL, c.body, c.headers...)
+			a := do(t, srv, c.method, "/", c.body, c.headers...)
 			if a.status != c.status || a.detail() != c.detail {
 				t.Fatalf("got %d %q, want %d %q", a.status, a.detail(), c.status, c.detail)
 			}
@@ -143,7 +143,7 @@ func TestSessionCSRFOverHTTPS(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a := do(t, srv.Client(), "POST", srv.URL, "", c.headers...)
+			a := do(t, srv, "POST", "/", "", c.headers...)
 			if a.status != c.status || a.detail() != c.detail {
 				t.Fatalf("got %d %q, want %d %q", a.status, a.detail(), c.status, c.detail)
 			}
@@ -158,11 +158,11 @@ func TestSessionCSRFBehindProxy(t *testing.T) {
 	srv := httptest.NewServer(csrfView(w.sessions))
 	defer srv.Close()
 	session, secret := w.loginCookies(t, w.alice)
-	if a := do(t, nil, "POST", srv.URL, "", "Cookie: "+session, "X-CSRFToken: "+secret, "X-Forwarded-Proto: https"); a.status != 403 || a.detail() != "CSRF Failed: "+csrf.ReasonNoReferer {
+	if a := do(t, srv, "POST", "/", "", "Cookie: "+session, "X-CSRFToken: "+secret, "X-Forwarded-Proto: https"); a.status != 403 || a.detail() != "CSRF Failed: "+csrf.ReasonNoReferer {
 		t.Errorf("proxied HTTPS without Referer: %d %q", a.status, a.detail())
 	}
 	host := strings.TrimPrefix(srv.URL, "http://")
-	if a := do(t, nil, "POST", srv.URL, "", "Cookie: "+session, "X-CSRFToken: "+secret, "X-Forwarded-Proto: https", "Referer: https://"+host+"/"); a.status != 200 {
+	if a := do(t, srv, "POST", "/", "", "Cookie: "+session, "X-CSRFToken: "+secret, "X-Forwarded-Proto: https", "Referer: https://"+host+"/"); a.status != 200 {
 		t.Errorf("proxied HTTPS with Referer: %d %q", a.status, a.detail())
 	}
 }
@@ -174,7 +174,7 @@ func TestSessionCSRFBadConfiguration(t *testing.T) {
 	srv := httptest.NewServer(csrfView(w.sessions))
 	defer srv.Close()
 	session, secret := w.loginCookies(t, w.alice)
-	if a := do(t, nil, "POST", srv.URL, "", "Cookie: "+session, "X-CSRFToken: "+secret); a.status != 500 {
+	if a := do(t, srv, "POST", "/", "", "Cookie: "+session, "X-CSRFToken: "+secret); a.status != 500 {
 		t.Errorf("got %d %v, want 500", a.status, a.body)
 	}
 }
@@ -197,7 +197,7 @@ func TestSessionSchemeVariesOnCookie(t *testing.T) {
 		{tokenFirst, nil, "Cookie"},
 	}
 	for i, c := range cases {
-		a := do(t, nil, "GET", c.srv.URL, "", c.headers...)
+		a := do(t, c.srv, "GET", "/", "", c.headers...)
 		if got := strings.Join(a.header.Values("Vary"), ","); got != c.vary {
 			t.Errorf("case %d: Vary %q, want %q", i, got, c.vary)
 		}
@@ -225,7 +225,7 @@ func TestSessionUnauthorizedWhenRealmSet(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := serve(t, framework.IsAuthenticated{}, c.scheme)
-			a := do(t, nil, "GET", srv.URL, "", c.headers...)
+			a := do(t, srv, "GET", "/", "", c.headers...)
 			if a.status != c.status || a.challenge != c.challenge {
 				t.Fatalf("got %d %q, want %d %q", a.status, a.challenge, c.status, c.challenge)
 			}
@@ -239,12 +239,12 @@ func TestSessionUnauthorizedWhenRealmSet(t *testing.T) {
 	}
 	// A CSRF failure stays a 403 refusal of an authenticated request.
 	srv := serve(t, framework.IsAuthenticated{}, authentication.Session{Sessions: w.sessions, Realm: "api"})
-	if a := do(t, nil, "POST", srv.URL, "", "Cookie: "+session); a.status != 403 || a.challenge != "" {
+	if a := do(t, srv, "POST", "/", "", "Cookie: "+session); a.status != 403 || a.challenge != "" {
 		t.Errorf("POST without CSRF token: %d %q", a.status, a.challenge)
 	}
 	// The first scheme's challenge decides, as in DRF.
 	srv = serve(t, framework.IsAuthenticated{}, authentication.Token{Tokens: w.tokens}, authentication.Session{Sessions: w.sessions, Realm: "api"})
-	if a := do(t, nil, "GET", srv.URL, ""); a.status != 401 || a.challenge != "Token" {
+	if a := do(t, srv, "GET", "/", ""); a.status != 401 || a.challenge != "Token" {
 		t.Errorf("Token first: %d %q", a.status, a.challenge)
 	}
 }
