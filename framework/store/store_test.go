@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -285,5 +286,40 @@ func TestDatetimeColumnsReadBothForms(t *testing.T) {
 		if !got.Equal(want) {
 			t.Errorf("row %d: %v, want %v", id, got, want)
 		}
+	}
+}
+
+// TestSynchronousFullByDefault: a file database commits with
+// synchronous=FULL (2) on every connection of the pool, so that no
+// acknowledged write is lost to a power loss; a file: URI may ask for
+// NORMAL (1), by either of go-sqlite3's names.
+func TestSynchronousFullByDefault(t *testing.T) {
+	dir := t.TempDir()
+	for dsn, want := range map[string]int{
+		filepath.Join(dir, "plain.sqlite3"):                                2,
+		"sqlite:///" + filepath.Join(dir, "url.sqlite3"):                   2,
+		"file:" + filepath.Join(dir, "uri.sqlite3"):                        2,
+		"file:" + filepath.Join(dir, "n.sqlite3") + "?_synchronous=NORMAL": 1,
+		"file:" + filepath.Join(dir, "s.sqlite3") + "?_sync=1":             1,
+	} {
+		db, err := store.Open(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Several connections at once, so that more than one is checked.
+		conns := make([]*sql.Conn, 3)
+		for i := range conns {
+			if conns[i], err = db.Conn(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			var got int
+			if err := conns[i].QueryRowContext(context.Background(), "PRAGMA synchronous").Scan(&got); err != nil || got != want {
+				t.Errorf("%s, connection %d: synchronous = %d (%v), want %d", dsn, i, got, err, want)
+			}
+		}
+		for _, c := range conns {
+			_ = c.Close()
+		}
+		_ = db.Close()
 	}
 }
