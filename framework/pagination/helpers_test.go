@@ -70,7 +70,9 @@ func seedBook(i int) book {
 // reference's n books.
 func openBooks(t testing.TB, n int) *sqlx.DB {
 	t.Helper()
-	return openBooksAt(t, filepath.Join(t.TempDir(), "db.sqlite3"), n)
+	// A throwaway file: commits need not survive a power loss, and the
+	// property tests commit thousands of times.
+	return openBooksAt(t, "file:"+filepath.Join(t.TempDir(), "db.sqlite3")+"?_synchronous=NORMAL", n)
 }
 
 // openBooksAt is openBooks on the empty database dsn, of either dialect.
