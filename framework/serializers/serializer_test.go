@@ -351,3 +351,38 @@ func TestFieldInfo(t *testing.T) {
 		t.Errorf("info = %s\nwant %s", got, want)
 	}
 }
+
+// TestTimesAsDRFWritesThem: a datetime is ISO 8601 in UTC with "Z" and
+// microseconds only when not zero, for any year and zone.
+func TestTimesAsDRFWritesThem(t *testing.T) {
+	type stamped struct {
+		At time.Time `db:"at" json:"at"`
+	}
+	ser := serializers.MustNew[stamped]()
+	east := time.FixedZone("", 5*3600+30*60)
+	times := []time.Time{
+		time.Date(2024, 1, 1, 3, 0, 0, 0, time.UTC),
+		time.Date(2024, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(2024, 3, 1, 2, 15, 0, 123456000, east),
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(0, 1, 1, 0, 0, 0, 1000, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 6, 15, 12, 0, 0, 0, time.UTC),
+	}
+	for i := 0; i < 200; i++ {
+		times = append(times, time.Unix(int64(i)*7919*86413, int64(i)*1237*1000).In(east))
+	}
+	for _, at := range times {
+		u := at.UTC()
+		want := u.Format("2006-01-02T15:04:05")
+		if us := u.Nanosecond() / 1000; us != 0 {
+			want += fmt.Sprintf(".%06d", us)
+		}
+		want = `{"at":"` + want + `Z"}`
+		got, err := ser.Data(&stamped{At: at}, nil)
+		if err != nil || string(got) != want {
+			t.Errorf("%v: %s %v, want %s", at, got, err, want)
+		}
+	}
+}

@@ -182,6 +182,10 @@ func (f *Field) ptr(base unsafe.Pointer) unsafe.Pointer {
 	return p
 }
 
+// Addr returns the address of the field's value in the struct at base:
+// the field itself, or what a nullable field points to (nil when nil).
+func (f *Field) Addr(base unsafe.Pointer) unsafe.Pointer { return f.ptr(base) }
+
 // IsNull reports a nil nullable field.
 func (f *Field) IsNull(base unsafe.Pointer) bool {
 	return f.Nullable && *(*unsafe.Pointer)(f.slot(base)) == nil
