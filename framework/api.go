@@ -3,6 +3,7 @@ package framework
 import (
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -28,6 +29,8 @@ type API struct {
 	routes   *reverse.Routes
 	notFound *http.Handler
 	hosts    allowedHosts
+	// endpoints are the views registered, children's included.
+	endpoints *[]Endpoint
 }
 
 // NewAPI returns an API with the global settings s on a new chi router.
@@ -37,7 +40,7 @@ func NewAPI(db *sqlx.DB, s Settings) *API {
 	routes := reverse.New(reverse.Config{TrustForwardedHeaders: s.TrustForwardedHeaders})
 	notFound := http.Handler(http.HandlerFunc(pageNotFound))
 	a := &API{settings: &s, db: db, mux: mux, router: mux, routes: routes, notFound: &notFound,
-		hosts: newAllowedHosts(s.AllowedHosts)}
+		hosts: newAllowedHosts(s.AllowedHosts), endpoints: new([]Endpoint)}
 	mux.NotFound(a.miss)
 	return a
 }
@@ -98,37 +101,61 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // http.Handler that runs DRF's pipeline for it (DRF's as_view()).
 func (a *API) Handler(v View) http.Handler { return compile(v, a.settings) }
 
-// RouteOption qualifies a registration: Named.
+// RouteOption qualifies a registration: Named, WithMiddleware.
 type RouteOption func(*route)
 
-type route struct{ name string }
+type route struct {
+	name       string
+	middleware []func(http.Handler) http.Handler
+}
 
 // Named names a route, so that reverse finds it by name (Django's
 // path(..., name=...)); in a Route child the namespace is prefixed.
 func Named(name string) RouteOption { return func(r *route) { r.name = name } }
 
+// WithMiddleware wraps a view's compiled handler in middleware, the first
+// outermost, as chi's With does; the route is still the view's (its schema
+// is the view's).
+func WithMiddleware(mw ...func(http.Handler) http.Handler) RouteOption {
+	return func(r *route) { r.middleware = append(r.middleware, mw...) }
+}
+
 // Handle compiles v (see Handler) and mounts it at pattern, a chi pattern
 // relative to the API's prefix. It panics on a setup error: a name taken
 // twice or a malformed pattern.
 func (a *API) Handle(pattern string, v View, opts ...RouteOption) {
-	a.HandleHTTP(pattern, a.Handler(v), opts...)
+	h := compile(v, a.settings)
+	ro := a.mount(pattern, h, opts)
+	*a.endpoints = append(*a.endpoints, Endpoint{Pattern: a.routes.Pattern(pattern), Name: ro.name, Namespace: a.routes.Namespace(), View: &h.view})
 }
 
 // HandleHTTP mounts any http.Handler at pattern, like Handle: a page that
-// is not a View, or a compiled view wrapped in middleware.
+// is not a View. Endpoints does not list it.
 func (a *API) HandleHTTP(pattern string, h http.Handler, opts ...RouteOption) {
+	a.mount(pattern, h, opts)
+}
+
+func (a *API) mount(pattern string, h http.Handler, opts []RouteOption) route {
 	var ro route
 	for _, o := range opts {
 		o(&ro)
 	}
+	for i := len(ro.middleware) - 1; i >= 0; i-- {
+		h = ro.middleware[i](h)
+	}
 	a.routes.Handle(a.router, pattern, ro.name, h)
+	return ro
 }
+
+// Endpoints lists the views registered with Handle on the API and its
+// Route children, in order: what an OpenAPI schema describes.
+func (a *API) Endpoints() []Endpoint { return slices.Clone(*a.endpoints) }
 
 // Route mounts a child API at prefix, like chi's Route: it shares the
 // settings, store and route registry, and names its routes under
 // namespace ("v1" gives "v1:info"); an empty namespace keeps a's.
 func (a *API) Route(prefix, namespace string, fn func(api *API)) {
 	a.routes.Route(a.router, prefix, namespace, func(r chi.Router, rt *reverse.Routes) {
-		fn(&API{settings: a.settings, db: a.db, mux: a.mux, router: r, routes: rt, notFound: a.notFound, hosts: a.hosts})
+		fn(&API{settings: a.settings, db: a.db, mux: a.mux, router: r, routes: rt, notFound: a.notFound, hosts: a.hosts, endpoints: a.endpoints})
 	})
 }

@@ -50,6 +50,10 @@ type View struct {
 	// checks: the schemes then run on the first access to User or Auth.
 	LazyAuthentication bool
 
+	// Describer tells what the view reads and answers, for the schema and
+	// the browsable page's forms; generic views and viewsets set it.
+	Describer Describer
+
 	// Handlers by method. HEAD falls back to GET; OPTIONS has a default.
 	Get, Post, Put, Patch, Delete, Head, Options HandlerFunc
 

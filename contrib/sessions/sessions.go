@@ -143,6 +143,14 @@ func (m *Manager) Protection() *csrf.Protection {
 	return m.protection
 }
 
+// SessionCookieName returns the session cookie's name (SESSION_COOKIE_NAME),
+// which an OpenAPI schema documents.
+func (m *Manager) SessionCookieName() string { return m.cookieName() }
+
+// CSRFHeaderName returns the header that carries the CSRF token
+// (CSRF_HEADER_NAME), which an OpenAPI schema documents.
+func (m *Manager) CSRFHeaderName() string { return m.Protection().Header() }
+
 func (m *Manager) cookieName() string {
 	if m.CookieName == "" {
 		return DefaultCookieName

@@ -4,9 +4,12 @@
 package filters
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -46,6 +49,26 @@ func (f OrderingFilter) Filter(r *request.Request, src queryset.Source) (queryse
 		return src, nil
 	}
 	return src.OrderBy(ordering...), nil
+}
+
+// Descriptions of the query parameters, as DRF words them.
+const (
+	OrderingDescription = "Which field to use when ordering the results."
+	SearchDescription   = "A search term."
+)
+
+// SchemaParameters lists the ordering parameter, for OpenAPI.
+func (f OrderingFilter) SchemaParameters(*framework.View) []pagination.SchemaParameter {
+	return []pagination.SchemaParameter{{Name: cmp.Or(f.Param, "ordering"), Location: "query", Description: OrderingDescription, Type: "string"}}
+}
+
+// SchemaParameters lists the search parameter, for OpenAPI; none when no
+// field is searched.
+func (f SearchFilter) SchemaParameters(*framework.View) []pagination.SchemaParameter {
+	if len(f.Fields) == 0 {
+		return nil
+	}
+	return []pagination.SchemaParameter{{Name: cmp.Or(f.Param, "search"), Location: "query", Description: SearchDescription, Type: "string"}}
 }
 
 // Ordering returns the ordering the request asks for (get_ordering): the

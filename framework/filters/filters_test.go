@@ -2,11 +2,14 @@ package filters_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"testing"
 
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/filters"
+	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -87,5 +90,26 @@ func TestSearchFilter(t *testing.T) {
 	}
 	if terms := (filters.SearchFilter{}).Terms(req("search=a,%20b%09c,,d%00e")); fmt.Sprint(terms) != "[a b c de]" {
 		t.Errorf("terms = %q", terms)
+	}
+}
+
+// TestSchemaParameters checks the query parameters schemas document.
+func TestSchemaParameters(t *testing.T) {
+	cases := []struct {
+		b interface {
+			SchemaParameters(*framework.View) []pagination.SchemaParameter
+		}
+		want string
+	}{
+		{filters.OrderingFilter{}, `[{"name":"ordering","required":false,"in":"query","description":"Which field to use when ordering the results.","schema":{"type":"string"}}]`},
+		{filters.OrderingFilter{Param: "sort"}, `[{"name":"sort","required":false,"in":"query","description":"Which field to use when ordering the results.","schema":{"type":"string"}}]`},
+		{filters.SearchFilter{Fields: []string{"title"}}, `[{"name":"search","required":false,"in":"query","description":"A search term.","schema":{"type":"string"}}]`},
+		{filters.SearchFilter{}, `null`},
+	}
+	for _, c := range cases {
+		got, err := json.Marshal(c.b.SchemaParameters(nil))
+		if err != nil || string(got) != c.want {
+			t.Errorf("%+v: %s %v\nwant %s", c.b, got, err, c.want)
+		}
 	}
 }

@@ -85,6 +85,10 @@ func (g *GenericAPIView[T]) lookupField() string {
 	return "id"
 }
 
+// Filters returns the filter backends (filter_backends), whose query
+// parameters the schema documents on list operations.
+func (g *GenericAPIView[T]) Filters() []filters.Backend { return g.FilterBackends }
+
 // GetSource returns the request's data source (get_queryset).
 func (g *GenericAPIView[T]) GetSource(r *request.Request) (queryset.Source, error) {
 	if g.SourceFor != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/serializers"
 )
 
 // Metadata answers OPTIONS as DRF's SimpleMetadata does for generic views:
@@ -54,17 +55,27 @@ func (g *GenericAPIView[T]) Metadata(v *framework.View, r *request.Request) (*fr
 	return framework.OK(json.RawMessage(out)), nil
 }
 
+// Allows reports whether r's user may send method to v: its permissions
+// and, for PUT, PATCH and DELETE, the item's object permissions (DRF's
+// show_form_for_method). It makes g a framework.Describer.
+func (g *GenericAPIView[T]) Allows(v *framework.View, r *request.Request, method string) (bool, error) {
+	_, ok, err := g.allowed(v, r, method)
+	return ok, err
+}
+
+// SerializerOf returns the serializer of r's bodies. It makes g a
+// framework.Describer.
+func (g *GenericAPIView[T]) SerializerOf(r *request.Request) (serializers.Describer, error) {
+	return g.GetSerializer(r)
+}
+
 // allowed reports whether r's user may send method to v (DRF's
 // determine_actions on a cloned request), and returns that request. API
 // errors (denied, not found) mean no; other errors are returned.
 func (g *GenericAPIView[T]) allowed(v *framework.View, r *request.Request, method string) (*request.Request, bool, error) {
-	hr := r.Request.Clone(r.Context())
-	hr.Method = method
-	as := request.New(hr, request.Config{})
-	as.SetUser(r.User(), r.Auth())
-	as.SetVersion(r.Version(), r.VersioningScheme())
+	as := request.As(r, method)
 	err := v.CheckPermissions(as)
-	if err == nil && method == http.MethodPut {
+	if err == nil && (method == http.MethodPut || method == http.MethodPatch || method == http.MethodDelete) {
 		_, err = g.GetObject(v, as)
 	}
 	if err != nil {

@@ -39,8 +39,9 @@ func (g *GenericAPIView[T]) CheckActions(actions ...string) error {
 
 // concrete returns g's policies with the handlers of the actions, after
 // checking that g can serve them; it panics on a setup error. OPTIONS
-// answers Metadata unless g has an OPTIONS handler of its own. g is a
-// copy, so the caller's value is left as it was.
+// answers Metadata unless g has an OPTIONS handler of its own; g describes
+// the view unless it has a Describer. g is a copy, so the caller's value
+// is left as it was.
 func concrete[T any](g GenericAPIView[T], actions ...string) framework.View {
 	if err := g.CheckActions(actions...); err != nil {
 		panic(err)
@@ -64,6 +65,9 @@ func concrete[T any](g GenericAPIView[T], actions ...string) framework.View {
 	}
 	if v.Options == nil {
 		v.Options = g.Metadata
+	}
+	if v.Describer == nil {
+		v.Describer = &g
 	}
 	return v
 }

@@ -259,6 +259,17 @@ func cursorParameters(cursorParam, sizeParam string) []SchemaParameter {
 	return params
 }
 
+// ResponseSchema is the JSON Schema of an answer whose results the
+// schema results describes: the CursorEnvelope (get_paginated_response_schema).
+func (p *CursorPagination) ResponseSchema(results any) any {
+	param := firstSet(p.CursorQueryParam, "cursor")
+	return envelopeSchema(map[string]any{
+		"next":     linkSchema(param, "cD00ODY%3D"),
+		"previous": linkSchema(param, "cj0xJnA9NDg3"),
+		"results":  results,
+	})
+}
+
 // cursor is a decoded cursor.
 type cursor struct {
 	offset   int

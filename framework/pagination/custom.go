@@ -25,6 +25,9 @@ func (p *LinkHeaderPagination) Paginate(src queryset.Source, r *request.Request,
 	return &linkHeaderPage{page}, nil
 }
 
+// ResponseSchema is results itself: the body is the bare page.
+func (p *LinkHeaderPagination) ResponseSchema(results any) any { return results }
+
 type linkHeaderPage struct{ *NumberPage }
 
 // Response answers data as it is, with the links in the Link header.
@@ -56,6 +59,20 @@ func (p *NestedLinksPagination) Paginate(src queryset.Source, r *request.Request
 		return nil, err
 	}
 	return &nestedLinksPage{page}, nil
+}
+
+// ResponseSchema is the JSON Schema of the NestedEnvelope whose results
+// the schema results describes.
+func (p *NestedLinksPagination) ResponseSchema(results any) any {
+	param := firstSet(p.PageQueryParam, "page")
+	return envelopeSchema(map[string]any{
+		"links": envelopeSchema(map[string]any{
+			"next":     linkSchema(param, "4"),
+			"previous": linkSchema(param, "2"),
+		}),
+		"count":   map[string]any{"type": "integer", "example": 123},
+		"results": results,
+	})
 }
 
 type nestedLinksPage struct{ *NumberPage }

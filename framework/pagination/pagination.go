@@ -229,6 +229,24 @@ const (
 	CursorDescription   = "The pagination cursor value."
 )
 
+// linkSchema is the JSON Schema of a next or previous link: a URL or null,
+// with an example whose query is param=value.
+func linkSchema(param, value string) map[string]any {
+	return map[string]any{"type": []string{"string", "null"}, "format": "uri",
+		"example": "http://api.example.org/accounts/?" + param + "=" + value}
+}
+
+// envelopeSchema is the JSON Schema of an object with the given members,
+// all required (DRF's get_paginated_response_schema).
+func envelopeSchema(properties map[string]any) map[string]any {
+	required := make([]string, 0, len(properties))
+	for name := range properties {
+		required = append(required, name)
+	}
+	slices.Sort(required)
+	return map[string]any{"type": "object", "required": required, "properties": properties}
+}
+
 func queryParam(name, description, typ string) SchemaParameter {
 	return SchemaParameter{Name: name, Location: "query", Description: description, Type: typ}
 }

@@ -480,6 +480,35 @@ func TestSchemaParameters(t *testing.T) {
 	}
 }
 
+// TestResponseSchema checks each style's envelope for OpenAPI.
+func TestResponseSchema(t *testing.T) {
+	results := map[string]any{"type": "array"}
+	link := func(q string) string {
+		return `{"example":"http://api.example.org/accounts/?` + q + `","format":"uri","type":["string","null"]}`
+	}
+	count := `"count":{"example":123,"type":"integer"}`
+	cases := []struct {
+		style interface{ ResponseSchema(any) any }
+		want  string
+	}{
+		{&pagination.PageNumberPagination{PageQueryParam: "p"}, `{"properties":{` + count + `,"next":` + link("p=4") + `,"previous":` + link("p=2") +
+			`,"results":{"type":"array"}},"required":["count","next","previous","results"],"type":"object"}`},
+		{&pagination.LimitOffsetPagination{}, `{"properties":{` + count + `,"next":` + link("offset=400") + `,"previous":` + link("offset=200") +
+			`,"results":{"type":"array"}},"required":["count","next","previous","results"],"type":"object"}`},
+		{&pagination.CursorPagination{}, `{"properties":{"next":` + link("cursor=cD00ODY%3D") + `,"previous":` + link("cursor=cj0xJnA9NDg3") +
+			`,"results":{"type":"array"}},"required":["next","previous","results"],"type":"object"}`},
+		{&pagination.LinkHeaderPagination{}, `{"type":"array"}`},
+		{&pagination.NestedLinksPagination{}, `{"properties":{` + count + `,"links":{"properties":{"next":` + link("page=4") + `,"previous":` + link("page=2") +
+			`},"required":["next","previous"],"type":"object"},"results":{"type":"array"}},"required":["count","links","results"],"type":"object"}`},
+	}
+	for _, c := range cases {
+		got, err := json.Marshal(c.style.ResponseSchema(results))
+		if err != nil || string(got) != c.want {
+			t.Errorf("%T:\n got %s %v\nwant %s", c.style, got, err, c.want)
+		}
+	}
+}
+
 // describedSource is a source that describes its fields.
 type describedSource struct {
 	queryset.Source

@@ -125,6 +125,18 @@ func New(r *http.Request, c Config) *Request {
 		versionParam: c.VersionParam, formatParam: c.FormatParam}
 }
 
+// As returns a copy of r for another method, with r's user and version,
+// as DRF's clone_request: what the browsable page and OPTIONS metadata ask
+// the permissions ("may this user send PUT?"). It has no body.
+func As(r *Request, method string) *Request {
+	hr := r.Request.Clone(r.Context())
+	hr.Method, hr.Body, hr.ContentLength = method, http.NoBody, 0
+	as := New(hr, Config{VersionParam: r.versionParam, FormatParam: r.formatParam})
+	as.SetUser(r.User(), r.Auth())
+	as.SetVersion(r.Version(), r.VersioningScheme())
+	return as
+}
+
 // Authenticators returns the view's schemes, in order.
 func (r *Request) Authenticators() []Authenticator { return r.authenticators }
 

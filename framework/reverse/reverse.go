@@ -121,6 +121,13 @@ func (rt *Routes) Add(name, pattern string) {
 	rt.reg.routes[full] = &route{pattern: p, parts: parts}
 }
 
+// Pattern returns pattern, relative to rt, from the root: with the
+// prefixes of the sub-routers rt is mounted under.
+func (rt *Routes) Pattern(pattern string) string { return joinPath(rt.prefix, pattern) }
+
+// Namespace returns the namespace of rt's routes ("v1", "api:v1"), "" at the root.
+func (rt *Routes) Namespace() string { return rt.namespace }
+
 func (rt *Routes) qualify(name string) string {
 	if rt.namespace == "" {
 		return name

@@ -144,6 +144,9 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 	if h, ok := actionMethod(viewset, "Metadata"); ok && reg.template.Options == nil {
 		reg.options = h
 	}
+	if d, ok := viewset.(framework.Describer); ok && reg.template.Describer == nil {
+		reg.template.Describer = d
+	}
 	param := "pk"
 	if l, ok := viewset.(LookupParamer); ok {
 		param = l.LookupParam()

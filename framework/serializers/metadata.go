@@ -30,15 +30,8 @@ func fieldInfo(fields []*field) json.RawMessage {
 			b = append(b, ',')
 		}
 		b = append(b, f.key...)
-		typ := f.typeName
-		if typ == "" && f.sf != nil {
-			typ = typeNames[f.sf.Kind]
-		}
-		if typ == "" {
-			typ = "field"
-		}
 		b = append(b, `{"type":`...)
-		b = appendString(b, typ)
+		b = appendString(b, f.typeText())
 		b = append(b, `,"required":`...)
 		b = strconv.AppendBool(b, f.required)
 		b = append(b, `,"read_only":`...)

@@ -59,6 +59,8 @@ type field struct {
 	maxValue, minValue            *bound
 
 	compute func(obj unsafe.Pointer, c *Context) (any, error)
+	// link reports a hyperlinked identity field.
+	link bool
 
 	label, typeName string
 }
@@ -301,6 +303,7 @@ func computedField[T any](desc *structs.Struct, c computed) (*field, error) {
 		return f, nil
 	}
 	h := *c.link
+	f.link = true
 	if h.Route == "" {
 		return nil, fmt.Errorf("hyperlinked field %q needs a route name", c.name)
 	}

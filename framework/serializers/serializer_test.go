@@ -386,3 +386,26 @@ func TestTimesAsDRFWritesThem(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribe checks the description schemas and forms are built from.
+func TestDescribe(t *testing.T) {
+	type thing struct {
+		ID     int64    `json:"id" drf:"read_only"`
+		Name   string   `json:"name" drf:"required,min_length=2,max_length=9,label=Full name,allow_blank"`
+		Ratio  *float64 `json:"ratio" drf:"allow_null,min_value=0.5,max_value=1e20"`
+		Secret string   `json:"secret" drf:"write_only"`
+	}
+	ser := serializers.MustNew[thing](serializers.HyperlinkedIdentity{Name: "url", Route: "thing-detail"})
+	got := fmt.Sprintf("%+v", ser.Describe())
+	want := "[{Name:id Label:ID Type:integer Link:false ReadOnly:true WriteOnly:false Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue:} " +
+		"{Name:name Label:Full name Type:string Link:false ReadOnly:false WriteOnly:false Required:true AllowBlank:true AllowNull:false MaxLength:9 MinLength:2 MaxValue: MinValue:} " +
+		"{Name:ratio Label:Ratio Type:float Link:false ReadOnly:false WriteOnly:false Required:false AllowBlank:false AllowNull:true MaxLength:-1 MinLength:-1 MaxValue:1e+20 MinValue:0.5} " +
+		"{Name:secret Label:Secret Type:string Link:false ReadOnly:false WriteOnly:true Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue:} " +
+		"{Name:url Label:Url Type:field Link:true ReadOnly:true WriteOnly:false Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue:}]"
+	if got != want {
+		t.Errorf("Describe\n got %s\nwant %s", got, want)
+	}
+	if name := ser.ModelName(); name != "thing" {
+		t.Errorf("ModelName %q", name)
+	}
+}

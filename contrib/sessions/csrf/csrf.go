@@ -101,6 +101,9 @@ func (p *Protection) init() {
 func (p *Protection) cookieName() string { return cmp.Or(p.CookieName, DefaultCookieName) }
 func (p *Protection) headerName() string { return cmp.Or(p.HeaderName, DefaultHeaderName) }
 
+// Header returns the name of the header that carries the token.
+func (p *Protection) Header() string { return p.headerName() }
+
 // Field returns the name of the form field that carries the token.
 func (p *Protection) Field() string { return cmp.Or(p.FieldName, DefaultFieldName) }
 

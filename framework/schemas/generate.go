@@ -1,0 +1,634 @@
+// Package schemas generates OpenAPI 3.1 documents from an API's routes,
+// as DRF's schemas module does (SchemaGenerator, AutoSchema, the
+// generateschema command and SchemaView).
+//
+// Each route's view is described from its policies: the serializer its
+// Describer gives (request bodies and answers, as JSON Schema with types,
+// required and read-only fields, lengths and bounds), its paginator and
+// filter backends (query parameters and the paginated envelope), its
+// versioning scheme (the version parameter), its authentication schemes
+// (security schemes for Basic, Token and session cookie + CSRF), and the
+// error bodies its policies can answer. A versioned API gets one document
+// per version.
+package schemas
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/authentication"
+	"github.com/go-drf/drf/framework/filters"
+	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/framework/versioning"
+)
+
+// Generator builds the documents of an API (DRF's SchemaGenerator).
+type Generator struct {
+	// Info is the document's title, version and description; an empty
+	// Title gives "API", an empty Version the API version described, else "1.0.0".
+	Info Info
+	// API holds the routes to describe, read when a document is generated:
+	// a *framework.API, or an Endpoints list.
+	API EndpointLister
+}
+
+// EndpointLister lists routes with their views: *framework.API is one.
+type EndpointLister interface {
+	Endpoints() []framework.Endpoint
+}
+
+// Endpoints is a fixed list of routes.
+type Endpoints []framework.Endpoint
+
+// Endpoints returns the list.
+func (e Endpoints) Endpoints() []framework.Endpoint { return e }
+
+// ParameterDescriber is a policy (a paginator, a filter backend) that adds
+// query parameters to list operations (DRF's get_schema_operation_parameters).
+type ParameterDescriber interface {
+	SchemaParameters(v *framework.View) []pagination.SchemaParameter
+}
+
+// EnvelopeDescriber is a paginator whose answers wrap the page's items:
+// ResponseSchema returns the JSON Schema of the answer whose items the
+// schema results describes (DRF's get_paginated_response_schema).
+type EnvelopeDescriber interface {
+	ResponseSchema(results any) any
+}
+
+// SecurityDescriber is an authentication scheme that names its security
+// scheme; Basic, Token and Session are described without it.
+type SecurityDescriber interface {
+	// SecurityScheme returns the scheme's name in components.securitySchemes
+	// and its description.
+	SecurityScheme() (name string, scheme *SecurityScheme)
+}
+
+// SessionNamer is a session backend that names its cookie and CSRF
+// header (contrib/sessions' Manager); without it "sessionid" and
+// "X-CSRFToken" are documented.
+type SessionNamer interface {
+	SessionCookieName() string
+	CSRFHeaderName() string
+}
+
+// FiltersDescriber is a view Describer with filter backends, whose query
+// parameters list operations take (the generic views).
+type FiltersDescriber interface {
+	Filters() []filters.Backend
+}
+
+// Schemas of the error bodies every document holds.
+const (
+	ErrorSchema           = "Error"
+	ValidationErrorSchema = "ValidationError"
+)
+
+// generation is the state of one document being built.
+type generation struct {
+	doc     *Document
+	version string
+	// components maps each serializer described to its component's name.
+	components map[serializers.Describer]string
+	names      map[string]bool
+	opIDs      map[string]bool
+}
+
+// Document generates the document of version ("" for the API as a whole:
+// every route, URL path versions as a parameter). A document of a version
+// leaves out the routes of views that do not allow it and the namespaces
+// of other versions.
+func (g *Generator) Document(version string) (*Document, error) {
+	info := g.Info
+	info.Title = cmp.Or(info.Title, "API")
+	info.Version = cmp.Or(info.Version, version, "1.0.0")
+	gen := &generation{
+		doc:        &Document{OpenAPI: Version, Info: info},
+		version:    version,
+		components: map[serializers.Describer]string{},
+		names:      map[string]bool{},
+		opIDs:      map[string]bool{},
+	}
+	for _, e := range g.endpoints() {
+		if e.View == nil {
+			return nil, fmt.Errorf("schemas: route %s has no view", e.Pattern)
+		}
+		if err := gen.endpoint(e); err != nil {
+			return nil, fmt.Errorf("schemas: route %s: %w", e.Pattern, err)
+		}
+	}
+	gen.addErrorSchemas()
+	return gen.doc, nil
+}
+
+// Versions lists the versions with a document of their own: the allowed
+// versions of every versioned view, in order of first appearance.
+func (g *Generator) Versions() []string {
+	var out []string
+	for _, e := range g.endpoints() {
+		if e.View == nil || e.View.Versioning == nil {
+			continue
+		}
+		for _, v := range e.View.VersionConfig().Allowed {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// chiParam matches a {name} or {name:regexp} of a chi pattern.
+var chiParam = regexp.MustCompile(`\{([^{}:]+)(?::(?:[^{}]|\{[^{}]*\})*)?\}`)
+
+// endpoints are the routes of g's API.
+func (g *Generator) endpoints() []framework.Endpoint {
+	if g.API == nil {
+		return nil
+	}
+	return g.API.Endpoints()
+}
+
+func (gen *generation) endpoint(e framework.Endpoint) error {
+	v := e.View
+	for _, rd := range v.Renderers.Items() {
+		if _, ok := rd.(OpenAPIRenderer); ok {
+			return nil // a schema view, as DRF's SchemaView has no schema
+		}
+	}
+	versions := v.VersionConfig()
+	path := chiParam.ReplaceAllString(e.Pattern, "{$1}")
+	if strings.Contains(path, "*") {
+		return nil // a catch-all mount, not an operation
+	}
+	// The version this route answers in this document.
+	version := versions.Default
+	if v.Versioning != nil && gen.version != "" {
+		if !versions.IsAllowed(gen.version) {
+			return nil
+		}
+		version = gen.version
+	}
+	if _, ok := v.Versioning.(versioning.NamespaceVersioning); ok && gen.version != "" {
+		ns := e.Namespace[strings.LastIndexByte(e.Namespace, ':')+1:]
+		if ns != gen.version {
+			return nil
+		}
+	}
+	_, urlVersioned := v.Versioning.(versioning.URLPathVersioning)
+	if urlVersioned && gen.version != "" {
+		path = strings.ReplaceAll(path, "{"+versions.Param+"}", gen.version)
+	}
+	if _, taken := gen.doc.Paths.Get(path); taken {
+		return nil // two routes on one path: the first one answers
+	}
+	item := &PathItem{}
+	for _, method := range v.AllowedMethods() {
+		op, err := gen.operation(e, path, method, version)
+		if err != nil {
+			return err
+		}
+		switch method {
+		case http.MethodGet:
+			item.Get = op
+		case http.MethodPost:
+			item.Post = op
+		case http.MethodPut:
+			item.Put = op
+		case http.MethodPatch:
+			item.Patch = op
+		case http.MethodDelete:
+			item.Delete = op
+		}
+	}
+	gen.doc.Paths = append(gen.doc.Paths, Member[*PathItem]{path, item})
+	return nil
+}
+
+// fakeRequest is a request of method to path by an anonymous user, in
+// version: what serializers and permissions are asked about.
+func fakeRequest(v *framework.View, method, path, version string) *request.Request {
+	hr, _ := http.NewRequest(method, "http://schema.invalid"+path, http.NoBody)
+	r := request.New(hr, request.Config{})
+	r.SetUser(request.AnonymousUser{}, nil)
+	r.SetVersion(version, v.Versioning)
+	return r
+}
+
+// isList reports whether a GET is DRF's list view: the view has a
+// serializer and its path does not end in a parameter.
+func isList(path string) bool {
+	segments := strings.Split(strings.Trim(path, "/"), "/")
+	return !strings.Contains(segments[len(segments)-1], "{")
+}
+
+func (gen *generation) operation(e framework.Endpoint, path, method, version string) (*Operation, error) {
+	v := e.View
+	versions := v.VersionConfig()
+	r := fakeRequest(v, method, path, version)
+	var ser serializers.Describer
+	if v.Describer != nil {
+		s, err := v.Describer.SerializerOf(r)
+		if err != nil {
+			return nil, err
+		}
+		ser = s
+	}
+	list := method == http.MethodGet && isList(path)
+	// Plain views paginate only when they set a style of their own, as
+	// only DRF's generic views have pagination_class.
+	paginator := v.Paginator()
+	paginated := list && paginator != nil && (ser != nil || paginator != v.Global().Pagination)
+
+	op := &Operation{Description: v.Description, Tags: tags(path)}
+	op.OperationID = gen.operationID(v, ser, method, path, list)
+	op.Parameters = pathParameters(path, v, ser)
+	if paginated {
+		if d, ok := paginator.(ParameterDescriber); ok {
+			op.Parameters = append(op.Parameters, fromPagination(d.SchemaParameters(v))...)
+		}
+	}
+	if list {
+		if fd, ok := v.Describer.(FiltersDescriber); ok {
+			for _, b := range fd.Filters() {
+				if d, ok := b.(ParameterDescriber); ok {
+					op.Parameters = append(op.Parameters, fromPagination(d.SchemaParameters(v))...)
+				}
+			}
+		}
+	}
+	if _, ok := v.Versioning.(versioning.QueryParameterVersioning); ok {
+		op.Parameters = append(op.Parameters, Parameter{Name: versions.Param, In: "query",
+			Description: "The API version; the default is " + cmp.Or(versions.Default, "none") + ".",
+			Schema:      versionSchema(versions, gen.version)})
+	}
+
+	renders := renderTypes(v.Renderers.Items())
+	var body *Schema
+	if ser != nil {
+		body = &Schema{Ref: "#/components/schemas/" + gen.component(ser, method == http.MethodPatch)}
+	}
+	if method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch {
+		op.RequestBody = &RequestBody{Required: ser != nil}
+		for _, p := range v.Parsers.Items() {
+			s := body
+			if s == nil {
+				s = &Schema{}
+			}
+			op.RequestBody.Content = append(op.RequestBody.Content, Member[MediaType]{p.MediaType(), MediaType{s}})
+		}
+		if len(op.RequestBody.Content) == 0 {
+			op.RequestBody = nil
+		}
+	}
+
+	// The successful answer.
+	var answer any = &Schema{}
+	if ser != nil {
+		answer = body
+		if method == http.MethodPatch || method == http.MethodPut {
+			answer = &Schema{Ref: "#/components/schemas/" + gen.component(ser, false)}
+		}
+	}
+	if list {
+		if ser != nil {
+			answer = &Schema{Type: "array", Items: answer.(*Schema)}
+		}
+		if paginated {
+			if d, ok := paginator.(EnvelopeDescriber); ok {
+				answer = d.ResponseSchema(answer)
+			}
+		}
+	}
+	switch {
+	case method == http.MethodDelete && ser != nil:
+		op.Responses = append(op.Responses, Member[*Response]{"204", &Response{Description: "No Content"}})
+	case method == http.MethodPost && ser != nil:
+		op.Responses = append(op.Responses, Member[*Response]{"201", &Response{Description: "Created", Content: content(renders, answer)}})
+	default:
+		op.Responses = append(op.Responses, Member[*Response]{"200", &Response{Description: "OK", Content: content(renders, answer)}})
+	}
+	gen.errorResponses(op, v, path, r, ser != nil, paginated, renders)
+	op.Security = gen.security(v, r, method)
+	return op, nil
+}
+
+// errorResponses adds the error answers the view's policies can give.
+func (gen *generation) errorResponses(op *Operation, v *framework.View, path string, r *request.Request, hasSerializer, paginated bool, renders []string) {
+	add := func(code int, schema string) {
+		op.Responses = append(op.Responses, Member[*Response]{strconv.Itoa(code),
+			&Response{Description: http.StatusText(code), Content: content(renders, &Schema{Ref: "#/components/schemas/" + schema})}})
+	}
+	if op.RequestBody != nil {
+		if hasSerializer {
+			add(http.StatusBadRequest, ValidationErrorSchema)
+		} else {
+			add(http.StatusBadRequest, ErrorSchema)
+		}
+	}
+	schemes := v.Authentication.Items()
+	challenge := false
+	if len(schemes) > 0 {
+		_, challenge = schemes[0].(request.Challenger)
+	}
+	if challenge {
+		add(http.StatusUnauthorized, ErrorSchema)
+	}
+	if len(schemes) > 0 || v.CheckPermissions(r) != nil {
+		add(http.StatusForbidden, ErrorSchema)
+	}
+	_, urlVersioned := v.Versioning.(versioning.URLPathVersioning)
+	_, queryVersioned := v.Versioning.(versioning.QueryParameterVersioning)
+	if strings.Contains(path, "{") || paginated || urlVersioned || queryVersioned {
+		add(http.StatusNotFound, ErrorSchema)
+	}
+	if op.RequestBody != nil {
+		add(http.StatusUnsupportedMediaType, ErrorSchema)
+	}
+	if len(v.Throttles.Items()) > 0 {
+		add(http.StatusTooManyRequests, ErrorSchema)
+	}
+}
+
+// security lists the ways to authenticate the operation: one requirement
+// per scheme of the view (session: the cookie, plus the CSRF header for
+// unsafe methods), and an empty one when anonymous requests are allowed.
+func (gen *generation) security(v *framework.View, r *request.Request, method string) []SecurityRequirement {
+	var reqs []SecurityRequirement
+	for _, a := range v.Authentication.Items() {
+		if req := gen.scheme(a, method); req != nil {
+			reqs = append(reqs, req)
+		}
+	}
+	if len(reqs) > 0 && v.CheckPermissions(r) == nil {
+		reqs = append(reqs, SecurityRequirement{})
+	}
+	return reqs
+}
+
+func (gen *generation) scheme(a request.Authenticator, method string) SecurityRequirement {
+	switch s := a.(type) {
+	case SecurityDescriber:
+		name, scheme := s.SecurityScheme()
+		gen.securityScheme(name, scheme)
+		return SecurityRequirement{name: {}}
+	case authentication.Basic:
+		gen.securityScheme("basicAuth", &SecurityScheme{Type: "http", Scheme: "basic"})
+		return SecurityRequirement{"basicAuth": {}}
+	case authentication.Token:
+		keyword := cmp.Or(s.Keyword, "Token")
+		name := "tokenAuth"
+		if keyword != "Token" {
+			name = strings.ToLower(keyword) + "Auth"
+		}
+		gen.securityScheme(name, &SecurityScheme{Type: "apiKey", In: "header", Name: "Authorization",
+			Description: `Token-based authentication with required prefix "` + keyword + `"`})
+		return SecurityRequirement{name: {}}
+	case authentication.Session:
+		cookie, header := "sessionid", "X-CSRFToken"
+		if n, ok := s.Sessions.(SessionNamer); ok {
+			cookie, header = n.SessionCookieName(), n.CSRFHeaderName()
+		}
+		gen.securityScheme("cookieAuth", &SecurityScheme{Type: "apiKey", In: "cookie", Name: cookie,
+			Description: "A logged-in session; requests that change data also send the CSRF token."})
+		if method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions {
+			return SecurityRequirement{"cookieAuth": {}}
+		}
+		gen.securityScheme("csrfToken", &SecurityScheme{Type: "apiKey", In: "header", Name: header,
+			Description: "The CSRF token of the session (the csrftoken cookie's value)."})
+		return SecurityRequirement{"cookieAuth": {}, "csrfToken": {}}
+	}
+	return nil
+}
+
+func (gen *generation) securityScheme(name string, s *SecurityScheme) {
+	if _, ok := gen.doc.Components.SecuritySchemes.Get(name); !ok {
+		gen.doc.Components.SecuritySchemes = append(gen.doc.Components.SecuritySchemes, Member[*SecurityScheme]{name, s})
+	}
+}
+
+// component returns the name of ser's schema in components, adding it
+// once: the model's name, "Patched" before it for PATCH bodies (no field
+// required), a number after it when two serializers of one model differ.
+func (gen *generation) component(ser serializers.Describer, patched bool) string {
+	name, ok := gen.components[ser]
+	if !ok {
+		base := cmp.Or(ser.ModelName(), "Item")
+		name = base
+		for n := 2; gen.names[name] || gen.names["Patched"+name]; n++ {
+			name = base + strconv.Itoa(n)
+		}
+		gen.components[ser] = name
+		gen.names[name] = true
+		gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{name, objectSchema(ser.Describe(), false)})
+	}
+	if !patched {
+		return name
+	}
+	if _, ok := gen.doc.Components.Schemas.Get("Patched" + name); !ok {
+		gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{"Patched" + name, objectSchema(ser.Describe(), true)})
+	}
+	return "Patched" + name
+}
+
+// objectSchema is the JSON Schema of a serializer's fields; partial
+// leaves every field optional.
+func objectSchema(fields []serializers.FieldDescription, partial bool) *Schema {
+	s := &Schema{Type: "object"}
+	for _, f := range fields {
+		s.Properties = append(s.Properties, Member[*Schema]{f.Name, FieldSchema(f)})
+		if f.Required && !f.ReadOnly && !partial {
+			s.Required = append(s.Required, f.Name)
+		}
+	}
+	return s
+}
+
+// FieldSchema is the JSON Schema of one serializer field (DRF's map_field).
+func FieldSchema(f serializers.FieldDescription) *Schema {
+	s := &Schema{ReadOnly: f.ReadOnly, WriteOnly: f.WriteOnly}
+	var typ string
+	switch {
+	case f.Link:
+		typ, s.Format = "string", "uri"
+	case f.Type == "string":
+		typ = "string"
+	case f.Type == "boolean":
+		typ = "boolean"
+	case f.Type == "integer":
+		typ = "integer"
+	case f.Type == "float":
+		typ, s.Format = "number", "double"
+	case f.Type == "datetime":
+		typ, s.Format = "string", "date-time"
+	}
+	if typ != "" {
+		s.Type = typ
+		if f.AllowNull {
+			s.Type = []string{typ, "null"}
+		}
+	}
+	if f.MaxLength >= 0 {
+		s.MaxLength = &f.MaxLength
+	}
+	if f.MinLength >= 0 {
+		s.MinLength = &f.MinLength
+	}
+	s.Maximum, s.Minimum = json.Number(f.MaxValue), json.Number(f.MinValue)
+	return s
+}
+
+// addErrorSchemas adds the schemas of error bodies: {"detail": "..."}, and
+// a validation error's lists of messages by field.
+func (gen *generation) addErrorSchemas() {
+	gen.doc.Components.Schemas = append(gen.doc.Components.Schemas,
+		Member[*Schema]{ErrorSchema, &Schema{Type: "object", Required: []string{"detail"},
+			Properties: Ordered[*Schema]{{"detail", &Schema{Type: "string", Description: "What went wrong, in DRF's words."}}}}},
+		Member[*Schema]{ValidationErrorSchema, &Schema{Type: "object",
+			Description:          "The messages of each invalid field; non_field_errors holds those of the whole object.",
+			AdditionalProperties: &Schema{Type: "array", Items: &Schema{Type: "string"}}}},
+	)
+}
+
+// pathParameters documents the path's parameters: the version (an enum
+// of the allowed versions, in a document of the whole API) and the item's
+// key.
+func pathParameters(path string, v *framework.View, ser serializers.Describer) []Parameter {
+	versions := v.VersionConfig()
+	var out []Parameter
+	for _, m := range chiParam.FindAllStringSubmatch(path, -1) {
+		name := m[1]
+		p := Parameter{Name: name, In: "path", Required: true, Schema: &Schema{Type: "string"}}
+		if _, ok := v.Versioning.(versioning.URLPathVersioning); ok && name == versions.Param {
+			p.Description = "The API version."
+			p.Schema = versionSchema(versions, "")
+		} else if ser != nil {
+			model := strings.ToLower(ser.ModelName())
+			for _, f := range ser.Describe() {
+				if f.Name == "id" && f.Type == "integer" {
+					p.Schema = &Schema{Type: "integer"}
+					p.Description = "A unique integer value identifying this " + model + "."
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// versionSchema is a string that is one of the allowed versions (only
+// version in a version's document), or any string when all are allowed.
+func versionSchema(c framework.VersionConfig, version string) *Schema {
+	s := &Schema{Type: "string"}
+	if version != "" {
+		s.Enum = []string{version}
+		return s
+	}
+	for _, v := range c.Allowed {
+		if c.IsAllowed(v) && !slices.Contains(s.Enum, v) {
+			s.Enum = append(s.Enum, v)
+		}
+	}
+	return s
+}
+
+// fromPagination converts paginators' and filters' parameters.
+func fromPagination(ps []pagination.SchemaParameter) []Parameter {
+	out := make([]Parameter, len(ps))
+	for i, p := range ps {
+		out[i] = Parameter{Name: p.Name, In: p.Location, Required: p.Required, Description: p.Description, Schema: &Schema{Type: p.Type}}
+	}
+	return out
+}
+
+// renderTypes are the media types of the renderers, but HTML pages, as
+// DRF leaves out the browsable renderer.
+func renderTypes(rs []framework.Renderer) []string {
+	var out []string
+	for _, r := range rs {
+		t := r.MediaType()
+		if t != "text/html" && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func content(types []string, schema any) Ordered[MediaType] {
+	out := make(Ordered[MediaType], len(types))
+	for i, t := range types {
+		out[i] = Member[MediaType]{t, MediaType{schema}}
+	}
+	return out
+}
+
+// tags is the path's first segment, as DRF tags operations.
+func tags(path string) []string {
+	first, _, _ := strings.Cut(strings.Trim(path, "/"), "/")
+	if first == "" || strings.Contains(first, "{") {
+		return nil
+	}
+	return []string{first}
+}
+
+// actions are DRF's action names of methods, for operation IDs.
+var actions = map[string]string{
+	http.MethodGet: "retrieve", http.MethodPost: "create", http.MethodPut: "update",
+	http.MethodPatch: "partialUpdate", http.MethodDelete: "destroy",
+}
+
+// operationID is DRF's: the action, then the model's name ("listBooks",
+// "createBook"), or the view's for views without a serializer
+// ("retrieveWhoAmI"). A name already taken uses the view's name, then a number.
+func (gen *generation) operationID(v *framework.View, ser serializers.Describer, method, path string, list bool) string {
+	action := actions[method]
+	if list {
+		action = "list"
+	}
+	var candidates []string
+	if ser != nil {
+		name := ser.ModelName()
+		if list {
+			name += "s"
+		}
+		candidates = append(candidates, action+name)
+	}
+	if v.Name != "" {
+		candidates = append(candidates, action+camel(v.Name))
+	}
+	candidates = append(candidates, action+camel(strings.NewReplacer("/", " ", "{", " ", "}", " ", "_", " ", "-", " ").Replace(path)))
+	for _, c := range candidates {
+		if !gen.opIDs[c] {
+			gen.opIDs[c] = true
+			return c
+		}
+	}
+	base := candidates[len(candidates)-1]
+	for n := 2; ; n++ {
+		if c := base + strconv.Itoa(n); !gen.opIDs[c] {
+			gen.opIDs[c] = true
+			return c
+		}
+	}
+}
+
+// camel joins the words of s with capitals: "Who Am I" gives "WhoAmI".
+func camel(s string) string {
+	var b strings.Builder
+	for _, w := range strings.Fields(s) {
+		r := []rune(w)
+		r[0] = unicode.ToUpper(r[0])
+		b.WriteString(string(r))
+	}
+	return b.String()
+}

@@ -1,0 +1,156 @@
+package schemas
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Version is the OpenAPI version of the documents.
+const Version = "3.1.0"
+
+// Document is an OpenAPI 3.1 document. It marshals to JSON with its
+// members in the specification's order, paths in registration order.
+type Document struct {
+	OpenAPI    string                `json:"openapi"`
+	Info       Info                  `json:"info"`
+	Paths      Ordered[*PathItem]    `json:"paths"`
+	Components Components            `json:"components"`
+	Security   []SecurityRequirement `json:"security,omitempty"`
+}
+
+// Info is the document's title, version and description.
+type Info struct {
+	Title       string `json:"title"`
+	Version     string `json:"version"`
+	Description string `json:"description,omitempty"`
+}
+
+// PathItem holds the operations of one path.
+type PathItem struct {
+	Get     *Operation `json:"get,omitempty"`
+	Put     *Operation `json:"put,omitempty"`
+	Post    *Operation `json:"post,omitempty"`
+	Delete  *Operation `json:"delete,omitempty"`
+	Patch   *Operation `json:"patch,omitempty"`
+	Options *Operation `json:"options,omitempty"`
+}
+
+// Operation is one method of one path.
+type Operation struct {
+	OperationID string                `json:"operationId"`
+	Description string                `json:"description,omitempty"`
+	Tags        []string              `json:"tags,omitempty"`
+	Parameters  []Parameter           `json:"parameters,omitempty"`
+	RequestBody *RequestBody          `json:"requestBody,omitempty"`
+	Responses   Ordered[*Response]    `json:"responses"`
+	Security    []SecurityRequirement `json:"security,omitempty"`
+}
+
+// Parameter is a path or query parameter.
+type Parameter struct {
+	Name        string  `json:"name"`
+	In          string  `json:"in"`
+	Required    bool    `json:"required"`
+	Description string  `json:"description,omitempty"`
+	Schema      *Schema `json:"schema"`
+}
+
+// RequestBody is an operation's body, by media type.
+type RequestBody struct {
+	Content  Ordered[MediaType] `json:"content"`
+	Required bool               `json:"required,omitempty"`
+}
+
+// Response is one answer of an operation, by media type.
+type Response struct {
+	Description string             `json:"description"`
+	Content     Ordered[MediaType] `json:"content,omitempty"`
+}
+
+// MediaType holds the schema of a body: a *Schema, or the JSON Schema a
+// paginator gives for its envelope.
+type MediaType struct {
+	Schema any `json:"schema"`
+}
+
+// Components are the schemas and security schemes operations refer to.
+type Components struct {
+	Schemas         Ordered[*Schema]         `json:"schemas,omitempty"`
+	SecuritySchemes Ordered[*SecurityScheme] `json:"securitySchemes,omitempty"`
+}
+
+// SecurityScheme is an authentication scheme: HTTP Basic, an API key in a
+// header or a cookie.
+type SecurityScheme struct {
+	Type        string `json:"type"`
+	Description string `json:"description,omitempty"`
+	Name        string `json:"name,omitempty"`
+	In          string `json:"in,omitempty"`
+	Scheme      string `json:"scheme,omitempty"`
+}
+
+// SecurityRequirement names the schemes that together authenticate a
+// request; an empty one means "no authentication needed".
+type SecurityRequirement map[string][]string
+
+// Schema is a JSON Schema (the 2020-12 dialect of OpenAPI 3.1), as much
+// of it as serializers, parameters and error bodies need.
+type Schema struct {
+	Ref                  string           `json:"$ref,omitempty"`
+	Type                 any              `json:"type,omitempty"`
+	Format               string           `json:"format,omitempty"`
+	Description          string           `json:"description,omitempty"`
+	Enum                 []string         `json:"enum,omitempty"`
+	Items                *Schema          `json:"items,omitempty"`
+	Properties           Ordered[*Schema] `json:"properties,omitempty"`
+	Required             []string         `json:"required,omitempty"`
+	AdditionalProperties *Schema          `json:"additionalProperties,omitempty"`
+	ReadOnly             bool             `json:"readOnly,omitempty"`
+	WriteOnly            bool             `json:"writeOnly,omitempty"`
+	MaxLength            *int             `json:"maxLength,omitempty"`
+	MinLength            *int             `json:"minLength,omitempty"`
+	Maximum              json.Number      `json:"maximum,omitempty"`
+	Minimum              json.Number      `json:"minimum,omitempty"`
+}
+
+// Ordered is a JSON object whose members keep their order.
+type Ordered[V any] []Member[V]
+
+// Member is one member of an Ordered object.
+type Member[V any] struct {
+	Name  string
+	Value V
+}
+
+// Get returns the value of the member called name.
+func (o Ordered[V]) Get(name string) (V, bool) {
+	for _, m := range o {
+		if m.Name == name {
+			return m.Value, true
+		}
+	}
+	var zero V
+	return zero, false
+}
+
+// MarshalJSON renders the members in order; none is {}.
+func (o Ordered[V]) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(m.Name); err != nil {
+			return nil, err
+		}
+		b.WriteByte(':')
+		if err := enc.Encode(m.Value); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

@@ -1,0 +1,99 @@
+package schemas
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"sync"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/request"
+)
+
+// OpenAPIRenderer renders a Document as YAML (DRF's OpenAPIRenderer):
+// application/vnd.oai.openapi, ?format=openapi.
+type OpenAPIRenderer struct{}
+
+// MediaType returns "application/vnd.oai.openapi".
+func (OpenAPIRenderer) MediaType() string { return "application/vnd.oai.openapi" }
+
+// Format returns "openapi".
+func (OpenAPIRenderer) Format() string { return "openapi" }
+
+// Charset returns "utf-8".
+func (OpenAPIRenderer) Charset() string { return "utf-8" }
+
+// Render renders data, a Document or any JSON value, as YAML.
+func (OpenAPIRenderer) Render(data any, _ *framework.RenderContext) ([]byte, error) {
+	b, err := marshal(data)
+	if err != nil {
+		return nil, err
+	}
+	return YAML(b)
+}
+
+// JSONOpenAPIRenderer renders a Document as JSON (DRF's
+// JSONOpenAPIRenderer): application/vnd.oai.openapi+json,
+// ?format=openapi-json.
+type JSONOpenAPIRenderer struct{}
+
+// MediaType returns "application/vnd.oai.openapi+json".
+func (JSONOpenAPIRenderer) MediaType() string { return "application/vnd.oai.openapi+json" }
+
+// Format returns "openapi-json".
+func (JSONOpenAPIRenderer) Format() string { return "openapi-json" }
+
+// Charset returns "utf-8".
+func (JSONOpenAPIRenderer) Charset() string { return "utf-8" }
+
+// Render renders data as JSON.
+func (JSONOpenAPIRenderer) Render(data any, _ *framework.RenderContext) ([]byte, error) {
+	return marshal(data)
+}
+
+// marshal is encoding/json without HTML escaping, indented by 2.
+func marshal(data any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// View returns the schema view of g (DRF's SchemaView): GET answers the
+// document of the request's version, as the view's versioning scheme
+// determines it (none: the whole API), in YAML, or in JSON for
+// ?format=openapi-json, Accept: application/vnd.oai.openapi+json or
+// application/json. Each document is generated once, on first use, so g's
+// routes must all be registered before the view serves; documents leave
+// out the views that render OpenAPI (schema views). Set the view's
+// policies (Versioning, Permissions ...) on the returned View before
+// registering it.
+func (g *Generator) View() framework.View {
+	var (
+		mu   sync.Mutex
+		docs = map[string]*Document{}
+	)
+	v := framework.View{
+		Name:      "Schema",
+		Renderers: framework.Renderers(OpenAPIRenderer{}, JSONOpenAPIRenderer{}, framework.JSONRenderer{}),
+	}
+	v.Get = func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		doc, ok := docs[r.Version()]
+		if !ok {
+			var err error
+			if doc, err = g.Document(r.Version()); err != nil {
+				return nil, err
+			}
+			docs[r.Version()] = doc
+		}
+		return &framework.Response{Status: http.StatusOK, Data: doc}, nil
+	}
+	return v
+}
+
