@@ -262,7 +262,11 @@ func cursorParameters(cursorParam, sizeParam string) []SchemaParameter {
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the CursorEnvelope (get_paginated_response_schema).
 func (p *CursorPagination) ResponseSchema(results any) any {
-	param := firstSet(p.CursorQueryParam, "cursor")
+	return cursorEnvelopeSchema(firstSet(p.CursorQueryParam, "cursor"), results)
+}
+
+// cursorEnvelopeSchema is the JSON Schema of a CursorEnvelope.
+func cursorEnvelopeSchema(param string, results any) map[string]any {
 	return envelopeSchema(map[string]any{
 		"next":     linkSchema(param, "cD00ODY%3D"),
 		"previous": linkSchema(param, "cj0xJnA9NDg3"),

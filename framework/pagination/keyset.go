@@ -213,6 +213,12 @@ func (p *KeysetPagination) SchemaParameters(v *framework.View) []SchemaParameter
 	return cursorParameters(cmp.Or(p.CursorQueryParam, "cursor"), p.PageSizeQueryParam)
 }
 
+// ResponseSchema is the JSON Schema of an answer whose results the
+// schema results describes: the CursorEnvelope.
+func (p *KeysetPagination) ResponseSchema(results any) any {
+	return cursorEnvelopeSchema(firstSet(p.CursorQueryParam, "cursor"), results)
+}
+
 // keysetCursor is a decoded cursor: the direction, and the position (one
 // value per ordering field) after which the page starts; no position
 // means from the start, or from the end when reverse.

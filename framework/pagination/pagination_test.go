@@ -497,6 +497,8 @@ func TestResponseSchema(t *testing.T) {
 			`,"results":{"type":"array"}},"required":["count","next","previous","results"],"type":"object"}`},
 		{&pagination.CursorPagination{}, `{"properties":{"next":` + link("cursor=cD00ODY%3D") + `,"previous":` + link("cursor=cj0xJnA9NDg3") +
 			`,"results":{"type":"array"}},"required":["next","previous","results"],"type":"object"}`},
+		{&pagination.KeysetPagination{CursorQueryParam: "c"}, `{"properties":{"next":` + link("c=cD00ODY%3D") + `,"previous":` + link("c=cj0xJnA9NDg3") +
+			`,"results":{"type":"array"}},"required":["next","previous","results"],"type":"object"}`},
 		{&pagination.LinkHeaderPagination{}, `{"type":"array"}`},
 		{&pagination.NestedLinksPagination{}, `{"properties":{` + count + `,"links":{"properties":{"next":` + link("page=4") + `,"previous":` + link("page=2") +
 			`},"required":["next","previous"],"type":"object"},"results":{"type":"array"}},"required":["count","links","results"],"type":"object"}`},
