@@ -1,6 +1,7 @@
 package framework_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -107,5 +108,34 @@ func TestAppendSlash(t *testing.T) {
 	off.NotFound(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "gone", http.StatusGone) }))
 	if r := apitest.New(t, off).Get("/books"); r.Status != 410 || r.Body != "gone\n" {
 		t.Errorf("without APPEND_SLASH: %d %q", r.Status, r.Body)
+	}
+}
+
+// Endpoints lists the views registered, children's included, with their
+// full patterns and effective policies; WithMiddleware wraps a view's
+// handler and keeps the route the view's.
+func TestEndpoints(t *testing.T) {
+	api := framework.NewAPI(nil, framework.Settings{Permissions: framework.Permissions(framework.IsAuthenticated{})})
+	stamp := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Stamp", "yes")
+			next.ServeHTTP(w, r)
+		})
+	}
+	api.Handle("/a/", framework.View{Name: "A", Permissions: framework.Permissions(), Get: self}, framework.Named("a"), framework.WithMiddleware(stamp))
+	api.Route("/v1", "v1", func(api *framework.API) {
+		api.Handle("/b/{pk}/", framework.View{Name: "B", Get: self}, framework.Named("b"))
+		api.HandleHTTP("/page/", http.NotFoundHandler())
+	})
+	var got []string
+	for _, e := range api.Endpoints() {
+		got = append(got, e.Pattern+" "+e.Namespace+":"+e.Name+" "+e.View.Name+" "+fmt.Sprint(len(e.View.Permissions.Items())))
+	}
+	if s := strings.Join(got, "; "); s != "/a/ :a A 0; /v1/b/{pk}/ v1:b B 1" {
+		t.Errorf("endpoints %s", s)
+	}
+	resp, body := do(t, api, "GET", "/a/", nil, "")
+	if resp.StatusCode != 200 || resp.Header.Get("X-Stamp") != "yes" || body["view"] != "A" {
+		t.Errorf("/a/: %d %v %v", resp.StatusCode, resp.Header, body)
 	}
 }

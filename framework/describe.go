@@ -1,7 +1,6 @@
 package framework
 
 import (
-	"cmp"
 
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
@@ -18,12 +17,6 @@ type Describer interface {
 	// permissions and, on an item's route, its object permissions (DRF's
 	// show_form_for_method). Denials are false with no error.
 	Allows(v *View, r *request.Request, method string) (bool, error)
-}
-
-// VersionConfig returns the view's DEFAULT_VERSION, ALLOWED_VERSIONS and
-// VERSION_PARAM, as its versioning scheme is given them.
-func (v *View) VersionConfig() VersionConfig {
-	return VersionConfig{Default: v.DefaultVersion, Param: cmp.Or(v.VersionParam, "version")}.Restrict(v.AllowedVersions.items...)
 }
 
 // Endpoint is a route registered on an API with a view: what an OpenAPI

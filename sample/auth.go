@@ -9,6 +9,7 @@ import (
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/schemas"
 )
 
 // XUsername is a custom authentication scheme that trusts the X-Username
@@ -34,6 +35,13 @@ func (s XUsername) Authenticate(r *request.Request) (request.User, any, error) {
 		return nil, nil, err
 	}
 	return u, nil, nil
+}
+
+// SecurityScheme documents the scheme in the OpenAPI document: the user's
+// name in the X-Username header (schemas.SecurityDescriber).
+func (XUsername) SecurityScheme() (string, *schemas.SecurityScheme) {
+	return "usernameHeader", &schemas.SecurityScheme{Type: "apiKey", In: "header", Name: "X-Username",
+		Description: "The user's name, trusted as it is: the sample's custom scheme."}
 }
 
 // XUsernameChallenge is XUsername with a challenge: denied anonymous or

@@ -27,11 +27,11 @@ func (a *app) routes(api *framework.API) {
 	api.Handle("/auth/header/", a.onlyUsers("Header Scheme", authenticated, XUsername{a.users}))
 	api.Handle("/auth/header-challenge/", a.onlyUsers("Header Challenge Scheme", authenticated, XUsernameChallenge{XUsername{a.users}}))
 	api.Handle("/auth/admin-only/", a.onlyUsers("Admin Only", admin, a.tokenAuth(), a.basicAuth()))
-	remote := api.Handler(a.onlyUsers("Remote User", authenticated, a.remoteUser()))
+	var trusted []framework.RouteOption
 	if a.remoteUserHeader != "" {
-		remote = authentication.TrustedHeader(a.remoteUserHeader)(remote)
+		trusted = append(trusted, framework.WithMiddleware(authentication.TrustedHeader(a.remoteUserHeader)))
 	}
-	api.HandleHTTP("/auth/remote-user/", remote)
+	api.Handle("/auth/remote-user/", a.onlyUsers("Remote User", authenticated, a.remoteUser()), trusted...)
 	api.Handle("/auth/csrf/", a.csrfCheck())
 
 	// Pagination.
@@ -66,4 +66,11 @@ func (a *app) routes(api *framework.API) {
 
 	// Beyond DRF: opt-in features, outside the contract (beyond.go).
 	a.beyondRoutes(api)
+
+	// The OpenAPI document: the whole API (no version), or ?version=v1 or
+	// v2's routes; any other version is refused.
+	schema := Schema(api).View()
+	schema.Versioning, schema.DefaultVersion = versioning.QueryParameterVersioning{}, framework.Use("")
+	schema.AllowedVersions = framework.Versions("", "v1", "v2")
+	api.Handle("/schema/", schema, framework.Named("schema"))
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -104,8 +105,19 @@ type app struct {
 	allowedHosts     []string
 }
 
-// New returns the bookshelf API on db, which must be migrated (Migrate).
+// New returns the bookshelf API on db, which must be migrated (Migrate),
+// with the standard security headers on every answer.
 func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error) {
+	api, err := NewAPI(ctx, db, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return framework.SecurityHeaders(api), nil
+}
+
+// NewAPI returns the bookshelf API on db, which must be migrated: every
+// route registered, for New to serve and Schema to describe.
+func NewAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*framework.API, error) {
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM "books"`).Scan(new(int)); err != nil {
 		return nil, fmt.Errorf("sample: the database is not migrated (run manage migrate): %w", err)
 	}
@@ -132,7 +144,14 @@ func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error)
 	}
 	api := framework.NewAPI(db, a.settings())
 	a.routes(api)
-	return framework.SecurityHeaders(api), nil
+	return api, nil
+}
+
+// Schema is the generator of the API's OpenAPI documents, which /schema/
+// serves and "manage generateschema" prints.
+func Schema(api *framework.API) *schemas.Generator {
+	return &schemas.Generator{API: api, Info: schemas.Info{Title: "Bookshelf API",
+		Description: "The bookshelf sample of go-drf: books, and every authentication, pagination and versioning scheme."}}
 }
 
 // Schemes of the views, built on the app's stores.

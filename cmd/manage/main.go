@@ -7,6 +7,8 @@
 //	manage drf_create_token USER [-r]   print USER's API token (-r: a new one)
 //	manage hashedtoken create USER      a hashed device token (also list, revoke, clearexpired)
 //	manage runserver [ADDR]             serve the API, by default on 127.0.0.1:8000
+//	manage generateschema [--format openapi|openapi-json] [--api-version V]
+//	                                    print the API's OpenAPI 3.1 document
 //	manage help [COMMAND]
 //
 // The database is --database URL, else $DATABASE_URL, else db.sqlite3 in
@@ -42,6 +44,7 @@ import (
 	"github.com/go-drf/drf/contrib/hashedtoken"
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/sample"
 )
@@ -59,7 +62,27 @@ func commands() []management.Command {
 		authtoken.CreateTokenCommand(),
 		hashedtoken.Command(sample.DeviceTokens),
 		management.Runserver(serve, nil),
+		schemas.Command(schema),
 	}
+}
+
+// schema is the generator of generateschema: the API's routes, registered
+// on a migrated in-memory database (the document does not depend on data),
+// which closes when the command ends.
+func schema(ctx context.Context, env *management.Env) (*schemas.Generator, error) {
+	db, err := store.Open(":memory:")
+	if err != nil {
+		return nil, err
+	}
+	context.AfterFunc(ctx, func() { _ = db.Close() })
+	if err := sample.Migrate(ctx, db); err != nil {
+		return nil, err
+	}
+	api, err := sample.NewAPI(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	return sample.Schema(api), nil
 }
 
 // seed is "seed [--books N]": the contract's demo users and N books.

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-drf/drf/framework/schemas/schematest"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -276,5 +277,38 @@ func TestUsage(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "db.sqlite3")); err == nil {
 		t.Error("a bad command line created db.sqlite3")
+	}
+}
+
+// TestGenerateSchema prints the sample's document, whole and of v2, in
+// YAML and JSON; the independent validator accepts each. It needs no
+// database.
+func TestGenerateSchema(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := run(t, dir, "generateschema")
+	if code != 0 || !strings.HasPrefix(stdout, "openapi: \"3.1.0\"\n") || !strings.Contains(stdout, "  \"/url/{version}/books/\":\n") {
+		t.Fatalf("generateschema: %d %s\n%s", code, stderr, stdout)
+	}
+	schematest.Validate(t, []byte(stdout))
+	stdout, stderr, code = run(t, dir, "generateschema", "--format", "openapi-json", "--api-version", "v2", "--title", "Books v2")
+	var doc struct {
+		Info  struct{ Title, Version string }
+		Paths map[string]any
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); code != 0 || err != nil {
+		t.Fatalf("generateschema --format openapi-json: %d %v %s\n%s", code, err, stderr, stdout)
+	}
+	if doc.Info.Title != "Books v2" || doc.Info.Version != "v2" || doc.Paths["/url/v2/books/"] == nil || doc.Paths["/ns/v1/info/"] != nil {
+		t.Errorf("the v2 document: %+v", doc.Info)
+	}
+	schematest.Validate(t, []byte(stdout))
+	if _, err := os.Stat(filepath.Join(dir, "db.sqlite3")); err == nil {
+		t.Error("generateschema created a database")
+	}
+	if _, stderr, code := run(t, dir, "generateschema", "--api-version", "v9"); code != 1 || !strings.Contains(stderr, `unknown API version "v9"`) {
+		t.Errorf("an unknown version: %d %s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, "generateschema", "--format", "xml"); code != 2 || !strings.Contains(stderr, `unknown format "xml"`) {
+		t.Errorf("an unknown format: %d %s", code, stderr)
 	}
 }

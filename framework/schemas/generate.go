@@ -225,8 +225,8 @@ func fakeRequest(v *framework.View, method, path, version string) *request.Reque
 	return r
 }
 
-// isList reports whether a GET is DRF's list view: the view has a
-// serializer and its path does not end in a parameter.
+// isList reports whether a path names a list: it does not end in a
+// parameter (DRF's is_list_view).
 func isList(path string) bool {
 	segments := strings.Split(strings.Trim(path, "/"), "/")
 	return !strings.Contains(segments[len(segments)-1], "{")
@@ -244,11 +244,13 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 		}
 		ser = s
 	}
-	list := method == http.MethodGet && isList(path)
-	// Plain views paginate only when they set a style of their own, as
-	// only DRF's generic views have pagination_class.
+	// A GET of a path that names no item lists, when the view has a
+	// serializer or a pagination style of its own: plain views inherit the
+	// global style but only DRF's generic views have pagination_class.
 	paginator := v.Paginator()
-	paginated := list && paginator != nil && (ser != nil || paginator != v.Global().Pagination)
+	ownPaginator := paginator != nil && paginator != v.Global().Pagination
+	list := method == http.MethodGet && isList(path) && (ser != nil || ownPaginator)
+	paginated := list && paginator != nil
 
 	op := &Operation{Description: v.Description, Tags: tags(path)}
 	op.OperationID = gen.operationID(v, ser, method, path, list)
@@ -336,10 +338,12 @@ func (gen *generation) errorResponses(op *Operation, v *framework.View, path str
 			add(http.StatusBadRequest, ErrorSchema)
 		}
 	}
+	// 401 when the first scheme challenges (DRF's authenticate_header), else 403.
 	schemes := v.Authentication.Items()
 	challenge := false
 	if len(schemes) > 0 {
-		_, challenge = schemes[0].(request.Challenger)
+		c, ok := schemes[0].(request.Challenger)
+		challenge = ok && c.AuthenticateHeader(r) != ""
 	}
 	if challenge {
 		add(http.StatusUnauthorized, ErrorSchema)

@@ -96,4 +96,3 @@ func (g *Generator) View() framework.View {
 	}
 	return v
 }
-

@@ -1,0 +1,134 @@
+package sample_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-drf/drf/framework/schemas/schematest"
+)
+
+// openapi is the part of an OpenAPI document the tests read.
+type openapi struct {
+	Paths map[string]map[string]struct {
+		Parameters []struct{ Name, In string }
+	}
+}
+
+func readOpenAPI(t *testing.T, body string) openapi {
+	t.Helper()
+	var doc openapi
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, body)
+	}
+	return doc
+}
+
+// TestSchema reads the sample's OpenAPI document from /schema/, checks it
+// with the independent validator in YAML and in JSON, and finds every
+// route of the contract with its methods and parameters.
+func TestSchema(t *testing.T) {
+	base := serve(t, newDB(t))
+	status, yaml := get(t, base+"/schema/")
+	if status != http.StatusOK || !strings.HasPrefix(yaml, "openapi: \"3.1.0\"\n") {
+		t.Fatalf("/schema/: %d\n%s", status, yaml)
+	}
+	schematest.Validate(t, []byte(yaml))
+	status, body := get(t, base+"/schema/", "Accept", "application/vnd.oai.openapi+json")
+	if status != http.StatusOK {
+		t.Fatalf("/schema/ as JSON: %d %s", status, body)
+	}
+	schematest.Validate(t, []byte(body))
+	doc := readOpenAPI(t, body)
+
+	// path → "METHOD:in:name,..." for each method, in document order.
+	want := map[string][]string{
+		"/api-token-auth/":           {"post:"},
+		"/api-token-auth-extra/":     {"post:"},
+		"/api-token-auth-throttled/": {"post:"},
+		"/whoami/":                   {"get:"},
+		"/auth/token-first/":         {"get:"},
+		"/auth/basic-first/":         {"get:"},
+		"/auth/session-first/":       {"get:"},
+		"/auth/header/":              {"get:"},
+		"/auth/header-challenge/":    {"get:"},
+		"/auth/admin-only/":          {"get:"},
+		"/auth/remote-user/":         {"get:"},
+		"/auth/csrf/":                {"post:"},
+		"/books/":                    {"get:query:page", "post:"},
+		"/books/{pk}/":               {"delete:path:pk", "get:path:pk", "patch:path:pk", "put:path:pk"},
+		"/pages/page-number/":        {"get:query:page,query:page_size"},
+		"/pages/limit-offset/":       {"get:query:limit,query:offset"},
+		"/pages/cursor/":             {"get:query:cursor,query:page_size"},
+		"/pages/cursor-rating/":      {"get:query:cursor"},
+		"/pages/cursor-orderable/":   {"get:query:cursor,query:ordering"},
+		"/pages/off/":                {"get:"},
+		"/pages/manual/":             {"get:query:page"},
+		"/pages/link-header/":        {"get:query:page"},
+		"/pages/nested-links/":       {"get:query:page"},
+		"/url/{version}/info/":       {"get:path:version"},
+		"/ns/v1/info/":               {"get:"},
+		"/ns/v2/info/":               {"get:"},
+		"/ns/{other}/info/":          {"get:path:other"},
+		"/query/info/":               {"get:query:version"},
+		"/accept/info/":              {"get:"},
+		"/host/info/":                {"get:"},
+		"/custom/info/":              {"get:"},
+		"/url/{version}/books/":      {"get:path:version,query:page"},
+		"/url/{version}/books/{pk}/": {"get:path:version,path:pk"},
+	}
+	for path, ops := range doc.Paths {
+		var got []string
+		for method, op := range ops {
+			var params []string
+			for _, p := range op.Parameters {
+				params = append(params, p.In+":"+p.Name)
+			}
+			got = append(got, method+":"+strings.Join(params, ","))
+		}
+		slices.Sort(got)
+		if w, ok := want[path]; !ok {
+			t.Errorf("the document has %s, which is no route of the contract", path)
+		} else if !slices.Equal(got, w) {
+			t.Errorf("%s: %v, want %v", path, got, w)
+		}
+	}
+	if !strings.Contains(body, `"usernameHeader": {`) || !strings.Contains(body, `"usernameHeader": []`) {
+		t.Error("the custom X-Username scheme is not documented")
+	}
+	for path := range want {
+		if _, ok := doc.Paths[path]; !ok {
+			t.Errorf("the document lacks %s", path)
+		}
+	}
+}
+
+// TestSchemaVersions checks the documents of each version: URL versions
+// substituted, other namespaces left out, an unknown version refused.
+func TestSchemaVersions(t *testing.T) {
+	base := serve(t, newDB(t))
+	status, body := get(t, base+"/schema/?version=v2&format=openapi-json")
+	if status != http.StatusOK {
+		t.Fatalf("v2: %d %s", status, body)
+	}
+	schematest.Validate(t, []byte(body))
+	doc := readOpenAPI(t, body)
+	for _, p := range []string{"/url/v2/books/", "/url/v2/books/{pk}/", "/ns/v2/info/", "/query/info/", "/books/"} {
+		if _, ok := doc.Paths[p]; !ok {
+			t.Errorf("the v2 document lacks %s", p)
+		}
+	}
+	for _, p := range []string{"/url/{version}/books/", "/ns/v1/info/", "/ns/{other}/info/"} {
+		if _, ok := doc.Paths[p]; ok {
+			t.Errorf("the v2 document has %s", p)
+		}
+	}
+	if !strings.Contains(body, `"url": {`) {
+		t.Error("the v2 document lacks the v2 serializer's url field")
+	}
+	if status, body := get(t, base+"/schema/?version=v9"); status != http.StatusNotFound || !strings.Contains(body, "Invalid version in query parameter.") {
+		t.Errorf("v9: %d %s", status, body)
+	}
+}
