@@ -67,10 +67,7 @@ func (a *app) routes(api *framework.API) {
 	// Beyond DRF: opt-in features, outside the contract (beyond.go).
 	a.beyondRoutes(api)
 
-	// The OpenAPI document: the whole API (no version), or ?version=v1 or
-	// v2's routes; any other version is refused.
+	// The OpenAPI document: the whole API, or ?version=v1 or v2's routes.
 	schema := Schema(api).View()
-	schema.Versioning, schema.DefaultVersion = versioning.QueryParameterVersioning{}, framework.Use("")
-	schema.AllowedVersions = framework.Versions("", "v1", "v2")
 	api.Handle("/schema/", schema, framework.Named("schema"))
 }

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/versioning"
 )
 
 // OpenAPIRenderer renders a Document as YAML (DRF's OpenAPIRenderer):
@@ -64,33 +67,38 @@ func marshal(data any) ([]byte, error) {
 }
 
 // View returns the schema view of g (DRF's SchemaView): GET answers the
-// document of the request's version, as the view's versioning scheme
-// determines it (none: the whole API), in YAML, or in JSON for
+// document of the whole API, or with ?version=V (the view's VersionParam)
+// the document of version V, one of g's Versions (else 404 "Invalid
+// version in query parameter."); in YAML, or in JSON for
 // ?format=openapi-json, Accept: application/vnd.oai.openapi+json or
-// application/json. Each document is generated once, on first use, so g's
+// application/json. Each document is generated once, on first use, so the
 // routes must all be registered before the view serves; documents leave
-// out the views that render OpenAPI (schema views). Set the view's
-// policies (Versioning, Permissions ...) on the returned View before
-// registering it.
+// out the views that render OpenAPI (schema views). Set the view's other
+// policies (Permissions ...) on the returned View before registering it.
 func (g *Generator) View() framework.View {
 	var (
 		mu   sync.Mutex
 		docs = map[string]*Document{}
 	)
 	v := framework.View{
-		Name:      "Schema",
-		Renderers: framework.Renderers(OpenAPIRenderer{}, JSONOpenAPIRenderer{}, framework.JSONRenderer{}),
+		Name:       "Schema",
+		Renderers:  framework.Renderers(OpenAPIRenderer{}, JSONOpenAPIRenderer{}, framework.JSONRenderer{}),
+		Versioning: framework.NoVersioning,
 	}
 	v.Get = func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		version := r.QueryParams().Get(v.VersionConfig().Param)
 		mu.Lock()
 		defer mu.Unlock()
-		doc, ok := docs[r.Version()]
+		doc, ok := docs[version]
 		if !ok {
+			if version != "" && !slices.Contains(g.Versions(), version) {
+				return nil, exceptions.NotFound(versioning.InvalidQueryVersion)
+			}
 			var err error
-			if doc, err = g.Document(r.Version()); err != nil {
+			if doc, err = g.Document(version); err != nil {
 				return nil, err
 			}
-			docs[r.Version()] = doc
+			docs[version] = doc
 		}
 		return &framework.Response{Status: http.StatusOK, Data: doc}, nil
 	}
