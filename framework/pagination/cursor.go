@@ -262,7 +262,7 @@ func cursorParameters(cursorParam, sizeParam string) []SchemaParameter {
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the CursorEnvelope (get_paginated_response_schema).
 func (p *CursorPagination) ResponseSchema(results any) any {
-	return cursorEnvelopeSchema(firstSet(p.CursorQueryParam, "cursor"), results)
+	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, "cursor"), results)
 }
 
 // cursorEnvelopeSchema is the JSON Schema of a CursorEnvelope.

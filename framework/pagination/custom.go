@@ -1,6 +1,7 @@
 package pagination
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 
@@ -64,7 +65,7 @@ func (p *NestedLinksPagination) Paginate(src queryset.Source, r *request.Request
 // ResponseSchema is the JSON Schema of the NestedEnvelope whose results
 // the schema results describes.
 func (p *NestedLinksPagination) ResponseSchema(results any) any {
-	param := firstSet(p.PageQueryParam, "page")
+	param := cmp.Or(p.PageQueryParam, "page")
 	return envelopeSchema(map[string]any{
 		"links": envelopeSchema(map[string]any{
 			"next":     linkSchema(param, "4"),

@@ -216,7 +216,7 @@ func (p *KeysetPagination) SchemaParameters(v *framework.View) []SchemaParameter
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the CursorEnvelope.
 func (p *KeysetPagination) ResponseSchema(results any) any {
-	return cursorEnvelopeSchema(firstSet(p.CursorQueryParam, "cursor"), results)
+	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, "cursor"), results)
 }
 
 // keysetCursor is a decoded cursor: the direction, and the position (one
