@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"net/http"
 
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
@@ -28,4 +29,13 @@ type Endpoint struct {
 	Name, Namespace string
 	// View is the compiled view: its policy fields hold the effective values.
 	View *View
+}
+
+// ViewOf returns the compiled view of a handler that API.Handle or
+// API.Handler made, and false for any other handler.
+func ViewOf(h http.Handler) (*View, bool) {
+	if c, ok := h.(*handler); ok {
+		return &c.view, true
+	}
+	return nil, false
 }

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,8 +26,11 @@ const chromiumPath = "/usr/bin/chromium"
 var browserArtifacts = filepath.Join("..", "artifacts", "browser")
 
 // TestBrowser walks the browsable pages of the sample in a real headless
-// chromium: the numbered pagination controls, the session login form, and
-// the raw-data form posting to /auth/csrf/ with the CSRF token. It skips
+// chromium: the numbered pagination controls, the forms hidden from an
+// anonymous user, the OPTIONS button, the session login form, a book
+// created through the HTML form tab and through the raw data tab, the PUT
+// form filled with the book, and the raw-data form posting to /auth/csrf/
+// with the CSRF token. Screenshots go to artifacts/browser/ (each logged). It skips
 // when chromium is missing, unless CI_REQUIRE_BROWSER=1.
 func TestBrowser(t *testing.T) {
 	if _, err := os.Stat(chromiumPath); err != nil {
@@ -57,6 +61,23 @@ func TestBrowser(t *testing.T) {
 	b.wantResponse(`"id": 96,`, `"id": 100`, `"next": null,`)
 	b.wantNoResponse(`"id": 95,`)
 
+	// Anonymous users may read the books but not write them: the list has
+	// no POST form, an item no PUT, PATCH or DELETE; OPTIONS is offered.
+	b.open(srv.URL + "/books/")
+	b.wantResponse("HTTP 200 OK", `"count": 100,`)
+	b.wantAbsent("#send", "#post-html-form", "#post-raw-form", "#delete-form")
+	b.screenshot("anonymous-books.png")
+	b.open(srv.URL + "/books/1/")
+	b.wantAbsent("#send", "#put-html-form", "#put-raw-form", "#delete-form")
+	if crumbs := chromeText(b, chromedp.CSS(`nav.breadcrumbs`)); crumbs != "Book ListBook Instance" {
+		t.Fatalf("breadcrumbs %q, want Book List › Book Instance", crumbs)
+	}
+	// The OPTIONS button shows the view's metadata in place.
+	b.do(chromedp.Click(chromedp.CSS(`#options-form button`)))
+	b.waitRequest("OPTIONS /books/1/")
+	b.wantResponse("HTTP 200 OK", `"name": "Book Instance",`, `"renders": [`)
+	b.screenshot("options.png")
+
 	// Log in through the session login form, which returns to the page.
 	chromeFollow(b, chromedp.ID("login"))
 	if loc := b.location(); !strings.HasPrefix(loc, srv.URL+"/api-auth/login/?next=") {
@@ -65,10 +86,53 @@ func TestBrowser(t *testing.T) {
 	b.do(chromedp.SetValue(chromedp.CSS(`input[name="username"]`), "alice"),
 		chromedp.SetValue(chromedp.CSS(`input[name="password"]`), "alice-pass"))
 	chromeFollow(b, chromedp.CSS(`input[type="submit"]`))
-	b.wantLocation(srv.URL + "/pages/page-number/")
+	b.wantLocation(srv.URL + "/books/1/")
 	if name := chromeText(b, chromedp.ID("username")); name != "alice" {
 		t.Fatalf("after logging in the page shows user %q, want alice", name)
 	}
+
+	// The HTML form tab of the list, built from the serializer, creates a
+	// book owned by alice; the answer replaces the page's.
+	b.open(srv.URL + "/books/")
+	b.do(chromedp.SetValue(chromedp.ID("post-title"), "Made in a browser"),
+		chromedp.SetValue(chromedp.ID("post-author"), "Chromedp"),
+		chromedp.SetValue(chromedp.ID("post-rating"), "4"))
+	b.screenshot("html-form.png")
+	b.do(chromedp.Click(chromedp.CSS(`#post-html-form button[value="POST"]`)))
+	b.waitRequest("POST /books/")
+	b.wantResponse("HTTP 201 Created", `"id": 101,`, `"title": "Made in a browser",`, `"author": "Chromedp",`, `"rating": 4,`, `"owner": "alice"`)
+	b.screenshot("html-form-created.png")
+	// Bad input is answered with the API's own messages.
+	b.open(srv.URL + "/books/")
+	b.do(chromedp.SetValue(chromedp.ID("post-rating"), "9"),
+		chromedp.Click(chromedp.CSS(`#post-html-form button[value="POST"]`)))
+	b.waitRequest("POST /books/")
+	b.wantResponse("HTTP 400 Bad Request", `"This field may not be blank."`, `"Ensure this value is less than or equal to 5."`)
+	// The raw data tab: its initial content holds the writable fields; a
+	// URL in the answer is a link again.
+	b.open(srv.URL + "/books/")
+	b.do(chromedp.Click(chromedp.CSS(`[aria-controls="post-raw-form"]`)))
+	if raw := chromeRun(b, chromedp.Evaluate[string](`document.getElementById("post-raw-content").value`)); raw != "{\n    \"title\": \"\",\n    \"author\": \"\",\n    \"rating\": null\n}" {
+		t.Fatalf("the raw data starts as %q", raw)
+	}
+	b.do(chromedp.SetValue(chromedp.ID("post-raw-content"), `{"title": "https://example.com/raw", "author": "Raw", "rating": 2}`),
+		chromedp.Click(chromedp.CSS(`#post-raw-form button[value="POST"]`)))
+	b.waitRequest("POST /books/")
+	b.wantResponse("HTTP 201 Created", `"id": 102,`)
+	if n := chromeRun(b, chromedp.Evaluate[int](`document.querySelectorAll('#response a[href="https://example.com/raw"]').length`)); n != 1 {
+		t.Fatal("the URL in the answer of the raw form's POST is not a link")
+	}
+	// The item's PUT form is filled with the book, and updates it.
+	b.open(srv.URL + "/books/101/")
+	if title := chromeRun(b, chromedp.Evaluate[string](`document.getElementById("put-title").value`)); title != "Made in a browser" {
+		t.Fatalf("the PUT form's title is %q", title)
+	}
+	b.wantPresent("#put-raw-form", "#delete-form")
+	b.do(chromedp.SetValue(chromedp.ID("put-rating"), "5"),
+		chromedp.Click(chromedp.CSS(`#put-html-form button[value="PUT"]`)))
+	b.waitRequest("PUT /books/101/")
+	b.wantResponse("HTTP 200 OK", `"rating": 5,`, `"title": "Made in a browser",`)
+	b.screenshot("put-form.png")
 
 	// /auth/csrf/ only accepts POST: its page is a 405 with the raw form.
 	b.open(srv.URL + "/auth/csrf/")
@@ -80,12 +144,9 @@ func TestBrowser(t *testing.T) {
 	if status != 403 {
 		t.Fatalf("a session POST without the CSRF token answered %d, want 403", status)
 	}
-	b.do(chromedp.SetValue(chromedp.ID("raw-content"), "{}"),
-		chromedp.Click(chromedp.CSS(`#raw-form button[value="POST"]`)))
-	chromeRun(b, chromedp.Poll[chromedp.Void](`document.getElementById("request").textContent.startsWith("POST ")`))
-	if req := chromeText(b, chromedp.ID("request")); req != "POST /auth/csrf/" {
-		t.Fatalf("request line %q, want POST /auth/csrf/", req)
-	}
+	b.do(chromedp.SetValue(chromedp.ID("post-raw-content"), "{}"),
+		chromedp.Click(chromedp.CSS(`#post-raw-form button[value="POST"]`)))
+	b.waitRequest("POST /auth/csrf/")
 	b.wantResponse("HTTP 200 OK", "Content-Type: application/json", "{\n    \"username\": \"alice\"\n}")
 	b.screenshot("csrf-post.png")
 
@@ -237,6 +298,33 @@ func (b *chromeTab) wantNoResponse(unwanted string) {
 	b.t.Helper()
 	if got := chromeText(b, chromedp.ID("response")); strings.Contains(got, unwanted) {
 		b.t.Fatalf("the answer on the page shows %q:\n%s", unwanted, got)
+	}
+}
+
+// waitRequest waits until the page shows the request line want, which
+// the forms' script writes when their answer arrives.
+func (b *chromeTab) waitRequest(want string) {
+	b.t.Helper()
+	chromeRun(b, chromedp.Poll[chromedp.Void](`document.getElementById("request").textContent === `+strconv.Quote(want)))
+}
+
+// wantAbsent checks that the page has none of the elements sel selects.
+func (b *chromeTab) wantAbsent(sels ...string) {
+	b.t.Helper()
+	for _, sel := range sels {
+		if n := chromeRun(b, chromedp.Evaluate[int](`document.querySelectorAll(`+strconv.Quote(sel)+`).length`)); n != 0 {
+			b.t.Fatalf("the page has %s:\n%s", sel, b.pageText())
+		}
+	}
+}
+
+// wantPresent checks that the page has each element sel selects.
+func (b *chromeTab) wantPresent(sels ...string) {
+	b.t.Helper()
+	for _, sel := range sels {
+		if n := chromeRun(b, chromedp.Evaluate[int](`document.querySelectorAll(`+strconv.Quote(sel)+`).length`)); n == 0 {
+			b.t.Fatalf("the page lacks %s:\n%s", sel, b.pageText())
+		}
 	}
 }
 

@@ -112,6 +112,7 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 		p.Controls = ctl.HTMLControls()
 	}
 	if slices.Contains(allowed, http.MethodGet) {
+		p.GetURL = p.SendURL
 		for _, x := range renderers.Items() {
 			p.Formats = append(p.Formats, link{Text: x.Format(), URL: withQuery(r.URL, formatParam, x.Format())})
 		}
@@ -122,13 +123,9 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 	} else {
 		p.LoginURL = withNext(cmp.Or(rd.LoginURL, DefaultLoginURL), r.URL.Path)
 	}
-	for _, m := range allowed {
-		switch m {
-		case http.MethodPost, http.MethodPut, http.MethodPatch:
-			p.BodyMethods = append(p.BodyMethods, m)
-		case http.MethodDelete:
-			p.CanDelete = true
-		}
+	p.Breadcrumbs = breadcrumbs(r, formatParam)
+	if err := p.addForms(v, r, resp, body); err != nil {
+		return nil, err
 	}
 	var b bytes.Buffer
 	if err := page.Execute(&b, &p); err != nil {
@@ -140,24 +137,38 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 // pageData is what page.html shows.
 type pageData struct {
 	Title, Description string
+	// Breadcrumbs name the views of the path's prefixes, the page's last.
+	Breadcrumbs []link
 	// Method and Path are the request line.
 	Method, Path string
-	Formats      []link
-	Controls     template.HTML
-	Status       string
-	Headers      []header
-	Body         []link
+	// GetURL is the GET button's target, "" when the view has no GET;
+	// Formats the format menu beside it.
+	GetURL   string
+	Formats  []link
+	Controls template.HTML
+	Status   string
+	Headers  []header
+	Body     []link
 	// Username is set when the user is authenticated; LoginURL otherwise.
 	Username, LoginURL, LogoutURL string
-	// BodyMethods are the allowed methods the raw form sends a body with.
-	BodyMethods []string
-	CanDelete   bool
-	// SendURL, SendAccept and CSRFToken are what the forms' script sends.
-	SendURL, SendAccept, CSRFToken string
+	// Options and Delete show the OPTIONS and DELETE buttons.
+	Options, Delete bool
+	// Forms are the edit forms the user may use.
+	Forms []editForm
+	// MediaTypes are what the raw data forms may send (the view's parsers).
+	MediaTypes []string
+	// SendURL, SendAccept, FormType and CSRFToken are what the forms'
+	// script sends: the URL, the Accept header, the Content-Type of HTML
+	// forms, the CSRF token.
+	SendURL, SendAccept, FormType, CSRFToken string
 }
 
-// link is a piece of text, a hyperlink when URL is set.
-type link struct{ Text, URL string }
+// link is a piece of text, a hyperlink when URL is set; Current marks the
+// page's own breadcrumb.
+type link struct {
+	Text, URL string
+	Current   bool
+}
 
 type header struct{ Name, Value string }
 

@@ -181,9 +181,9 @@ func TestVendorRendererShownAsContentType(t *testing.T) {
 func TestRawFormOnlyWhenPOSTAllowed(t *testing.T) {
 	withPost := html(t, serve(t, books()), "/?format=api&page=2")
 	mustContain(t, withPost,
-		`<form id="raw-form">`,
-		`<option>application/json</option>`,
-		`<textarea id="raw-content" name="content"`,
+		`<form class="send raw" id="post-raw-form">`,
+		`<option>application/json</option><option>application/x-www-form-urlencoded</option><option>multipart/form-data</option>`,
+		`<textarea id="post-raw-content" name="content"`,
 		`<button type="submit" name="method" value="POST">POST</button>`,
 		// The form posts to the same URL without the format parameter.
 		`data-url="/?page=2"`,
@@ -191,8 +191,10 @@ func TestRawFormOnlyWhenPOSTAllowed(t *testing.T) {
 	)
 	mustNotContain(t, withPost, `value="PUT"`, `id="delete-form"`)
 
+	// A view without a body method has no edit form, only OPTIONS.
 	readOnly := html(t, serve(t, framework.View{Get: books().Get}), "/")
-	mustNotContain(t, readOnly, `id="send"`, "<textarea", "<script")
+	mustNotContain(t, readOnly, `id="send"`, "<textarea", `id="delete-form"`)
+	mustContain(t, readOnly, `<form class="send" id="options-form"><button type="submit" name="method" value="OPTIONS"`, "<script>")
 
 	detail := html(t, serve(t, framework.View{
 		Get:    books().Get,

@@ -34,7 +34,9 @@ type Routes struct {
 type registry struct {
 	mu     sync.RWMutex
 	routes map[string]*route
-	config Config
+	// handlers are the handlers mounted through Handle, by full pattern.
+	handlers map[string]http.Handler
+	config   Config
 }
 
 // Config configures a registry of routes.
@@ -63,7 +65,9 @@ type part struct {
 }
 
 // New returns an empty root registry configured by c.
-func New(c Config) *Routes { return &Routes{reg: &registry{routes: map[string]*route{}, config: c}} }
+func New(c Config) *Routes {
+	return &Routes{reg: &registry{routes: map[string]*route{}, handlers: map[string]http.Handler{}, config: c}}
+}
 
 func (rt *Routes) trusted() bool { return rt.reg.config.TrustForwardedHeaders }
 
@@ -99,9 +103,31 @@ func (rt *Routes) Handle(r chi.Router, pattern, name string, h http.Handler) {
 	if name != "" {
 		rt.Add(name, pattern)
 	}
+	rt.reg.mu.Lock()
+	rt.reg.handlers[rt.Pattern(pattern)] = h
+	rt.reg.mu.Unlock()
 	r.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		h.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), matchKey{}, m)))
 	}))
+}
+
+// Resolve returns the handler mounted through Handle that a GET of path
+// would reach, from the router that served r (Django's resolve()): the
+// browsable page names each prefix of its path by the view there.
+func Resolve(r *http.Request, path string) (http.Handler, bool) {
+	m, ok := MatchOf(r)
+	rctx := chi.RouteContext(r.Context())
+	if !ok || rctx == nil || rctx.Routes == nil {
+		return nil, false
+	}
+	pattern := rctx.Routes.Find(chi.NewRouteContext(), http.MethodGet, path)
+	if pattern == "" {
+		return nil, false
+	}
+	m.routes.reg.mu.RLock()
+	defer m.routes.reg.mu.RUnlock()
+	h, ok := m.routes.reg.handlers[pattern]
+	return h, ok
 }
 
 // Add names pattern (relative to rt's prefix) without mounting anything.

@@ -1,0 +1,244 @@
+package browsable
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/reverse"
+	"github.com/go-drf/drf/framework/serializers"
+)
+
+// editForm is one edit block of the page: POST on a list, PUT (and PATCH)
+// on an item. The HTML form tab is built from the view's serializer; the
+// raw data tab sends a body as typed.
+type editForm struct {
+	// ID prefixes the elements' ids: "post" or "put".
+	ID string
+	// Fields are the HTML form's inputs; none when the view has no
+	// serializer or parses no form.
+	Fields []formField
+	// HTMLMethod is the HTML form's button: POST or PUT.
+	HTMLMethod string
+	// RawMethods are the raw data form's buttons: POST, or PUT and PATCH.
+	RawMethods []string
+	// Content is the raw data's initial text.
+	Content string
+}
+
+// formField is one input of an HTML form.
+type formField struct {
+	Name, Label string
+	// Input is the input's type: text, number, checkbox, datetime-local.
+	Input string
+	// Value is the initial value; Checked that of a checkbox.
+	Value   string
+	Checked bool
+	// Required, MaxLength, Min, Max and Step repeat the serializer's rules
+	// (the form is sent unchecked, as DRF's novalidate forms are, so that
+	// the answer shows the API's own messages).
+	Required  bool
+	MaxLength int
+	Min, Max  string
+	Step      string
+}
+
+// permitted reports whether r's user may send method to v (DRF's
+// show_form_for_method): the method is allowed and the permissions (and,
+// through the view's Describer, the object's) let it through.
+func permitted(v *framework.View, r *request.Request, method string) (bool, error) {
+	if !slices.Contains(v.AllowedMethods(), method) {
+		return false, nil
+	}
+	if v.Describer != nil {
+		return v.Describer.Allows(v, r, method)
+	}
+	err := v.CheckPermissions(request.As(r, method))
+	var api interface{ StatusCode() int }
+	if err != nil && !errors.As(err, &api) {
+		return false, err
+	}
+	return err == nil, nil
+}
+
+// addForms sets the buttons and edit forms r's user may use: OPTIONS and
+// DELETE when permitted, and unless the answer is a 403 (DRF's
+// display_edit_forms), a POST form and a PUT/PATCH form when permitted.
+// body is the answer rendered as JSON, the PUT form's initial content.
+func (p *pageData) addForms(v *framework.View, r *request.Request, resp *framework.Response, body []byte) error {
+	may := map[string]bool{}
+	for _, m := range []string{http.MethodOptions, http.MethodDelete, http.MethodPost, http.MethodPut, http.MethodPatch} {
+		ok, err := permitted(v, r, m)
+		if err != nil {
+			return err
+		}
+		may[m] = ok
+	}
+	p.Options, p.Delete = may[http.MethodOptions], may[http.MethodDelete]
+	if resp.Status == http.StatusForbidden {
+		return nil
+	}
+	for _, parser := range v.Parsers.Items() {
+		p.MediaTypes = append(p.MediaTypes, parser.MediaType())
+	}
+	formType := ""
+	for _, t := range []string{"application/x-www-form-urlencoded", "multipart/form-data"} {
+		if slices.Contains(p.MediaTypes, t) {
+			formType = t
+			break
+		}
+	}
+	p.FormType = formType
+	var fields []serializers.FieldDescription
+	if v.Describer != nil {
+		ser, err := v.Describer.SerializerOf(r)
+		if err != nil {
+			return err
+		}
+		fields = ser.Describe()
+	}
+	// The item the answer shows, for PUT: a successful GET of a JSON object.
+	var item map[string]any
+	if v.Describer != nil && r.Method == http.MethodGet && resp.Status == http.StatusOK {
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		if dec.Decode(&item) != nil {
+			item = nil
+		}
+	}
+	if may[http.MethodPost] {
+		f := editForm{ID: "post", HTMLMethod: http.MethodPost, RawMethods: []string{http.MethodPost}}
+		if fields != nil {
+			f.Content = initialContent(fields)
+			if formType != "" {
+				f.Fields = htmlFields(fields, nil)
+			}
+		}
+		p.Forms = append(p.Forms, f)
+	}
+	if may[http.MethodPut] || may[http.MethodPatch] {
+		f := editForm{ID: "put", HTMLMethod: http.MethodPut}
+		for _, m := range []string{http.MethodPut, http.MethodPatch} {
+			if may[m] {
+				f.RawMethods = append(f.RawMethods, m)
+			}
+		}
+		if item != nil {
+			f.Content = string(body)
+		}
+		if fields != nil && formType != "" && may[http.MethodPut] {
+			f.Fields = htmlFields(fields, item)
+		}
+		p.Forms = append(p.Forms, f)
+	}
+	return nil
+}
+
+// initialContent is DRF's raw data for a new item: each writable field's
+// initial value ("" for strings, false for booleans, null otherwise), as
+// JSON indented by 4.
+func initialContent(fields []serializers.FieldDescription) string {
+	var b strings.Builder
+	b.WriteString("{")
+	n := 0
+	for _, f := range fields {
+		if f.ReadOnly {
+			continue
+		}
+		if n > 0 {
+			b.WriteString(",")
+		}
+		n++
+		name, _ := json.Marshal(f.Name)
+		b.WriteString("\n    " + string(name) + ": ")
+		switch f.Type {
+		case "string":
+			b.WriteString(`""`)
+		case "boolean":
+			b.WriteString("false")
+		default:
+			b.WriteString("null")
+		}
+	}
+	if n > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// htmlFields are the inputs of the writable fields, with the item's
+// values when it is given.
+func htmlFields(fields []serializers.FieldDescription, item map[string]any) []formField {
+	var out []formField
+	for _, f := range fields {
+		if f.ReadOnly {
+			continue
+		}
+		in := formField{Name: f.Name, Label: f.Label, Input: "text", Required: f.Required,
+			MaxLength: f.MaxLength, Min: f.MinValue, Max: f.MaxValue}
+		switch f.Type {
+		case "integer":
+			in.Input, in.Step = "number", "1"
+		case "float":
+			in.Input, in.Step = "number", "any"
+		case "boolean":
+			in.Input = "checkbox"
+		case "datetime":
+			in.Input, in.Step = "datetime-local", "1"
+		}
+		switch value := item[f.Name].(type) {
+		case string:
+			in.Value = value
+			if t, err := time.Parse(time.RFC3339Nano, value); err == nil && in.Input == "datetime-local" {
+				in.Value = t.UTC().Format("2006-01-02T15:04:05")
+			}
+		case json.Number:
+			in.Value = value.String()
+		case bool:
+			in.Checked = value
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// breadcrumbs names each prefix of r's path that a view answers, from the
+// root to the page itself (DRF's get_breadcrumbs): the path, then the path
+// without its last segment, and so on; the same view twice in a row once.
+// The format parameter of the request is kept on each link.
+func breadcrumbs(r *request.Request, formatParam string) []link {
+	query := ""
+	if f := r.QueryParams().Get(formatParam); f != "" {
+		query = "?" + url.Values{formatParam: {f}}.Encode()
+	}
+	var crumbs []link
+	var last *framework.View
+	path := r.URL.Path
+	for path != "" {
+		if h, ok := reverse.Resolve(r.Request, path); ok {
+			if v, ok := framework.ViewOf(h); ok && v != last {
+				crumbs = append(crumbs, link{Text: cmp.Or(v.Name, path), URL: path + query})
+				last = v
+			}
+		}
+		if strings.HasSuffix(path, "/") {
+			path = strings.TrimSuffix(path, "/")
+		} else {
+			path = path[:strings.LastIndexByte(path, '/')+1]
+		}
+	}
+	slices.Reverse(crumbs)
+	if len(crumbs) > 0 && strings.TrimSuffix(crumbs[len(crumbs)-1].URL, query) == r.URL.Path {
+		crumbs[len(crumbs)-1].Current = true
+	}
+	return crumbs
+}

@@ -1,0 +1,97 @@
+package browsable_test
+
+import (
+	"net/http/httptest"
+	"testing"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/generics"
+	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/routers"
+	"github.com/go-drf/drf/framework/serializers"
+)
+
+// Note is the model of the form tests.
+type Note struct {
+	ID    int64  `db:"id" json:"id" drf:"read_only"`
+	Text  string `db:"text" json:"text" drf:"required,max_length=200"`
+	Stars int    `db:"stars" json:"stars" drf:"min_value=0,max_value=5"`
+	Done  bool   `db:"done" json:"done"`
+}
+
+// notes serves a model viewset of notes that anyone reads and users
+// (X-User) write, at /notes/ and /notes/{pk}/, and an admin-only view.
+func notes(t *testing.T) *httptest.Server {
+	t.Helper()
+	api := framework.NewAPI(nil, settings)
+	vs := &generics.ModelViewSet[Note]{}
+	vs.Source = queryset.MustSlice([]Note{{ID: 1, Text: "one <b>", Stars: 3, Done: true}})
+	vs.Serializer = serializers.MustNew[Note]()
+	vs.Description = "Notes to self."
+	vs.Permissions = framework.Permissions(framework.IsAuthenticatedOrReadOnly{})
+	keep := func(*request.Request, *Note) error { return nil }
+	vs.PerformCreate, vs.PerformUpdate, vs.PerformDestroy = keep, keep, keep
+	var router routers.SimpleRouter
+	router.Register("notes", vs, "note")
+	router.Mount(api)
+	api.Handle("/notes/admin/", framework.View{Name: "Admin", Permissions: framework.Permissions(framework.IsAdminUser{}),
+		Get: books().Get, Post: books().Post})
+	srv := httptest.NewServer(api)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// An anonymous user who may only read sees no POST, PUT or DELETE form;
+// the OPTIONS button stays.
+func TestFormsHiddenFromWhoMayNotUseThem(t *testing.T) {
+	srv := notes(t)
+	list := html(t, srv, "/notes/")
+	mustContain(t, list, `id="options-form"`, `id="get"`, `class="formats"`)
+	mustNotContain(t, list, `id="send"`, `id="post-`, `id="put-`, `id="delete-form"`)
+	item := html(t, srv, "/notes/1/")
+	mustContain(t, item, `id="options-form"`)
+	mustNotContain(t, item, `id="send"`, `id="put-`, `id="delete-form"`)
+	// A user who gets 403 sees no edit form either.
+	admin := html(t, srv, "/notes/admin/", "X-User", "alice")
+	mustContain(t, admin, "<b>HTTP 403 Forbidden</b>")
+	mustNotContain(t, admin, `id="send"`, `id="post-`)
+}
+
+// The POST form of a list: the HTML form built from the serializer's
+// writable fields, beside the raw data with each field's initial value.
+func TestHTMLFormFromTheSerializer(t *testing.T) {
+	body := html(t, notes(t), "/notes/", "X-User", "alice")
+	mustContain(t, body,
+		`<p class="description">Notes to self.</p>`,
+		`<button type="button" role="tab" aria-selected="true" aria-controls="post-html-form">HTML form</button>`,
+		`<form class="send html" id="post-html-form" role="tabpanel" novalidate>`,
+		`<label for="post-text">Text *</label><input type="text" id="post-text" name="text" value="" maxlength="200">`,
+		`<label for="post-stars">Stars</label><input type="number" id="post-stars" name="stars" value="" min="0" max="5" step="1">`,
+		`<label for="post-done">Done</label><input type="checkbox" id="post-done" name="done" value="true">`,
+		`<button type="submit" name="method" value="POST">POST</button>`,
+		`<form class="send raw" id="post-raw-form" role="tabpanel" hidden>`,
+		"{\n    &#34;text&#34;: &#34;&#34;,\n    &#34;stars&#34;: null,\n    &#34;done&#34;: false\n}</textarea>",
+		`data-form-type="application/x-www-form-urlencoded"`,
+	)
+	mustNotContain(t, body, `name="id"`, `id="put-`, `id="delete-form"`)
+}
+
+// The PUT form of an item is filled with the item; the raw data holds its
+// representation, sent by PUT or PATCH; breadcrumbs lead back to the list.
+func TestPutFormFilledWithTheItem(t *testing.T) {
+	body := html(t, notes(t), "/notes/1/?format=api", "X-User", "alice")
+	mustContain(t, body,
+		`<nav class="breadcrumbs" aria-label="breadcrumbs"><ol><li><a href="/notes/?format=api">Note List</a></li><li><a href="/notes/1/?format=api" aria-current="page">Note Instance</a></li></ol></nav>`,
+		`<input type="text" id="put-text" name="text" value="one &lt;b&gt;" maxlength="200">`,
+		`<input type="number" id="put-stars" name="stars" value="3" min="0" max="5" step="1">`,
+		`<input type="checkbox" id="put-done" name="done" value="true" checked>`,
+		`<button type="submit" name="method" value="PUT">PUT</button>`,
+		`<textarea id="put-raw-content" name="content" rows="10">{
+    &#34;id&#34;: 1,
+    &#34;text&#34;: &#34;one &lt;b&gt;&#34;,`,
+		`<button type="submit" name="method" value="PUT">PUT</button><button type="submit" name="method" value="PATCH">PATCH</button>`,
+		`<form class="send" id="delete-form">`,
+	)
+	mustNotContain(t, body, `id="post-`)
+}
