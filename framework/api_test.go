@@ -139,3 +139,16 @@ func TestEndpoints(t *testing.T) {
 		t.Errorf("/a/: %d %v %v", resp.StatusCode, resp.Header, body)
 	}
 }
+
+// ViewOf finds the compiled view of a handler the API made, and nothing
+// in other handlers.
+func TestViewOf(t *testing.T) {
+	api := framework.NewAPI(nil, framework.Settings{Permissions: framework.Permissions(framework.IsAuthenticated{})})
+	v, ok := framework.ViewOf(api.Handler(framework.View{Name: "A", Get: self}))
+	if !ok || v.Name != "A" || len(v.Permissions.Items()) != 1 {
+		t.Errorf("ViewOf: %v %+v", ok, v)
+	}
+	if _, ok := framework.ViewOf(http.NotFoundHandler()); ok {
+		t.Error("ViewOf found a view in http.NotFoundHandler")
+	}
+}

@@ -224,7 +224,7 @@ func breadcrumbs(r *request.Request, formatParam string) []link {
 	var last *framework.View
 	path := r.URL.Path
 	for path != "" {
-		if h, ok := reverse.Resolve(r.Request, path); ok {
+		if h, ok := reverse.HandlerAt(r.Request, path); ok {
 			if v, ok := framework.ViewOf(h); ok && v != last {
 				crumbs = append(crumbs, link{Text: cmp.Or(v.Name, path), URL: path + query})
 				last = v

@@ -111,10 +111,10 @@ func (rt *Routes) Handle(r chi.Router, pattern, name string, h http.Handler) {
 	}))
 }
 
-// Resolve returns the handler mounted through Handle that a GET of path
-// would reach, from the router that served r (Django's resolve()): the
+// HandlerAt returns the handler mounted through Handle, named or not,
+// that a GET of path would reach, from the router that served r: the
 // browsable page names each prefix of its path by the view there.
-func Resolve(r *http.Request, path string) (http.Handler, bool) {
+func HandlerAt(r *http.Request, path string) (http.Handler, bool) {
 	m, ok := MatchOf(r)
 	rctx := chi.RouteContext(r.Context())
 	if !ok || rctx == nil || rctx.Routes == nil {

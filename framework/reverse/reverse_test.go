@@ -330,5 +330,39 @@ func TestResolve(t *testing.T) {
 		if m, err := rt.Resolve(p); !errors.As(err, &none) {
 			t.Errorf("%s: %+v %v, want no match", p, m, err)
 		}
+
+// HandlerAt finds the handler a GET of a path reaches, in sub-routers too,
+// from any request the routes served.
+func TestHandlerAt(t *testing.T) {
+	rt := reverse.New(reverse.Config{})
+	mux := chi.NewRouter()
+	named := func(name string) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, name) })
+	}
+	rt.Handle(mux, "/books/", "book-list", named("list"))
+	rt.Handle(mux, "/books/{pk:[0-9]+}/", "book-detail", named("detail"))
+	rt.Route(mux, "/ns/{version}", "v", func(r chi.Router, rt *reverse.Routes) {
+		rt.Handle(r, "/info/", "info", named("info"))
+	})
+	var got []string
+	rt.Handle(mux, "/probe/", "", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, p := range []string{"/books/", "/books/7/", "/books/x/", "/ns/v2/info/", "/ns/v2/", "/nowhere/"} {
+			h, ok := reverse.HandlerAt(r, p)
+			if !ok {
+				got = append(got, p+"=none")
+				continue
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			got = append(got, p+"="+w.Body.String())
+		}
+	}))
+	mux.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/probe/", nil))
+	want := "/books/=list /books/7/=detail /books/x/=none /ns/v2/info/=info /ns/v2/=none /nowhere/=none"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("resolved %s\nwant     %s", s, want)
+	}
+	if _, ok := reverse.HandlerAt(httptest.NewRequest(http.MethodGet, "/books/", nil), "/books/"); ok {
+		t.Error("a request the routes did not serve resolved")
 	}
 }
