@@ -71,7 +71,7 @@ func (p *NestedLinksPagination) ResponseSchema(results any) any {
 			"next":     linkSchema(param, "4"),
 			"previous": linkSchema(param, "2"),
 		}),
-		"count":   map[string]any{"type": "integer", "example": 123},
+		"count":   countSchema,
 		"results": results,
 	})
 }

@@ -122,13 +122,7 @@ func (p *LimitOffsetPagination) SchemaParameters(v *framework.View) []SchemaPara
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the Envelope (get_paginated_response_schema).
 func (p *LimitOffsetPagination) ResponseSchema(results any) any {
-	offset := cmp.Or(p.OffsetQueryParam, "offset")
-	return envelopeSchema(map[string]any{
-		"count":    map[string]any{"type": "integer", "example": 123},
-		"next":     linkSchema(offset, "400"),
-		"previous": linkSchema(offset, "200"),
-		"results":  results,
-	})
+	return countedSchema(cmp.Or(p.OffsetQueryParam, "offset"), "400", "200", results)
 }
 
 // LimitOffsetPage is one page of LimitOffsetPagination.

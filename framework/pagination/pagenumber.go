@@ -135,13 +135,7 @@ func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParam
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the Envelope (get_paginated_response_schema).
 func (p *PageNumberPagination) ResponseSchema(results any) any {
-	param := cmp.Or(p.PageQueryParam, "page")
-	return envelopeSchema(map[string]any{
-		"count":    map[string]any{"type": "integer", "example": 123},
-		"next":     linkSchema(param, "4"),
-		"previous": linkSchema(param, "2"),
-		"results":  results,
-	})
+	return countedSchema(cmp.Or(p.PageQueryParam, "page"), "4", "2", results)
 }
 
 // NumberPage is one page of PageNumberPagination.

@@ -247,6 +247,20 @@ func envelopeSchema(properties map[string]any) map[string]any {
 	return map[string]any{"type": "object", "required": required, "properties": properties}
 }
 
+// countSchema is the JSON Schema of an envelope's count.
+var countSchema = map[string]any{"type": "integer", "example": 123}
+
+// countedSchema is the JSON Schema of an Envelope whose example links set
+// param to next and previous.
+func countedSchema(param, next, previous string, results any) map[string]any {
+	return envelopeSchema(map[string]any{
+		"count":    countSchema,
+		"next":     linkSchema(param, next),
+		"previous": linkSchema(param, previous),
+		"results":  results,
+	})
+}
+
 func queryParam(name, description, typ string) SchemaParameter {
 	return SchemaParameter{Name: name, Location: "query", Description: description, Type: typ}
 }
