@@ -134,9 +134,9 @@ func TestEndpoints(t *testing.T) {
 	if s := strings.Join(got, "; "); s != "/a/ :a A 0; /v1/b/{pk}/ v1:b B 1" {
 		t.Errorf("endpoints %s", s)
 	}
-	resp, body := do(t, api, "GET", "/a/", nil, "")
-	if resp.StatusCode != 200 || resp.Header.Get("X-Stamp") != "yes" || body["view"] != "A" {
-		t.Errorf("/a/: %d %v %v", resp.StatusCode, resp.Header, body)
+	resp := apitest.New(t, api).Get("/a/")
+	if resp.Status != 200 || resp.Header.Get("X-Stamp") != "yes" || resp.JSON()["view"] != "A" {
+		t.Errorf("/a/: %d %v %s", resp.Status, resp.Header, resp.Body)
 	}
 }
 

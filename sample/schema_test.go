@@ -30,13 +30,15 @@ func readOpenAPI(t *testing.T, body string) openapi {
 // with the independent validator in YAML and in JSON, and finds every
 // route of the contract with its methods and parameters.
 func TestSchema(t *testing.T) {
-	base := serve(t, newDB(t))
-	status, yaml := get(t, base+"/schema/")
+	c := serve(t, newDB(t))
+	r := c.Get("/schema/")
+	status, yaml := r.Status, r.Body
 	if status != http.StatusOK || !strings.HasPrefix(yaml, "openapi: \"3.1.0\"\n") {
 		t.Fatalf("/schema/: %d\n%s", status, yaml)
 	}
 	schematest.Validate(t, []byte(yaml))
-	status, body := get(t, base+"/schema/", "Accept", "application/vnd.oai.openapi+json")
+	r = c.Get("/schema/", "Accept: application/vnd.oai.openapi+json")
+	status, body := r.Status, r.Body
 	if status != http.StatusOK {
 		t.Fatalf("/schema/ as JSON: %d %s", status, body)
 	}
@@ -78,6 +80,18 @@ func TestSchema(t *testing.T) {
 		"/custom/info/":              {"get:"},
 		"/url/{version}/books/":      {"get:path:version,query:page"},
 		"/url/{version}/books/{pk}/": {"get:path:version,path:pk"},
+		// Beyond the contract: the opt-in features.
+		"/beyond/pages/keyset/":          {"get:query:cursor,query:page_size"},
+		"/beyond/pages/estimated/":       {"get:query:page"},
+		"/beyond/pages/no-count/":        {"get:query:limit,query:offset"},
+		"/beyond/devices/login/":         {"post:"},
+		"/beyond/devices/logout/":        {"post:"},
+		"/beyond/devices/logoutall/":     {"post:"},
+		"/beyond/devices/tokens/":        {"get:"},
+		"/beyond/devices/tokens/{id}/":   {"delete:path:id"},
+		"/beyond/auth/bearer/":           {"get:"},
+		"/beyond/auth/session-401/":      {"get:"},
+		"/beyond/url/{version}/resolve/": {"get:path:version"},
 	}
 	for path, ops := range doc.Paths {
 		var got []string
@@ -108,8 +122,9 @@ func TestSchema(t *testing.T) {
 // TestSchemaVersions checks the documents of each version: URL versions
 // substituted, other namespaces left out, an unknown version refused.
 func TestSchemaVersions(t *testing.T) {
-	base := serve(t, newDB(t))
-	status, body := get(t, base+"/schema/?version=v2&format=openapi-json")
+	c := serve(t, newDB(t))
+	r := c.Get("/schema/?version=v2&format=openapi-json")
+	status, body := r.Status, r.Body
 	if status != http.StatusOK {
 		t.Fatalf("v2: %d %s", status, body)
 	}
@@ -128,7 +143,7 @@ func TestSchemaVersions(t *testing.T) {
 	if !strings.Contains(body, `"url": {`) {
 		t.Error("the v2 document lacks the v2 serializer's url field")
 	}
-	if status, body := get(t, base+"/schema/?version=v9"); status != http.StatusNotFound || !strings.Contains(body, "Invalid version in query parameter.") {
-		t.Errorf("v9: %d %s", status, body)
+	if r := c.Get("/schema/?version=v9"); r.Status != http.StatusNotFound || !strings.Contains(r.Body, "Invalid version in query parameter.") {
+		t.Errorf("v9: %d %s", r.Status, r.Body)
 	}
 }

@@ -122,7 +122,7 @@ func (p *LimitOffsetPagination) SchemaParameters(v *framework.View) []SchemaPara
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the Envelope (get_paginated_response_schema).
 func (p *LimitOffsetPagination) ResponseSchema(results any) any {
-	return countedSchema(cmp.Or(p.OffsetQueryParam, "offset"), "400", "200", results)
+	return countedSchema(p.Count, cmp.Or(p.OffsetQueryParam, "offset"), "400", "200", results)
 }
 
 // LimitOffsetPage is one page of LimitOffsetPagination.

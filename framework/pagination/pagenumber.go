@@ -135,7 +135,7 @@ func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParam
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the Envelope (get_paginated_response_schema).
 func (p *PageNumberPagination) ResponseSchema(results any) any {
-	return countedSchema(cmp.Or(p.PageQueryParam, "page"), "4", "2", results)
+	return countedSchema(p.Count, cmp.Or(p.PageQueryParam, "page"), "4", "2", results)
 }
 
 // NumberPage is one page of PageNumberPagination.

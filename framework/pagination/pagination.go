@@ -250,15 +250,23 @@ func envelopeSchema(properties map[string]any) map[string]any {
 // countSchema is the JSON Schema of an envelope's count.
 var countSchema = map[string]any{"type": "integer", "example": 123}
 
-// countedSchema is the JSON Schema of an Envelope whose example links set
+// countedSchema is the JSON Schema of the envelope of a CountMode (an
+// Envelope, an EstimatedEnvelope, or no count) whose example links set
 // param to next and previous.
-func countedSchema(param, next, previous string, results any) map[string]any {
-	return envelopeSchema(map[string]any{
-		"count":    countSchema,
+func countedSchema(mode CountMode, param, next, previous string, results any) map[string]any {
+	members := map[string]any{
 		"next":     linkSchema(param, next),
 		"previous": linkSchema(param, previous),
 		"results":  results,
-	})
+	}
+	switch mode {
+	case ExactCount:
+		members["count"] = countSchema
+	case EstimatedCount:
+		members["count"] = countSchema
+		members["count_estimated"] = map[string]any{"type": "boolean"}
+	}
+	return envelopeSchema(members)
 }
 
 func queryParam(name, description, typ string) SchemaParameter {

@@ -495,6 +495,10 @@ func TestResponseSchema(t *testing.T) {
 			`,"results":{"type":"array"}},"required":["count","next","previous","results"],"type":"object"}`},
 		{&pagination.LimitOffsetPagination{}, `{"properties":{` + count + `,"next":` + link("offset=400") + `,"previous":` + link("offset=200") +
 			`,"results":{"type":"array"}},"required":["count","next","previous","results"],"type":"object"}`},
+		{&pagination.LimitOffsetPagination{Count: pagination.NoCount}, `{"properties":{"next":` + link("offset=400") + `,"previous":` + link("offset=200") +
+			`,"results":{"type":"array"}},"required":["next","previous","results"],"type":"object"}`},
+		{&pagination.PageNumberPagination{Count: pagination.EstimatedCount}, `{"properties":{` + count + `,"count_estimated":{"type":"boolean"},"next":` + link("page=4") + `,"previous":` + link("page=2") +
+			`,"results":{"type":"array"}},"required":["count","count_estimated","next","previous","results"],"type":"object"}`},
 		{&pagination.CursorPagination{}, `{"properties":{"next":` + link("cursor=cD00ODY%3D") + `,"previous":` + link("cursor=cj0xJnA9NDg3") +
 			`,"results":{"type":"array"}},"required":["next","previous","results"],"type":"object"}`},
 		{&pagination.KeysetPagination{CursorQueryParam: "c"}, `{"properties":{"next":` + link("c=cD00ODY%3D") + `,"previous":` + link("c=cj0xJnA9NDg3") +

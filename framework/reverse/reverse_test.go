@@ -2,6 +2,7 @@ package reverse_test
 
 import (
 	"errors"
+	"io"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -330,6 +331,8 @@ func TestResolve(t *testing.T) {
 		if m, err := rt.Resolve(p); !errors.As(err, &none) {
 			t.Errorf("%s: %+v %v, want no match", p, m, err)
 		}
+	}
+}
 
 // HandlerAt finds the handler a GET of a path reaches, in sub-routers too,
 // from any request the routes served.
