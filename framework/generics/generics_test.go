@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/exceptions"
@@ -296,7 +295,7 @@ func TestHyperlinkedCreateAndLookup(t *testing.T) {
 	v := s.view()
 	v.Serializer = linked
 	v.PerformCreate = func(r *request.Request, b *qt.Book) error {
-		b.OwnerID = auth.UserOf(r).ID
+		b.OwnerID = qt.UserID(r)
 		return v.InsertObject(r, b)
 	}
 	s.handle("/books/", generics.ListCreateAPIView(v), framework.Named("books"))

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/generics"
@@ -29,7 +28,7 @@ func bookViewSet(f *qt.Fixture) *generics.ModelViewSet[qt.Book] {
 	vs.Source = f.Books
 	vs.Serializer = serializers.MustNew[qt.Book]()
 	vs.PerformCreate = func(r *request.Request, b *qt.Book) error {
-		b.OwnerID = auth.UserOf(r).ID
+		b.OwnerID = qt.UserID(r)
 		b.Created = time.Now()
 		return vs.InsertObject(r, b)
 	}

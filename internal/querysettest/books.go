@@ -169,3 +169,7 @@ func (h userHeader) Authenticate(r *request.Request) (request.User, any, error) 
 	u, err := h.users.GetByUsername(r.Context(), name)
 	return u, nil, err
 }
+
+// UserID is the id of the fixture user r is authenticated as, for a
+// view's PerformCreate to set a book's owner.
+func UserID(r *request.Request) int64 { return r.User().(*auth.User).ID }

@@ -1,4 +1,4 @@
-package generics_test
+package authtoken_test
 
 import (
 	"context"
