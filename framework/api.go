@@ -143,7 +143,7 @@ func (a *API) mount(pattern string, h http.Handler, opts []RouteOption) route {
 	for i := len(ro.middleware) - 1; i >= 0; i-- {
 		h = ro.middleware[i](h)
 	}
-	a.routes.Handle(a.router, pattern, ro.name, h)
+	a.routes.Handle(a.router, pattern, h, reverse.Named(ro.name))
 	return ro
 }
 

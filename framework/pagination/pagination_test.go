@@ -329,7 +329,7 @@ func TestAbsoluteLinks(t *testing.T) {
 	serve := func(trust bool) *httptest.Server {
 		r := chi.NewRouter()
 		routes := reverse.New(reverse.Config{TrustForwardedHeaders: trust})
-		routes.Handle(r, "/books/", "book-list", styleView(src, style))
+		routes.Handle(r, "/books/", styleView(src, style), reverse.Named("book-list"))
 		return httptest.NewServer(r)
 	}
 	forwarded := []string{"X-Forwarded-Proto", "https", "X-Forwarded-Host", "api.example.com"}

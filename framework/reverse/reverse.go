@@ -95,10 +95,24 @@ func MatchOf(r *http.Request) (Match, bool) {
 	return *m, true
 }
 
-// Handle mounts h on r at pattern (relative to r, as with chi) under name;
-// an empty name mounts it unnamed. It panics if the name is taken or the
+// Option configures a route mounted by Handle.
+type Option func(*handleConfig)
+
+type handleConfig struct{ name string }
+
+// Named names a route, so that Reverse finds it by name (Django's
+// path(..., name=...)); inside Route the namespace is prefixed.
+func Named(name string) Option { return func(c *handleConfig) { c.name = name } }
+
+// Handle mounts h on r at pattern (relative to r, as with chi), unnamed
+// unless an option names it. It panics if the name is taken or the
 // pattern is malformed, as a setup error.
-func (rt *Routes) Handle(r chi.Router, pattern, name string, h http.Handler) {
+func (rt *Routes) Handle(r chi.Router, pattern string, h http.Handler, opts ...Option) {
+	var o handleConfig
+	for _, opt := range opts {
+		opt(&o)
+	}
+	name := o.name
 	m := &Match{Name: name, Namespace: rt.namespace, routes: rt}
 	if name != "" {
 		rt.Add(name, pattern)

@@ -22,18 +22,18 @@ import (
 func TestPath(t *testing.T) {
 	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
 	h := http.NotFoundHandler()
-	rt.Handle(r, "/books/", "book-list", h)
-	rt.Handle(r, "/books/{pk}/", "book-detail", h)
-	rt.Handle(r, "/years/{year:[0-9]{4}}/", "year", h)
-	rt.Handle(r, "/files/{name}.{ext}", "file", h)
-	rt.Handle(r, "/static/*", "static", h)
+	rt.Handle(r, "/books/", h, reverse.Named("book-list"))
+	rt.Handle(r, "/books/{pk}/", h, reverse.Named("book-detail"))
+	rt.Handle(r, "/years/{year:[0-9]{4}}/", h, reverse.Named("year"))
+	rt.Handle(r, "/files/{name}.{ext}", h, reverse.Named("file"))
+	rt.Handle(r, "/static/*", h, reverse.Named("static"))
 	rt.Add("external", "/elsewhere/{slug:[a-z-]+}/")
 	rt.Route(r, "/api/", "api", func(r chi.Router, rt *reverse.Routes) {
 		rt.Route(r, "/{version}", "v", func(r chi.Router, rt *reverse.Routes) {
-			rt.Handle(r, "/info/", "info", h)
+			rt.Handle(r, "/info/", h, reverse.Named("info"))
 		})
 		rt.Route(r, "/plain", "", func(r chi.Router, rt *reverse.Routes) {
-			rt.Handle(r, "/", "plain", h)
+			rt.Handle(r, "/", h, reverse.Named("plain"))
 		})
 	})
 
@@ -147,11 +147,11 @@ func server(t *testing.T, trust bool, tls bool) *httptest.Server {
 			return framework.OK(m.Namespace + "|" + m.Name + "|" + u), nil
 		},
 	})
-	rt.Handle(r, "/here/", "here", view)
-	rt.Handle(r, "/items/{id:[0-9]+}/", "item", view)
-	rt.Handle(r, "/items/{id}/v2/", "item-v2", view)
+	rt.Handle(r, "/here/", view, reverse.Named("here"))
+	rt.Handle(r, "/items/{id:[0-9]+}/", view, reverse.Named("item"))
+	rt.Handle(r, "/items/{id}/v2/", view, reverse.Named("item-v2"))
 	rt.Route(r, "/ns", "app", func(r chi.Router, rt *reverse.Routes) {
-		rt.Handle(r, "/here/", "here", view)
+		rt.Handle(r, "/here/", view, reverse.Named("here"))
 	})
 	r.Handle("/unrouted/", view)
 	var srv *httptest.Server
@@ -255,7 +255,7 @@ func TestHost(t *testing.T) {
 		got = append(got, reverse.Host(r))
 		mu.Unlock()
 	})
-	rt.Handle(r, "/trusted/", "", record)
+	rt.Handle(r, "/trusted/", record)
 	r.Handle("/plain/", record)
 	for _, path := range []string{"/trusted/", "/plain/"} {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
@@ -293,13 +293,13 @@ func TestResolve(t *testing.T) {
 	r := chi.NewRouter()
 	rt := reverse.New(reverse.Config{})
 	h := http.NotFoundHandler()
-	rt.Handle(r, "/books/{pk}/", "book-detail", h)
-	rt.Handle(r, "/books/new/", "book-new", h)
-	rt.Handle(r, "/r/{id:[0-9]+}/", "numbered", h)
-	rt.Handle(r, "/files/*", "files", h)
-	rt.Handle(r, "/d/{a}-{b}/", "pair", h)
-	rt.Route(r, "/v1", "v1", func(r chi.Router, rt *reverse.Routes) { rt.Handle(r, "/info/", "info", h) })
-	rt.Handle(r, "/unnamed/", "", h)
+	rt.Handle(r, "/books/{pk}/", h, reverse.Named("book-detail"))
+	rt.Handle(r, "/books/new/", h, reverse.Named("book-new"))
+	rt.Handle(r, "/r/{id:[0-9]+}/", h, reverse.Named("numbered"))
+	rt.Handle(r, "/files/*", h, reverse.Named("files"))
+	rt.Handle(r, "/d/{a}-{b}/", h, reverse.Named("pair"))
+	rt.Route(r, "/v1", "v1", func(r chi.Router, rt *reverse.Routes) { rt.Handle(r, "/info/", h, reverse.Named("info")) })
+	rt.Handle(r, "/unnamed/", h)
 	cases := []struct {
 		path, name, namespace string
 		params                map[string]string
@@ -342,13 +342,13 @@ func TestHandlerAt(t *testing.T) {
 	named := func(name string) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, name) })
 	}
-	rt.Handle(mux, "/books/", "book-list", named("list"))
-	rt.Handle(mux, "/books/{pk:[0-9]+}/", "book-detail", named("detail"))
+	rt.Handle(mux, "/books/", named("list"), reverse.Named("book-list"))
+	rt.Handle(mux, "/books/{pk:[0-9]+}/", named("detail"), reverse.Named("book-detail"))
 	rt.Route(mux, "/ns/{version}", "v", func(r chi.Router, rt *reverse.Routes) {
-		rt.Handle(r, "/info/", "info", named("info"))
+		rt.Handle(r, "/info/", named("info"), reverse.Named("info"))
 	})
 	var got []string
-	rt.Handle(mux, "/probe/", "", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	rt.Handle(mux, "/probe/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for _, p := range []string{"/books/", "/books/7/", "/books/x/", "/ns/v2/info/", "/ns/v2/", "/nowhere/"} {
 			h, ok := reverse.HandlerAt(r, p)
 			if !ok {

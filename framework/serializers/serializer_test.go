@@ -303,14 +303,14 @@ func TestHyperlinkedIdentity(t *testing.T) {
 		serializers.HyperlinkedIdentity{Name: "url", Route: "book-detail"})
 	routes := reverse.New(reverse.Config{})
 	mux := chi.NewRouter()
-	routes.Handle(mux, "/books/{pk}/", "book-detail", http.HandlerFunc(func(w http.ResponseWriter, hr *http.Request) {
+	routes.Handle(mux, "/books/{pk}/", http.HandlerFunc(func(w http.ResponseWriter, hr *http.Request) {
 		out, err := v2.Data(book3(), &serializers.Context{Request: request.New(hr, request.Config{})})
 		if err != nil {
 			http.Error(w, err.Error(), 500)
 			return
 		}
 		_, _ = w.Write(out)
-	}))
+	}), reverse.Named("book-detail"))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/books/9/")

@@ -172,11 +172,11 @@ func TestAcceptHeaderVersioning(t *testing.T) {
 func TestAcceptHeaderVendorMediaType(t *testing.T) {
 	const vendor = "application/vnd.example.books+json"
 	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
-	rt.Handle(r, "/books/info/", "books-info", handler(framework.View{
+	rt.Handle(r, "/books/info/", handler(framework.View{
 		Versioning: versioning.AcceptHeaderVersioning{},
 		Renderers:  framework.Renderers(framework.JSONRenderer{Type: vendor}, framework.JSONRenderer{}),
 		Get:        info,
-	}, sampleSettings()))
+	}, sampleSettings()), reverse.Named("books-info"))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	for _, tc := range []struct {
@@ -223,12 +223,12 @@ func TestHostNameVersioning(t *testing.T) {
 
 func TestHostNameVersioningCustomPattern(t *testing.T) {
 	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
-	rt.Handle(r, "/info/", "info", handler(framework.View{
+	rt.Handle(r, "/info/", handler(framework.View{
 		Versioning: versioning.HostNameVersioning{
 			Pattern: regexp.MustCompile(`^api-(v[0-9]+)\.`),
 		},
 		Get: info,
-	}, sampleSettings()))
+	}, sampleSettings()), reverse.Named("info"))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	host := func(h string) map[string]string { return map[string]string{"Host": h} }
@@ -300,10 +300,10 @@ func TestAllowedAndDefaultVersions(t *testing.T) {
 // A URL path route without the version parameter gets the default.
 func TestURLPathWithoutParameter(t *testing.T) {
 	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
-	rt.Handle(r, "/plain/info/", "plain-info", handler(framework.View{
+	rt.Handle(r, "/plain/info/", handler(framework.View{
 		Versioning: versioning.URLPathVersioning{},
 		Get:        info,
-	}, sampleSettings()))
+	}, sampleSettings()), reverse.Named("plain-info"))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	check(t, srv, cases{{call{path: "/plain/info/"}, 200, `{"version":"v1","self":"{base}/plain/info/"}`}})
@@ -317,9 +317,9 @@ func TestPerViewOverrides(t *testing.T) {
 		return handler(framework.View{Get: info, Versioning: scheme,
 			DefaultVersion: "2.0", AllowedVersions: framework.Versions("1.0"), VersionParam: "api"}, sampleSettings())
 	}
-	rt.Handle(r, "/q/", "q", view(versioning.QueryParameterVersioning{}))
-	rt.Handle(r, "/u/{api}/", "u", view(versioning.URLPathVersioning{}))
-	rt.Handle(r, "/none/", "none", handler(framework.View{Get: info, Versioning: framework.NoVersioning}, sampleSettings()))
+	rt.Handle(r, "/q/", view(versioning.QueryParameterVersioning{}), reverse.Named("q"))
+	rt.Handle(r, "/u/{api}/", view(versioning.URLPathVersioning{}), reverse.Named("u"))
+	rt.Handle(r, "/none/", handler(framework.View{Get: info, Versioning: framework.NoVersioning}, sampleSettings()), reverse.Named("none"))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	check(t, srv, cases{
@@ -355,20 +355,20 @@ func TestReverseOtherRoutes(t *testing.T) {
 	use := func(scheme framework.Versioner, detail string) http.Handler {
 		return handler(framework.View{Versioning: scheme, Get: links(detail)}, s)
 	}
-	rt.Handle(r, "/top/", "top", use(nil, "top"))
-	rt.Handle(r, "/books/{pk}/", "plain-detail", use(nil, "top"))
+	rt.Handle(r, "/top/", use(nil, "top"), reverse.Named("top"))
+	rt.Handle(r, "/books/{pk}/", use(nil, "top"), reverse.Named("plain-detail"))
 	rt.Route(r, "/url/{version}", "", func(r chi.Router, rt *reverse.Routes) {
-		rt.Handle(r, "/links/", "url-links", use(versioning.URLPathVersioning{}, "url-detail"))
-		rt.Handle(r, "/books/{pk}/", "url-detail", use(versioning.URLPathVersioning{}, "url-detail"))
+		rt.Handle(r, "/links/", use(versioning.URLPathVersioning{}, "url-detail"), reverse.Named("url-links"))
+		rt.Handle(r, "/books/{pk}/", use(versioning.URLPathVersioning{}, "url-detail"), reverse.Named("url-detail"))
 	})
 	for _, ns := range []string{"v1", "v2"} {
 		rt.Route(r, "/ns/"+ns+"/", ns, func(r chi.Router, rt *reverse.Routes) {
-			rt.Handle(r, "/links/", "links", use(versioning.NamespaceVersioning{}, "book-detail"))
-			rt.Handle(r, "/books/{pk}/", "book-detail", use(versioning.NamespaceVersioning{}, "book-detail"))
+			rt.Handle(r, "/links/", use(versioning.NamespaceVersioning{}, "book-detail"), reverse.Named("links"))
+			rt.Handle(r, "/books/{pk}/", use(versioning.NamespaceVersioning{}, "book-detail"), reverse.Named("book-detail"))
 		})
 	}
-	rt.Handle(r, "/query/links/", "query-links", use(versioning.QueryParameterVersioning{}, "plain-detail"))
-	rt.Handle(r, "/host/links/", "host-links", use(versioning.HostNameVersioning{}, "plain-detail"))
+	rt.Handle(r, "/query/links/", use(versioning.QueryParameterVersioning{}, "plain-detail"), reverse.Named("query-links"))
+	rt.Handle(r, "/host/links/", use(versioning.HostNameVersioning{}, "plain-detail"), reverse.Named("host-links"))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	check(t, srv, cases{
