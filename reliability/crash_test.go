@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/testservers"
 )
 
 // crashCycles is how many kill-and-restart cycles TestSIGKILLMidWriteLoad
@@ -189,22 +190,22 @@ func (h *heldRequest) finish() (int, error) {
 // $CRASHTEST_CYCLES repeats the kill and restart.
 func TestSIGKILLMidWriteLoad(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "db.sqlite3")
-	srv := startServer(t, dbPath)
-	token := obtainToken(t, srv.base, "alice", "alice-pass")
+	srv := testservers.StartRunserver(t, "DATABASE_URL="+dbPath)
+	token := obtainToken(t, srv.URL, "alice", "alice-pass")
 	var all, unacked []string
 	totalSent, totalInFlight := 0, 0
 	for cycle := range crashCycles(t) {
 		var held []*heldRequest
 		for i := range 2 {
-			held = append(held, holdRequest(t, srv.base, token, fmt.Sprintf("crash c%d held #%d", cycle, i)))
+			held = append(held, holdRequest(t, srv.URL, token, fmt.Sprintf("crash c%d held #%d", cycle, i)))
 		}
-		acked, sent, inFlight, unexpected := loadUntilKilled(srv.base, token, fmt.Sprintf("crash c%d", cycle), 150, func() {
-			_ = srv.cmd.Process.Signal(syscall.SIGKILL)
+		acked, sent, inFlight, unexpected := loadUntilKilled(srv.URL, token, fmt.Sprintf("crash c%d", cycle), 150, func() {
+			_ = srv.Signal(syscall.SIGKILL)
 		})
 		for _, u := range unexpected {
 			t.Errorf("cycle %d: POST %s", cycle, u)
 		}
-		err := srv.wait(t)
+		err := srv.Wait(t)
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 			t.Fatalf("cycle %d: runserver ended with %v, want killed by SIGKILL", cycle, err)
@@ -219,11 +220,11 @@ func TestSIGKILLMidWriteLoad(t *testing.T) {
 			unacked = append(unacked, h.title)
 		}
 
-		srv = startServer(t, dbPath)
-		if r := mustSend(t, client(), http.MethodGet, srv.base+"/books/?page=2", "", ""); r.status != http.StatusOK {
+		srv = testservers.StartRunserver(t, "DATABASE_URL="+dbPath)
+		if r := mustSend(t, client(), http.MethodGet, srv.URL+"/books/?page=2", "", ""); r.status != http.StatusOK {
 			t.Fatalf("cycle %d: after restart GET /books/: %d %s", cycle, r.status, r.body)
 		}
-		if ok, r, err := postBook(client(), srv.base, fmt.Sprintf("after restart %d", cycle), "Authorization: Token "+token); !ok {
+		if ok, r, err := postBook(client(), srv.URL, fmt.Sprintf("after restart %d", cycle), "Authorization: Token "+token); !ok {
 			t.Fatalf("cycle %d: after restart POST /books/: %d %s %v", cycle, r.status, r.body, err)
 		}
 		checkDatabase(t, dbPath, all, unacked)
@@ -258,19 +259,19 @@ func checkDatabase(t *testing.T, dbPath string, acked, absent []string) {
 // with status 0.
 func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "db.sqlite3")
-	srv := startServer(t, dbPath)
-	token := obtainToken(t, srv.base, "alice", "alice-pass")
+	srv := testservers.StartRunserver(t, "DATABASE_URL="+dbPath)
+	token := obtainToken(t, srv.URL, "alice", "alice-pass")
 	var held []*heldRequest
 	var titlesSent []string
 	for i := range 5 {
 		title := fmt.Sprintf("drained #%d", i)
-		held = append(held, holdRequest(t, srv.base, token, title))
+		held = append(held, holdRequest(t, srv.URL, token, title))
 		titlesSent = append(titlesSent, title)
 	}
-	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := srv.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	host := strings.TrimPrefix(srv.base, "http://")
+	host := strings.TrimPrefix(srv.URL, "http://")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		c, err := net.DialTimeout("tcp", host, time.Second)
@@ -284,8 +285,8 @@ func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	select {
-	case <-srv.done:
-		t.Fatalf("runserver exited with requests in flight: %v", srv.err)
+	case <-srv.Done():
+		t.Fatalf("runserver exited with requests in flight: %v", srv.Wait(t))
 	default:
 	}
 	for _, h := range held {
@@ -293,11 +294,11 @@ func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
 			t.Errorf("%q: %d %v", h.title, status, err)
 		}
 	}
-	if err := srv.wait(t); err != nil {
-		t.Fatalf("runserver exited with %v after SIGTERM, want status 0\n%s", err, srv.stderr.String())
+	if err := srv.Wait(t); err != nil {
+		t.Fatalf("runserver exited with %v after SIGTERM, want status 0\n%s", err, srv.Output())
 	}
-	if !strings.Contains(srv.stderr.String(), `msg="shutting down"`) {
-		t.Errorf("no shutdown in the log:\n%s", srv.stderr.String())
+	if !strings.Contains(srv.Output(), `msg="shutting down"`) {
+		t.Errorf("no shutdown in the log:\n%s", srv.Output())
 	}
 	checkDatabase(t, dbPath, titlesSent, nil)
 }

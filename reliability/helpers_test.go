@@ -9,9 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +18,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
 )
 
@@ -201,114 +200,5 @@ func (s *titles) len() int {
 	return len(s.list)
 }
 
-var (
-	manageOnce sync.Once
-	manageDir  string
-	manageBin  string
-	manageErr  error
-)
-
 // TestMain removes the manage binary the tests built.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if manageDir != "" {
-		_ = os.RemoveAll(manageDir)
-	}
-	os.Exit(code)
-}
-
-// manageBinary builds cmd/manage once per run and returns its path.
-func manageBinary(t *testing.T) string {
-	t.Helper()
-	manageOnce.Do(func() {
-		if manageDir, manageErr = os.MkdirTemp("", "reliability-manage-"); manageErr != nil {
-			return
-		}
-		manageBin = filepath.Join(manageDir, "manage")
-		cmd := exec.Command("go", "build", "-o", manageBin, "github.com/go-drf/drf/cmd/manage")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			manageErr = fmt.Errorf("go build ./cmd/manage: %v\n%s", err, out)
-		}
-	})
-	if manageErr != nil {
-		t.Fatal(manageErr)
-	}
-	return manageBin
-}
-
-// server is a running "manage runserver" process.
-type server struct {
-	cmd            *exec.Cmd
-	base           string
-	stdout, stderr *lockedBuffer
-	done           chan struct{}
-	err            error
-}
-
-// lockedBuffer is an io.Writer safe for concurrent use.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-var started = regexp.MustCompile(`(?m)^Starting development server at (http://\S+)/$`)
-
-// startServer runs "manage --database dbPath runserver 127.0.0.1:0" and
-// waits until it listens.
-func startServer(t *testing.T, dbPath string) *server {
-	t.Helper()
-	cmd := exec.Command(manageBinary(t), "--database", dbPath, "runserver", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), "DATABASE_URL=")
-	s := &server{cmd: cmd, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = s.stdout, s.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		s.err = cmd.Wait()
-		close(s.done)
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-s.done
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if m := started.FindStringSubmatch(s.stdout.String()); m != nil {
-			s.base = m[1]
-			return s
-		}
-		select {
-		case <-s.done:
-			t.Fatalf("runserver exited (%v) before listening: %s", s.err, s.stderr.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("runserver did not start: %s", s.stderr.String())
-		}
-	}
-}
-
-// wait waits for the process to exit and returns its exit error.
-func (s *server) wait(t *testing.T) error {
-	t.Helper()
-	select {
-	case <-s.done:
-		return s.err
-	case <-time.After(30 * time.Second):
-		t.Fatalf("runserver did not exit: %s", s.stderr.String())
-		return nil
-	}
-}
+func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }

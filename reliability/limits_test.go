@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
 )
 
@@ -48,7 +49,8 @@ func limitedServer(t *testing.T, limits management.ServerLimits) string {
 		}
 		return sample.New(ctx, db)
 	}, func(_ *management.Env, a string) { addr <- a })
-	stderr := &lockedBuffer{}
+	// stderr is read only once Execute has returned.
+	stderr := &strings.Builder{}
 	env := &management.Env{Stdout: io.Discard, Stderr: stderr, Stdin: strings.NewReader("")}
 	args := []string{"--database", filepath.Join(t.TempDir(), "db.sqlite3"), "runserver", "127.0.0.1:0"}
 	go func() { done <- management.Execute(ctx, env, args, cmd) }()
@@ -228,13 +230,13 @@ func TestHostileClients(t *testing.T) {
 // TestDefaultHeaderLimit checks the limit of the manage binary as shipped:
 // headers of 64 KiB are served, headers over 1 MiB are refused with 431.
 func TestDefaultHeaderLimit(t *testing.T) {
-	srv := startServer(t, filepath.Join(t.TempDir(), "db.sqlite3"))
+	srv := testservers.StartRunserver(t, "DATABASE_URL="+filepath.Join(t.TempDir(), "db.sqlite3"))
 	c := client()
-	if r := mustSend(t, c, http.MethodGet, srv.base+"/books/", "", "", "X-Big: "+strings.Repeat("a", 64<<10)); r.status != http.StatusOK {
+	if r := mustSend(t, c, http.MethodGet, srv.URL+"/books/", "", "", "X-Big: "+strings.Repeat("a", 64<<10)); r.status != http.StatusOK {
 		t.Errorf("64 KiB of headers: %d", r.status)
 	}
 	huge := strings.Repeat("a", management.DefaultServerLimits.MaxHeaderBytes+8<<10)
-	if r := mustSend(t, c, http.MethodGet, srv.base+"/books/", "", "", "X-Big: "+huge); r.status != http.StatusRequestHeaderFieldsTooLarge {
+	if r := mustSend(t, c, http.MethodGet, srv.URL+"/books/", "", "", "X-Big: "+huge); r.status != http.StatusRequestHeaderFieldsTooLarge {
 		t.Errorf("%d bytes of headers: %d", len(huge), r.status)
 	}
 }

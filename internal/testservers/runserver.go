@@ -48,6 +48,7 @@ type Runserver struct {
 	cmd    *exec.Cmd
 	output *lockedBuffer
 	done   chan struct{}
+	err    error // cmd.Wait's, once done is closed
 }
 
 type lockedBuffer struct {
@@ -82,7 +83,7 @@ func StartRunserver(t testing.TB, env ...string) *Runserver {
 		t.Fatal(err)
 	}
 	go func() {
-		_ = cmd.Wait()
+		s.err = cmd.Wait()
 		close(s.done)
 	}()
 	t.Cleanup(s.Kill)
@@ -102,6 +103,30 @@ func StartRunserver(t testing.TB, env ...string) *Runserver {
 		}
 	}
 }
+
+// Signal sends sig to the process.
+func (s *Runserver) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
+
+// Wait waits up to 30 seconds for the process to exit and returns how it
+// ended (an *exec.ExitError unless it exited with status 0); it fails t
+// if the process is still running then.
+func (s *Runserver) Wait(t testing.TB) error {
+	t.Helper()
+	select {
+	case <-s.done:
+		return s.err
+	case <-time.After(30 * time.Second):
+		t.Fatalf("runserver did not exit:\n%s", s.Output())
+		return nil
+	}
+}
+
+// Done is closed when the process has exited.
+func (s *Runserver) Done() <-chan struct{} { return s.done }
+
+// Output is what the process has written so far, stdout and stderr
+// together.
+func (s *Runserver) Output() string { return s.output.String() }
 
 // Kill ends the process with SIGKILL and waits for it; killing twice is
 // harmless.
