@@ -117,7 +117,11 @@ func TestInTxRetriesSerializationFailures(t *testing.T) {
 	db := openPostgres(t, "")
 	db.MustExec(`CREATE TABLE n (v integer NOT NULL)`)
 	db.MustExec(`INSERT INTO n VALUES (0)`)
-	const workers = 8
+	// Each failed attempt of a worker is caused by another worker's commit,
+	// and each worker commits once, so a worker fails at most workers-1
+	// times: with workers = MaxAttempts every one gets through, however the
+	// scheduler interleaves them.
+	const workers = store.MaxAttempts
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
