@@ -182,6 +182,16 @@ func (row *tokenRow) token() *Token {
 	return &tok
 }
 
+// getQuery is Get's statement in each dialect, with the key compared as
+// store.Dialect.LookupParam says.
+var getQuery = [...]string{
+	store.SQLite:     getByKey + store.SQLite.LookupParam(),
+	store.PostgreSQL: sqlx.Rebind(sqlx.DOLLAR, getByKey+store.PostgreSQL.LookupParam()),
+}
+
+const getByKey = `SELECT ` + tokenColumns + ` FROM "authtoken_token" t ` +
+	`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = `
+
 // Get returns the token with the given key and its user, or ErrNotFound.
 // The key is found through the primary key and then compared in constant
 // time.
@@ -190,8 +200,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 		return nil, ErrNotFound
 	}
 	var row tokenRow
-	err := s.DB.GetContext(ctx, &row, s.DB.Rebind(`SELECT `+tokenColumns+` FROM "authtoken_token" t `+
-		`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = ?`), key)
+	err := s.DB.GetContext(ctx, &row, getQuery[store.DialectOf(s.DB)], key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

@@ -227,6 +227,16 @@ type tokenRow struct {
 	User auth.User `db:"u"`
 }
 
+// getQuery is Get's statement in each dialect, with the digest compared as
+// store.Dialect.LookupParam says.
+var getQuery = [...]string{
+	store.SQLite:     getByDigest + store.SQLite.LookupParam(),
+	store.PostgreSQL: sqlx.Rebind(sqlx.DOLLAR, getByDigest+store.PostgreSQL.LookupParam()),
+}
+
+const getByDigest = `SELECT ` + tokenColumns + ` FROM "hashedtoken_token" t ` +
+	`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = `
+
 // Get returns the live token of key with its user, or ErrNotFound: for a
 // key of another form, one no token has, or an expired token (which is
 // deleted then). With Refresh, the expiry is extended.
@@ -237,8 +247,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	// The digest is found through its unique index: comparing digests
 	// leaks nothing of the key.
 	var row tokenRow
-	err := s.DB.GetContext(ctx, &row, s.DB.Rebind(`SELECT `+tokenColumns+` FROM "hashedtoken_token" t `+
-		`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = ?`), Digest(key))
+	err := s.DB.GetContext(ctx, &row, getQuery[store.DialectOf(s.DB)], Digest(key))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

@@ -160,12 +160,8 @@ func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`
 // by its column, so an integer beyond the column's range would be an
 // error rather than no match: integers are bound as bigint (numeric for
 // unsigned ones), which compares with every integer column and keeps its
-// index usable. SQLite gets "+?": the same value, with no affinity as a
-// bare parameter has, so it compares the same way and uses the same
-// index; but SQLite re-plans a join's statement on every run when a
-// column is compared with a bare parameter (it marks the parameter as one
-// the plan may depend on, and the driver clears the bindings after each
-// run), which for a one-row lookup costs more than the lookup.
+// index usable. SQLite gets store.Dialect.LookupParam's placeholder, which
+// keeps a join's plan from being made again on every run.
 func (t *sqlTable) param(f *structs.Field) string {
 	if t.pg {
 		switch f.Kind {
@@ -176,7 +172,7 @@ func (t *sqlTable) param(f *structs.Field) string {
 		}
 		return "?"
 	}
-	return "+?"
+	return store.SQLite.LookupParam()
 }
 
 // like is the search condition on f's column: Django's icontains, which

@@ -28,6 +28,21 @@ func (d Dialect) String() string {
 	return "unknown"
 }
 
+// LookupParam is the placeholder that compares a column with a value in a
+// statement that joins tables. SQLite gets "+?": the same value, with no
+// affinity as a bare parameter has, so it compares the same way and uses
+// the same index; but SQLite re-plans a join's statement on every run when
+// a column is compared with a bare parameter (it marks the parameter as
+// one the plan may depend on, and the driver clears the bindings after
+// each run), which for a one-row lookup costs more than the lookup.
+// PostgreSQL gets "?", which it types by the column.
+func (d Dialect) LookupParam() string {
+	if d == PostgreSQL {
+		return "?"
+	}
+	return "+?"
+}
+
 // DialectOf returns the dialect of db, a *sqlx.DB or *sqlx.Tx, by its
 // driver: PostgreSQL for PostgresDriverName, SQLite otherwise.
 func DialectOf(db interface{ DriverName() string }) Dialect {
