@@ -24,6 +24,15 @@ type Renderer interface {
 	Render(data any, c *RenderContext) ([]byte, error)
 }
 
+// AppendRenderer is a Renderer that appends its rendering to a buffer, as
+// encoding.TextAppender does for MarshalText. The framework renders into
+// buffers it reuses from one request to the next: AppendRender must
+// return dst extended (never another slice), and keep nothing of it.
+type AppendRenderer interface {
+	Renderer
+	AppendRender(dst []byte, data any, c *RenderContext) ([]byte, error)
+}
+
 // CharsetRenderer is implemented by renderers whose media type carries a
 // charset parameter (DRF's renderer charset), e.g. "utf-8" for HTML.
 type CharsetRenderer interface {
@@ -68,9 +77,14 @@ func (j JSONRenderer) MediaType() string { return cmp.Or(j.Type, "application/js
 func (JSONRenderer) Format() string { return "json" }
 
 // Render encodes data; nil renders as an empty body.
-func (JSONRenderer) Render(data any, c *RenderContext) ([]byte, error) {
+func (j JSONRenderer) Render(data any, c *RenderContext) ([]byte, error) {
+	return j.AppendRender(nil, data, c)
+}
+
+// AppendRender appends what Render returns to dst.
+func (JSONRenderer) AppendRender(dst []byte, data any, c *RenderContext) ([]byte, error) {
 	if data == nil {
-		return nil, nil
+		return dst, nil
 	}
 	indent := 0
 	if c != nil {
@@ -79,30 +93,34 @@ func (JSONRenderer) Render(data any, c *RenderContext) ([]byte, error) {
 	var b []byte
 	switch d := data.(type) {
 	case json.RawMessage:
-		b = d
-		if len(b) == 0 {
-			b = []byte("null")
+		if len(d) == 0 {
+			d = json.RawMessage("null")
 		}
+		if indent == 0 {
+			return append(dst, d...), nil
+		}
+		b = append(dst, d...)
 	case JSONAppender:
 		var err error
-		if b, err = d.AppendJSON(make([]byte, 0, 1024)); err != nil {
-			return nil, err
+		if b, err = d.AppendJSON(dst); err != nil {
+			return dst, err
 		}
 	default:
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
+		buf := bytes.NewBuffer(dst)
+		enc := json.NewEncoder(buf)
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(data); err != nil {
-			return nil, err
+			return dst, err
 		}
 		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	}
 	if indent == 0 {
 		return b, nil
 	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, b, "", strings.Repeat(" ", indent)); err != nil {
-		return nil, err
+	compact := bytes.Clone(b[len(dst):])
+	out := bytes.NewBuffer(b[:len(dst)])
+	if err := json.Indent(out, compact, "", strings.Repeat(" ", indent)); err != nil {
+		return dst, err
 	}
 	return out.Bytes(), nil
 }
@@ -206,9 +224,14 @@ func negotiate(r *request.Request, renderers []Renderer, own []MediaType, format
 		}
 		renderers, own = matching, types
 	}
-	accept := r.Header.Get("Accept")
-	if strings.TrimSpace(accept) == "" {
-		accept = "*/*"
+	accept := strings.TrimSpace(r.Header.Get("Accept"))
+	if (accept == "" || accept == "*/*") && len(renderers) > 0 {
+		// What the loop below gives for */*, without parsing it.
+		r.AcceptedRenderer, r.AcceptedMediaType = renderers[0], "*/*"
+		if own[0].Precedence() > 0 {
+			r.AcceptedMediaType = renderers[0].MediaType()
+		}
+		return nil
 	}
 	var buf [8]acceptRange
 	ranges := buf[:0]

@@ -33,6 +33,7 @@ func TestNegotiation(t *testing.T) {
 	}
 	jsonOnly := compile(framework.View{Get: echo})
 	both := compile(framework.View{Renderers: framework.Renderers(framework.JSONRenderer{}, htmlRenderer{}), Get: echo})
+	htmlFirst := compile(framework.View{Renderers: framework.Renderers(htmlRenderer{}, framework.JSONRenderer{}), Get: echo})
 	cases := []struct {
 		view        http.Handler
 		path        string
@@ -52,6 +53,10 @@ func TestNegotiation(t *testing.T) {
 		{both, "/", "*/*", 200, "application/json", `{"a":"<b>"}`},
 		{both, "/?format=api", "application/json", 406, "application/json", `{"detail":"Could not satisfy the request Accept header."}`},
 		{both, "/?format=api", "", 200, "text/html; charset=utf-8", "<p>map[a:<b>]</p>"},
+		{htmlFirst, "/", "", 200, "text/html; charset=utf-8", "<p>map[a:<b>]</p>"},
+		{htmlFirst, "/", " */* ", 200, "text/html; charset=utf-8", "<p>map[a:<b>]</p>"},
+		{htmlFirst, "/?format=json", "*/*", 200, "application/json", `{"a":"<b>"}`},
+		{htmlFirst, "/", "*/*;q=0.5, application/json", 200, "application/json", `{"a":"<b>"}`},
 	}
 	for _, c := range cases {
 		req := httptest.NewRequest("GET", c.path, nil)

@@ -3,6 +3,7 @@ package framework
 import (
 	"net/http"
 	"strconv"
+	"sync"
 )
 
 // Response is a view's answer before rendering: status, data for the
@@ -53,13 +54,15 @@ func (c *handler) finalize(w http.ResponseWriter, x *exchange, resp *Response) {
 	x.rc = RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w}
 	vals := append(x.vals[:0], c.allow)
 	h["Allow"] = vals[0:1:1]
-	body, err := renderer.Render(resp.Data, &x.rc)
+	buf := bodies.Get().(*[]byte)
+	defer bodies.put(buf)
+	body, err := render(renderer, buf, resp.Data, &x.rc)
 	if err != nil {
 		resp = c.handleException(r, err)
 		renderer = v.Renderers.items[0]
 		mediaType = renderer.MediaType()
 		x.rc.Response, x.rc.MediaType = resp, mediaType
-		body, _ = renderer.Render(resp.Data, &x.rc)
+		body, _ = render(renderer, buf, resp.Data, &x.rc)
 	}
 	// Vary: the answer's own, Accept when there is a choice of renderers,
 	// and what the request's policies read (the session cookie).
@@ -85,5 +88,34 @@ func (c *handler) finalize(w http.ResponseWriter, x *exchange, resp *Response) {
 	w.WriteHeader(resp.Status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
+	}
+}
+
+// render renders data with rd, into *buf when rd is an AppendRenderer
+// (keeping the grown buffer there for the next request).
+func render(rd Renderer, buf *[]byte, data any, c *RenderContext) ([]byte, error) {
+	ar, ok := rd.(AppendRenderer)
+	if !ok {
+		return rd.Render(data, c)
+	}
+	b, err := ar.AppendRender((*buf)[:0], data, c)
+	if err == nil {
+		*buf = b
+	}
+	return b, err
+}
+
+// bodyPool holds the buffers answers are rendered into; a buffer grown
+// past maxPooledBody is left to the collector rather than kept.
+type bodyPool struct{ sync.Pool }
+
+const maxPooledBody = 64 << 10
+
+var bodies = bodyPool{sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}}
+
+func (p *bodyPool) put(b *[]byte) {
+	if cap(*b) <= maxPooledBody {
+		*b = (*b)[:0]
+		p.Put(b)
 	}
 }
