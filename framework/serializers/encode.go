@@ -103,16 +103,18 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 		}
 		return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
 	}
-	// Strings and times, most of an item, are read in place; other kinds
-	// through the field's Value.
-	switch f.sf.Kind {
-	case structs.String, structs.Time:
+	// Strings, times and 64-bit integers, most of an item, are read in
+	// place; other kinds through the field's Value.
+	switch k := f.sf.Kind; {
+	case k == structs.String || k == structs.Time || k == structs.Int && f.sf.Bits == 64:
 		p := f.sf.Addr(obj)
 		switch {
 		case p == nil:
 			return append(b, "null"...), nil
-		case f.sf.Kind == structs.String:
+		case k == structs.String:
 			return appendString(b, *(*string)(p)), nil
+		case k == structs.Int:
+			return strconv.AppendInt(b, *(*int64)(p), 10), nil
 		}
 		return appendTime(b, *(*time.Time)(p)), nil
 	}

@@ -62,6 +62,36 @@ func TestDataIsDRFsRepresentation(t *testing.T) {
 	}
 }
 
+// TestIntegersOfEverySize: every integer field, nullable or not, is its
+// decimal value, extremes included.
+func TestIntegersOfEverySize(t *testing.T) {
+	type ints struct {
+		A int     `json:"a"`
+		B int8    `json:"b"`
+		C int16   `json:"c"`
+		D int32   `json:"d"`
+		E int64   `json:"e"`
+		F *int64  `json:"f"`
+		G *int    `json:"g"`
+		H uint64  `json:"h"`
+		I *uint32 `json:"i"`
+	}
+	s := serializers.MustNew[ints]()
+	e, g, i := int64(-9223372036854775808), 0, uint32(4294967295)
+	for _, c := range []struct {
+		v    ints
+		want string
+	}{
+		{ints{}, `{"a":0,"b":0,"c":0,"d":0,"e":0,"f":null,"g":null,"h":0,"i":null}`},
+		{ints{A: -1, B: -128, C: 32767, D: -2147483648, E: 9223372036854775807, F: &e, G: &g, H: 18446744073709551615, I: &i},
+			`{"a":-1,"b":-128,"c":32767,"d":-2147483648,"e":9223372036854775807,"f":-9223372036854775808,"g":0,"h":18446744073709551615,"i":4294967295}`},
+	} {
+		if got, err := s.Data(&c.v, nil); err != nil || string(got) != c.want {
+			t.Errorf("Data = %s, %v\nwant %s", got, err, c.want)
+		}
+	}
+}
+
 func TestFieldsSubsetAndComputed(t *testing.T) {
 	v1 := serializers.MustNew[qt.Book](serializers.Fields("title", "id"))
 	got, _ := v1.Data(book3(), nil)

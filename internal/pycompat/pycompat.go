@@ -96,6 +96,20 @@ func Int(s string) (n *big.Int, ok bool) {
 
 // Atoi reads s as Python's int(s) and saturates the result to an int.
 func Atoi(s string) (int, bool) {
+	// Up to 18 ASCII digits, what query strings carry, read as they are.
+	if len(s) > 0 && len(s) <= 18 {
+		n := 0
+		for i := 0; i < len(s) && n >= 0; i++ {
+			if c := s[i]; c >= '0' && c <= '9' {
+				n = n*10 + int(c-'0')
+			} else {
+				n = -1
+			}
+		}
+		if n >= 0 {
+			return n, true
+		}
+	}
 	digits, neg, ok := intDigits(s)
 	if !ok {
 		return 0, false

@@ -120,6 +120,15 @@ func TestInt(t *testing.T) {
 	if _, ok := Int("1e3"); ok {
 		t.Error("Int accepted 1e3")
 	}
+	// Atoi reads plain ASCII digits on a short path: it agrees with Int.
+	for _, s := range []string{"0", "007", "3", "123456789012345678", "1234567890123456789", "999999999999999999",
+		"", " 3", "3 ", "+3", "1_0", "\u0663", "3a", "-0", "00000000000000000000000001"} {
+		n, ok := Atoi(s)
+		want, wantOK := Int(s)
+		if ok != wantOK || ok && int64(n) != want.Int64() {
+			t.Errorf("Atoi(%q) = %d, %v; Int gives %v, %v", s, n, ok, want, wantOK)
+		}
+	}
 }
 
 // TestSafeMethods checks DRF's SAFE_METHODS and Django's CSRF exemption.
