@@ -47,17 +47,19 @@ var booksMigration = store.Migration{App: "bookshelf", Name: "0001_initial", Up:
 ))}
 
 // booksSource is every book with its owner's name, ordered by id (the
-// model's default ordering). It writes to the books table. Unfiltered, it
-// counts the books table alone, as Django counts it: every book has one
-// owner, so the join adds a column but no row.
+// model's default ordering). It writes to the books table. Every book has
+// one owner, so the join adds a column but no row (TableRows): unfiltered,
+// the source counts the books table alone, as Django counts it, and a deep
+// page skips its offset over the books table before joining.
 func booksSource(db *sqlx.DB) (*queryset.SQLSource[Book], error) {
 	return queryset.NewSQL[Book](db, queryset.SQLConfig{
 		Table: "books",
 		Query: `SELECT b."id", b."title", b."author", b."rating", b."created", b."owner_id", u."username" AS "owner" ` +
 			`FROM "books" b JOIN "auth_user" u ON u."id" = b."owner_id"`,
-		Columns:  []string{"title", "author", "rating", "created", "owner_id"},
-		Ordering: []queryset.Order{{Field: "id"}},
-		Counter:  queryset.CountTable("books"),
+		Columns:   []string{"title", "author", "rating", "created", "owner_id"},
+		Ordering:  []queryset.Order{{Field: "id"}},
+		Counter:   queryset.CountTable("books"),
+		TableRows: true,
 		// Pages with EstimatedCount (/beyond/pages/estimated/) read this:
 		// the planner's statistic on PostgreSQL, a count cached for a
 		// minute on SQLite.

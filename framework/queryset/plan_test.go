@@ -229,3 +229,36 @@ func TestLookupUsesTheKey(t *testing.T) {
 		}
 	}
 }
+
+// TestLateRowLookupSkipsOverTheTable: a deep page of a source with
+// TableRows walks the table alone for its OFFSET, where the plain query
+// joins every row it skips; it is taken only while the source is
+// unfiltered and ordered by the table's columns.
+func TestLateRowLookupSkipsOverTheTable(t *testing.T) {
+	db := openItems(t)
+	src := MustSQL[item](db, SQLConfig{Table: "items", Query: itemsQuery, Columns: []string{"created", "score"},
+		Ordering: []Order{{Field: "created", Desc: true}}, TableRows: true})
+	plan := queryPlan(t, db, src.lateSQL(LateRowLookup, 10))
+	if !strings.Contains(plan, "SCAN items") || strings.Count(plan, "SEARCH o") != 1 {
+		t.Errorf("plan of %s\n= %s", src.lateSQL(LateRowLookup, 10), plan)
+	}
+	if plain := queryPlan(t, db, src.sql('r')+" LIMIT 10 OFFSET 100"); strings.Contains(plain, "SCAN items") {
+		t.Errorf("the plain query's plan = %s", plain)
+	}
+	for name, c := range map[string]struct {
+		s    *SQLSource[item]
+		want bool
+	}{
+		"default":         {src, true},
+		"by the key":      {src.OrderBy(Order{Field: "id"}).(*SQLSource[item]), true},
+		"by a join":       {src.OrderBy(Order{Field: "owner"}).(*SQLSource[item]), false},
+		"by a read-only":  {src.OrderBy(Order{Field: "label"}).(*SQLSource[item]), false},
+		"filtered":        {src.Filter("score", "3").(*SQLSource[item]), false},
+		"seeking":         {src.Seek("created", Less, "c").(*SQLSource[item]), false},
+		"without the tag": {MustSQL[item](db, SQLConfig{Table: "items", Query: itemsQuery, Columns: []string{"created"}}), false},
+	} {
+		if got := c.s.lateLookup(); got != c.want {
+			t.Errorf("%s: lateLookup = %v, want %v", name, got, c.want)
+		}
+	}
+}

@@ -293,3 +293,41 @@ func TestSourcesAreImmutable(t *testing.T) {
 		}
 	})
 }
+
+// TestLateRowLookupAgrees: with SQLConfig.TableRows, deep pages (found
+// over the table alone) are the pages the plain query gives, for every
+// ordering, tie and offset, on both dialects; orderings by a joined column
+// and filtered sources keep the plain query.
+func TestLateRowLookupAgrees(t *testing.T) {
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		f := qt.OpenDB(t, db, 400)
+		late := queryset.MustSQL[qt.Book](db, queryset.SQLConfig{
+			Table:     "books",
+			Query:     qt.BooksQuery,
+			Columns:   []string{"title", "author", "rating", "created", "owner_id"},
+			Ordering:  []queryset.Order{{Field: "id"}},
+			TableRows: true,
+		})
+		o := queryset.ParseOrder
+		for _, q := range []func(queryset.Source) queryset.Source{
+			func(s queryset.Source) queryset.Source { return s },
+			func(s queryset.Source) queryset.Source { return s.OrderBy(o("-id")) },
+			func(s queryset.Source) queryset.Source { return s.OrderBy(o("rating")) },
+			func(s queryset.Source) queryset.Source { return s.OrderBy(o("-rating"), o("author")) },
+			func(s queryset.Source) queryset.Source { return s.OrderBy(o("-created")) },
+			func(s queryset.Source) queryset.Source { return s.OrderBy(o("author"), o("-id")) },
+			func(s queryset.Source) queryset.Source { return s.OrderBy(o("owner"), o("rating")) },
+			func(s queryset.Source) queryset.Source { return s.Filter("author", "Author 3") },
+			func(s queryset.Source) queryset.Source { return s.Search([]string{"title"}, []string{"1"}) },
+		} {
+			for _, offset := range []int{0, 99, queryset.LateRowLookup, 150, 395, 500} {
+				for _, limit := range []int{1, 10, 37, -1} {
+					a, b := ids(t, q(late), offset, limit), ids(t, q(f.Books), offset, limit)
+					if !slices.Equal(a, b) {
+						t.Errorf("%v offset %d limit %d: late row lookup %v, the query %v", q(late).Ordering(), offset, limit, a, b)
+					}
+				}
+			}
+		}
+	})
+}

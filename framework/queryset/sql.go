@@ -44,7 +44,20 @@ type SQLConfig struct {
 	// while (CachedCount(CountTable(table), time.Minute)). Nil makes
 	// EstimateCount count exactly.
 	Estimator Counter
+	// TableRows declares that Query has exactly Table's rows, one for one:
+	// it only joins columns onto them, as a join on a NOT NULL foreign key
+	// does. A page at an offset of LateRowLookup or more, while the
+	// source has no filter, search or seek and is ordered by Table's
+	// columns (Key and Columns), then finds its keys by an OFFSET over
+	// Table alone and joins only its own rows ("late row lookup"),
+	// instead of joining every row it skips.
+	TableRows bool
 }
+
+// LateRowLookup is the offset from which a source with
+// SQLConfig.TableRows skips rows over its table alone; below it, the
+// extra lookup costs more than the join it saves.
+const LateRowLookup = 100
 
 // SQLSource is a Source over a table or a SELECT, read with sqlx into
 // items of type *T whose `db` tags name the columns. Conditions use bound
@@ -65,6 +78,7 @@ type sqlTable struct {
 	key       *structs.Field
 	writes    []*structs.Field
 	table     string
+	tableRows bool // SQLConfig.TableRows, with a Query and a Table
 	counter   Counter
 	estimator Counter
 	cache     sync.Map
@@ -92,7 +106,8 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	if c.Table == "" && c.Query == "" {
 		return nil, errors.New("queryset: SQLConfig needs a Table or a Query")
 	}
-	t := &sqlTable{m: m, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator}
+	t := &sqlTable{m: m, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator,
+		tableRows: c.TableRows && c.Query != "" && c.Table != ""}
 	if c.Query != "" {
 		t.alias = quote("q")
 		t.from = "(" + c.Query + ") AS " + t.alias
@@ -301,14 +316,19 @@ func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]any, err
 	// with literal numbers is planned once per connection (store.Open's
 	// statement cache) and then reused. "All" is LIMIT -1 on SQLite (which
 	// needs a LIMIT before OFFSET) and no LIMIT on PostgreSQL.
-	q := s.sql('r')
-	switch {
-	case limit > 0:
-		q += " LIMIT " + strconv.Itoa(limit)
-	case !s.t.pg:
-		q += " LIMIT -1"
+	var q string
+	if limit > 0 && offset >= LateRowLookup && s.lateLookup() {
+		q = s.lateSQL(offset, limit)
+	} else {
+		q = s.sql('r')
+		switch {
+		case limit > 0:
+			q += " LIMIT " + strconv.Itoa(limit)
+		case !s.t.pg:
+			q += " LIMIT -1"
+		}
+		q += " OFFSET " + strconv.Itoa(max(offset, 0))
 	}
-	q += " OFFSET " + strconv.Itoa(max(offset, 0))
 	rows, err := s.t.db.QueryContext(ctx, q, s.args(nil)...)
 	if err != nil {
 		return nil, err
@@ -342,6 +362,45 @@ func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]any, err
 		}
 	}
 	return items, rows.Err()
+}
+
+// lateLookup reports whether a deep page may find its keys over the table
+// alone (SQLConfig.TableRows): the source is unfiltered and ordered by
+// the table's own columns.
+func (s *SQLSource[T]) lateLookup() bool {
+	if !s.t.tableRows || !s.unfiltered() {
+		return false
+	}
+	for _, o := range s.st.order {
+		if o.f != s.t.key && !slices.Contains(s.t.writes, o.f) {
+			return false
+		}
+	}
+	return true
+}
+
+// lateSQL selects limit items from offset by their keys, which an OFFSET
+// over the table alone finds in the source's order. Both orders end with
+// the key, so that rows that tie come in key order, as in sql's text.
+func (s *SQLSource[T]) lateSQL(offset, limit int) string {
+	var inner, outer []string
+	keyed := false
+	for _, o := range s.st.order {
+		dir := " ASC"
+		if o.desc {
+			dir = " DESC"
+		}
+		keyed = keyed || o.f == s.t.key
+		inner = append(inner, quote(o.f.Column)+dir)
+		outer = append(outer, s.t.col(o.f)+dir)
+	}
+	if !keyed {
+		inner = append(inner, quote(s.t.key.Column)+" ASC")
+		outer = append(outer, s.t.col(s.t.key)+" ASC")
+	}
+	return "SELECT " + s.t.columns + " FROM " + s.t.from + " WHERE " + s.t.col(s.t.key) + " IN (SELECT " +
+		quote(s.t.key.Column) + " FROM " + quote(s.t.table) + " ORDER BY " + strings.Join(inner, ", ") +
+		" LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(offset) + ") ORDER BY " + strings.Join(outer, ", ")
 }
 
 // sql returns the cached SQL text of the query: 'c' counts, 's' selects
