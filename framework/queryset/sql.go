@@ -320,14 +320,14 @@ func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]any, err
 	if limit > 0 && offset >= LateRowLookup && s.lateLookup() {
 		q = s.lateSQL(offset, limit)
 	} else {
-		q = s.sql('r')
+		lim := ""
 		switch {
 		case limit > 0:
-			q += " LIMIT " + strconv.Itoa(limit)
+			lim = " LIMIT " + strconv.Itoa(limit)
 		case !s.t.pg:
-			q += " LIMIT -1"
+			lim = " LIMIT -1"
 		}
-		q += " OFFSET " + strconv.Itoa(max(offset, 0))
+		q = s.sql('r') + lim + " OFFSET " + strconv.Itoa(max(offset, 0))
 	}
 	rows, err := s.t.db.QueryContext(ctx, q, s.args(nil)...)
 	if err != nil {
