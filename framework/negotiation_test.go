@@ -237,3 +237,43 @@ func TestThrottleCacheDownFailsOpen(t *testing.T) {
 		t.Errorf("the failure is not logged:\n%s", logs.String())
 	}
 }
+
+// readsCookie authenticates no one, after reading the session cookie.
+type readsCookie struct{}
+
+func (readsCookie) Authenticate(r *request.Request) (request.User, any, error) {
+	r.Vary("Cookie")
+	return nil, nil, nil
+}
+
+// TestVaryIsOneLine: the answer's Vary names, Accept (a choice of
+// renderers) and what the policies read come on one line, each once, as
+// Django's patch_vary_headers leaves them ("Vary: Accept, Cookie").
+func TestVaryIsOneLine(t *testing.T) {
+	for _, c := range []struct {
+		own       []string
+		renderers []framework.Renderer
+		want      string
+	}{
+		{nil, []framework.Renderer{framework.JSONRenderer{}, htmlRenderer{}}, "Accept, Cookie"},
+		{nil, []framework.Renderer{framework.JSONRenderer{}}, "Cookie"},
+		{[]string{"Origin"}, []framework.Renderer{framework.JSONRenderer{}, htmlRenderer{}}, "Origin, Accept, Cookie"},
+		{[]string{"accept, cookie"}, []framework.Renderer{framework.JSONRenderer{}, htmlRenderer{}}, "accept, cookie"},
+		{[]string{"Origin", " X-A ,X-B"}, []framework.Renderer{framework.JSONRenderer{}}, "Origin, X-A, X-B, Cookie"},
+		{[]string{"*"}, []framework.Renderer{framework.JSONRenderer{}, htmlRenderer{}}, "*"},
+	} {
+		view := compile(framework.View{
+			Authentication: framework.Authenticators(readsCookie{}),
+			Renderers:      framework.Renderers(c.renderers...),
+			Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+				_ = r.User()
+				return &framework.Response{Status: 200, Data: "x", Header: http.Header{"Vary": c.own}}, nil
+			},
+		})
+		w := httptest.NewRecorder()
+		view.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+		if got := w.Header().Values("Vary"); len(got) != 1 || got[0] != c.want {
+			t.Errorf("own %q: Vary %q, want %q", c.own, got, c.want)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package framework
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -67,13 +69,8 @@ func (c *handler) finalize(w http.ResponseWriter, x *exchange, resp *Response) {
 	// Vary: the answer's own, Accept when there is a choice of renderers,
 	// and what the request's policies read (the session cookie).
 	if c.vary || len(r.VaryHeaders()) > 0 {
-		start := len(vals)
-		vals = append(vals, h["Vary"]...)
-		if c.vary {
-			vals = append(vals, "Accept")
-		}
-		vals = append(vals, r.VaryHeaders()...)
-		h["Vary"] = vals[start:len(vals):len(vals)]
+		vals = append(vals, varyValue(h["Vary"], c.vary, r.VaryHeaders()))
+		h["Vary"] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
 	if len(body) > 0 || resp.Data != nil {
 		ct := renderer.MediaType()
@@ -89,6 +86,44 @@ func (c *handler) finalize(w http.ResponseWriter, x *exchange, resp *Response) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
+}
+
+// varyValue is the one Vary line Django's patch_vary_headers leaves: the
+// answer's own names, then Accept (when accept) and the names the
+// request's policies read, each unless already there (case-insensitively);
+// "*" if any name is "*".
+func varyValue(own []string, accept bool, read []string) string {
+	switch { // the usual lines, without building them
+	case len(own) == 0 && accept && len(read) == 0:
+		return "Accept"
+	case len(own) == 0 && accept && len(read) == 1 && read[0] == "Cookie":
+		return "Accept, Cookie"
+	case len(own) == 0 && !accept && len(read) == 1 && read[0] != "*":
+		return read[0]
+	}
+	var names []string
+	for _, v := range own {
+		for n := range strings.SplitSeq(v, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				names = append(names, n)
+			}
+		}
+	}
+	add := func(n string) {
+		if !slices.ContainsFunc(names, func(x string) bool { return strings.EqualFold(x, n) }) {
+			names = append(names, n)
+		}
+	}
+	if accept {
+		add("Accept")
+	}
+	for _, n := range read {
+		add(n)
+	}
+	if slices.Contains(names, "*") {
+		return "*"
+	}
+	return strings.Join(names, ", ")
 }
 
 // render renders data with rd, into *buf when rd is an AppendRenderer
