@@ -42,8 +42,7 @@ type Users struct {
 }
 
 // userColumns lists auth_user's columns in table order.
-const userColumns = `"id", "password", "last_login", "is_superuser", "username", "last_name", ` +
-	`"email", "is_staff", "is_active", "date_joined", "first_name"`
+var userColumns = Columns("")
 
 // OnCreate registers fn to run inside every later Create's transaction, in
 // registration order (the token app uses it to give each new user a token).
@@ -73,7 +72,7 @@ func (s *Users) GetByUsername(ctx context.Context, name string) (*User, error) {
 
 func (s *Users) get(ctx context.Context, where string, arg any) (*User, error) {
 	var u User
-	err := s.DB.GetContext(ctx, &u, s.DB.Rebind(`SELECT `+userColumns+` FROM "auth_user" WHERE `+where), arg)
+	err := s.DB.QueryRowContext(ctx, s.DB.Rebind(`SELECT `+userColumns+` FROM "auth_user" WHERE `+where), arg).Scan(u.ScanDest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

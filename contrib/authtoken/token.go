@@ -164,15 +164,19 @@ func (s *Tokens) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
-// tokenColumns are the token's and its user's columns, for tokenRow.
-const tokenColumns = `t."key", t."created", t."user_id", u."id", u."password", u."last_login", ` +
-	`u."is_superuser", u."username", u."first_name", u."last_name", u."email", u."is_staff", ` +
-	`u."is_active", u."date_joined"`
+// tokenColumns are the token's and its user's columns: for tokenRow, and
+// in the order of tokenRow.scanDest.
+var tokenColumns = `t."key", t."created", t."user_id", ` + auth.Columns("u")
 
 // tokenRow is a token joined with its user.
 type tokenRow struct {
 	Token
 	auth.User
+}
+
+// scanDest returns the destinations of tokenColumns in row.
+func (row *tokenRow) scanDest() []any {
+	return append([]any{&row.Key, &row.Created, &row.UserID}, row.User.ScanDest()...)
 }
 
 func (row *tokenRow) token() *Token {
@@ -184,13 +188,12 @@ func (row *tokenRow) token() *Token {
 
 // getQuery is Get's statement in each dialect, with the key compared as
 // store.Dialect.LookupParam says.
-var getQuery = [...]string{
-	store.SQLite:     getByKey + store.SQLite.LookupParam(),
-	store.PostgreSQL: sqlx.Rebind(sqlx.DOLLAR, getByKey+store.PostgreSQL.LookupParam()),
-}
-
-const getByKey = `SELECT ` + tokenColumns + ` FROM "authtoken_token" t ` +
-	`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = `
+var getQuery = func() (q [store.PostgreSQL + 1]string) {
+	byKey := `SELECT ` + tokenColumns + ` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = `
+	q[store.SQLite] = byKey + store.SQLite.LookupParam()
+	q[store.PostgreSQL] = sqlx.Rebind(sqlx.DOLLAR, byKey+store.PostgreSQL.LookupParam())
+	return q
+}()
 
 // Get returns the token with the given key and its user, or ErrNotFound.
 // The key is found through the primary key and then compared in constant
@@ -200,7 +203,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 		return nil, ErrNotFound
 	}
 	var row tokenRow
-	err := s.DB.GetContext(ctx, &row, getQuery[store.DialectOf(s.DB)], key)
+	err := s.DB.QueryRowContext(ctx, getQuery[store.DialectOf(s.DB)], key).Scan(row.scanDest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

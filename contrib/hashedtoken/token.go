@@ -214,28 +214,16 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 	return key, tok, nil
 }
 
-// tokenColumns are the token's and its user's columns, for tokenRow.
-const tokenColumns = `t."id", t."digest", t."token_key", t."name", t."created", t."expiry", t."user_id", ` +
-	`u."id" AS "u.id", u."password" AS "u.password", u."last_login" AS "u.last_login", ` +
-	`u."is_superuser" AS "u.is_superuser", u."username" AS "u.username", u."first_name" AS "u.first_name", ` +
-	`u."last_name" AS "u.last_name", u."email" AS "u.email", u."is_staff" AS "u.is_staff", ` +
-	`u."is_active" AS "u.is_active", u."date_joined" AS "u.date_joined"`
-
-// tokenRow is a token joined with its user.
-type tokenRow struct {
-	Token
-	User auth.User `db:"u"`
-}
-
-// getQuery is Get's statement in each dialect, with the digest compared as
-// store.Dialect.LookupParam says.
-var getQuery = [...]string{
-	store.SQLite:     getByDigest + store.SQLite.LookupParam(),
-	store.PostgreSQL: sqlx.Rebind(sqlx.DOLLAR, getByDigest+store.PostgreSQL.LookupParam()),
-}
-
-const getByDigest = `SELECT ` + tokenColumns + ` FROM "hashedtoken_token" t ` +
-	`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = `
+// getQuery is Get's statement in each dialect: the token's columns, in the
+// order Get scans them, then its user's (auth.Columns), with the digest
+// compared as store.Dialect.LookupParam says.
+var getQuery = func() (q [store.PostgreSQL + 1]string) {
+	byDigest := `SELECT t."id", t."digest", t."token_key", t."name", t."created", t."expiry", t."user_id", ` +
+		auth.Columns("u") + ` FROM "hashedtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = `
+	q[store.SQLite] = byDigest + store.SQLite.LookupParam()
+	q[store.PostgreSQL] = sqlx.Rebind(sqlx.DOLLAR, byDigest+store.PostgreSQL.LookupParam())
+	return q
+}()
 
 // Get returns the live token of key with its user, or ErrNotFound: for a
 // key of another form, one no token has, or an expired token (which is
@@ -246,17 +234,17 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	}
 	// The digest is found through its unique index: comparing digests
 	// leaks nothing of the key.
-	var row tokenRow
-	err := s.DB.GetContext(ctx, &row, getQuery[store.DialectOf(s.DB)], Digest(key))
+	var tok Token
+	u := new(auth.User)
+	dest := append([]any{&tok.ID, &tok.Digest, &tok.Prefix, &tok.Name, &tok.Created, &tok.Expiry, &tok.UserID}, u.ScanDest()...)
+	err := s.DB.QueryRowContext(ctx, getQuery[store.DialectOf(s.DB)], Digest(key)).Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	tok := row.Token
-	u := row.User
-	tok.User = &u
+	tok.User = u
 	now := s.clock()
 	if tok.Expiry != nil && !now.Before(*tok.Expiry) {
 		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "hashedtoken_token" WHERE "id" = ?`), tok.ID); err != nil {
