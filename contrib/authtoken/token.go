@@ -186,14 +186,9 @@ func (row *tokenRow) token() *Token {
 	return &tok
 }
 
-// getQuery is Get's statement in each dialect, with the key compared as
-// store.Dialect.LookupParam says.
-var getQuery = func() (q [store.PostgreSQL + 1]string) {
-	byKey := `SELECT ` + tokenColumns + ` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = `
-	q[store.SQLite] = byKey + store.SQLite.LookupParam()
-	q[store.PostgreSQL] = sqlx.Rebind(sqlx.DOLLAR, byKey+store.PostgreSQL.LookupParam())
-	return q
-}()
+// getQuery is Get's statement: the token and its user by the key.
+var getQuery = store.NewLookup(`SELECT ` + tokenColumns +
+	` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = `)
 
 // Get returns the token with the given key and its user, or ErrNotFound.
 // The key is found through the primary key and then compared in constant
@@ -203,7 +198,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 		return nil, ErrNotFound
 	}
 	var row tokenRow
-	err := s.DB.QueryRowContext(ctx, getQuery[store.DialectOf(s.DB)], key).Scan(row.scanDest()...)
+	err := s.DB.QueryRowContext(ctx, getQuery.For(s.DB), key).Scan(row.scanDest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

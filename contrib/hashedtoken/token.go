@@ -214,16 +214,10 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 	return key, tok, nil
 }
 
-// getQuery is Get's statement in each dialect: the token's columns, in the
-// order Get scans them, then its user's (auth.Columns), with the digest
-// compared as store.Dialect.LookupParam says.
-var getQuery = func() (q [store.PostgreSQL + 1]string) {
-	byDigest := `SELECT t."id", t."digest", t."token_key", t."name", t."created", t."expiry", t."user_id", ` +
-		auth.Columns("u") + ` FROM "hashedtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = `
-	q[store.SQLite] = byDigest + store.SQLite.LookupParam()
-	q[store.PostgreSQL] = sqlx.Rebind(sqlx.DOLLAR, byDigest+store.PostgreSQL.LookupParam())
-	return q
-}()
+// getQuery is Get's statement: the token, its columns in the order Get
+// scans them, and its user (auth.Columns), by the digest.
+var getQuery = store.NewLookup(`SELECT t."id", t."digest", t."token_key", t."name", t."created", t."expiry", t."user_id", ` +
+	auth.Columns("u") + ` FROM "hashedtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = `)
 
 // Get returns the live token of key with its user, or ErrNotFound: for a
 // key of another form, one no token has, or an expired token (which is
@@ -237,7 +231,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	var tok Token
 	u := new(auth.User)
 	dest := append([]any{&tok.ID, &tok.Digest, &tok.Prefix, &tok.Name, &tok.Created, &tok.Expiry, &tok.UserID}, u.ScanDest()...)
-	err := s.DB.QueryRowContext(ctx, getQuery[store.DialectOf(s.DB)], Digest(key)).Scan(dest...)
+	err := s.DB.QueryRowContext(ctx, getQuery.For(s.DB), Digest(key)).Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/go-drf/drf/framework/store"
 )
 
-// TestLookupParam: on SQLite, a join's lookup through LookupParam finds the
+// TestLookupParam: on SQLite, a join's lookup (NewLookup, LookupParam) finds the
 // same rows as a bare "?" through the same index, and its statement is
 // planned once: a bare "?" makes SQLite prepare the statement again on
 // every run, which shows in the driver's allocations.
@@ -29,7 +29,8 @@ func TestLookupParam(t *testing.T) {
 		}
 	}
 	const join = `SELECT u."name" FROM "keys" k JOIN "users" u ON u."id" = k."user_id" WHERE k."key" = `
-	plus, bare := join+store.SQLite.LookupParam(), join+"?"
+	lookup := store.NewLookup(join)
+	plus, bare := lookup.For(db), join+"?"
 	for _, key := range []any{"k1", "7", 7, "K1", "nope"} {
 		var a, b []string
 		if err := db.Select(&a, plus, key); err != nil {
@@ -65,7 +66,7 @@ func TestLookupParam(t *testing.T) {
 	if p, b := allocs(plus), allocs(bare); p >= b {
 		t.Errorf("a lookup allocates %v times through LookupParam, %v through a bare parameter: the statement is planned again", p, b)
 	}
-	if got := store.PostgreSQL.LookupParam(); got != "?" {
-		t.Errorf("PostgreSQL's LookupParam = %q, want ?", got)
+	if got := lookup[store.PostgreSQL]; got != join+"$1" {
+		t.Errorf("PostgreSQL's lookup = %q, want the key bound as $1", got)
 	}
 }

@@ -43,6 +43,23 @@ func (d Dialect) LookupParam() string {
 	return "+?"
 }
 
+// Lookup is a statement that finds rows by one value, which its text ends
+// comparing with (`... WHERE t."key" = `), completed with each dialect's
+// LookupParam and bound for it once, at setup.
+type Lookup [PostgreSQL + 1]string
+
+// NewLookup returns the Lookup of prefix, a statement written with "?"
+// placeholders up to its final comparison.
+func NewLookup(prefix string) Lookup {
+	var l Lookup
+	l[SQLite] = prefix + SQLite.LookupParam()
+	l[PostgreSQL] = sqlx.Rebind(sqlx.DOLLAR, prefix+PostgreSQL.LookupParam())
+	return l
+}
+
+// For returns the statement in the dialect of db, a *sqlx.DB or *sqlx.Tx.
+func (l *Lookup) For(db interface{ DriverName() string }) string { return l[DialectOf(db)] }
+
 // DialectOf returns the dialect of db, a *sqlx.DB or *sqlx.Tx, by its
 // driver: PostgreSQL for PostgresDriverName, SQLite otherwise.
 func DialectOf(db interface{ DriverName() string }) Dialect {
