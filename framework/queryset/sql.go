@@ -383,24 +383,31 @@ func (s *SQLSource[T]) lateLookup() bool {
 // over the table alone finds in the source's order. Both orders end with
 // the key, so that rows that tie come in key order, as in sql's text.
 func (s *SQLSource[T]) lateSQL(offset, limit int) string {
-	var inner, outer []string
-	keyed := false
-	for _, o := range s.st.order {
-		dir := " ASC"
-		if o.desc {
-			dir = " DESC"
-		}
-		keyed = keyed || o.f == s.t.key
-		inner = append(inner, quote(o.f.Column)+dir)
-		outer = append(outer, s.t.col(o.f)+dir)
-	}
-	if !keyed {
-		inner = append(inner, quote(s.t.key.Column)+" ASC")
-		outer = append(outer, s.t.col(s.t.key)+" ASC")
-	}
+	inner := s.orderTerms(func(f *structs.Field) string { return quote(f.Column) }, true)
+	outer := s.orderTerms(s.t.col, true)
 	return "SELECT " + s.t.columns + " FROM " + s.t.from + " WHERE " + s.t.col(s.t.key) + " IN (SELECT " +
 		quote(s.t.key.Column) + " FROM " + quote(s.t.table) + " ORDER BY " + strings.Join(inner, ", ") +
 		" LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(offset) + ") ORDER BY " + strings.Join(outer, ", ")
+}
+
+// orderTerms are the ORDER BY terms of the source's order, each column
+// named by col, ending with the key (ascending) when tieBreak is set and
+// the order does not hold it.
+func (s *SQLSource[T]) orderTerms(col func(*structs.Field) string, tieBreak bool) []string {
+	terms := make([]string, 0, len(s.st.order)+1)
+	keyed := false
+	for _, o := range s.st.order {
+		keyed = keyed || o.f == s.t.key
+		if o.desc {
+			terms = append(terms, col(o.f)+" DESC")
+		} else {
+			terms = append(terms, col(o.f)+" ASC")
+		}
+	}
+	if tieBreak && !keyed {
+		terms = append(terms, col(s.t.key)+" ASC")
+	}
+	return terms
 }
 
 // sql returns the cached SQL text of the query: 'c' counts, 's' selects
@@ -437,22 +444,10 @@ func (s *SQLSource[T]) sql(kind byte) string {
 		b.WriteString(" WHERE " + strings.Join(where, " AND "))
 	}
 	if kind == 's' || kind == 'r' {
-		terms := make([]string, 0, len(s.st.order)+1)
-		keyed := false
-		for _, o := range s.st.order {
-			keyed = keyed || o.f == s.t.key
-			if o.desc {
-				terms = append(terms, s.t.col(o.f)+" DESC")
-			} else {
-				terms = append(terms, s.t.col(o.f)+" ASC")
-			}
-		}
-		if s.t.pg && !keyed {
-			// Rows that tie come in key order, as SQLite gives them (it
-			// scans by rowid and sorts stably), where PostgreSQL's order
-			// would be arbitrary and could differ from page to page.
-			terms = append(terms, s.t.col(s.t.key)+" ASC")
-		}
+		// Rows that tie come in key order, as SQLite gives them (it scans
+		// by rowid and sorts stably), where PostgreSQL's order would be
+		// arbitrary and could differ from page to page.
+		terms := s.orderTerms(s.t.col, s.t.pg)
 		if len(terms) > 0 {
 			b.WriteString(" ORDER BY " + strings.Join(terms, ", "))
 		}
