@@ -96,19 +96,14 @@ func Int(s string) (n *big.Int, ok bool) {
 
 // Atoi reads s as Python's int(s) and saturates the result to an int.
 func Atoi(s string) (int, bool) {
-	// Up to 18 ASCII digits, what query strings carry, read as they are.
-	if len(s) > 0 && len(s) <= 18 {
+	// Up to 18 ASCII digits, what query strings carry, cannot overflow
+	// and are read as they are.
+	if len(s) > 0 && len(s) <= 18 && strings.Trim(s, "0123456789") == "" {
 		n := 0
-		for i := 0; i < len(s) && n >= 0; i++ {
-			if c := s[i]; c >= '0' && c <= '9' {
-				n = n*10 + int(c-'0')
-			} else {
-				n = -1
-			}
+		for i := range len(s) {
+			n = n*10 + int(s[i]-'0')
 		}
-		if n >= 0 {
-			return n, true
-		}
+		return n, true
 	}
 	digits, neg, ok := intDigits(s)
 	if !ok {
