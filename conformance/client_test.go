@@ -87,19 +87,25 @@ func (s *side) do(method, target string, header http.Header, body, jar string) (
 	if err != nil {
 		return nil, err
 	}
-	if jar != "" {
-		if s.jars[jar] == nil {
-			s.jars[jar] = map[string]string{}
-		}
-		for _, c := range resp.Cookies() {
-			if c.MaxAge < 0 || c.Value == "" {
-				delete(s.jars[jar], c.Name)
-			} else {
-				s.jars[jar][c.Name] = c.Value
-			}
+	s.keep(jar, resp)
+	return &answer{status: resp.StatusCode, header: resp.Header, body: b}, nil
+}
+
+// keep records in jar the cookies resp sets and deletes; "" keeps none.
+func (s *side) keep(jar string, resp *http.Response) {
+	if jar == "" {
+		return
+	}
+	if s.jars[jar] == nil {
+		s.jars[jar] = map[string]string{}
+	}
+	for _, c := range resp.Cookies() {
+		if c.MaxAge < 0 || c.Value == "" {
+			delete(s.jars[jar], c.Name)
+		} else {
+			s.jars[jar][c.Name] = c.Value
 		}
 	}
-	return &answer{status: resp.StatusCode, header: resp.Header, body: b}, nil
 }
 
 // token returns user's token key, obtaining it from /api-token-auth/ the
