@@ -17,7 +17,7 @@ import (
 // repeated header, a method of any name) it can.
 type rawRequest struct {
 	method string
-	target string     // the request line's target: path and query, as sent
+	target string      // the request line's target: path and query, as sent
 	header [][2]string // in order; values may hold the placeholders of side.fill
 	body   string
 	jar    string // the cookie jar sent and kept; "" sends none
