@@ -1,7 +1,10 @@
 // Package pycompat reads input exactly as the Python and Django functions
 // DRF relies on do, so that the framework accepts and refuses what DRF
-// does: Python's int(), base64.b64decode() and repr(), and the method
-// sets DRF and Django treat as safe. Each behaviour lives here once.
+// does: Python's int(), base64.b64decode() and repr(), its codecs
+// (bytes.decode() in the charset a request declares), Django's reading of
+// query strings and form bodies (QueryDict) and of the Content-Type
+// (cgi.parse_header), and the method sets DRF and Django treat as safe.
+// Each behaviour lives here once.
 package pycompat
 
 import (
