@@ -78,7 +78,9 @@ type sqlTable struct {
 	key       *structs.Field
 	writes    []*structs.Field
 	table     string
-	tableRows bool // SQLConfig.TableRows, with a Query and a Table
+	readsRow  bool   // the source reads Table itself, so RETURNING gives its row
+	returning string // a write's RETURNING clause: the row's columns if readsRow, else its key
+	tableRows bool   // SQLConfig.TableRows, with a Query and a Table
 	counter   Counter
 	estimator Counter
 	cache     sync.Map
@@ -126,6 +128,12 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	}
 	if t.key, err = m.field(keyName); err != nil {
 		return nil, fmt.Errorf("queryset: key: %w", err)
+	}
+	t.readsRow = c.Query == ""
+	if t.readsRow {
+		t.returning = " RETURNING " + t.columns
+	} else {
+		t.returning = " RETURNING " + quote(t.key.Column)
 	}
 	cols := c.Columns
 	if cols == nil && c.Query == "" {
@@ -310,26 +318,39 @@ func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]any, err
 	if limit == 0 || s.st.none {
 		return []any{}, nil
 	}
-	// LIMIT and OFFSET are written into the text rather than bound: SQLite
-	// plans a statement for its bound LIMIT and plans it again once the
-	// driver clears its bindings, that is on every run, while a statement
-	// with literal numbers is planned once per connection (store.Open's
-	// statement cache) and then reused. "All" is LIMIT -1 on SQLite (which
-	// needs a LIMIT before OFFSET) and no LIMIT on PostgreSQL.
-	var q string
+	return s.query(ctx, s.t.db, s.sliceSQL(offset, limit), s.args(nil), limit)
+}
+
+// sliceSQL is the statement of Slice. LIMIT and OFFSET are written into
+// the text rather than bound: SQLite plans a statement for its bound LIMIT
+// and plans it again once the driver clears its bindings, that is on
+// every run, while a statement with literal numbers is planned once per
+// connection (store.Open's statement cache) and then reused. "All" is
+// LIMIT -1 on SQLite (which needs a LIMIT before OFFSET) and no LIMIT on
+// PostgreSQL.
+func (s *SQLSource[T]) sliceSQL(offset, limit int) string {
 	if limit > 0 && offset >= LateRowLookup && s.lateLookup() {
-		q = s.lateSQL(offset, limit)
-	} else {
-		lim := ""
-		switch {
-		case limit > 0:
-			lim = " LIMIT " + strconv.Itoa(limit)
-		case !s.t.pg:
-			lim = " LIMIT -1"
-		}
-		q = s.sql('r') + lim + " OFFSET " + strconv.Itoa(max(offset, 0))
+		return s.lateSQL(offset, limit)
 	}
-	rows, err := s.t.db.QueryContext(ctx, q, s.args(nil)...)
+	lim := ""
+	switch {
+	case limit > 0:
+		lim = " LIMIT " + strconv.Itoa(limit)
+	case !s.t.pg:
+		lim = " LIMIT -1"
+	}
+	return s.sql('r') + lim + " OFFSET " + strconv.Itoa(max(offset, 0))
+}
+
+// queryer runs a query on a database or in a transaction.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// query runs q, whose result columns are the source's, on db and reads up
+// to limit items (all when limit < 0) from its rows.
+func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []any, limit int) ([]any, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -524,9 +545,9 @@ func (s *SQLSource[T]) args(tail []any) []any {
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// Insert writes item, a *T, as a new row of the table, sets its key when
-// the database chose it (INSERT ... RETURNING, on both dialects), and
-// reloads it through the source (so columns of a join are filled in).
+// Insert writes item, a *T, as a new row of the table and reads the row
+// back into item (the key the database chose, and the columns of a join),
+// as one statement or one transaction: see write.
 func (s *SQLSource[T]) Insert(ctx context.Context, item any) error {
 	base, err := s.writable(item)
 	if err != nil {
@@ -538,24 +559,12 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item any) error {
 	for i, f := range s.t.writes {
 		names[i], marks[i], args[i] = quote(f.Column), s.t.param(f), f.Get(base).Bind()
 	}
-	q := "INSERT INTO " + quote(s.t.table) + " (" + strings.Join(names, ", ") + ") VALUES (" + strings.Join(marks, ", ") + ")"
-	if slices.Contains(s.t.writes, s.t.key) {
-		if _, err := s.t.db.ExecContext(ctx, s.t.db.Rebind(q), args...); err != nil {
-			return err
-		}
-	} else {
-		var id int64
-		q += " RETURNING " + quote(s.t.key.Column)
-		if err := s.t.db.QueryRowContext(ctx, s.t.db.Rebind(q), args...).Scan(&id); err != nil {
-			return err
-		}
-		s.t.key.Set(base, structs.Value{Kind: s.t.key.Kind, I: id, U: uint64(id)})
-	}
-	return s.reload(ctx, base, item.(*T))
+	return s.write(ctx, "INSERT INTO "+quote(s.t.table)+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args, item.(*T))
 }
 
-// Update writes item's columns to its row (found by key) and reloads it;
-// a row that no longer exists is sql.ErrNoRows.
+// Update writes item's columns to its row (found by key) and reads the
+// row back into item, as Insert does; a row that no longer exists is
+// sql.ErrNoRows.
 func (s *SQLSource[T]) Update(ctx context.Context, item any) error {
 	base, err := s.writable(item)
 	if err != nil {
@@ -568,15 +577,50 @@ func (s *SQLSource[T]) Update(ctx context.Context, item any) error {
 		args = append(args, f.Get(base).Bind())
 	}
 	args = append(args, s.t.key.Get(base).Bind())
-	q := s.t.db.Rebind("UPDATE " + quote(s.t.table) + " SET " + strings.Join(sets, ", ") + " WHERE " + quote(s.t.table) + "." + quote(s.t.key.Column) + " = " + s.t.param(s.t.key))
-	res, err := s.t.db.ExecContext(ctx, q, args...)
+	return s.write(ctx, "UPDATE "+quote(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+quote(s.t.table)+"."+quote(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item.(*T))
+}
+
+// write runs q, an INSERT or UPDATE of one row, and reads the row it wrote
+// into obj before the write is committed: the statement RETURNING the
+// row when the source reads its table, else, in one transaction, the
+// statement RETURNING the row's key and the row read through the source.
+// A row that is committed is thus always answered, and a failure to read
+// it back leaves nothing written (a client that retries cannot write it
+// twice). No row written is sql.ErrNoRows.
+func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj *T) error {
+	q = s.t.db.Rebind(q + s.t.returning)
+	if s.t.readsRow {
+		return s.readInto(ctx, s.t.db, q, args, obj)
+	}
+	return store.InTx(ctx, s.t.db, func(tx *sqlx.Tx) error {
+		var key any
+		if err := tx.QueryRowContext(ctx, q, args...).Scan(&key); err != nil {
+			return err
+		}
+		v, err := s.t.key.FromDB(key)
+		if err != nil {
+			return err
+		}
+		row := &SQLSource[T]{t: s.t}
+		row.st.conds = []cond{{f: s.t.key, op: '=', v: v}}
+		return row.readInto(ctx, tx, row.sliceSQL(0, 1), row.args(nil), obj)
+	})
+}
+
+// readInto runs q, a statement of one row at most, on db and reads the
+// row into obj; no row is sql.ErrNoRows. The statement is stepped to its
+// end: a write outside a transaction commits there, and the commit may
+// yet fail (a deferred foreign key), which SQLite reports only then.
+func (s *SQLSource[T]) readInto(ctx context.Context, db queryer, q string, args []any, obj *T) error {
+	items, err := s.query(ctx, db, q, args, -1)
 	if err != nil {
 		return err
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
+	if len(items) == 0 {
 		return sql.ErrNoRows
 	}
-	return s.reload(ctx, base, item.(*T))
+	*obj = *items[0].(*T)
+	return nil
 }
 
 // Delete removes item's row (found by key); a row that no longer exists
@@ -605,19 +649,4 @@ func (s *SQLSource[T]) writable(item any) (unsafe.Pointer, error) {
 		return nil, ErrReadOnly
 	}
 	return pointerOf[T](item)
-}
-
-// reload reads the row of base's key through the unfiltered source into obj.
-func (s *SQLSource[T]) reload(ctx context.Context, base unsafe.Pointer, obj *T) error {
-	fresh := &SQLSource[T]{t: s.t}
-	fresh.st.conds = []cond{{f: s.t.key, op: '=', v: s.t.key.Get(base)}}
-	items, err := fresh.Slice(ctx, 0, 1)
-	if err != nil {
-		return err
-	}
-	if len(items) == 0 {
-		return sql.ErrNoRows
-	}
-	*obj = *items[0].(*T)
-	return nil
 }
