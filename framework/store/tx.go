@@ -21,12 +21,14 @@ const MaxAttempts = 5
 // rolling back otherwise (fn's error is returned as is). A transaction
 // that PostgreSQL aborted (IsRetryable: a serialization failure, a
 // deadlock, the server ending the session) is run again, up to MaxAttempts
-// times with a short random pause, so fn must have no effect outside tx. A failure whose outcome is unknown, as a
-// connection lost during COMMIT, is never retried.
+// times with a short random pause, so fn must have no effect outside tx.
+// A failure whose outcome is unknown is never retried: a connection lost
+// during COMMIT, or the session ended while the COMMIT was answered (it
+// may have committed).
 func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 	for attempt := 1; ; attempt++ {
-		err := inTx(ctx, db, fn)
-		if err == nil || attempt == MaxAttempts || !IsRetryable(err) {
+		committing, err := inTx(ctx, db, fn)
+		if err == nil || attempt == MaxAttempts || !IsRetryable(err) || committing && isSessionEnded(err) {
 			return err
 		}
 		pause := time.Duration(rand.Int64N(int64(attempt) * int64(10*time.Millisecond)))
@@ -38,16 +40,18 @@ func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 	}
 }
 
-func inTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
+// inTx runs fn in one transaction; committing reports whether err is the
+// COMMIT's.
+func inTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) (committing bool, err error) {
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
-		return err
+		return false, err
 	}
-	return tx.Commit()
+	return true, tx.Commit()
 }
 
 // IsBusy reports whether err is SQLite's "database is locked" (SQLITE_BUSY)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/jmoiron/sqlx"
 
@@ -38,9 +38,10 @@ type PostgresFault struct {
 type moment uint8
 
 const (
-	never       moment = iota
-	afterWrite         // once a write statement has run, committed or not
-	afterCommit        // once a write statement is committed
+	never        moment = iota
+	afterWrite          // once a write statement has run, committed or not
+	afterCommit         // once a write statement is committed
+	duringCommit        // as the COMMIT of a write is answered
 )
 
 // FaultyPostgres returns a new database of the package's cluster (see
@@ -70,6 +71,14 @@ func (f *PostgresFault) AfterWrite() { f.arm(afterWrite) }
 // next INSERT, UPDATE or DELETE is committed, by the statement itself
 // outside a transaction or by its transaction's COMMIT.
 func (f *PostgresFault) AfterCommit() { f.arm(afterCommit) }
+
+// DuringCommit arms the fault for the next COMMIT of a transaction that
+// wrote: the transaction is committed, then its session is ended before
+// the client reads the answer, so that the client is told what
+// PostgreSQL tells it then, 57P01 "terminating connection due to
+// administrator command", and cannot know that it committed. The
+// database is not taken away: new connections are let in.
+func (f *PostgresFault) DuringCommit() { f.arm(duringCommit) }
 
 func (f *PostgresFault) arm(m moment) {
 	f.mu.Lock()
@@ -101,20 +110,26 @@ func (f *PostgresFault) Restore(t testing.TB) {
 	}
 }
 
-// reached is called when a connection reaches moment m: the database is
-// taken away if the fault is armed for m.
-func (f *PostgresFault) reached(m moment) {
+// reached is called when a connection reaches moment m, and reports
+// whether the fault was armed for m: then the database's sessions are
+// ended, and it is taken away unless m is duringCommit.
+func (f *PostgresFault) reached(m moment) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.armed != m {
-		return
+		return false
 	}
 	f.armed, f.tripped = never, true
 	f.trips++
+	refuse := ""
+	if m != duringCommit {
+		refuse = `ALTER DATABASE "` + f.name + `" ALLOW_CONNECTIONS false; `
+	}
 	// pg_terminate_backend waits (up to 10 s) for each session to end, so
 	// that the next statement on any of them fails.
-	f.tripErr = psql(postgres.port, "postgres", fmt.Sprintf(`ALTER DATABASE "%[1]s" ALLOW_CONNECTIONS false; `+
-		`SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '%[1]s'`, f.name))
+	f.tripErr = psql(postgres.port, "postgres", refuse+
+		`SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '`+f.name+`'`)
+	return true
 }
 
 // generation is how often the database was taken away so far.
@@ -228,6 +243,9 @@ func (tx *faultTx) Commit() error {
 	tx.c.inTx, tx.c.wrote = false, false
 	if err == nil && wrote {
 		tx.c.f.reached(afterCommit)
+		if tx.c.f.reached(duringCommit) {
+			return &pgconn.PgError{Severity: "FATAL", Code: "57P01", Message: "terminating connection due to administrator command"}
+		}
 	}
 	return err
 }
