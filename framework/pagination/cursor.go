@@ -120,7 +120,7 @@ var errInvalidCursor = errors.New("invalid cursor")
 // and 404 "Invalid cursor" for a cursor that cannot be decoded or whose
 // position is not a value of the ordering field.
 func (p *CursorPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*CursorPage, error) {
-	q := parseQuery(r.URL.RawQuery, nil)
+	q := requestQuery(r, nil)
 	size := choosePageSize(q, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize, v)
 	if size <= 0 {
 		return nil, nil
@@ -221,7 +221,7 @@ func (p *CursorPagination) decode(raw string) (cursor, error) {
 			return cursor{}, errInvalidCursor
 		}
 	}
-	tokens := parseQuery(string(b), nil)
+	tokens := query(pycompat.AppendQuery(nil, string(b), pycompat.UTF8))
 	var c cursor
 	if o, ok := tokens.first("o"); ok {
 		cutoff := p.OffsetCutoff

@@ -127,7 +127,7 @@ func (p *KeysetPagination) Paginate(src queryset.Source, r *request.Request, v *
 // page size, and 404 "Invalid cursor" for a cursor that is not one this
 // style signed for this ordering.
 func (p *KeysetPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*KeysetPage, error) {
-	q := parseQuery(r.URL.RawQuery, nil)
+	q := requestQuery(r, nil)
 	size := choosePageSize(q, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize, v)
 	if size <= 0 {
 		return nil, nil

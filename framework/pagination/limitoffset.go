@@ -47,7 +47,7 @@ func (p *LimitOffsetPagination) Paginate(src queryset.Source, r *request.Request
 // that is not a non-negative integer gives 0. Numbers are read exactly,
 // however long, so that the links carry them as DRF's do.
 func (p *LimitOffsetPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*LimitOffsetPage, error) {
-	q := parseQuery(r.URL.RawQuery, nil)
+	q := requestQuery(r, nil)
 	limitParam := cmp.Or(p.LimitQueryParam, "limit")
 	offsetParam := cmp.Or(p.OffsetQueryParam, "offset")
 	var limit *big.Int

@@ -55,7 +55,7 @@ func (p *PageNumberPagination) Paginate(src queryset.Source, r *request.Request,
 // ExactCount, a page past the last is the one found empty.
 func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*NumberPage, error) {
 	page := new(NumberPage)
-	q := parseQuery(r.URL.RawQuery, page.params[:0])
+	q := requestQuery(r, page.params[:0])
 	size := choosePageSize(q, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize, v)
 	if size <= 0 {
 		return nil, nil
@@ -148,7 +148,7 @@ type NumberPage struct {
 	links            linker
 	controls
 	// params backs the parsed query string when it is short.
-	params [4]param
+	params [4]pycompat.QueryPair
 }
 
 // Items returns the page's items.

@@ -12,34 +12,22 @@ import (
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
-// param is one name=value pair of a query string, decoded.
-type param struct{ key, value string }
+// query is a request's query string as Django reads it
+// (pycompat.AppendQuery).
+type query []pycompat.QueryPair
 
-// query is a request's query string as Django reads it: pairs split on
-// "&" only, "+" as a space, bad escapes kept as text, invalid UTF-8
-// replaced, blank values kept.
-type query []param
-
-// parseQuery appends the pairs of raw to q, which may be a page's own
-// buffer so that a short query string costs no allocation.
-func parseQuery(raw string, q query) query {
-	for raw != "" {
-		var field string
-		field, raw, _ = strings.Cut(raw, "&")
-		if field == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(field, "=")
-		q = append(q, param{unquotePlus(k), unquotePlus(v)})
-	}
-	return q
+// requestQuery appends the fields of r's query string, in the request's
+// charset, to q, which may be a page's own buffer so that a short query
+// string costs no allocation.
+func requestQuery(r *request.Request, q query) query {
+	return pycompat.AppendQuery(q, r.URL.RawQuery, pycompat.CodecOf(r.Charset()))
 }
 
 // size is the length of q's pairs, unescaped, with their separators.
 func (q query) size() int {
 	n := 0
 	for _, p := range q {
-		n += len(p.key) + len(p.value) + 2
+		n += len(p.Key) + len(p.Value) + 2
 	}
 	return n
 }
@@ -47,8 +35,8 @@ func (q query) size() int {
 // get returns the last value of key, as a QueryDict does.
 func (q query) get(key string) (string, bool) {
 	for i := len(q) - 1; i >= 0; i-- {
-		if q[i].key == key {
-			return q[i].value, true
+		if q[i].Key == key {
+			return q[i].Value, true
 		}
 	}
 	return "", false
@@ -57,8 +45,8 @@ func (q query) get(key string) (string, bool) {
 // first returns the first value of key, as Python's parse_qs(...)[key][0].
 func (q query) first(key string) (string, bool) {
 	for _, p := range q {
-		if p.key == key {
-			return p.value, true
+		if p.Key == key {
+			return p.Value, true
 		}
 	}
 	return "", false
@@ -69,112 +57,24 @@ func (q query) first(key string) (string, bool) {
 // value when set is true. One stable sort by key, so the cost grows as
 // n log n in the number of parameters.
 func (q query) appendEncoded(b []byte, key string, set bool, value string) []byte {
-	var buf [8]param
+	var buf [8]pycompat.QueryPair
 	ps := buf[:0]
 	for _, p := range q {
-		if p.key != key {
+		if p.Key != key {
 			ps = append(ps, p)
 		}
 	}
 	if set {
-		ps = append(ps, param{key, value})
+		ps = append(ps, pycompat.QueryPair{Key: key, Value: value})
 	}
-	slices.SortStableFunc(ps, func(a, b param) int { return strings.Compare(a.key, b.key) })
+	slices.SortStableFunc(ps, func(a, b pycompat.QueryPair) int { return strings.Compare(a.Key, b.Key) })
 	for i, p := range ps {
 		if i > 0 {
 			b = append(b, '&')
 		}
-		b = append(append(append(b, url.QueryEscape(p.key)...), '='), url.QueryEscape(p.value)...)
+		b = append(append(append(b, url.QueryEscape(p.Key)...), '='), url.QueryEscape(p.Value)...)
 	}
 	return b
-}
-
-// unquotePlus decodes one side of a form pair: "+" is a space, %XX a
-// byte, a "%" not followed by two hex digits stays as it is; bytes that
-// are not UTF-8 become U+FFFD.
-func unquotePlus(s string) string {
-	if !strings.ContainsAny(s, "+%") && utf8.ValidString(s) {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '+':
-			b = append(b, ' ')
-		case c == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]):
-			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
-			i += 2
-		default:
-			b = append(b, c)
-		}
-	}
-	return decodeUTF8(b)
-}
-
-func ishex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
-}
-
-// decodeUTF8 decodes b, replacing each maximal ill-formed subsequence by
-// one U+FFFD, as Python's decoder does with errors="replace".
-func decodeUTF8(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	var s strings.Builder
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r != utf8.RuneError || n > 1 {
-			s.Write(b[i : i+n])
-			i += n
-			continue
-		}
-		s.WriteRune(utf8.RuneError)
-		i += illFormedLen(b[i:])
-	}
-	return s.String()
-}
-
-// illFormedLen is the length of the maximal subpart of an ill-formed
-// sequence at the start of b: a lead byte and the continuation bytes
-// that could still have completed it.
-func illFormedLen(b []byte) int {
-	c := b[0]
-	lo, hi, need := byte(0x80), byte(0xBF), 0
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
-	case c == 0xE0:
-		need, lo = 2, 0xA0
-	case c == 0xED:
-		need, hi = 2, 0x9F
-	case c >= 0xE1 && c <= 0xEF:
-		need = 2
-	case c == 0xF0:
-		need, lo = 3, 0x90
-	case c == 0xF4:
-		need, hi = 3, 0x8F
-	case c >= 0xF1 && c <= 0xF3:
-		need = 3
-	}
-	n := 1
-	for n <= need && n < len(b) {
-		if n == 1 && (b[1] < lo || b[1] > hi) || n > 1 && (b[n] < 0x80 || b[n] > 0xBF) {
-			break
-		}
-		n++
-	}
-	return n
 }
 
 // positiveInt is DRF's reading of a size or offset parameter: Python's
@@ -229,9 +129,26 @@ type linker struct {
 	query query
 }
 
-// newLinker returns the linker of r, whose query string is q.
+// newLinker returns the linker of r, whose query string read as Django
+// reads it is q. DRF's links start from the request's full path, whose
+// query Django escapes again from its bytes read as ISO-8859-1
+// (iri_to_uri), and read it back in UTF-8 (parse_qs) whatever the
+// charset: a query that is not ASCII, or a charset other than UTF-8,
+// gives links another reading than q.
 func newLinker(r *request.Request, q query) linker {
+	if raw := r.URL.RawQuery; !isASCII(raw) || pycompat.CodecOf(r.Charset()) != pycompat.UTF8 {
+		q = pycompat.AppendQuery(nil, string(pycompat.Latin1([]byte(raw))), pycompat.UTF8)
+	}
 	return linker{r: r.Request, path: escapePath(r.URL.Path), query: q}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // replace returns the request's URL with key set to value alone.
@@ -241,11 +158,11 @@ func (l linker) replace(key, value string) string { return l.build(key, true, va
 func (l linker) with(key, value string) linker {
 	q := make(query, 0, len(l.query)+1)
 	for _, p := range l.query {
-		if p.key != key {
+		if p.Key != key {
 			q = append(q, p)
 		}
 	}
-	l.query = append(q, param{key, value})
+	l.query = append(q, pycompat.QueryPair{Key: key, Value: value})
 	return l
 }
 

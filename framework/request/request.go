@@ -9,12 +9,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // Authenticator is an authentication scheme. Authenticate returns the user
@@ -246,12 +246,24 @@ func (r *Request) Vary(header string) {
 // VaryHeaders returns the names recorded by Vary.
 func (r *Request) VaryHeaders() []string { return r.vary }
 
-// QueryParams returns the parsed query string, parsed once.
+// QueryParams returns the query string as Django reads it (QueryDict),
+// parsed once: fields split on "&" only, "+" a space, a "%" not followed
+// by two hex digits kept as it is, escapes decoded in the request's
+// charset with errors replaced (pycompat.AppendQuery).
 func (r *Request) QueryParams() url.Values {
 	if r.query == nil {
-		r.query = r.URL.Query()
+		r.query = pycompat.ParseQuery(r.URL.RawQuery, pycompat.CodecOf(r.Charset()))
 	}
 	return r.query
+}
+
+// Charset returns the charset parameter of the Content-Type, "" without
+// one: Django's HttpRequest.encoding, in which it decodes the query string
+// and DRF's parsers the body (pycompat.CodecOf; one Python does not know
+// is read as UTF-8).
+func (r *Request) Charset() string {
+	charset, _ := pycompat.HeaderParam(r.Header.Get("Content-Type"), "charset")
+	return charset
 }
 
 // Data returns the parsed body: a map for JSON objects and forms, the JSON
@@ -273,14 +285,10 @@ func (r *Request) parse() (any, error) {
 	if r.Body == nil || r.Body == http.NoBody || (r.ContentLength == 0 && ct == "") {
 		return nil, nil
 	}
-	// A missing type is matched as application/octet-stream but named as
-	// sent. As in DRF, the type is what precedes the first ";", whatever
-	// the parameters after it.
-	mt, params, err := mime.ParseMediaType(cmp.Or(ct, "application/octet-stream"))
-	if err != nil {
-		base, _, _ := strings.Cut(ct, ";")
-		mt, params = strings.ToLower(strings.TrimSpace(base)), nil
-	}
+	// The Content-Type as Django reads it; a missing type is matched as
+	// application/octet-stream but named as sent.
+	mt, params := pycompat.ParseHeader(cmp.Or(ct, "application/octet-stream"))
+	mt = strings.ToLower(mt)
 	for _, p := range r.parsers {
 		if matchMedia(p.MediaType(), mt) {
 			body := &bodyReader{r: r.Body}
