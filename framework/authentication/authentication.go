@@ -14,6 +14,7 @@ package authentication
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/go-drf/drf/framework/request"
 )
@@ -62,9 +63,22 @@ func (f PasswordCheckerFunc) CheckPassword(ctx context.Context, username, passwo
 	return f(ctx, username, password)
 }
 
-// header is the Authorization header split on ASCII whitespace, as DRF
-// splits the header's bytes: its first two words and how many words it
-// has, counted up to three.
+// HeaderValue is the value of the request header name as a scheme of DRF
+// reads it from request.META: every field of that name, in the order
+// sent, joined by a comma, as gunicorn (and any WSGI server) joins a
+// repeated header. Read a header through it, not Header.Get, whose first
+// field alone would let a request carrying the header twice (a client's
+// copy and a proxy's, or one credential and another) authenticate as the
+// first where DRF refuses the pair: "Token KEY" then "Token OTHER" is
+// "Token KEY,Token OTHER", three words. TrustedHeader, which names a user
+// outright, refuses a repeated header instead.
+func HeaderValue(h http.Header, name string) string {
+	return strings.Join(h.Values(name), ",")
+}
+
+// header is the Authorization header (HeaderValue) split on ASCII
+// whitespace, as DRF splits the header's bytes: its first two words and
+// how many words it has, counted up to three.
 type header struct {
 	words [2]string
 	n     int
@@ -72,7 +86,7 @@ type header struct {
 
 func authorization(r *request.Request) header {
 	var h header
-	rest := r.Header.Get("Authorization")
+	rest := HeaderValue(r.Header, "Authorization")
 	for h.n < 3 {
 		start := 0
 		for start < len(rest) && asciiSpace(rest[start]) {

@@ -34,7 +34,8 @@ func (w *world) loginCookies(t *testing.T, u *auth.User) (cookie, secret string)
 }
 
 // headerScheme is a user's own scheme, as in the sample: it authenticates
-// the X-Username header; no header is "not attempted", an unknown name fails.
+// the X-Username header (read as DRF reads it, through HeaderValue); no
+// header is "not attempted", an unknown name fails.
 type headerScheme struct {
 	users *auth.Users
 	calls *int
@@ -42,7 +43,7 @@ type headerScheme struct {
 
 func (s headerScheme) Authenticate(r *request.Request) (request.User, any, error) {
 	*s.calls++
-	name := r.Header.Get("X-Username")
+	name := authentication.HeaderValue(r.Header, "X-Username")
 	if name == "" {
 		return nil, nil, nil
 	}
