@@ -224,8 +224,8 @@ func negotiate(r *request.Request, renderers []Renderer, own []MediaType, format
 		}
 		renderers, own = matching, types
 	}
-	accept := strings.TrimSpace(r.Header.Get("Accept"))
-	if (accept == "" || accept == "*/*") && len(renderers) > 0 {
+	accept := strings.TrimSpace(acceptHeader(r.Header))
+	if accept == "*/*" && len(renderers) > 0 {
 		// What the loop below gives for */*, without parsing it.
 		r.AcceptedRenderer, r.AcceptedMediaType = renderers[0], "*/*"
 		if own[0].Precedence() > 0 {
@@ -259,6 +259,21 @@ func negotiate(r *request.Request, renderers []Renderer, own []MediaType, format
 		}
 	}
 	return exceptions.NotAcceptable()
+}
+
+// acceptHeader is the Accept header as DRF reads it (HTTP_ACCEPT of the
+// WSGI environ): "*/*" when there is none, the lines of a repeated header
+// joined by "," as WSGI servers join them. A header present but empty is
+// "", which no renderer satisfies (406), as in DRF.
+func acceptHeader(h http.Header) string {
+	switch vs := h["Accept"]; len(vs) {
+	case 0:
+		return "*/*"
+	case 1:
+		return vs[0]
+	default:
+		return strings.Join(vs, ",")
+	}
 }
 
 // formatOverride returns the format query parameter, without parsing the

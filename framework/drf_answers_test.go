@@ -1,0 +1,100 @@
+package framework_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/sample"
+)
+
+// The tests of this file send requests to the sample service and expect
+// the answers the DRF reference of the same contract gives
+// (../shared/reference, DRF 3.14 on Django 3.2 under gunicorn), which
+// were read from it for the same requests to the host 127.0.0.1.
+
+// answer is what a user sees of a response: its status, the headers
+// named ("Name: value", the values of a repeated header joined by ", ";
+// "Name:" when it must be absent) and, unless "", its body.
+type answer struct {
+	status int
+	header []string
+	body   string
+}
+
+func (a answer) check(t *testing.T, what string, r *apitest.Response) {
+	t.Helper()
+	if r.Status != a.status {
+		t.Errorf("%s: status %d, want %d (%.200s)", what, r.Status, a.status, r.Body)
+	}
+	for _, h := range a.header {
+		name, want, _ := strings.Cut(h, ":")
+		if got := strings.Join(r.Header.Values(name), ", "); got != strings.TrimSpace(want) {
+			t.Errorf("%s: %s %q, want %q", what, name, got, strings.TrimSpace(want))
+		}
+	}
+	if a.body != "" && r.Body != a.body {
+		t.Errorf("%s: body %.300s, want %s", what, r.Body, a.body)
+	}
+}
+
+// sampleClient serves the sample on a fresh SQLite database with the demo
+// data, and returns a function that sends a request to the host 127.0.0.1
+// with header's fields, and the token keys of alice and admin.
+func sampleClient(t *testing.T) (do func(method, path string, header ...string) *apitest.Response, alice, admin string) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(filepath.Join(t.TempDir(), "sample.sqlite3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := sample.Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if err := sample.Seed(ctx, db, sample.DefaultBooks); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{}
+	for _, name := range []string{"alice", "admin"} {
+		u, err := (&auth.Users{DB: db}).GetByUsername(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, _, err := (&authtoken.Tokens{DB: db}).GetOrCreate(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[name] = tok.Key
+	}
+	h, err := sample.New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := apitest.New(t, h)
+	return func(method, path string, header ...string) *apitest.Response {
+		t.Helper()
+		return c.Do(method, path, "", append([]string{"Host: 127.0.0.1"}, header...)...)
+	}, keys["alice"], keys["admin"]
+}
+
+// An empty Accept header, or one of empty ranges, is 406 before any
+// authentication; repeated Accept lines are joined.
+func TestDRFAnswersEmptyAccept(t *testing.T) {
+	do, _, _ := sampleClient(t)
+	notAcceptable := answer{406, []string{"Content-Type: application/json", "Vary: Accept", "Allow: GET, HEAD, OPTIONS",
+		"Content-Length: 57", "WWW-Authenticate:"}, `{"detail":"Could not satisfy the request Accept header."}`}
+	for _, header := range [][]string{{"Accept:"}, {"Accept: \t "}, {"Accept: ,"}, {"Accept: , "}} {
+		notAcceptable.check(t, "/whoami/ "+strings.Join(header, ","), do("GET", "/whoami/", header...))
+	}
+	notAcceptable.check(t, "/whoami/?format=json", do("GET", "/whoami/?format=json", "Accept:"))
+	notAcceptable.check(t, "bad token", do("GET", "/auth/token-first/", "Accept:", "Authorization: Token bad"))
+	whoami := answer{200, []string{"Content-Type: application/json", "Vary: Accept, Cookie"}, `{"username":null,"auth":null,"version":null}`}
+	whoami.check(t, "two Accept lines", do("GET", "/whoami/", "Accept: text/html", "Accept: application/json"))
+	whoami.check(t, "an empty Accept line and another", do("GET", "/whoami/", "Accept:", "Accept: application/json"))
+}
