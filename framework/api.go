@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"slices"
@@ -55,7 +56,7 @@ func (a *API) NotFound(h http.Handler) { *a.notFound = h }
 // CommonMiddleware does; else the not-found page.
 func (a *API) miss(w http.ResponseWriter, r *http.Request) {
 	if p := r.URL.Path; !a.settings.DisableAppendSlash && !strings.HasSuffix(p, "/") &&
-		a.mux.Match(chi.NewRouteContext(), r.Method, p+"/") {
+		a.mux.Match(chi.NewRouteContext(), routeMethod(r.Method), p+"/") {
 		target := p + "/"
 		if r.URL.RawQuery != "" {
 			target += "?" + r.URL.RawQuery
@@ -89,12 +90,54 @@ func (a *API) Router() chi.Router { return a.router }
 func (a *API) Routes() *reverse.Routes { return a.routes }
 
 // ServeHTTP serves the API's routes. With AllowedHosts set, a request for
-// another host is answered 400 first, whatever its route.
+// another host is answered 400 first, whatever its route. Requests are
+// routed as Django routes them: whatever the method, upper-cased; a View
+// answers a method it does not declare with 405 after its policies, as
+// DRF does.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.hosts != nil && !a.hosts.checkHost(w, r, a.routes.Host(r)) {
 		return
 	}
+	if !chiMethod(r.Method) {
+		r = a.routeAsDjango(r)
+	}
 	a.mux.ServeHTTP(w, r)
+}
+
+// routeAsDjango returns r with the chi routing context that makes chi
+// route it as Django would, where chi's own differs: chi answers 405
+// itself to a method it does not know. The method is upper-cased, as
+// Django's request.method is, and routed by routeMethod.
+func (a *API) routeAsDjango(r *http.Request) *http.Request {
+	rctx := chi.NewRouteContext()
+	rctx.Routes = a.mux
+	r = r.WithContext(context.WithValue(r.Context(), chi.RouteCtxKey, rctx))
+	r.Method = strings.ToUpper(r.Method)
+	rctx.RouteMethod = routeMethod(r.Method)
+	return r
+}
+
+// routeMethod is the method chi routes a request of method by: the
+// method, upper-cased; TRACE for one chi does not know, since every View
+// and page of the API is mounted for every method chi knows, so that the
+// request reaches its view (plain chi routes that name their methods
+// still answer it 405).
+func routeMethod(method string) string {
+	if method = strings.ToUpper(method); chiMethod(method) {
+		return method
+	}
+	return http.MethodTrace
+}
+
+// chiMethod reports whether chi routes method itself: the methods of
+// net/http, upper-case.
+func chiMethod(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return true
+	}
+	return false
 }
 
 // Handler compiles v against the API's settings, once, into the

@@ -83,6 +83,8 @@ func sampleClient(t *testing.T) (do func(method, path string, header ...string) 
 	}, keys["alice"], keys["admin"]
 }
 
+const book1 = `{"id":1,"title":"Book 001","author":"Author 1","rating":3,"created":"2024-01-01T01:00:00Z","owner":"admin"}`
+
 // An empty Accept header, or one of empty ranges, is 406 before any
 // authentication; repeated Accept lines are joined.
 func TestDRFAnswersEmptyAccept(t *testing.T) {
@@ -97,4 +99,49 @@ func TestDRFAnswersEmptyAccept(t *testing.T) {
 	whoami := answer{200, []string{"Content-Type: application/json", "Vary: Accept, Cookie"}, `{"username":null,"auth":null,"version":null}`}
 	whoami.check(t, "two Accept lines", do("GET", "/whoami/", "Accept: text/html", "Accept: application/json"))
 	whoami.check(t, "an empty Accept line and another", do("GET", "/whoami/", "Accept:", "Accept: application/json"))
+}
+
+// A method no view declares runs the view's policies, then is 405 with
+// DRF's body and Allow; a lower-case method is upper-cased.
+func TestDRFAnswersUndeclaredMethods(t *testing.T) {
+	do, alice, _ := sampleClient(t)
+	for _, tc := range []struct {
+		method, path string
+		header       []string
+		want         answer
+	}{
+		{"PROPFIND", "/pages/nested-links/", nil, answer{405, []string{"Content-Type: application/json", "Vary: Accept, Cookie",
+			"Allow: GET, HEAD, OPTIONS", "Content-Length: 45"}, `{"detail":"Method \"PROPFIND\" not allowed."}`}},
+		{"propfind", "/pages/nested-links/", nil, answer{405, []string{"Allow: GET, HEAD, OPTIONS"}, `{"detail":"Method \"PROPFIND\" not allowed."}`}},
+		{"FOO", "/pages/nested-links/", nil, answer{405, []string{"Allow: GET, HEAD, OPTIONS", "Content-Length: 40"}, `{"detail":"Method \"FOO\" not allowed."}`}},
+		{"TRACE", "/pages/nested-links/", nil, answer{405, []string{"Allow: GET, HEAD, OPTIONS"}, `{"detail":"Method \"TRACE\" not allowed."}`}},
+		{"QUERY", "/pages/nested-links/", nil, answer{405, []string{"Allow: GET, HEAD, OPTIONS"}, `{"detail":"Method \"QUERY\" not allowed."}`}},
+		{"get", "/books/1/", nil, answer{200, []string{"Allow: GET, PUT, PATCH, DELETE, HEAD, OPTIONS"}, book1}},
+		{"PROPFIND", "/auth/token-first/", nil, answer{401, []string{"Content-Type: application/json", "WWW-Authenticate: Token",
+			"Vary: Accept", "Allow: GET, HEAD, OPTIONS", "Content-Length: 58"}, `{"detail":"Authentication credentials were not provided."}`}},
+		{"PROPFIND", "/auth/token-first/", []string{"Authorization: Token bad"}, answer{401, []string{"WWW-Authenticate: Token",
+			"Vary: Accept", "Content-Length: 27"}, `{"detail":"Invalid token."}`}},
+		{"PROPFIND", "/auth/session-first/", []string{"Authorization: Basic YWxpY2U6d3Jvbmc="}, answer{403, []string{"WWW-Authenticate:",
+			"Vary: Accept, Cookie", "Allow: GET, HEAD, OPTIONS"}, `{"detail":"Authentication credentials were not provided."}`}},
+		{"PROPFIND", "/auth/token-first/", []string{"Authorization: Token " + alice}, answer{405, []string{"Vary: Accept",
+			"Allow: GET, HEAD, OPTIONS"}, `{"detail":"Method \"PROPFIND\" not allowed."}`}},
+		{"PROPFIND", "/nope/", nil, answer{404, []string{"Content-Type: text/html"}, ""}},
+		{"PROPFIND", "/books", nil, answer{301, []string{"Location: /books/", "Content-Type: text/html; charset=utf-8"}, ""}},
+	} {
+		tc.want.check(t, tc.method+" "+tc.path+" "+strings.Join(tc.header, ","), do(tc.method, tc.path, tc.header...))
+	}
+	r := do("PROPFIND", "/pages/nested-links/", "Accept: text/html")
+	answer{405, []string{"Content-Type: text/html; charset=utf-8", "Vary: Accept, Cookie", "Allow: GET, HEAD, OPTIONS"}, ""}.check(t, "the page of PROPFIND", r)
+	if !strings.Contains(r.Body, "<b>PROPFIND</b> /pages/nested-links/") || !strings.Contains(r.Body, "HTTP 405 Method Not Allowed") {
+		t.Errorf("the page of PROPFIND does not show its request and answer: %.2000s", r.Body)
+	}
+	// Throttles run before the 405 and count it: the fourth in a minute
+	// is throttled.
+	for i, want := range []int{405, 405, 405, 429} {
+		r := do("PROPFIND", "/api-token-auth-throttled/")
+		answer{want, []string{"Allow: POST, OPTIONS", "Vary: Cookie"}, ""}.check(t, "throttled PROPFIND", r)
+		if want == 429 && (r.Header.Get("Retry-After") != "60" || r.Body != `{"detail":"Request was throttled. Expected available in 60 seconds."}`) {
+			t.Errorf("request %d: %s %s", i+1, r.Header.Get("Retry-After"), r.Body)
+		}
+	}
 }

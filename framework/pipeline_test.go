@@ -1,13 +1,90 @@
 package framework_test
 
 import (
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/authentication"
+	"github.com/go-drf/drf/framework/generics"
+	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/serializers"
 )
+
+// A method no view declares reaches the view all the same, whatever its
+// name or case: the pipeline runs (authentication, permissions,
+// throttles) and the view answers DRF's 405 with Allow; an upper-cased
+// lower-case method is the method (Django upper-cases request.method).
+func TestEveryMethodReachesTheView(t *testing.T) {
+	var log []string
+	api := framework.NewAPI(nil, framework.Settings{})
+	api.Handle("/items/", framework.View{
+		Authentication: framework.Authenticators(challengeScheme{headerScheme{challenge: "X-User", log: &log}}),
+		Permissions:    framework.Permissions(recordPermission{&log, framework.IsAuthenticated{}}),
+		Throttles:      framework.Throttles(recordThrottle{&log}),
+		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			log = append(log, "handler")
+			return framework.OK(map[string]string{"method": r.Method}), nil
+		},
+	})
+	c := apitest.New(t, api)
+	for _, tc := range []struct {
+		method string
+		header []string
+		log    string
+		want   answer
+	}{
+		{"PROPFIND", []string{"X-User: alice"}, "authenticate,permission,throttle", answer{405,
+			[]string{"Allow: GET, HEAD, OPTIONS", "Content-Type: application/json"}, `{"detail":"Method \"PROPFIND\" not allowed."}`}},
+		{"propfind", []string{"X-User: alice"}, "authenticate,permission,throttle", answer{405,
+			[]string{"Allow: GET, HEAD, OPTIONS"}, `{"detail":"Method \"PROPFIND\" not allowed."}`}},
+		{"QUERY", []string{"X-User: alice"}, "authenticate,permission,throttle", answer{405, nil, `{"detail":"Method \"QUERY\" not allowed."}`}},
+		{"TRACE", []string{"X-User: alice"}, "authenticate,permission,throttle", answer{405, nil, `{"detail":"Method \"TRACE\" not allowed."}`}},
+		{"get", []string{"X-User: alice"}, "authenticate,permission,throttle,handler", answer{200, nil, `{"method":"GET"}`}},
+		// The policies answer first.
+		{"PROPFIND", nil, "authenticate,permission", answer{401,
+			[]string{"WWW-Authenticate: X-User", "Allow: GET, HEAD, OPTIONS"}, `{"detail":"Authentication credentials were not provided."}`}},
+		{"PROPFIND", []string{"X-User: bad"}, "authenticate", answer{401, []string{"WWW-Authenticate: X-User"}, `{"detail":"No such user"}`}},
+	} {
+		log = nil
+		r := c.Do(tc.method, "/items/", "", tc.header...)
+		tc.want.check(t, tc.method+" "+strings.Join(tc.header, ","), r)
+		if got := strings.Join(log, ","); got != tc.log {
+			t.Errorf("%s %v: ran %s, want %s", tc.method, tc.header, got, tc.log)
+		}
+	}
+}
+
+// Pages mounted with HandleHTTP receive every method too, upper-cased;
+// plain chi routes that name their methods keep answering chi's 405 to
+// the others, and a path no route matches is Django's 404 page whatever
+// the method, or the APPEND_SLASH redirect.
+func TestUndeclaredMethodsOutsideViews(t *testing.T) {
+	api := framework.NewAPI(nil, framework.Settings{})
+	api.HandleHTTP("/page/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, r.Method)
+	}))
+	api.Router().Get("/plain/", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "plain") })
+	c := apitest.New(t, api)
+	for _, tc := range []struct {
+		method, path string
+		want         answer
+	}{
+		{"PROPFIND", "/page/", answer{200, nil, "PROPFIND"}},
+		{"mkcol", "/page/", answer{200, nil, "MKCOL"}},
+		{"GET", "/plain/", answer{200, nil, "plain"}},
+		{"get", "/plain/", answer{200, nil, "plain"}},
+		{"PROPFIND", "/plain/", answer{405, nil, ""}},
+		{"PROPFIND", "/nope/", answer{404, []string{"Content-Type: text/html"}, ""}},
+		{"PROPFIND", "/page", answer{301, []string{"Location: /page/"}, ""}},
+	} {
+		tc.want.check(t, tc.method+" "+tc.path, c.Do(tc.method, tc.path, ""))
+	}
+}
 
 // An Accept header that is there but names nothing satisfies no renderer:
 // DRF reads it as one empty media range and answers 406 before it
@@ -38,4 +115,23 @@ func TestEmptyAcceptIsNotAcceptable(t *testing.T) {
 	} {
 		answer{200, []string{"Content-Type: application/json", "Vary: Accept"}, `{"user":""}`}.check(t, strings.Join(header, ", "), c.Get("/who/", header...))
 	}
+}
+
+// BenchmarkAPIPath is BenchmarkFrameworkPath's request through an API:
+// the host check, chi's routing and the route's match before the view.
+func BenchmarkAPIPath(b *testing.B) {
+	tokens := memoryTokens{benchKey: {ID: 2, Username: "alice", Active: true}}
+	api := framework.NewAPI(nil, framework.Settings{
+		Authentication: framework.Authenticators(authentication.Token{Tokens: tokens}),
+		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
+		PageSize:       10,
+		Renderers:      framework.Renderers(framework.JSONRenderer{}, benchHTML{}),
+		AllowedHosts:   []string{"127.0.0.1"},
+	})
+	api.Handle("/pages/page-number/", generics.ListAPIView(generics.GenericAPIView[benchBook]{
+		View:       framework.View{Pagination: &pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}},
+		Source:     newFixedSource(1000, 5),
+		Serializer: serializers.MustNew[benchBook](),
+	}))
+	serve(b, api, pageRequest(benchKey))
 }
