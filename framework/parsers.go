@@ -1,15 +1,15 @@
 package framework
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"mime/multipart"
 	"net/http"
-	"strconv"
-	"strings"
 
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // JSONParser parses application/json bodies.
@@ -18,10 +18,26 @@ type JSONParser struct{}
 // MediaType returns application/json.
 func (JSONParser) MediaType() string { return "application/json" }
 
-// Parse decodes one JSON value; numbers stay json.Number. A malformed
-// body is 400 "JSON parse error - ...".
-func (JSONParser) Parse(body io.Reader, _ map[string]string) (any, error) {
-	dec := json.NewDecoder(body)
+// Parse decodes one JSON value; numbers stay json.Number. The body is
+// text in the Content-Type's charset (UTF-8 without one, or one Python
+// does not know), decoded as DRF decodes it (Python's stream reader: an
+// incomplete character at the end is left out, UTF-16 and UTF-32 need a
+// byte order mark). A body that does not decode, or is not JSON, is 400
+// "JSON parse error - ..." with Python's words for a decoding error and
+// for a byte order mark left in the text.
+func (JSONParser) Parse(body io.Reader, params map[string]string) (any, error) {
+	b, err := io.ReadAll(body)
+	if err != nil {
+		return nil, jsonError(err)
+	}
+	text, err := pycompat.CodecOf(params["charset"]).ReadAll(b)
+	if err != nil {
+		return nil, jsonError(err)
+	}
+	if bytes.HasPrefix(text, []byte("\uFEFF")) {
+		return nil, jsonError(errors.New("Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"))
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
@@ -55,16 +71,17 @@ type FormParser struct{}
 func (FormParser) MediaType() string { return "application/x-www-form-urlencoded" }
 
 // Parse reads the form leniently, as Django does, so it never rejects one
-// for its syntax: fields split on "&" only, "+" is a space, a "%" not
-// followed by two hex digits stays as it is, a field without "=" is blank,
-// and bytes that are not UTF-8 become U+FFFD. A body of more than
-// DefaultMaxNumberFields fields is refused.
+// for its syntax (pycompat.AppendQuery, in the Content-Type's charset):
+// fields split on "&" only, "+" is a space, a "%" not followed by two hex
+// digits stays as it is, a field without "=" is blank, and bytes that do
+// not decode become U+FFFD. A body of more than DefaultMaxNumberFields
+// fields is refused.
 func (p FormParser) Parse(body io.Reader, params map[string]string) (any, error) {
 	return p.ParseFields(body, params, DefaultMaxNumberFields)
 }
 
 // ParseFields is Parse with at most maxFields fields (negative: no limit).
-func (FormParser) ParseFields(body io.Reader, _ map[string]string, maxFields int) (any, error) {
+func (FormParser) ParseFields(body io.Reader, params map[string]string, maxFields int) (any, error) {
 	b, err := io.ReadAll(body)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -73,47 +90,22 @@ func (FormParser) ParseFields(body io.Reader, _ map[string]string, maxFields int
 		}
 		return nil, exceptions.ParseError("Form parse error - " + err.Error())
 	}
-	if tooManyFields(string(b), maxFields) {
+	fields, ok := pycompat.AppendQueryFields(nil, string(b), pycompat.CodecOf(params["charset"]), maxFields)
+	if !ok {
 		return nil, exceptions.TooManyFields()
 	}
-	m := map[string]any{}
-	for _, field := range strings.Split(string(b), "&") {
-		if field == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(field, "=")
-		m[unquotePlus(k)] = unquotePlus(v)
+	m := make(map[string]any, len(fields))
+	for _, f := range fields {
+		m[f.Key] = f.Value
 	}
 	return m, nil
 }
 
 // tooManyFields reports whether a query string or form body has more than
 // maxFields fields (a negative maxFields is no limit), counted as Django
-// counts them: one more than its "&", blank fields included.
+// counts them (pycompat.TooManyFields).
 func tooManyFields(raw string, maxFields int) bool {
-	return maxFields >= 0 && raw != "" && strings.Count(raw, "&") >= maxFields
-}
-
-// unquotePlus decodes one side of a form field.
-func unquotePlus(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '+':
-			b.WriteByte(' ')
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			n, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			b.WriteByte(byte(n))
-			i += 2
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return strings.ToValidUTF8(b.String(), "\uFFFD")
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+	return pycompat.TooManyFields(raw, maxFields)
 }
 
 func lastValues(vals map[string][]string) map[string]any {

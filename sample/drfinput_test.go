@@ -55,3 +55,56 @@ func TestQueryStringAsDjango(t *testing.T) {
 			`{"count":10,"next":"http://testserver/pages/page-number/?page=2&x=%C3%A9&y=%25zz+1","previous":null,`, true},
 	})
 }
+
+// TestBodyCharset: JSON and form bodies are decoded in the Content-Type's
+// charset, as DRF decodes them; one Python does not know is ignored.
+func TestBodyCharset(t *testing.T) {
+	const json, form = "Content-Type: application/json; charset=", "Content-Type: application/x-www-form-urlencoded; charset="
+	const creds = `{"username":"alice","password":"x"}`
+	const unable = `{"non_field_errors":["Unable to log in with provided credentials."]}`
+	const required = `{"username":["This field is required."],"password":["This field is required."]}`
+	utf16 := func(s string, bom bool) string {
+		var b []byte
+		if bom {
+			b = append(b, 0xFF, 0xFE)
+		}
+		for _, c := range []byte(s) {
+			b = append(b, c, 0)
+		}
+		return string(b)
+	}
+	checkDRF(t, []drfCase{
+		{"POST", "/api-token-auth/", `{}`, []string{json + "utf-16"}, 400,
+			`{"detail":"JSON parse error - UTF-16 stream does not start with BOM"}`, false},
+		{"POST", "/api-token-auth/", utf16(creds, true), []string{json + "utf-16"}, 400, unable, false},
+		{"POST", "/api-token-auth/", utf16(creds, false), []string{json + "UTF-16LE"}, 400, unable, false},
+		{"POST", "/api-token-auth/", utf16(creds, true), []string{json + "utf-16-le"}, 400,
+			`{"detail":"JSON parse error - Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"}`, false},
+		{"POST", "/api-token-auth/", "\xff\xfe{\x00\x00\xdc", []string{json + "utf-16"}, 400,
+			`{"detail":"JSON parse error - 'utf-16-le' codec can't decode bytes in position 4-5: illegal encoding"}`, false},
+		{"POST", "/api-token-auth/", "{}\x00\x00", []string{json + "utf-32"}, 400,
+			`{"detail":"JSON parse error - UTF-32 stream does not start with BOM"}`, false},
+		{"POST", "/api-token-auth/", `{"username":"é"}`, []string{json + "ascii"}, 400,
+			`{"detail":"JSON parse error - 'ascii' codec can't decode byte 0xc3 in position 13: ordinal not in range(128)"}`, false},
+		{"POST", "/api-token-auth/", "{\"username\":\"\x81\"}", []string{json + "cp1252"}, 400,
+			`{"detail":"JSON parse error - 'charmap' codec can't decode byte 0x81 in position 13: character maps to <undefined>"}`, false},
+		{"POST", "/api-token-auth/", `{"username":"é"}`, []string{json + "latin-1"}, 400, `{"password":["This field is required."]}`, false},
+		{"POST", "/api-token-auth/", "\xef\xbb\xbf" + creds, []string{json + "utf-8-sig"}, 400, unable, false},
+		{"POST", "/api-token-auth/", creds, []string{json + "nonsense"}, 400, unable, false},
+		{"POST", "/api-token-auth/", `{}`, []string{json + "utf_16; charset=utf-8"}, 400, required, false},
+		// Without a charset, UTF-8 as Python reads it: a malformed sequence
+		// is an error, an incomplete one at the end is left out, a byte
+		// order mark is an error.
+		{"POST", "/api-token-auth/", "{\"username\":\"al\xffice\"}", nil, 400,
+			`{"detail":"JSON parse error - 'utf-8' codec can't decode byte 0xff in position 15: invalid start byte"}`, false},
+		{"POST", "/api-token-auth/", creds + "\xe2\x82", nil, 400, unable, false},
+		{"POST", "/api-token-auth/", "\xef\xbb\xbf" + creds, nil, 400,
+			`{"detail":"JSON parse error - Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"}`, false},
+		// Forms: decoded in the charset, read as ISO-8859-1 when they do
+		// not decode (an odd number of bytes in UTF-16).
+		{"POST", "/api-token-auth/", "username=alice&password=x", []string{form + "utf-16"}, 400, unable, false},
+		{"POST", "/api-token-auth/", "username=alice&password=xy", []string{form + "utf-16"}, 400, required, false},
+		{"POST", "/api-token-auth/", utf16("username=alice&password=xy", true), []string{form + "utf-16"}, 400, unable, false},
+		{"POST", "/api-token-auth/", "username=%61%62&password=x", []string{form + "utf-16"}, 400, required, false},
+	})
+}

@@ -20,7 +20,19 @@ type QueryPair struct{ Key, Value string }
 // becoming U+FFFD. With UTF-8 and nothing to unescape, names and values
 // are substrings of raw, so that parsing allocates only to grow q.
 func AppendQuery(q []QueryPair, raw string, c *Codec) []QueryPair {
+	q, _ = AppendQueryFields(q, raw, c, -1)
+	return q
+}
+
+// AppendQueryFields is AppendQuery with Django's
+// DATA_UPLOAD_MAX_NUMBER_FIELDS: a text of more than maxFields fields,
+// decoded and counted as TooManyFields counts them, is refused (ok false)
+// unparsed; a negative maxFields is no limit.
+func AppendQueryFields(q []QueryPair, raw string, c *Codec, maxFields int) (_ []QueryPair, ok bool) {
 	s := decodeQuery(raw, c)
+	if TooManyFields(s, maxFields) {
+		return q, false
+	}
 	for s != "" {
 		var field string
 		field, s, _ = strings.Cut(s, "&")
@@ -30,7 +42,14 @@ func AppendQuery(q []QueryPair, raw string, c *Codec) []QueryPair {
 		k, v, _ := strings.Cut(field, "=")
 		q = append(q, QueryPair{unquotePlus(k, c), unquotePlus(v, c)})
 	}
-	return q
+	return q, true
+}
+
+// TooManyFields reports whether a query string or form body has more than
+// maxFields fields as parse_qsl's max_num_fields counts them: one more
+// than its "&", blank fields included. A negative maxFields is no limit.
+func TooManyFields(text string, maxFields int) bool {
+	return maxFields >= 0 && text != "" && strings.Count(text, "&") >= maxFields
 }
 
 // ParseQuery is AppendQuery into url.Values: each name's values in order,

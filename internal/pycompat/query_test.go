@@ -140,3 +140,27 @@ func FuzzParseQuery(f *testing.F) {
 		}
 	})
 }
+
+// TestAppendQueryFields: the fields are counted in the decoded text, one
+// more than its "&", as parse_qsl's max_num_fields counts them.
+func TestAppendQueryFields(t *testing.T) {
+	for _, c := range []struct {
+		raw     string
+		charset string
+		max     int
+		ok      bool
+	}{
+		{"a=1&b=2", "", 2, true},
+		{"a=1&b=2&", "", 2, false},
+		{"&&", "", 2, false},
+		{"", "", 0, true},
+		{"a=1&b=2&", "", -1, true},
+		// In UTF-16 "a&b&" is two characters, no "&".
+		{"a&b&", "utf-16", 0, false},
+		{"a&b&", "utf-16", 1, true},
+	} {
+		if _, ok := AppendQueryFields(nil, c.raw, CodecOf(c.charset), c.max); ok != c.ok {
+			t.Errorf("%q (%s) max %d: ok %v", c.raw, c.charset, c.max, ok)
+		}
+	}
+}
