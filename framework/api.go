@@ -91,26 +91,32 @@ func (a *API) Routes() *reverse.Routes { return a.routes }
 
 // ServeHTTP serves the API's routes. With AllowedHosts set, a request for
 // another host is answered 400 first, whatever its route. Requests are
-// routed as Django routes them: whatever the method, upper-cased; a View
-// answers a method it does not declare with 405 after its policies, as
-// DRF does.
+// routed as Django routes them: by the decoded path ("/books/%31/" is
+// "/books/1/"), whatever the method, upper-cased; a View answers a method
+// it does not declare with 405 after its policies, as DRF does.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.hosts != nil && !a.hosts.checkHost(w, r, a.routes.Host(r)) {
 		return
 	}
-	if !chiMethod(r.Method) {
+	if r.URL.RawPath != "" || !chiMethod(r.Method) {
 		r = a.routeAsDjango(r)
 	}
 	a.mux.ServeHTTP(w, r)
 }
 
 // routeAsDjango returns r with the chi routing context that makes chi
-// route it as Django would, where chi's own differs: chi answers 405
-// itself to a method it does not know. The method is upper-cased, as
-// Django's request.method is, and routed by routeMethod.
+// route it as Django would, where chi's own differs: chi matches the path
+// as escaped (RawPath) when it is not Go's own escaping of the decoded
+// one, and answers 405 itself to a method it does not know. The path
+// matched is the decoded one; the method is upper-cased, as Django's
+// request.method is, and routed by routeMethod.
 func (a *API) routeAsDjango(r *http.Request) *http.Request {
 	rctx := chi.NewRouteContext()
 	rctx.Routes = a.mux
+	rctx.RoutePath = r.URL.Path
+	if rctx.RoutePath == "" {
+		rctx.RoutePath = "/"
+	}
 	r = r.WithContext(context.WithValue(r.Context(), chi.RouteCtxKey, rctx))
 	r.Method = strings.ToUpper(r.Method)
 	rctx.RouteMethod = routeMethod(r.Method)

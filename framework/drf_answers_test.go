@@ -145,3 +145,31 @@ func TestDRFAnswersUndeclaredMethods(t *testing.T) {
 		}
 	}
 }
+
+// An escaped path is routed decoded: escaped letters and "/" are the
+// characters; the links of the answers are the decoded path escaped again
+// as Django escapes it.
+func TestDRFAnswersEscapedPaths(t *testing.T) {
+	do, _, _ := sampleClient(t)
+	detail := answer{200, []string{"Content-Type: application/json", "Allow: GET, PUT, PATCH, DELETE, HEAD, OPTIONS", "Content-Length: 107"}, book1}
+	for _, path := range []string{"/books/%31/", "/books%2F1/", "/books/1%2F", "/books/%31/?format=json"} {
+		detail.check(t, path, do("GET", path))
+	}
+	for path, want := range map[string]answer{
+		"/books/%2531/":    {404, nil, `{"detail":"Not found."}`},
+		"/books/a%2Fb/":    {404, []string{"Content-Type: text/html"}, ""},
+		"/ns/%76%31/info/": {200, []string{"Allow: GET, HEAD, OPTIONS"}, `{"version":"v1","self":"http://127.0.0.1/ns/v1/info/"}`},
+		"/ns/%76%33/info/": {404, nil, `{"detail":"Invalid version in URL path. Does not match any version namespace."}`},
+		"/books/%31":       {301, []string{"Location: /books/1/"}, ""},
+		"/pages/cursor%2F": {200, nil, ""},
+		"/url/%76%32/books/1/": {200, nil,
+			`{"id":1,"title":"Book 001","author":"Author 1","rating":3,"url":"http://127.0.0.1/url/v2/books/1/"}`},
+		"/pages/link%2Dheader/?page=2": {200, []string{`Link: <http://127.0.0.1/pages/link-header/?page=3>; rel="next", <http://127.0.0.1/pages/link-header/>; rel="prev"`}, ""},
+	} {
+		want.check(t, path, do("GET", path))
+	}
+	r := do("GET", "/pages/page%2Dnumber/?page=2")
+	if !strings.HasPrefix(r.Body, `{"count":100,"next":"http://127.0.0.1/pages/page-number/?page=3","previous":"http://127.0.0.1/pages/page-number/","results":[{"id":6,`) {
+		t.Errorf("/pages/page%%2Dnumber/?page=2: %d %.200s", r.Status, r.Body)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
@@ -84,6 +86,30 @@ func TestUndeclaredMethodsOutsideViews(t *testing.T) {
 	} {
 		tc.want.check(t, tc.method+" "+tc.path, c.Do(tc.method, tc.path, ""))
 	}
+}
+
+// A path is routed decoded, as Django routes request.path_info: escaped
+// letters and "/" are the characters, and the view's URL parameters are
+// decoded. The path of the request itself is left as sent.
+func TestEscapedPathsRouteDecoded(t *testing.T) {
+	api := framework.NewAPI(nil, framework.Settings{})
+	echo := func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		return framework.OK(map[string]string{"pk": chi.URLParam(r.Request, "pk"), "raw": r.URL.EscapedPath()}), nil
+	}
+	api.Handle("/books/{pk}/", framework.View{Get: echo})
+	api.Route("/ns/v1", "v1", func(api *framework.API) { api.Handle("/info/", framework.View{Get: self}, framework.Named("info")) })
+	c := apitest.New(t, api)
+	for path, want := range map[string]string{
+		"/books/%31/":      `{"pk":"1","raw":"/books/%31/"}`,
+		"/books%2F1/":      `{"pk":"1","raw":"/books%2F1/"}`,
+		"/books/1%2F":      `{"pk":"1","raw":"/books/1%2F"}`,
+		"/books/%2531/":    `{"pk":"%31","raw":"/books/%2531/"}`,
+		"/books/a%20b/":    `{"pk":"a b","raw":"/books/a%20b/"}`,
+		"/ns/%76%31/info/": `{"self":"http://testserver/ns/v1/info/","view":""}`,
+	} {
+		answer{200, nil, want}.check(t, path, c.Get(path))
+	}
+	answer{404, []string{"Content-Type: text/html"}, ""}.check(t, "/books/a%2Fb/", c.Get("/books/a%2Fb/"))
 }
 
 // An Accept header that is there but names nothing satisfies no renderer:

@@ -25,7 +25,6 @@ type Resolved struct {
 	// Pattern is the route's full chi pattern ("/v1/info/").
 	Pattern string
 
-	raw    map[string]string // the parameters as they appear in the path
 	routes *Routes
 }
 
@@ -41,32 +40,31 @@ func (e *NoResolveMatch) Error() string {
 }
 
 // Resolve returns the named route that path (escaped, as in a URL) matches,
-// as Django's resolve(): its literal text must match exactly, a {param}
-// takes a non-empty value without "/" up to the byte that follows it in
-// the pattern, a {param:regexp} such a value that the expression matches,
-// and a trailing "*" the rest. When several routes match, the one with the
-// most literal text wins, as chi prefers static segments. Only named
-// routes are found.
+// as Django's resolve() and the API's routing find it, on the decoded
+// path ("/books%2F5/" is "/books/5/"): its literal text must match
+// exactly, a {param} takes a non-empty value without "/" up to the byte
+// that follows it in the pattern, a {param:regexp} such a value that the
+// expression matches, and a trailing "*" the rest. When several routes
+// match, the one with the most literal text wins, as chi prefers static
+// segments. Only named routes are found.
 func (rt *Routes) Resolve(path string) (*Resolved, error) {
+	decoded, err := url.PathUnescape(path)
+	if err != nil {
+		return nil, &NoResolveMatch{Path: path}
+	}
 	var best *Resolved
 	bestScore := -1
 	for _, name := range rt.Names() {
 		rt.reg.mu.RLock()
 		rte := rt.reg.routes[name]
 		rt.reg.mu.RUnlock()
-		raw, score, ok := rte.match(path)
+		params, score, ok := rte.match(decoded)
 		if !ok || score <= bestScore {
 			continue
 		}
-		res := &Resolved{Name: name, URLName: name, Pattern: rte.pattern, Params: make(map[string]string, len(raw)), raw: raw, routes: rt}
+		res := &Resolved{Name: name, URLName: name, Pattern: rte.pattern, Params: params, routes: rt}
 		if i := strings.LastIndexByte(name, ':'); i >= 0 {
 			res.Namespace, res.URLName = name[:i], name[i+1:]
-		}
-		for k, v := range raw {
-			if u, err := url.PathUnescape(v); err == nil {
-				v = u
-			}
-			res.Params[k] = v
 		}
 		best, bestScore = res, score
 	}
@@ -107,18 +105,19 @@ func (rte *route) match(path string) (params map[string]string, score int, ok bo
 }
 
 // Request returns a GET request of u as the resolved route's handler
-// would see it: its chi URL parameters and its Match set, so that a
-// versioning scheme can read u's version as it reads a request's.
+// would see it through the API: its chi URL parameters (decoded, as the
+// API routes on the decoded path) and its Match set, so that a versioning
+// scheme can read u's version as it reads a request's.
 func (m *Resolved) Request(ctx context.Context, u *url.URL) *http.Request {
 	rctx := chi.NewRouteContext()
 	rctx.RoutePatterns = []string{m.Pattern}
-	keys := make([]string, 0, len(m.raw))
-	for k := range m.raw {
+	keys := make([]string, 0, len(m.Params))
+	for k := range m.Params {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		rctx.URLParams.Add(k, m.raw[k])
+		rctx.URLParams.Add(k, m.Params[k])
 	}
 	ctx = context.WithValue(ctx, chi.RouteCtxKey, rctx)
 	ctx = context.WithValue(ctx, matchKey{}, &Match{Name: m.URLName, Namespace: m.Namespace, routes: m.routes})

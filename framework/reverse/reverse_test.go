@@ -1,7 +1,9 @@
 package reverse_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -327,6 +329,40 @@ func TestResolve(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"/books/", "/books//", "/books/5", "/books/5/x/", "/r/x/", "/unnamed/", "/v2/info/", "/d/xy/"} {
+		var none *reverse.NoResolveMatch
+		if m, err := rt.Resolve(p); !errors.As(err, &none) {
+			t.Errorf("%s: %+v %v, want no match", p, m, err)
+		}
+	}
+}
+
+// Resolve matches the decoded path, as the API routes a request and as
+// Django's resolve() does: an escaped letter or "/" is that character.
+func TestResolveDecodesThePath(t *testing.T) {
+	r := chi.NewRouter()
+	rt := reverse.New(reverse.Config{})
+	h := http.NotFoundHandler()
+	rt.Handle(r, "/books/{pk}/", h, reverse.Named("book-detail"))
+	rt.Route(r, "/v1", "v1", func(r chi.Router, rt *reverse.Routes) { rt.Handle(r, "/info/", h, reverse.Named("info")) })
+	for path, want := range map[string]string{
+		"/books/%31/":   "book-detail map[pk:1]",
+		"/books%2F1/":   "book-detail map[pk:1]",
+		"/books/%251/":  "book-detail map[pk:%1]",
+		"/%76%31/info/": "v1:info map[]",
+	} {
+		m, err := rt.Resolve(path)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		if got := fmt.Sprint(m.Name, " ", m.Params); got != want {
+			t.Errorf("%s: %s, want %s", path, got, want)
+		}
+		if pk := chi.URLParam(m.Request(context.Background(), &url.URL{Path: path}), "pk"); pk != m.Params["pk"] {
+			t.Errorf("%s: the request's pk is %q, want %q", path, pk, m.Params["pk"])
+		}
+	}
+	for _, p := range []string{"/books/a%2Fb/", "/books/%ZZ/"} {
 		var none *reverse.NoResolveMatch
 		if m, err := rt.Resolve(p); !errors.As(err, &none) {
 			t.Errorf("%s: %+v %v, want no match", p, m, err)
