@@ -108,3 +108,15 @@ func TestBodyCharset(t *testing.T) {
 		{"POST", "/api-token-auth/", "username=%61%62&password=x", []string{form + "utf-16"}, 400, required, false},
 	})
 }
+
+// TestCustomVersionHeader: /custom/info/ answers the X-API-Version header
+// as DRF's request.META has it, even empty.
+func TestCustomVersionHeader(t *testing.T) {
+	checkDRF(t, []drfCase{
+		{"GET", "/custom/info/", "", []string{"X-API-Version:"}, 200, `{"version":"","self":"http://testserver/custom/info/"}`, false},
+		{"GET", "/custom/info/", "", []string{"X-API-Version: a", "X-API-Version: b"}, 200,
+			`{"version":"a,b","self":"http://testserver/custom/info/"}`, false},
+		{"GET", "/custom/info/", "", []string{"X-API-Version: v2"}, 200, `{"version":"v2","self":"http://testserver/custom/info/"}`, false},
+		{"GET", "/custom/info/", "", nil, 200, `{"version":"v1","self":"http://testserver/custom/info/"}`, false},
+	})
+}

@@ -1,21 +1,32 @@
 package sample
 
 import (
+	"strings"
+
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
 )
 
 // XAPIVersion is a custom versioning scheme: the version is the
-// X-API-Version header, whatever its value, and the default without it.
+// X-API-Version header, whatever its value, even empty, and the default
+// without it.
 type XAPIVersion struct{}
 
 // DetermineVersion reads the header; no value is refused.
 func (XAPIVersion) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
-	if v := r.Header.Values("X-API-Version"); len(v) > 0 {
-		return v[0], nil
+	if v, sent := xAPIVersion(r); sent {
+		return v, nil
 	}
 	return c.Default, nil
+}
+
+// xAPIVersion returns the X-API-Version header as the reference reads it
+// (request.META, where WSGI servers join the lines of a repeated header
+// with ","), and whether the request has one.
+func xAPIVersion(r *request.Request) (string, bool) {
+	v := r.Header.Values("X-API-Version")
+	return strings.Join(v, ","), len(v) > 0
 }
 
 // info is the answer of the /…/info/ routes.
@@ -36,7 +47,14 @@ func versionInfo(name string, scheme framework.Versioner) framework.View {
 			if err != nil {
 				return nil, err
 			}
-			return framework.OK(info{Version: nullable(r.Version()), Self: self}), nil
+			version := nullable(r.Version())
+			if _, sent := xAPIVersion(r); sent && r.VersioningScheme() == any(XAPIVersion{}) {
+				// The header's version, even "": DRF's None is only no header
+				// with no default.
+				v := r.Version()
+				version = &v
+			}
+			return framework.OK(info{Version: version, Self: self}), nil
 		},
 	}
 }
