@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework/reverse"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // API is one service: the global settings every view registered on it
@@ -53,13 +54,19 @@ func (a *API) NotFound(h http.Handler) { *a.notFound = h }
 // miss answers a path no route matches. With APPEND_SLASH (unless
 // DisableAppendSlash), a path without its final slash whose slashed form
 // has a route is redirected there (301, query kept), as Django's
-// CommonMiddleware does; else the not-found page.
+// CommonMiddleware does; else the not-found page. The Location is
+// Django's get_full_path_with_slash: the decoded path escaped again by
+// escape_uri_path ("/books/;x" goes to "/books/%3Bx/"), the query by
+// iri_to_uri, a leading "//" escaped so that it cannot name another host.
 func (a *API) miss(w http.ResponseWriter, r *http.Request) {
 	if p := r.URL.Path; !a.settings.DisableAppendSlash && !strings.HasSuffix(p, "/") &&
 		a.mux.Match(chi.NewRouteContext(), routeMethod(r.Method), p+"/") {
-		target := p + "/"
+		target := pycompat.EscapeURIPath(pycompat.RepercentBrokenUnicode(p)) + "/"
+		if strings.HasPrefix(target, "//") {
+			target = "/%2F" + target[2:]
+		}
 		if r.URL.RawQuery != "" {
-			target += "?" + r.URL.RawQuery
+			target += "?" + pycompat.IRIToURI(r.URL.RawQuery)
 		}
 		w.Header().Set("Location", target)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

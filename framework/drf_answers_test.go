@@ -173,3 +173,28 @@ func TestDRFAnswersEscapedPaths(t *testing.T) {
 		t.Errorf("/pages/page%%2Dnumber/?page=2: %d %.200s", r.Status, r.Body)
 	}
 }
+
+// The APPEND_SLASH redirect escapes its Location as Django does.
+func TestDRFAnswersAppendSlash(t *testing.T) {
+	do, _, _ := sampleClient(t)
+	for path, location := range map[string]string{
+		"/books/;x":                              "/books/%3Bx/",
+		"/books/%3Bx":                            "/books/%3Bx/",
+		"/books/a=b":                             "/books/a%3Db/",
+		"/books/%E2%9C%93":                       "/books/%E2%9C%93/",
+		"/books/%FF":                             "/books/%25FF/",
+		"/books/a%20b":                           "/books/a%20b/",
+		"/books/%25":                             "/books/%25/",
+		"/books/!*'()~":                          "/books/!*'()~/",
+		"/books/a%3Fb":                           "/books/a%3Fb/",
+		"/books/a%23b":                           "/books/a%23b/",
+		"/ns/%FF/info":                           "/ns/%25FF/info/",
+		"/books%2F1":                             "/books/1/",
+		"/ns/%76%31/info?page=%E2%9C%93&a=b%20c": "/ns/v1/info/?page=%E2%9C%93&a=b%20c",
+		`/books/a?x="y"&z=%ZZ`:                   "/books/a/?x=%22y%22&z=%ZZ",
+		"/books/a?b=<x>|{y}^`z\\":                "/books/a/?b=%3Cx%3E%7C%7By%7D%5E%60z%5C",
+		"/pages/page%2Dnumber?page=2":            "/pages/page-number/?page=2",
+	} {
+		answer{301, []string{"Location: " + location, "Content-Type: text/html; charset=utf-8"}, ""}.check(t, path, do("GET", path))
+	}
+}

@@ -112,6 +112,33 @@ func TestEscapedPathsRouteDecoded(t *testing.T) {
 	answer{404, []string{"Content-Type: text/html"}, ""}.check(t, "/books/a%2Fb/", c.Get("/books/a%2Fb/"))
 }
 
+// The APPEND_SLASH redirect writes its Location as Django's
+// get_full_path_with_slash does: the decoded path escaped by
+// escape_uri_path, the query by iri_to_uri, and a leading "//", which a
+// browser would take for another host, as "/%2F".
+func TestAppendSlashLocationIsEscaped(t *testing.T) {
+	api := framework.NewAPI(nil, framework.Settings{})
+	api.Handle("/books/{pk}/", framework.View{Get: self})
+	api.Handle("/{lang}/docs/", framework.View{Get: self})
+	c := apitest.New(t, api)
+	for path, location := range map[string]string{
+		"/books/;x":             "/books/%3Bx/",
+		"/books/%3Bx":           "/books/%3Bx/",
+		"/books/a=b":            "/books/a%3Db/",
+		"/books/%E2%9C%93":      "/books/%E2%9C%93/",
+		"/books/%FF":            "/books/%25FF/",
+		"/books/%25":            "/books/%25/",
+		"/books/a%3Fb":          "/books/a%3Fb/",
+		"/books/!*'()~":         "/books/!*'()~/",
+		"/books%2F1":            "/books/1/",
+		`/books/a?x="y"&z=%ZZ`:  "/books/a/?x=%22y%22&z=%ZZ",
+		"/books/a?q=%E2%9C%93&": "/books/a/?q=%E2%9C%93&",
+		"//docs":                "/%2Fdocs/",
+	} {
+		answer{301, []string{"Location: " + location, "Content-Type: text/html; charset=utf-8"}, ""}.check(t, path, c.Get(path))
+	}
+}
+
 // An Accept header that is there but names nothing satisfies no renderer:
 // DRF reads it as one empty media range and answers 406 before it
 // authenticates, where no Accept header at all is */*. Repeated Accept
