@@ -198,3 +198,16 @@ func TestDRFAnswersAppendSlash(t *testing.T) {
 		answer{301, []string{"Location: " + location, "Content-Type: text/html; charset=utf-8"}, ""}.check(t, path, do("GET", path))
 	}
 }
+
+// The browsable page of a DELETE is answered 200, and shows the 204.
+func TestDRFAnswersBrowsableDelete(t *testing.T) {
+	do, _, admin := sampleClient(t)
+	r := do("DELETE", "/books/1/", "Accept: text/html", "Authorization: Token "+admin)
+	answer{200, []string{"Content-Type: text/html; charset=utf-8", "Vary: Accept, Cookie", "Allow: GET, PUT, PATCH, DELETE, HEAD, OPTIONS"}, ""}.check(t, "DELETE /books/1/", r)
+	if !strings.Contains(r.Body, "HTTP 204 No Content") {
+		t.Errorf("the page does not show the 204: %.3000s", r.Body)
+	}
+	answer{404, nil, `{"detail":"Not found."}`}.check(t, "GET /books/1/ after", do("GET", "/books/1/"))
+	answer{204, []string{"Vary: Accept, Cookie", "Allow: GET, PUT, PATCH, DELETE, HEAD, OPTIONS", "Content-Type:"}, ""}.check(t, "DELETE /books/3/ in JSON",
+		do("DELETE", "/books/3/", "Authorization: Token "+admin))
+}

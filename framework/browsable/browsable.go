@@ -72,7 +72,8 @@ var errNoContext = errors.New("browsable: Render needs the view, request and res
 
 // Render renders the page of one answer. The body is rendered by the
 // view's first renderer that is not a browsable one, indented by 4; the
-// headers shown are those that renderer's answer would carry.
+// headers shown are those that renderer's answer would carry. A 204
+// answer (a DELETE's) becomes 200 with the page, as in DRF.
 func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) {
 	if c == nil || c.View == nil || c.Request == nil || c.Response == nil {
 		return nil, errNoContext
@@ -130,6 +131,11 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 	var b bytes.Buffer
 	if err := page.Execute(&b, &p); err != nil {
 		return nil, err
+	}
+	if resp.Status == http.StatusNoContent {
+		// A 204 has no body: the page is answered with 200, and shows
+		// the 204 (DRF's renderer munges the status so).
+		resp.Status = http.StatusOK
 	}
 	return b.Bytes(), nil
 }
