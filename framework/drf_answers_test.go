@@ -211,3 +211,20 @@ func TestDRFAnswersBrowsableDelete(t *testing.T) {
 	answer{204, []string{"Vary: Accept, Cookie", "Allow: GET, PUT, PATCH, DELETE, HEAD, OPTIONS", "Content-Type:"}, ""}.check(t, "DELETE /books/3/ in JSON",
 		do("DELETE", "/books/3/", "Authorization: Token "+admin))
 }
+
+// The browsable page shows the request line with Django's full path: the
+// decoded path escaped again, so "%2D" is "-".
+func TestDRFAnswersBrowsableRequestLine(t *testing.T) {
+	do, _, _ := sampleClient(t)
+	r := do("GET", "/pages/page%2Dnumber/?page=2&x=%22a%22", "Accept: text/html")
+	answer{200, []string{"Content-Type: text/html; charset=utf-8", "Vary: Accept, Cookie", "Allow: GET, HEAD, OPTIONS"}, ""}.check(t, "the page", r)
+	mustContain := []string{
+		"<b>GET</b> /pages/page-number/?page=2&amp;x=%22a%22</pre>",
+		`href="/pages/page-number/?format=json&amp;page=2&amp;x=%22a%22"`,
+	}
+	for _, want := range mustContain {
+		if !strings.Contains(r.Body, want) {
+			t.Errorf("the page lacks %s: %.3000s", want, r.Body)
+		}
+	}
+}

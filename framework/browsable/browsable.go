@@ -24,6 +24,7 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 //go:embed page.html
@@ -98,7 +99,7 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 		Title:       v.Name,
 		Description: v.Description,
 		Method:      r.Method,
-		Path:        r.URL.RequestURI(),
+		Path:        fullPath(r.URL),
 		Status:      statusLine(resp.Status),
 		Headers:     shownHeaders(resp, allowed, len(renderers.Items()) > 1, plain),
 		Body:        linkify(string(body)),
@@ -235,6 +236,22 @@ func shownHeaders(resp *framework.Response, allowed []string, vary bool, plain f
 	return out
 }
 
+// fullPath is Django's request.get_full_path() of u: its decoded path
+// escaped again by escape_uri_path ("/pages/page%2Dnumber/" is shown as
+// "/pages/page-number/"), then its query string through iri_to_uri.
+func fullPath(u *url.URL) string {
+	p := escapePath(u)
+	if u.RawQuery != "" {
+		p += "?" + pycompat.IRIToURI(u.RawQuery)
+	}
+	return p
+}
+
+// escapePath is u's decoded path as Django writes it back into a URL.
+func escapePath(u *url.URL) string {
+	return pycompat.EscapeURIPath(pycompat.RepercentBrokenUnicode(u.Path))
+}
+
 // withQuery is u's path and query with param set to value, or removed
 // when value is "".
 func withQuery(u *url.URL, param, value string) string {
@@ -244,8 +261,10 @@ func withQuery(u *url.URL, param, value string) string {
 	} else {
 		q.Set(param, value)
 	}
-	out := url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: q.Encode()}
-	return out.RequestURI()
+	if len(q) == 0 {
+		return escapePath(u)
+	}
+	return escapePath(u) + "?" + q.Encode()
 }
 
 // withNext adds ?next=path to target.
