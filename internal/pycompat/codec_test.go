@@ -160,7 +160,17 @@ func TestParseHeader(t *testing.T) {
 				t.Errorf("%q: %q %q, want %q %q", line, key, params, unhexString(t, h.Key), want)
 			}
 		}
+		for _, name := range []string{"charset", "boundary", "b"} {
+			if v, ok := HeaderParam(line, name); v != want[name] || ok != hasKey(want, name) {
+				t.Errorf("%q: HeaderParam %s = %q %v, want %q", line, name, v, ok, want[name])
+			}
+		}
 	}
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // FuzzDecode holds the decoders to what Python guarantees: the text is

@@ -11,6 +11,29 @@ import "strings"
 // whitespace, the line's bytes read as ISO-8859-1, as WSGI gives Django
 // its headers.
 func ParseHeader(line string) (key string, params map[string]string) {
+	key = eachParam(line, func(name, value string) {
+		if params == nil {
+			params = map[string]string{}
+		}
+		params[lowerASCII(name)] = value
+	})
+	return key, params
+}
+
+// HeaderParam is ParseHeader(line)'s parameter name (lowercase), without
+// the map: the value and whether line has it.
+func HeaderParam(line, name string) (value string, ok bool) {
+	eachParam(line, func(n, v string) {
+		if equalLowerASCII(n, name) {
+			value, ok = v, true
+		}
+	})
+	return value, ok
+}
+
+// eachParam returns the key of a header line and calls f with each of its
+// parameters, as cgi.parse_header reads them (the name as sent).
+func eachParam(line string, f func(name, value string)) (key string) {
 	s := line
 	for i := 0; ; i++ {
 		var part string
@@ -23,13 +46,10 @@ func ParseHeader(line string) (key string, params map[string]string) {
 			if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
 				value = strings.ReplaceAll(strings.ReplaceAll(value[1:len(value)-1], `\\`, `\`), `\"`, `"`)
 			}
-			if params == nil {
-				params = map[string]string{}
-			}
-			params[lowerASCII(pyStrip(name))] = value
+			f(pyStrip(name), value)
 		}
 		if s == "" {
-			return key, params
+			return key
 		}
 		s = s[1:] // the ";"
 	}
@@ -80,6 +100,23 @@ func lowerASCII(s string) string {
 		}
 	}
 	return s
+}
+
+// equalLowerASCII reports whether lowerASCII(s) is lower.
+func equalLowerASCII(s, lower string) bool {
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func isPySpace(c byte) bool {
