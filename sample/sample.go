@@ -106,24 +106,33 @@ type app struct {
 }
 
 // New returns the bookshelf API on db, which must be migrated (Migrate),
-// with the standard security headers on every answer.
+// with the standard security headers on every answer and Django's session
+// middleware around every route (a session cookie that names no session is
+// deleted, 404 pages and redirects included).
 func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error) {
-	api, err := NewAPI(ctx, db, opts...)
+	a, api, err := newAPI(ctx, db, opts...)
 	if err != nil {
 		return nil, err
 	}
-	return framework.SecurityHeaders(api), nil
+	return framework.SecurityHeaders(a.sessions.Middleware(api)), nil
 }
 
 // NewAPI returns the bookshelf API on db, which must be migrated: every
-// route registered, for New to serve and Schema to describe.
+// route registered, for Schema to describe (New serves it, wrapped in its
+// middleware).
 func NewAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*framework.API, error) {
+	_, api, err := newAPI(ctx, db, opts...)
+	return api, err
+}
+
+// newAPI is NewAPI, with the app the routes share.
+func newAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*app, *framework.API, error) {
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM "books"`).Scan(new(int)); err != nil {
-		return nil, fmt.Errorf("sample: the database is not migrated (run manage migrate): %w", err)
+		return nil, nil, fmt.Errorf("sample: the database is not migrated (run manage migrate): %w", err)
 	}
 	books, err := booksSource(db)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	users := &auth.Users{DB: db}
 	devices := DeviceTokens
@@ -144,7 +153,7 @@ func NewAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*framework.API, e
 	}
 	api := framework.NewAPI(db, a.settings())
 	a.routes(api)
-	return api, nil
+	return a, api, nil
 }
 
 // Schema is the generator of the API's OpenAPI documents, which /schema/

@@ -187,13 +187,11 @@ func (m *Manager) redirect(w http.ResponseWriter, r *http.Request, next, def str
 	w.WriteHeader(http.StatusFound)
 }
 
-// neverCache marks a page as Django's never_cache does, and as depending
-// on the session cookie, which the login and logout views read.
+// neverCache marks a page as Django's never_cache does.
 func neverCache(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Expires", time.Now().UTC().Format(http.TimeFormat))
 	h.Set("Cache-Control", "max-age=0, no-cache, no-store, must-revalidate, private")
-	h.Add("Vary", "Cookie")
 }
 
 // SafeRedirect reports whether target may be redirected to after a login

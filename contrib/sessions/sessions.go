@@ -2,9 +2,10 @@
 // sessions in Django's django_session table, signed and encoded exactly as
 // Django's database backend does with the shared SECRET_KEY (so a login on
 // a Django site is a login here, and the other way round), the sessionid
-// cookie, login and logout (with the pages mounted at /api-auth/), and the
-// CSRF protection that SessionAuthentication applies (package csrf). A
-// *Manager is the authentication.SessionBackend of authentication.Session.
+// cookie, login and logout (with the pages mounted at /api-auth/), the
+// CSRF protection that SessionAuthentication applies (package csrf), and
+// Middleware, Django's SessionMiddleware around the whole site. A *Manager
+// is the authentication.SessionBackend of authentication.Session.
 package sessions
 
 import (
@@ -25,6 +26,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/sessions/csrf"
+	"github.com/go-drf/drf/contrib/sessions/internal/djangohttp"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
@@ -184,10 +186,12 @@ func AuthHash(u *auth.User, secret string) string {
 	return hex.EncodeToString(signing.SaltedHMAC(authHashSalt, u.Password, secret))
 }
 
-// cookieKey returns the session key the request's cookie names, "" when none.
+// cookieKey returns the session key the request's cookie names, "" when
+// there is no cookie or it cannot name a session: shorter than
+// MinKeyLength, or longer than django_session's 40 characters.
 func (m *Manager) cookieKey(r *http.Request) string {
 	c, err := r.Cookie(m.cookieName())
-	if err != nil || len(c.Value) > 40 {
+	if err != nil || len(c.Value) < MinKeyLength || len(c.Value) > 40 {
 		return ""
 	}
 	return c.Value
@@ -197,7 +201,8 @@ func (m *Manager) cookieKey(r *http.Request) string {
 type sessionData map[string]json.RawMessage
 
 // load returns the data of the unexpired session key, nil when there is
-// none or its data does not decode (Django's "Session data corrupted").
+// none; data that does not decode (Django's "Session data corrupted") is
+// an empty session under the key.
 func (m *Manager) load(ctx context.Context, key string) (sessionData, error) {
 	var row struct {
 		Data   string    `db:"session_data"`
@@ -210,9 +215,12 @@ func (m *Manager) load(ctx context.Context, key string) (sessionData, error) {
 	if err != nil {
 		return nil, err
 	}
-	var data sessionData
-	if !row.Expire.After(time.Now()) || m.signer().Loads(row.Data, &data) != nil {
+	if !row.Expire.After(time.Now()) {
 		return nil, nil
+	}
+	var data sessionData
+	if m.signer().Loads(row.Data, &data) != nil || data == nil {
+		return sessionData{}, nil
 	}
 	return data, nil
 }
@@ -255,7 +263,8 @@ func (d sessionData) set(key string, v string) {
 // backend not in Backends, or its user is gone or inactive; nil too when
 // the active user's password changed since the login, and the session is
 // then deleted. A session whose auth hash was made with a fallback key gets
-// one made with SecretKey.
+// one made with SecretKey. Under Middleware, a cookie that turns out to name
+// no session (unknown, expired, or deleted here) is deleted on the answer.
 func (m *Manager) SessionUser(r *http.Request) (request.User, error) {
 	u, err := m.sessionUser(r)
 	if u == nil || err != nil {
@@ -267,6 +276,7 @@ func (m *Manager) SessionUser(r *http.Request) (request.User, error) {
 func (m *Manager) sessionUser(r *http.Request) (*auth.User, error) {
 	key := m.cookieKey(r)
 	if key == "" {
+		setEmpty(r, true)
 		return nil, nil
 	}
 	if m.SecretKey == "" {
@@ -274,8 +284,12 @@ func (m *Manager) sessionUser(r *http.Request) (*auth.User, error) {
 	}
 	ctx := r.Context()
 	data, err := m.load(ctx, key)
-	if data == nil || err != nil {
+	if err != nil {
 		return nil, err
+	}
+	if data == nil {
+		setEmpty(r, true)
+		return nil, nil
 	}
 	id, ok := data.userID()
 	if !ok || !slices.Contains(m.backends(), data.str(BackendKey)) {
@@ -300,6 +314,7 @@ func (m *Manager) sessionUser(r *http.Request) (*auth.User, error) {
 			return nil, err
 		}
 	default:
+		setEmpty(r, true)
 		return nil, m.delete(ctx, key)
 	}
 	return u, nil
@@ -353,9 +368,10 @@ func (m *Manager) EnforceCSRF(r *request.Request) error {
 // Login starts a session for u, as Django's login(): the data of the
 // request's session is kept when it was anonymous or u's, and dropped when
 // it was another user's; either way it moves to a new key, with u's id,
-// Backends' first and u's auth hash, its sessionid cookie is set on w, the
-// old session is deleted, the CSRF secret is rotated, and u's last_login
-// is updated. Call it before writing the response's header.
+// Backends' first and u's auth hash, its sessionid cookie is set on w (and
+// Middleware no longer deletes the request's), the old session is deleted,
+// the CSRF secret is rotated, u's last_login is updated, and the answer
+// varies on Cookie. Call it before writing the response's header.
 func (m *Manager) Login(w http.ResponseWriter, r *http.Request, u *auth.User) error {
 	if m.SecretKey == "" {
 		return ErrNoSecretKey
@@ -397,31 +413,30 @@ func (m *Manager) Login(w http.ResponseWriter, r *http.Request, u *auth.User) er
 	if err := m.Users.UpdateLastLogin(ctx, u); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{
+	djangohttp.SetCookie(w.Header(), &http.Cookie{
 		Name: m.cookieName(), Value: key, Path: "/", Domain: m.CookieDomain,
 		MaxAge: int(m.age() / time.Second), Expires: expires,
 		HttpOnly: true, Secure: m.Secure, SameSite: http.SameSiteLaxMode,
 	})
 	m.Protection().Rotate(w)
+	djangohttp.PatchVary(w.Header(), "Cookie")
+	setEmpty(r, false)
 	return nil
 }
 
 // Logout ends the request's session, as Django's logout(): the session is
-// deleted and, when the request had a session cookie, the cookie is
-// cleared on w.
+// deleted, the answer varies on Cookie and, when the request had a session
+// cookie, the cookie is deleted on w (by Middleware when it answers r).
 func (m *Manager) Logout(w http.ResponseWriter, r *http.Request) error {
-	if _, err := r.Cookie(m.cookieName()); err != nil {
-		return nil
-	}
 	if key := m.cookieKey(r); key != "" {
 		if err := m.delete(r.Context(), key); err != nil {
 			return err
 		}
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: m.cookieName(), Value: "", Path: "/", Domain: m.CookieDomain,
-		MaxAge: -1, Expires: time.Unix(0, 0), SameSite: http.SameSiteLaxMode,
-	})
+	djangohttp.PatchVary(w.Header(), "Cookie")
+	if _, err := r.Cookie(m.cookieName()); err == nil && !setEmpty(r, true) {
+		m.deleteCookie(w.Header())
+	}
 	return nil
 }
 

@@ -64,7 +64,14 @@ func newFixture(t *testing.T, configure ...func(*sessions.Manager)) *fixture {
 		}
 		io.WriteString(w, u.GetUsername())
 	})
-	f.c = apitest.New(t, mux)
+	// /ignore/ never reads the session; /form/ hands out a CSRF token, as
+	// the browsable pages do, after its own Vary.
+	mux.HandleFunc("/ignore/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
+	mux.HandleFunc("/form/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Vary", "Accept")
+		io.WriteString(w, f.m.Protection().Token(w, r))
+	})
+	f.c = apitest.New(t, f.m.Middleware(mux))
 	f.c.Jar = nil
 	return f
 }

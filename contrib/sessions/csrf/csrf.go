@@ -12,10 +12,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/go-drf/drf/contrib/sessions/internal/djangohttp"
 	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/random"
 )
@@ -300,40 +302,43 @@ func (p *Protection) Rotate(w http.ResponseWriter) {
 
 // pendingSecret returns the secret of a csrftoken cookie already set on w.
 func (p *Protection) pendingSecret(w http.ResponseWriter) string {
-	for _, line := range w.Header().Values("Set-Cookie") {
-		if c, err := http.ParseSetCookie(line); err == nil && c.Name == p.cookieName() {
-			return c.Value
-		}
+	lines := w.Header()["Set-Cookie"]
+	i := slices.IndexFunc(lines, p.setsCookie)
+	if i < 0 {
+		return ""
 	}
-	return ""
+	secret, _, _ := strings.Cut(lines[i][len(p.cookieName())+1:], ";")
+	return secret
 }
 
 // setCookie sets the cookie to secret, replacing one set earlier on w.
 func (p *Protection) setCookie(w http.ResponseWriter, secret string) {
 	h := w.Header()
-	lines := h.Values("Set-Cookie")
-	kept := lines[:0:0]
-	for _, line := range lines {
-		if c, err := http.ParseSetCookie(line); err != nil || c.Name != p.cookieName() {
-			kept = append(kept, line)
-		}
-	}
-	h.Del("Set-Cookie")
-	for _, line := range kept {
-		h.Add("Set-Cookie", line)
-	}
+	h["Set-Cookie"] = slices.DeleteFunc(h["Set-Cookie"], p.setsCookie)
 	age := p.CookieAge
 	if age == 0 {
 		age = DefaultCookieAge
 	}
-	http.SetCookie(w, &http.Cookie{
+	djangohttp.SetCookie(h, &http.Cookie{
 		Name:     p.cookieName(),
 		Value:    secret,
 		Path:     "/",
 		Domain:   p.CookieDomain,
 		MaxAge:   int(age / time.Second),
-		Expires:  time.Now().Add(age).UTC(),
+		Expires:  time.Now().Add(age),
 		Secure:   p.Secure,
 		SameSite: http.SameSiteLaxMode,
 	})
+}
+
+// SetsCookie reports whether the answer's header h sets the CSRF cookie
+// (Token or Rotate did), which makes the answer vary on Cookie.
+func (p *Protection) SetsCookie(h http.Header) bool {
+	return slices.ContainsFunc(h["Set-Cookie"], p.setsCookie)
+}
+
+// setsCookie reports whether the Set-Cookie line sets the CSRF cookie.
+func (p *Protection) setsCookie(line string) bool {
+	name := p.cookieName()
+	return len(line) > len(name) && line[len(name)] == '=' && line[:len(name)] == name
 }

@@ -1,0 +1,100 @@
+package sessions
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/go-drf/drf/contrib/sessions/internal/djangohttp"
+)
+
+// MinKeyLength is the length under which a session cookie names no
+// session, Django's _validate_session_key.
+const MinKeyLength = 8
+
+// Middleware is Django's SessionMiddleware, and the answering half of its
+// CsrfViewMiddleware, around next (the whole site, as Django's MIDDLEWARE):
+// a request's session cookie that names no session is deleted on the answer
+// (Set-Cookie `sessionid=""` expired at the epoch, and Vary: Cookie), and
+// an answer that sets the csrftoken cookie varies on Cookie. A cookie
+// shorter than MinKeyLength names no session; a well-formed one is found
+// to name none when something reads the session (SessionUser, the session
+// scheme, Login, Logout) and the session is unknown or expired, or ends
+// there (Logout, a changed password). A login sets a new cookie instead.
+func (m *Manager) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := &answer{ResponseWriter: w, m: m}
+		if c, err := r.Cookie(m.cookieName()); err == nil {
+			a.empty = len(c.Value) < MinKeyLength
+			r = r.WithContext(context.WithValue(r.Context(), answerKey{}, a))
+		}
+		next.ServeHTTP(a, r)
+		a.finish()
+	})
+}
+
+// answerKey is the context key of the request's *answer.
+type answerKey struct{}
+
+// answer writes a request's answer through Middleware, and is what the
+// middleware knows of the request's session cookie; it is in the
+// request's context when the request has one.
+type answer struct {
+	http.ResponseWriter
+	m *Manager
+	// empty is Django's SessionBase.is_empty for the request's cookie: it
+	// names no session (as far as known yet).
+	empty bool
+	done  bool
+}
+
+// WriteHeader completes the header before a final status.
+func (a *answer) WriteHeader(code int) {
+	if code >= 200 {
+		a.finish()
+	}
+	a.ResponseWriter.WriteHeader(code)
+}
+
+// Write completes the header before the body's first bytes.
+func (a *answer) Write(b []byte) (int, error) {
+	a.finish()
+	return a.ResponseWriter.Write(b)
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (a *answer) Unwrap() http.ResponseWriter { return a.ResponseWriter }
+
+// finish adds the middleware's headers once, as Django's process_response
+// of the CSRF then the session middleware: Vary: Cookie when the CSRF
+// cookie is set, the session cookie's deletion and Vary: Cookie when the
+// session is empty.
+func (a *answer) finish() {
+	if a.done {
+		return
+	}
+	a.done = true
+	h := a.Header()
+	if a.m.Protection().SetsCookie(h) {
+		djangohttp.PatchVary(h, "Cookie")
+	}
+	if a.empty {
+		a.m.deleteCookie(h)
+		djangohttp.PatchVary(h, "Cookie")
+	}
+}
+
+// setEmpty records whether the request's session cookie names no session
+// now, and reports whether it could: only when Middleware answers r and r
+// has a session cookie.
+func setEmpty(r *http.Request, empty bool) bool {
+	a, ok := r.Context().Value(answerKey{}).(*answer)
+	if ok {
+		a.empty = empty
+	}
+	return ok
+}
+
+// deleteCookie adds the session cookie's deletion to h.
+func (m *Manager) deleteCookie(h http.Header) {
+	djangohttp.DeleteCookie(h, m.cookieName(), "/", m.CookieDomain)
+}

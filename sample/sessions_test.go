@@ -1,0 +1,125 @@
+package sample_test
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"testing"
+
+	"github.com/go-drf/drf/framework/apitest"
+)
+
+// deletedSession is the reference's Set-Cookie deleting a session cookie
+// that names no session, byte for byte.
+const deletedSession = `sessionid=""; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/; SameSite=Lax`
+
+var csrfLine = regexp.MustCompile(`^csrftoken=[a-zA-Z0-9]{32}; expires=[^;]+ GMT; Max-Age=31449600; Path=/; SameSite=Lax$`)
+
+// TestSessionCookiesAsTheReference: what a browser's session cookie gets
+// on each kind of route, as the reference (DRF 3.14, Django 3.2) answers.
+// A cookie shorter than 8 characters is deleted on every answer, 404
+// pages and redirects included; a well-formed unknown one only where the
+// session is read (the session scheme, the login); a live one never. An
+// answer that deletes the cookie varies on Cookie; so does one that sets
+// csrftoken (the browsable pages, the login page), after Accept.
+func TestSessionCookiesAsTheReference(t *testing.T) {
+	c := serve(t, newDB(t))
+	c.Jar = nil
+	valid := login(t, c)
+	const html = "Accept: text/html"
+	for _, r := range []struct {
+		method, path, header, body string
+		status                     int
+		// vary: the answer's Vary when the cookie is kept; varyDeleted:
+		// when it is deleted.
+		vary, varyDeleted string
+		// reads: the route reads the session; csrf: it sets csrftoken.
+		reads, csrf bool
+	}{
+		{"GET", "/whoami/", "", "", 200, "Accept, Cookie", "Accept, Cookie", true, false},
+		{"GET", "/auth/token-first/", "", "", 401, "Accept", "Accept, Cookie", false, false},
+		{"GET", "/auth/token-first/", html, "", 401, "Accept, Cookie", "Accept, Cookie", false, true},
+		{"GET", "/books/", html, "", 200, "Accept, Cookie", "Accept, Cookie", true, true},
+		{"GET", "/pages/cursor/", "", "", 200, "Accept, Cookie", "Accept, Cookie", true, false},
+		{"GET", "/pages/cursor/", html, "", 200, "Accept, Cookie", "Accept, Cookie", true, true},
+		{"GET", "/url/v9/info/", "", "", 404, "Accept", "Accept, Cookie", false, false},
+		{"GET", "/nowhere/", "", "", 404, "", "Cookie", false, false},
+		{"GET", "/books", "", "", 301, "", "Cookie", false, false},
+		{"GET", "/api-auth/login/", "", "", 200, "Cookie", "Cookie", false, true},
+		{"POST", "/api-token-auth/", "", `{"username": "alice", "password": "alice-pass"}`, 200, "Cookie", "Cookie", true, false},
+	} {
+		for _, ck := range []struct {
+			name, value string
+			deleted     bool
+		}{
+			{"no cookie", "", false},
+			{"a short cookie", "abc", true},
+			{"an unknown cookie", "abcdefghijklmnopqrstuvwxyz012345", r.reads},
+			{"a live cookie", valid, false},
+		} {
+			name := r.method + " " + r.path + " " + r.header + " with " + ck.name
+			var header []string
+			if r.header != "" {
+				header = append(header, r.header)
+			}
+			if ck.value != "" {
+				header = append(header, "Cookie: sessionid="+ck.value)
+			}
+			resp := c.Do(r.method, r.path, r.body, header...)
+			status := r.status
+			if r.path == "/api-token-auth/" && ck.value == valid {
+				status = http.StatusForbidden // a session's POST without a CSRF token
+			}
+			vary, want := r.vary, []string(nil)
+			if r.csrf {
+				want = append(want, "csrftoken")
+			}
+			if ck.deleted {
+				vary, want = r.varyDeleted, append(want, deletedSession)
+			}
+			got := resp.Header.Values("Set-Cookie")
+			if resp.Status != status || resp.Header.Get("Vary") != vary || len(resp.Header.Values("Vary")) > 1 || !cookieLines(got, want) {
+				t.Errorf("%s: %d, Vary %q, Set-Cookie %q; want %d, Vary %q, Set-Cookie %q", name, resp.Status, resp.Header.Values("Vary"), got, status, vary, want)
+			}
+		}
+	}
+}
+
+// cookieLines reports whether got are the Set-Cookie lines want lists in
+// order: "csrftoken" stands for the reference's csrftoken line.
+func cookieLines(got, want []string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i, w := range want {
+		if w == "csrftoken" && !csrfLine.MatchString(got[i]) || w != "csrftoken" && got[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// login logs alice in through the login page and returns her session key.
+func login(t *testing.T, c *apitest.Client) string {
+	t.Helper()
+	page := c.Get("/api-auth/login/")
+	token := regexp.MustCompile(`name="csrfmiddlewaretoken" value="(\w+)"`).FindStringSubmatch(page.Body)
+	var secret string
+	for _, ck := range page.Cookies() {
+		if ck.Name == "csrftoken" {
+			secret = ck.Value
+		}
+	}
+	if token == nil || secret == "" {
+		t.Fatalf("login page: %d %v", page.Status, page.Header)
+	}
+	form := url.Values{"username": {"alice"}, "password": {"alice-pass"}, "csrfmiddlewaretoken": {token[1]}}
+	r := c.Post("/api-auth/login/", form.Encode(), "Content-Type: application/x-www-form-urlencoded", "Cookie: csrftoken="+secret)
+	for _, ck := range r.Cookies() {
+		if ck.Name == "sessionid" && r.Status == http.StatusFound {
+			return ck.Value
+		}
+	}
+	t.Fatalf("login: %d %v", r.Status, r.Header)
+	return ""
+}
