@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework/apitest"
@@ -122,4 +123,31 @@ func login(t *testing.T, c *apitest.Client) string {
 	}
 	t.Fatalf("login: %d %v", r.Status, r.Header)
 	return ""
+}
+
+// TestLoginPagesAsTheReference: the methods of /api-auth/login/ and
+// /api-auth/logout/ beyond GET and POST, as the reference answers them
+// (Django 3.2's LoginView and LogoutView behind its CSRF middleware).
+func TestLoginPagesAsTheReference(t *testing.T) {
+	c := serve(t, newDB(t))
+	c.Jar = nil
+	r := c.Do("OPTIONS", "/api-auth/login/", "")
+	if r.Status != 200 || r.Header.Get("Allow") != "GET, POST, PUT, HEAD, OPTIONS" || r.Header.Get("Content-Length") != "0" ||
+		r.Header.Get("Content-Type") != "text/html; charset=utf-8" || r.Body != "" || r.Header["Vary"] != nil {
+		t.Errorf("OPTIONS login: %d %v %q", r.Status, r.Header, r.Body)
+	}
+	if r := c.Do("DELETE", "/api-auth/login/", ""); r.Status != 403 || !strings.Contains(r.Body, "CSRF cookie not set.") {
+		t.Errorf("DELETE login without CSRF: %d %s", r.Status, r.Body)
+	}
+	if r := c.Do("PUT", "/api-auth/login/", "username=alice&password=alice-pass", "Content-Type: application/x-www-form-urlencoded"); r.Status != 403 {
+		t.Errorf("PUT login without CSRF: %d %s", r.Status, r.Body)
+	}
+	sid := login(t, c)
+	r = c.Get("/api-auth/logout/", "Cookie: sessionid="+sid)
+	if r.Status != 302 || r.Header.Get("Location") != "/whoami/" || r.Header.Get("Set-Cookie") != deletedSession || r.Header.Get("Vary") != "Cookie" {
+		t.Errorf("GET logout: %d %v", r.Status, r.Header)
+	}
+	if r := c.Get("/whoami/", "Cookie: sessionid="+sid); !strings.Contains(r.Body, `"username":null`) {
+		t.Errorf("still logged in after GET logout: %s", r.Body)
+	}
 }

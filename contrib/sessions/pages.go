@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"cmp"
 	"embed"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -32,6 +34,7 @@ const (
 // Pages returns the login and logout pages as one handler, for mounting
 // under a prefix such as /api-auth/: a path ending in "/login/" is the
 // login page, one ending in "/logout/" the logout action, anything else 404.
+// Serve them under Middleware.
 func (m *Manager) Pages() http.Handler {
 	login, logout := m.LoginPage(), m.LogoutPage()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -52,38 +55,50 @@ type loginForm struct {
 	Errors                         []string
 }
 
-// LoginPage returns Django's login view: GET shows the form (and sets the
-// csrftoken cookie); POST, always CSRF-checked, logs the user in and
-// redirects (302) to the "next" field or query parameter when it is a
-// same-site URL, else to LoginRedirect. Wrong credentials show the form
-// again with 200.
+// loginMethods are the methods of Django's LoginView, its Allow header.
+const loginMethods = "GET, POST, PUT, HEAD, OPTIONS"
+
+// LoginPage returns Django's login view (LoginView as DRF mounts it). An
+// unsafe method is CSRF-checked first (403 on failure), as Django's
+// middleware does. GET shows the form (and sets the csrftoken cookie);
+// POST logs the user in and redirects (302) to the "next" field or query
+// parameter when it is a same-site URL, else to LoginRedirect; wrong
+// credentials show the form again with 200. PUT is a POST whose body is not
+// read (Django reads form bodies of POSTs only), so it shows the form with
+// both fields required. OPTIONS answers 200 with Allow and no body; other
+// methods 405 with the same Allow. Serve it under Middleware.
 func (m *Manager) LoginPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !m.CheckForm(w, r) {
+			return
+		}
 		switch r.Method {
 		case http.MethodGet, http.MethodHead:
-			neverCache(w)
-			m.renderLogin(w, r, http.StatusOK, loginForm{Next: r.URL.Query().Get("next")})
-		case http.MethodPost:
+			m.renderLogin(w, r, loginForm{Next: m.safeNext(r)})
+		case http.MethodPost, http.MethodPut:
 			m.postLogin(w, r)
+		case http.MethodOptions:
+			allowLogin(w, http.StatusOK)
 		default:
-			w.Header().Set("Allow", "GET, HEAD, POST")
-			http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+			allowLogin(w, http.StatusMethodNotAllowed)
 		}
 	})
 }
 
+// allowLogin answers OPTIONS, or a method the login page does not have, as
+// Django's View does: status, the methods in Allow, no body.
+func allowLogin(w http.ResponseWriter, status int) {
+	h := w.Header()
+	h.Set("Allow", loginMethods)
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", "0")
+	w.WriteHeader(status)
+}
+
 func (m *Manager) postLogin(w http.ResponseWriter, r *http.Request) {
-	if !m.CheckForm(w, r) {
-		return
-	}
-	form := loginForm{
-		Next:     r.PostFormValue("next"),
-		Username: strings.TrimSpace(r.PostFormValue("username")),
-	}
-	if form.Next == "" {
-		form.Next = r.URL.Query().Get("next")
-	}
-	password := r.PostFormValue("password")
+	username, _ := posted(r, "username")
+	password, _ := posted(r, "password")
+	form := loginForm{Next: m.safeNext(r), Username: strings.TrimSpace(username)}
 	if form.Username == "" {
 		form.UsernameErrors = []string{MsgRequired}
 	}
@@ -91,13 +106,13 @@ func (m *Manager) postLogin(w http.ResponseWriter, r *http.Request) {
 		form.PasswordErrors = []string{MsgRequired}
 	}
 	if form.UsernameErrors != nil || form.PasswordErrors != nil {
-		m.renderLogin(w, r, http.StatusOK, form)
+		m.renderLogin(w, r, form)
 		return
 	}
 	u, err := m.Users.Authenticate(r.Context(), form.Username, password)
 	if errors.Is(err, auth.ErrInvalidCredentials) {
 		form.Errors = []string{MsgInvalidLogin}
-		m.renderLogin(w, r, http.StatusOK, form)
+		m.renderLogin(w, r, form)
 		return
 	}
 	if err == nil {
@@ -107,19 +122,26 @@ func (m *Manager) postLogin(w http.ResponseWriter, r *http.Request) {
 		serverError(w, r, err)
 		return
 	}
-	m.redirect(w, r, form.Next, cmp.Or(m.LoginRedirect, DefaultLoginRedirect))
+	redirect(w, cmp.Or(form.Next, m.LoginRedirect, DefaultLoginRedirect))
 }
 
-// LogoutPage returns the logout action: POST only, CSRF-checked; it ends
-// the session and redirects (302) to a same-site "next", else to
-// LogoutRedirect.
+// safeNext is Django's LoginView.get_redirect_url: the "next" field or
+// query parameter when it is safe to redirect to, else "".
+func (m *Manager) safeNext(r *http.Request) string {
+	next := nextOf(r)
+	if !m.safe(r, next) {
+		return ""
+	}
+	return strings.TrimSpace(next)
+}
+
+// LogoutPage returns Django 3.2's logout view (LogoutView as DRF mounts
+// it): any method logs out, an unsafe one once CSRF-checked (403 on
+// failure), and redirects (302) to the "next" field or query parameter
+// when it is a same-site URL, else to LogoutRedirect (where Django
+// redirects to the logout page itself). Serve it under Middleware.
 func (m *Manager) LogoutPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", "POST")
-			http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
-			return
-		}
 		if !m.CheckForm(w, r) {
 			return
 		}
@@ -127,12 +149,37 @@ func (m *Manager) LogoutPage() http.Handler {
 			serverError(w, r, err)
 			return
 		}
-		next := r.PostFormValue("next")
-		if next == "" {
-			next = r.URL.Query().Get("next")
-		}
-		m.redirect(w, r, next, cmp.Or(m.LogoutRedirect, DefaultLogoutRedirect))
+		redirect(w, cmp.Or(m.safeNext(r), m.LogoutRedirect, DefaultLogoutRedirect))
 	})
+}
+
+// nextOf returns the "next" field of a POST body, else the "next" query
+// parameter: Django's request.POST.get("next", request.GET.get("next", "")).
+func nextOf(r *http.Request) string {
+	if next, ok := posted(r, "next"); ok {
+		return next
+	}
+	next, _ := last(r.URL.Query()["next"])
+	return next
+}
+
+// posted returns the field name of a POST's form body (read by CheckForm),
+// as Django's request.POST.get: its last value; Django reads no other
+// method's body as a form.
+func posted(r *http.Request, name string) (string, bool) {
+	if r.Method != http.MethodPost {
+		return "", false
+	}
+	return last(r.PostForm[name])
+}
+
+// last returns the last of values, as Django's QueryDict.get, and whether
+// there is one.
+func last(values []string) (string, bool) {
+	if len(values) == 0 {
+		return "", false
+	}
+	return values[len(values)-1], true
 }
 
 // CheckForm applies the CSRF protection to a form request of an HTML page
@@ -148,7 +195,10 @@ func (m *Manager) CheckForm(w http.ResponseWriter, r *http.Request) bool {
 		http.Error(w, "Request body is too large.", http.StatusRequestEntityTooLarge)
 		return false
 	}
-	err := m.Protection().Check(r, func() string { return r.PostFormValue(m.Protection().Field()) })
+	err := m.Protection().Check(r, func() string {
+		token, _ := posted(r, m.Protection().Field())
+		return token
+	})
 	if err == nil {
 		neverCache(w)
 		return true
@@ -164,26 +214,37 @@ func (m *Manager) CheckForm(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-func (m *Manager) renderLogin(w http.ResponseWriter, r *http.Request, status int, form loginForm) {
+func (m *Manager) renderLogin(w http.ResponseWriter, r *http.Request, form loginForm) {
 	form.Field = m.Protection().Field()
 	form.Token = m.Protection().Token(w, r)
+	var page bytes.Buffer
+	if err := templates.ExecuteTemplate(&page, "login.html", form); err != nil {
+		serverError(w, r, err)
+		return
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("X-Frame-Options", "DENY")
-	w.WriteHeader(status)
+	// HEAD is told the length GET's page has, as Django's.
+	h.Set("Content-Length", strconv.Itoa(page.Len()))
+	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		_ = templates.ExecuteTemplate(w, "login.html", form)
+		_, _ = w.Write(page.Bytes())
 	}
 }
 
-// redirect answers 302 to next when it is safe, else to def.
-func (m *Manager) redirect(w http.ResponseWriter, r *http.Request, next, def string) {
-	target := def
-	if SafeRedirect(next, r.Host, m.Protection().RequestIsSecure(r)) {
-		target = strings.TrimSpace(next)
-	}
-	w.Header().Set("Location", target)
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+// safe reports whether r may redirect to next (SafeRedirect for r's host
+// and scheme).
+func (m *Manager) safe(r *http.Request, next string) bool {
+	return SafeRedirect(next, r.Host, m.Protection().RequestIsSecure(r))
+}
+
+// redirect answers 302 to target.
+func redirect(w http.ResponseWriter, target string) {
+	h := w.Header()
+	h.Set("Location", target)
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", "0")
 	w.WriteHeader(http.StatusFound)
 }
 

@@ -1,0 +1,162 @@
+package sessions_test
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-drf/drf/contrib/sessions"
+)
+
+const neverCached = "max-age=0, no-cache, no-store, must-revalidate, private"
+
+// The login page answers every method as the reference's (Django 3.2's
+// LoginView behind CsrfViewMiddleware): unsafe methods are CSRF-checked
+// first (the token from the X-CSRFToken header, or a POST's form field);
+// OPTIONS is 200 and other methods 405, both with Allow, no body and
+// never cached; PUT is handled as POST without reading its body, so it
+// shows the form with both fields required.
+func TestLoginMethodsAsDjangos(t *testing.T) {
+	f := newFixture(t)
+	tok, ck := f.loginPage(t, "/api-auth/login/")
+	header, field := "X-CSRFToken: "+tok, "csrfmiddlewaretoken="+tok+"&username=alice&password=alice-pass"
+	for _, c := range []struct {
+		method, body, header string
+		cookie               bool
+		status               int
+	}{
+		{"OPTIONS", "", "", false, 200},
+		{"OPTIONS", "", "", true, 200},
+		{"TRACE", "", "", false, 405},
+		{"PATCH", "", "", false, 403},
+		{"PATCH", field, "", true, 403},
+		{"PATCH", "", header, true, 405},
+		{"DELETE", "", "", false, 403},
+		{"DELETE", field, "", true, 403},
+		{"DELETE", "", header, true, 405},
+		{"PUT", "username=alice&password=alice-pass", "", false, 403},
+		{"PUT", field, "", true, 403},
+	} {
+		var cookies []*http.Cookie
+		if c.cookie {
+			cookies = append(cookies, ck)
+		}
+		p := f.sendWith(t, c.method, "/api-auth/login/", c.body, c.header, cookies...)
+		name := c.method + " " + c.body + " " + c.header
+		if p.status != c.status {
+			t.Errorf("%s: %d, want %d\n%s", name, p.status, c.status, p.body)
+			continue
+		}
+		if c.status == 403 {
+			if !strings.Contains(p.body, "CSRF verification failed.") || p.header.Get("Cache-Control") != "" {
+				t.Errorf("%s: %v\n%s", name, p.header, p.body)
+			}
+			continue
+		}
+		h := p.header
+		if h.Get("Allow") != "GET, POST, PUT, HEAD, OPTIONS" || h.Get("Content-Length") != "0" || p.body != "" ||
+			h.Get("Content-Type") != "text/html; charset=utf-8" || h.Get("Cache-Control") != neverCached ||
+			h.Get("Expires") == "" || h["Vary"] != nil || h["Set-Cookie"] != nil {
+			t.Errorf("%s: %v %q", name, h, p.body)
+		}
+	}
+
+	// PUT with a valid token: the form again, both fields required (its
+	// body unread), the query's next kept; no login.
+	p := f.sendWith(t, "PUT", "/api-auth/login/?next=/books/", "username=alice&password=alice-pass", header, ck)
+	if p.status != 200 || strings.Count(p.body, "This field is required.") != 2 || !strings.Contains(p.body, `name="next" value="/books/"`) {
+		t.Errorf("PUT with the token: %d\n%s", p.status, p.body)
+	}
+	if p.header.Get("Cache-Control") != neverCached || !slices.Equal(p.header.Values("Vary"), []string{"Cookie"}) ||
+		p.cookies["csrftoken"] == nil || p.cookies["sessionid"] != nil {
+		t.Errorf("PUT with the token: %v", p.header)
+	}
+
+	// HEAD is told GET's length.
+	if h, g := f.send(t, "HEAD", "/api-auth/login/", ""), f.send(t, "GET", "/api-auth/login/", ""); h.body != "" ||
+		h.header.Get("Content-Length") == "" || h.header.Get("Content-Length") != g.header.Get("Content-Length") {
+		t.Errorf("HEAD Content-Length %q, GET's %q", h.header.Get("Content-Length"), g.header.Get("Content-Length"))
+	}
+}
+
+// The logout page is Django 3.2's LogoutView, as the reference's: any
+// method logs out (unsafe ones once CSRF-checked, the token from the
+// header, or a POST's form field) and redirects, never cached, varying on
+// Cookie, deleting the session cookie. A "next" field or query parameter
+// is followed when it is same-site; the reference then redirects to the
+// logout page itself, this one to LogoutRedirect.
+func TestLogoutAsDjangos(t *testing.T) {
+	f := newFixture(t, func(m *sessions.Manager) { m.LogoutRedirect = "/whoami/" })
+	for _, c := range []struct {
+		method, form string
+		header       bool
+		status       int
+	}{
+		{"GET", "", false, 302},
+		{"HEAD", "", false, 302},
+		{"OPTIONS", "", false, 302},
+		{"TRACE", "", false, 302},
+		{"POST", "", false, 403},
+		{"POST", "csrf", false, 302},
+		{"POST", "", true, 302},
+		{"PUT", "", false, 403},
+		{"PUT", "csrf", false, 403},
+		{"PUT", "", true, 302},
+		{"PATCH", "", true, 302},
+		{"DELETE", "", false, 403},
+		{"DELETE", "", true, 302},
+	} {
+		sid, ck := f.login(t)
+		var body, header string
+		if c.form != "" {
+			body = "csrfmiddlewaretoken=" + ck.Value
+		}
+		if c.header {
+			header = "X-CSRFToken: " + ck.Value
+		}
+		p := f.sendWith(t, c.method, "/api-auth/logout/", body, header, sid, ck)
+		name := c.method + " " + body + " " + header
+		if p.status != c.status {
+			t.Errorf("%s: %d, want %d", name, p.status, c.status)
+			continue
+		}
+		if c.status == 403 {
+			if got := f.me(t, sid); got != "alice" {
+				t.Errorf("%s: refused, yet logged out (%q)", name, got)
+			}
+			continue
+		}
+		h := p.header
+		if h.Get("Location") != "/whoami/" || h.Get("Content-Length") != "0" || h.Get("Cache-Control") != neverCached ||
+			!slices.Equal(h.Values("Vary"), []string{"Cookie"}) || !slices.Equal(h.Values("Set-Cookie"), []string{deleted}) {
+			t.Errorf("%s: %v", name, h)
+		}
+		if got := f.me(t, sid); got != "anonymous" {
+			t.Errorf("%s: still logged in as %q", name, got)
+		}
+	}
+
+	// Without a session: the same redirect, Vary: Cookie, nothing deleted.
+	if p := f.send(t, "GET", "/api-auth/logout/", ""); p.status != 302 || p.header["Set-Cookie"] != nil ||
+		!slices.Equal(p.header.Values("Vary"), []string{"Cookie"}) {
+		t.Errorf("anonymous: %d %v", p.status, p.header)
+	}
+
+	// next: a safe one is followed, a POST's field before the query's.
+	_, ck := f.login(t)
+	for _, c := range []struct{ query, form, want string }{
+		{"?next=/books/", "", "/books/"},
+		{"?next=", "", "/whoami/"},
+		{"?next=http://evil.example/", "", "/whoami/"},
+		{"?next=//evil.example", "", "/whoami/"},
+		{"?next=/pages/off/", "&next=/books/", "/books/"},
+		{"?next=/pages/off/", "&next=", "/whoami/"},
+		{"?next=/pages/off/", "&x=1", "/pages/off/"},
+	} {
+		p := f.send(t, "POST", "/api-auth/logout/"+c.query, "csrfmiddlewaretoken="+ck.Value+c.form, ck)
+		if p.status != 302 || p.header.Get("Location") != c.want {
+			t.Errorf("next %s %s: %d %q, want %q", c.query, c.form, p.status, p.header.Get("Location"), c.want)
+		}
+	}
+}
