@@ -62,7 +62,9 @@ var DefaultServerLimits = ServerLimits{
 // default is 127.0.0.1:8000. handler builds what to serve (it may migrate,
 // seed, read settings); onStart, if not nil, is told the address once the
 // server listens, which is how a port 0 becomes known. The server has
-// DefaultServerLimits against slow clients, logs each request (method,
+// DefaultServerLimits against slow clients, refuses a request whose
+// framing is faulty (Transfer-Encoding with Content-Length, or in
+// HTTP/1.0) with 400 and closes its connection, logs each request (method,
 // path without query, status, duration) on env.Stderr with log/slog
 // (buffered: lines come out within LogFlushInterval), and on
 // SIGINT, SIGTERM or the end of ctx stops accepting and drains in-flight
@@ -105,7 +107,8 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 			defer logs.Close()
 			logger := slog.New(slog.NewTextHandler(logs, nil))
 			srv := &http.Server{
-				Handler:           logRequests(logs, h),
+				Handler:           logRequests(logs, refuseFaultyFraming(h)),
+				ConnContext:       withConn,
 				ReadHeaderTimeout: limits.ReadHeaderTimeout,
 				ReadTimeout:       limits.ReadTimeout,
 				WriteTimeout:      limits.WriteTimeout,
@@ -113,13 +116,17 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 				MaxHeaderBytes:    limits.MaxHeaderBytes,
 				ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelError),
 			}
+			// Every request reaches the handler, OPTIONS * too (to the
+			// site's 404, as in Django), so that refuseFaultyFraming
+			// counts a connection's requests as framing does.
+			srv.DisableGeneralOptionsHandler = true
 			bound := ln.Addr().String()
 			fmt.Fprintf(env.Stdout, "Starting development server at http://%s/\nQuit the server with CONTROL-C.\n", bound)
 			if onStart != nil {
 				onStart(env, bound)
 			}
 			served := make(chan error, 1)
-			go func() { served <- srv.Serve(ln) }()
+			go func() { served <- srv.Serve(framedListener{ln}) }()
 			select {
 			case err := <-served:
 				return err
