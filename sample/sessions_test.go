@@ -151,3 +151,32 @@ func TestLoginPagesAsTheReference(t *testing.T) {
 		t.Errorf("still logged in after GET logout: %s", r.Body)
 	}
 }
+
+// TestSessionPostParsesBeforeCSRF: a logged-in session's POST has its body
+// parsed before the CSRF token is looked for (DRF's Request.POST, read by
+// Django's check), so a body that does not parse is the parser's error,
+// whatever the token; the reference's answers.
+func TestSessionPostParsesBeforeCSRF(t *testing.T) {
+	c := serve(t, newDB(t))
+	c.Jar = nil
+	cookie := "Cookie: sessionid=" + login(t, c) + "; csrftoken=abcdefghijklmnopqrstuvwxyz012345"
+	for _, r := range []struct {
+		contentType, body string
+		status            int
+		want              string
+	}{
+		{"application/json", "not json", 400, `{"detail":"JSON parse error - `}, // then the parser's own words
+		{"text/plain", "not json", 415, `{"detail":"Unsupported media type \"text/plain\" in request."}`},
+		{"application/x-www-form-urlencoded", "not json", 403, `{"detail":"CSRF Failed: CSRF token missing or incorrect."}`},
+		{"", "", 403, `{"detail":"CSRF Failed: CSRF token missing or incorrect."}`},
+	} {
+		header := []string{cookie, "X-CSRFToken: wrong"}
+		if r.contentType != "" {
+			header = append(header, "Content-Type: "+r.contentType)
+		}
+		got := c.Post("/books/", r.body, header...)
+		if got.Status != r.status || !strings.HasPrefix(got.Body, r.want) {
+			t.Errorf("POST /books/ %q as %s: %d %s, want %d %s", r.body, r.contentType, got.Status, got.Body, r.status, r.want)
+		}
+	}
+}

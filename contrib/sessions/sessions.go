@@ -337,18 +337,21 @@ func (m *Manager) save(ctx context.Context, key string, data sessionData, expire
 }
 
 // EnforceCSRF checks r with the CSRF protection; a failure is 403
-// "CSRF Failed: <reason>". The csrfmiddlewaretoken field is read from form
-// and multipart POST bodies, through the request's parsers.
+// "CSRF Failed: <reason>". For a POST with the CSRF cookie, the body is
+// parsed, whatever its type, before the token is looked for, as DRF's
+// Request.POST does for Django's check: a body that does not parse is its
+// parser's error (400, 415), not a CSRF failure. The csrfmiddlewaretoken
+// field is read from form and multipart bodies.
 func (m *Manager) EnforceCSRF(r *request.Request) error {
 	var parseErr error
 	err := m.Protection().Check(r.Request, func() string {
-		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		if mt != "application/x-www-form-urlencoded" && mt != "multipart/form-data" {
-			return ""
-		}
 		data, err := r.Data()
 		if err != nil {
 			parseErr = err
+			return ""
+		}
+		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if mt != "application/x-www-form-urlencoded" && mt != "multipart/form-data" {
 			return ""
 		}
 		fields, _ := data.(map[string]any)
