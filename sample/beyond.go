@@ -66,7 +66,7 @@ func resolveView() framework.View {
 		Name:       "Resolve",
 		Versioning: versioning.URLPathVersioning{},
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
-			q := r.URL.Query()
+			q := r.QueryParams()
 			if q.Get("url") == "" {
 				return nil, exceptions.ParseError(`Give the URL to resolve as "url".`)
 			}

@@ -5,9 +5,16 @@ import (
 	"strings"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
+	"github.com/go-drf/drf/internal/pycompat"
 )
+
+// InvalidURL is the detail of the 400 Resolve answers for a URL that
+// does not parse: the words of Django's URLValidator, which DRF's
+// URLField answers.
+const InvalidURL = "Enter a valid URL."
 
 // Resolution is a URL traced back to its route (not in DRF, #2489): the
 // name, parameters and query to reverse it by in any version
@@ -18,7 +25,8 @@ type Resolution struct {
 	Name string
 	// Params are the route's parameters without the version parameter.
 	Params map[string]string
-	// Query is the URL's query without the version parameter.
+	// Query is the URL's query, read as Django reads one
+	// (pycompat.ParseQuery), without the version parameter.
 	Query url.Values
 	// Version is the URL's version as the view's scheme reads it.
 	Version string
@@ -39,13 +47,14 @@ type Resolution struct {
 //	// res.Name "book-detail", res.Params {"pk": "5"}, res.Version "v1"
 //	v2, err := reverse.ReverseVersion("v2", res.Name, res.Params, res.Query, r)
 //
-// A URL no named route matches is a *reverse.NoResolveMatch; a version
-// the view does not allow is the scheme's error (404 "Invalid version in
-// URL path." and the like).
+// A URL that does not parse (a control character, a broken escape, an
+// unclosed "[") is 400 InvalidURL; a URL no named route matches is a
+// *reverse.NoResolveMatch; a version the view does not allow is the
+// scheme's error (404 "Invalid version in URL path." and the like).
 func Resolve(rawURL string, v *framework.View, r *request.Request) (*Resolution, error) {
 	u, err := r.URL.Parse(rawURL)
 	if err != nil {
-		return nil, err
+		return nil, exceptions.ParseError(InvalidURL)
 	}
 	if u.Host == "" {
 		u.Host = r.Host
@@ -58,7 +67,7 @@ func Resolve(rawURL string, v *framework.View, r *request.Request) (*Resolution,
 	if err != nil {
 		return nil, err
 	}
-	res := &Resolution{Name: route.Name, Params: route.Params, Query: u.Query(), Route: route}
+	res := &Resolution{Name: route.Name, Params: route.Params, Query: pycompat.ParseQuery(u.RawQuery, pycompat.UTF8), Route: route}
 	c := v.VersionConfig()
 	if v.Versioning != nil {
 		vr := request.New(route.Request(r.Context(), u), request.Config{VersionParam: c.Param})
