@@ -23,7 +23,7 @@ type XUsername struct {
 
 // Authenticate looks the named user up.
 func (s XUsername) Authenticate(r *request.Request) (request.User, any, error) {
-	name := r.Header.Get("X-Username")
+	name := authentication.HeaderValue(r.Header, "X-Username")
 	if name == "" {
 		return nil, nil, nil
 	}
