@@ -261,7 +261,7 @@ func (g *generator) method(t target) string {
 // schemes at once.
 func (g *generator) credentials(f *fuzzRequest) {
 	auth := func(v string) { f.header = append(f.header, [2]string{"Authorization", v}) }
-	switch r := g.rnd.IntN(20); r {
+	switch r := g.rnd.IntN(21); r {
 	case 0, 1, 2, 3, 4:
 		// anonymous
 	case 5:
@@ -287,6 +287,9 @@ func (g *generator) credentials(f *fuzzRequest) {
 		auth(pick(g, "Token {token:admin}", "Basic {basic:alice}", "Token 0000000000000000000000000000000000000000"))
 	case 14, 15:
 		f.header = append(f.header, [2]string{"X-Username", pick(g, "alice", "admin", "bob", "nobody", "")})
+	case 17:
+		auth(pick(g, "Token {token:alice}", "Basic {basic:alice}", "Token 0000000000000000000000000000000000000000", "Bearer x"))
+		auth(pick(g, "Token {token:admin}", "Basic {basic:admin}", "Token", "Basic "+b64("admin:wrong"), ""))
 	case 16:
 		f.jar = "anon" // cookies the answers set, CSRF among them
 		if g.chance(0.5) {
