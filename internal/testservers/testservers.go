@@ -175,7 +175,11 @@ func StartRedis(t testing.TB) *Redis {
 	}
 	var lastErr error
 	for range 3 {
-		r, err := startRedis(bin)
+		port, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := startRedis(bin, port)
 		if err == nil {
 			t.Cleanup(r.Stop)
 			return r
@@ -186,12 +190,8 @@ func StartRedis(t testing.TB) *Redis {
 	return nil
 }
 
-func startRedis(bin string) (*Redis, error) {
+func startRedis(bin string, port int) (*Redis, error) {
 	dir, err := os.MkdirTemp("", "drf-redis-")
-	if err != nil {
-		return nil, err
-	}
-	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
@@ -245,6 +245,25 @@ func (r *Redis) Stop() {
 	if i >= 0 {
 		r.p.kill()
 	}
+}
+
+// Restart stops the server, if it is running, and starts a new one on the
+// same address, empty, as a Redis without persistence comes back from a
+// restart: clients of its URL reach it again.
+func (r *Redis) Restart(t testing.TB) {
+	t.Helper()
+	r.Stop()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(r.Addr)
+	n, _ := strconv.Atoi(port)
+	again, err := startRedis(bin, n)
+	if err != nil {
+		t.Fatalf("testservers: restart redis-server on %s: %v", r.Addr, err)
+	}
+	r.p = again.p
 }
 
 // postgres is the package's PostgreSQL cluster, started on first use.

@@ -40,7 +40,7 @@ func TestPostgresDatabasesAreFreshAndSeparate(t *testing.T) {
 	}
 }
 
-func TestRedisStartsAndStops(t *testing.T) {
+func TestRedisStartsStopsAndRestarts(t *testing.T) {
 	r := testservers.StartRedis(t)
 	if err := testservers.Ping(r.Addr); err != nil {
 		t.Fatal(err)
@@ -50,4 +50,8 @@ func TestRedisStartsAndStops(t *testing.T) {
 		t.Error("redis answers after Stop")
 	}
 	r.Stop()
+	r.Restart(t)
+	if err := testservers.Ping(r.Addr); err != nil {
+		t.Errorf("redis does not answer after Restart: %v", err)
+	}
 }
