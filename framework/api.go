@@ -51,16 +51,19 @@ func NewAPI(db *sqlx.DB, s Settings) *API {
 // APPEND_SLASH); the default is Django's.
 func (a *API) NotFound(h http.Handler) { *a.notFound = h }
 
-// miss answers a path no route matches. With APPEND_SLASH (unless
-// DisableAppendSlash), a path without its final slash whose slashed form
-// has a route is redirected there (301, query kept), as Django's
+// miss answers a path no route matches, or that fills a route's
+// parameter with nothing, which Django's converters never match
+// ("/books//" for "/books/{pk}/"; reverse.Handle sends it here). With
+// APPEND_SLASH (unless DisableAppendSlash), a path without its final
+// slash whose slashed form has a route, as Django matches one
+// (reverse.Find), is redirected there (301, query kept), as Django's
 // CommonMiddleware does; else the not-found page. The Location is
 // Django's get_full_path_with_slash: the decoded path escaped again by
 // escape_uri_path ("/books/;x" goes to "/books/%3Bx/"), the query by
 // iri_to_uri, a leading "//" escaped so that it cannot name another host.
 func (a *API) miss(w http.ResponseWriter, r *http.Request) {
 	if p := r.URL.Path; !a.settings.DisableAppendSlash && !strings.HasSuffix(p, "/") &&
-		a.mux.Match(chi.NewRouteContext(), routeMethod(r.Method), p+"/") {
+		reverse.Find(a.mux, routeMethod(r.Method), p+"/") != "" {
 		target := pycompat.EscapeURIPath(pycompat.RepercentBrokenUnicode(p)) + "/"
 		if strings.HasPrefix(target, "//") {
 			target = "/%2F" + target[2:]
@@ -99,8 +102,9 @@ func (a *API) Routes() *reverse.Routes { return a.routes }
 // ServeHTTP serves the API's routes. With AllowedHosts set, a request for
 // another host is answered 400 first, whatever its route. Requests are
 // routed as Django routes them: by the decoded path ("/books/%31/" is
-// "/books/1/"), whatever the method, upper-cased; a View answers a method
-// it does not declare with 405 after its policies, as DRF does.
+// "/books/1/"), whatever the method, upper-cased, and no {param} matches
+// an empty segment ("/books//" is the not-found page); a View answers a
+// method it does not declare with 405 after its policies, as DRF does.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.hosts != nil && !a.hosts.checkHost(w, r, a.routes.Host(r)) {
 		return

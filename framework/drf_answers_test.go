@@ -228,3 +228,51 @@ func TestDRFAnswersBrowsableRequestLine(t *testing.T) {
 		}
 	}
 }
+
+// djangoNotFound is Django's 404 page (DEBUG off), what the reference
+// answers a path that no URL pattern matches.
+const djangoNotFound = "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n"
+
+// A path that would fill a URL parameter with nothing matches no route:
+// Django's converters (<str:version>, the router's [^/.]+ lookup) never
+// match an empty segment, so the reference answers Django's 404 page to
+// every method, with or without the final slash (APPEND_SLASH finds no
+// route for the slashed path either), where the view would answer its own
+// JSON 404 ("Invalid version in URL path.") or the object's. A segment of
+// one space is a value, and the view's answer.
+func TestDRFAnswersEmptyPathSegments(t *testing.T) {
+	do, _, _ := sampleClient(t)
+	page := answer{404, []string{"Content-Type: text/html", "Allow:", "Vary:", "Location:", "Set-Cookie:",
+		"X-Frame-Options: DENY", "X-Content-Type-Options: nosniff", "Referrer-Policy: same-origin"}, djangoNotFound}
+	head := answer{page.status, page.header, ""}
+	for _, path := range []string{
+		"/ns//info/", "/ns//info", "/url//info/", "/url//info", "/url//books/", "/url//books",
+		"/books//", "/url/v1/books//", "/url//books/1/", "/url//books/1", "/url/v1//books/",
+		"/beyond/url//resolve/", "/beyond/url//resolve", "/url/%2F/info/", "/books/%2F/", "/books/%2F",
+		"/url//info/?version=v1", "/url//books?page=2", "/ns/v1//info/", "/ns/v1//info",
+	} {
+		for _, method := range []string{"GET", "PUT", "POST", "PATCH", "DELETE", "OPTIONS", "PROPFIND"} {
+			page.check(t, method+" "+path, do(method, path))
+		}
+		head.check(t, "HEAD "+path, do("HEAD", path))
+	}
+	page.check(t, "the browsable page", do("GET", "/url//info/", "Accept: text/html"))
+	page.check(t, "?format=json", do("GET", "/books//?format=json"))
+	page.check(t, "a bad token", do("GET", "/url//info/", "Authorization: Token bad"))
+	answer{404, []string{"Content-Type: text/html", "Vary: Cookie",
+		`Set-Cookie: sessionid=""; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/; SameSite=Lax`}, djangoNotFound}.check(
+		t, "a sessionid too short", do("GET", "/url//info", "Cookie: sessionid=abc"))
+	for path, want := range map[string]answer{
+		"/url/%20/info/": {404, []string{"Content-Type: application/json", "Vary: Accept", "Allow: GET, HEAD, OPTIONS"},
+			`{"detail":"Invalid version in URL path."}`},
+		"/ns/%20/info/": {404, []string{"Content-Type: application/json", "Vary: Accept", "Allow: GET, HEAD, OPTIONS"},
+			`{"detail":"Invalid version in URL path. Does not match any version namespace."}`},
+		"/books/%20/": {404, []string{"Content-Type: application/json", "Vary: Accept, Cookie", "Allow: GET, PUT, PATCH, DELETE, HEAD, OPTIONS"},
+			`{"detail":"Not found."}`},
+		"/url/v1/books/%20/": {404, []string{"Allow: GET, HEAD, OPTIONS"}, `{"detail":"Not found."}`},
+		"/url/v1/info":       {301, []string{"Location: /url/v1/info/"}, ""},
+		"/ns/v1/info":        {301, []string{"Location: /ns/v1/info/"}, ""},
+	} {
+		want.check(t, path, do("GET", path))
+	}
+}

@@ -112,6 +112,73 @@ func TestEscapedPathsRouteDecoded(t *testing.T) {
 	answer{404, []string{"Content-Type: text/html"}, ""}.check(t, "/books/a%2Fb/", c.Get("/books/a%2Fb/"))
 }
 
+// A path that fills a route's {param} with nothing is not the route's, as
+// no Django converter matches an empty segment: it is the not-found page
+// whatever the method, before the view, its policies or the route's
+// middleware run, and APPEND_SLASH does not redirect to such a path; the
+// page set with NotFound answers it. A value of one space is a value,
+// and a trailing "*" may be empty.
+func TestEmptyParamsMatchNoRoute(t *testing.T) {
+	var log []string
+	api := framework.NewAPI(nil, framework.Settings{})
+	echo := func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		return framework.OK(map[string]string{"v": chi.URLParam(r.Request, "v"), "pk": chi.URLParam(r.Request, "pk")}), nil
+	}
+	logged := framework.WithMiddleware(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			log = append(log, "middleware "+r.URL.Path)
+			next.ServeHTTP(w, r)
+		})
+	})
+	api.Handle("/url/{v}/books/{pk}/", framework.View{
+		Permissions: framework.Permissions(recordPermission{&log, framework.AllowAny{}}),
+		Get:         echo,
+	}, logged)
+	api.HandleHTTP("/pages/{name}/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "page "+chi.URLParam(r, "name"))
+	}), logged)
+	api.Route("/ns/{v}", "", func(api *framework.API) { api.Handle("/info/", framework.View{Get: echo}) })
+	api.HandleHTTP("/files/*", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "files "+chi.URLParam(r, "*"))
+	}))
+	c := apitest.New(t, api)
+	notFound := answer{404, []string{"Content-Type: text/html", "Location:", "Allow:"}, djangoNotFound}
+	for _, path := range []string{
+		"/url//books/1/", "/url/v1/books//", "/url//books//", "/url//books/1", "/url/v1/books/", "/url/v1/books/%2F/",
+		"/pages//", "/pages/", "/ns//info/", "/ns//info", "/ns/v1//info/",
+	} {
+		for _, method := range []string{"GET", "HEAD", "PUT", "OPTIONS", "PROPFIND"} {
+			notFound.check(t, method+" "+path, c.Do(method, path, ""))
+		}
+	}
+	if len(log) > 0 {
+		t.Errorf("ran %v for paths of no route", log)
+	}
+	for path, want := range map[string]answer{
+		"/url/v1/books/1/":   {200, nil, `{"pk":"1","v":"v1"}`},
+		"/url/%20/books/1/":  {200, nil, `{"pk":"1","v":" "}`},
+		"/url/v1/books/1":    {301, []string{"Location: /url/v1/books/1/"}, ""},
+		"/pages/x/":          {200, nil, "page x"},
+		"/pages/x":           {301, []string{"Location: /pages/x/"}, ""},
+		"/ns/v1/info/":       {200, nil, `{"pk":"","v":"v1"}`},
+		"/ns/v1/info":        {301, []string{"Location: /ns/v1/info/"}, ""},
+		"/files/":            {200, nil, "files "},
+		"/files//a":          {200, nil, "files /a"},
+		"/url/v1/books/1//":  notFound,
+		"/url/v1//books/1/":  notFound,
+		"/url/v1/books/1/x/": notFound,
+	} {
+		want.check(t, path, c.Get(path))
+	}
+	api.NotFound(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusGone)
+		_, _ = io.WriteString(w, "gone "+r.URL.Path)
+	}))
+	for _, path := range []string{"/url//books/1/", "/url//books/1", "/ns//info/", "/pages//"} {
+		answer{410, nil, "gone " + path}.check(t, "NotFound "+path, c.Get(path))
+	}
+}
+
 // The APPEND_SLASH redirect writes its Location as Django's
 // get_full_path_with_slash does: the decoded path escaped by
 // escape_uri_path, the query by iri_to_uri, and a leading "//", which a
@@ -119,7 +186,9 @@ func TestEscapedPathsRouteDecoded(t *testing.T) {
 func TestAppendSlashLocationIsEscaped(t *testing.T) {
 	api := framework.NewAPI(nil, framework.Settings{})
 	api.Handle("/books/{pk}/", framework.View{Get: self})
-	api.Handle("/{lang}/docs/", framework.View{Get: self})
+	// Django's path("/docs/"), which a path with two leading slashes
+	// matches ("/{lang}/docs/" does not: lang would be empty).
+	api.Handle("//docs/", framework.View{Get: self})
 	c := apitest.New(t, api)
 	for path, location := range map[string]string{
 		"/books/;x":             "/books/%3Bx/",
@@ -173,6 +242,18 @@ func TestEmptyAcceptIsNotAcceptable(t *testing.T) {
 // BenchmarkAPIPath is BenchmarkFrameworkPath's request through an API:
 // the host check, chi's routing and the route's match before the view.
 func BenchmarkAPIPath(b *testing.B) {
+	serve(b, benchAPI("/pages/page-number/"), pageRequest(benchKey))
+}
+
+// BenchmarkAPIPathParam is BenchmarkAPIPath's request to a route with a
+// parameter, /{section}/page-number/: chi fills it, the route checks that
+// it is not empty.
+func BenchmarkAPIPathParam(b *testing.B) {
+	serve(b, benchAPI("/{section}/page-number/"), pageRequest(benchKey))
+}
+
+// benchAPI is an API with BenchmarkFrameworkPath's view at pattern.
+func benchAPI(pattern string) *framework.API {
 	tokens := memoryTokens{benchKey: {ID: 2, Username: "alice", Active: true}}
 	api := framework.NewAPI(nil, framework.Settings{
 		Authentication: framework.Authenticators(authentication.Token{Tokens: tokens}),
@@ -181,10 +262,10 @@ func BenchmarkAPIPath(b *testing.B) {
 		Renderers:      framework.Renderers(framework.JSONRenderer{}, benchHTML{}),
 		AllowedHosts:   []string{"127.0.0.1"},
 	})
-	api.Handle("/pages/page-number/", generics.ListAPIView(generics.GenericAPIView[benchBook]{
+	api.Handle(pattern, generics.ListAPIView(generics.GenericAPIView[benchBook]{
 		View:       framework.View{Pagination: &pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}},
 		Source:     newFixedSource(1000, 5),
 		Serializer: serializers.MustNew[benchBook](),
 	}))
-	serve(b, api, pageRequest(benchKey))
+	return api
 }

@@ -107,6 +107,13 @@ func Named(name string) Option { return func(c *handleConfig) { c.name = name } 
 // Handle mounts h on r at pattern (relative to r, as with chi), unnamed
 // unless an option names it. It panics if the name is taken or the
 // pattern is malformed, as a setup error.
+//
+// A {param} of the route takes a value of one character or more, as
+// Django's converters do (<str:x>, <int:x>, <slug:x>, a re_path's
+// [^/]+), where chi's own matching lets it take none: a request whose
+// path fills one with nothing ("/books//" for "/books/{pk}/") is not the
+// route's, and the router's not-found handler answers it, as it answers
+// a path no route matches. chi's trailing "*" may still be empty.
 func (rt *Routes) Handle(r chi.Router, pattern string, h http.Handler, opts ...Option) {
 	var o handleConfig
 	for _, opt := range opts {
@@ -121,8 +128,46 @@ func (rt *Routes) Handle(r chi.Router, pattern string, h http.Handler, opts ...O
 	rt.reg.handlers[rt.Pattern(pattern)] = h
 	rt.reg.mu.Unlock()
 	r.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if rctx := chi.RouteContext(req.Context()); rctx != nil && emptyParam(rctx) {
+			notFound(rctx).ServeHTTP(w, req)
+			return
+		}
 		h.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), matchKey{}, m)))
 	}))
+}
+
+// emptyParam reports whether chi has filled a parameter of the route with
+// nothing, which no Django converter matches. The wildcard "*", a trailing
+// one or the rest of the path below a sub-router, may be empty.
+func emptyParam(rctx *chi.Context) bool {
+	for i, v := range rctx.URLParams.Values {
+		if v == "" && i < len(rctx.URLParams.Keys) && rctx.URLParams.Keys[i] != "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// notFound is the not-found handler of the router that routed a request:
+// what it answers a path none of its routes matches.
+func notFound(rctx *chi.Context) http.Handler {
+	if mux, ok := rctx.Routes.(interface{ NotFoundHandler() http.HandlerFunc }); ok {
+		return mux.NotFoundHandler()
+	}
+	return http.NotFoundHandler()
+}
+
+// Find returns the pattern of the route of router that a request of
+// method for path (decoded) reaches as Handle routes it, "" if none:
+// chi's match, unless it fills a parameter with nothing, which Django's
+// converters never match. The API's APPEND_SLASH asks it whether the
+// slashed path has a route.
+func Find(router chi.Routes, method, path string) string {
+	rctx := chi.NewRouteContext()
+	if pattern := router.Find(rctx, method, path); pattern != "" && !emptyParam(rctx) {
+		return pattern
+	}
+	return ""
 }
 
 // HandlerAt returns the handler mounted through Handle, named or not,
@@ -134,7 +179,7 @@ func HandlerAt(r *http.Request, path string) (http.Handler, bool) {
 	if !ok || rctx == nil || rctx.Routes == nil {
 		return nil, false
 	}
-	pattern := rctx.Routes.Find(chi.NewRouteContext(), http.MethodGet, path)
+	pattern := Find(rctx.Routes, http.MethodGet, path)
 	if pattern == "" {
 		return nil, false
 	}

@@ -405,3 +405,65 @@ func TestHandlerAt(t *testing.T) {
 		t.Error("a request the routes did not serve resolved")
 	}
 }
+
+// A {param} takes a value of one character or more, as Django's
+// converters do: a path that fills one with nothing is not the route's.
+// Handle gives it to the router's not-found handler without running the
+// route's own; Find and HandlerAt find no route for it. The trailing "*"
+// may be empty, and a one-space value is a value.
+func TestEmptyParamsMatchNoRoute(t *testing.T) {
+	rt := reverse.New(reverse.Config{})
+	mux := chi.NewRouter()
+	mux.NotFound(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "not found") })
+	served := func(w http.ResponseWriter, r *http.Request) {
+		rctx := chi.RouteContext(r.Context())
+		_, _ = fmt.Fprint(w, rctx.URLParams.Keys, rctx.URLParams.Values)
+	}
+	h := http.HandlerFunc(served)
+	rt.Handle(mux, "/books/{pk}/", h, reverse.Named("book-detail"))
+	rt.Handle(mux, "/d/{a}-{b}/", h)
+	rt.Handle(mux, "/files/*", h)
+	rt.Route(mux, "/ns/{version}", "v", func(r chi.Router, rt *reverse.Routes) {
+		rt.Handle(r, "/info/", h, reverse.Named("info"))
+	})
+	for path, want := range map[string]string{
+		"/books/1/":      "[pk] [1]",
+		"/books/%20/":    "[pk] [ ]",
+		"/d/x-y/":        "[a b] [x y]",
+		"/files/":        "[*] []",
+		"/files//a":      "[*] [/a]",
+		"/ns/v1/info/":   "[version *] [v1 ]",
+		"/books//":       "not found",
+		"/d/-y/":         "not found",
+		"/d/x-/":         "not found",
+		"/ns//info/":     "not found",
+		"/books/1//":     "not found",
+		"/ns/v1//info/":  "not found",
+		"/nowhere/1/2/3": "not found",
+	} {
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		if got := w.Body.String(); got != want {
+			t.Errorf("GET %s: %q, want %q", path, got, want)
+		}
+	}
+	for path, want := range map[string]string{
+		"/books/1/": "/books/{pk}/", "/files/": "/files/*", "/ns/v1/info/": "/ns/{version}/info/",
+		"/books//": "", "/d/-y/": "", "/ns//info/": "", "/nowhere/": "",
+	} {
+		if got := reverse.Find(mux, http.MethodGet, path); got != want {
+			t.Errorf("Find(%s) = %q, want %q", path, got, want)
+		}
+	}
+	var found []string
+	rt.Handle(mux, "/probe/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, p := range []string{"/books/1/", "/books//", "/ns//info/"} {
+			_, ok := reverse.HandlerAt(r, p)
+			found = append(found, fmt.Sprint(p, "=", ok))
+		}
+	}))
+	mux.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/probe/", nil))
+	if got, want := strings.Join(found, " "), "/books/1/=true /books//=false /ns//info/=false"; got != want {
+		t.Errorf("HandlerAt: %s, want %s", got, want)
+	}
+}
