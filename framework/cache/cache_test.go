@@ -1,7 +1,10 @@
 package cache_test
 
 import (
+	"bufio"
 	"context"
+	"errors"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -116,7 +119,11 @@ func TestRedisKeepsHistoriesForTheirWindow(t *testing.T) {
 	}
 }
 
-// TestRedisDownFailsFast: a Redis that went down gives an error, quickly.
+// TestRedisDownFailsFast: a Redis that went down costs the Hit that finds
+// it gone one quick attempt (connection refused), and the Hits of the next
+// RedisCoolDown none: they fail at once with ErrUnavailable. Then one Hit
+// tries the server again, and once it is back Hit works, with no new
+// client.
 func TestRedisDownFailsFast(t *testing.T) {
 	srv := testservers.StartRedis(t)
 	c, err := cache.OpenRedis(srv.URL)
@@ -124,16 +131,83 @@ func TestRedisDownFailsFast(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if _, err := c.Hit(context.Background(), "k", time.Now(), time.Minute, 5); err != nil {
+	ctx := context.Background()
+	if _, err := c.Hit(ctx, "k", time.Now(), time.Minute, 5); err != nil {
 		t.Fatal(err)
 	}
 	srv.Stop()
 	start := time.Now()
-	if _, err := c.Hit(context.Background(), "k", time.Now(), time.Minute, 5); err == nil {
-		t.Fatal("Hit succeeded with Redis down")
+	if _, err := c.Hit(ctx, "k", time.Now(), time.Minute, 5); err == nil || errors.Is(err, cache.ErrUnavailable) {
+		t.Fatalf("the first Hit with Redis down: %v, want the connection's error", err)
 	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("Hit took %v to fail", d)
+	if d := time.Since(start); d > 50*time.Millisecond {
+		t.Errorf("the Hit that found Redis down took %v: more than one quick attempt", d)
+	}
+	for range 100 {
+		if _, err := c.Hit(ctx, "k", time.Now(), time.Minute, 5); !errors.Is(err, cache.ErrUnavailable) {
+			t.Fatalf("a Hit during the cool-down: %v, want ErrUnavailable", err)
+		}
+	}
+	time.Sleep(cache.RedisCoolDown)
+	if _, err := c.Hit(ctx, "k", time.Now(), time.Minute, 5); err == nil || errors.Is(err, cache.ErrUnavailable) {
+		t.Fatalf("the first Hit after the cool-down: %v, want another attempt", err)
+	}
+	srv.Restart(t)
+	time.Sleep(cache.RedisCoolDown)
+	if w, err := c.Hit(ctx, "k", time.Now(), time.Minute, 5); err != nil || !w.Allowed || w.Count != 0 {
+		t.Fatalf("the first Hit after the restart and a cool-down: %+v %v", w, err)
+	}
+	if _, err := c.Hit(ctx, "k", time.Now(), time.Minute, 5); err != nil {
+		t.Fatalf("the next one: %v", err)
+	}
+}
+
+// TestRedisRestartBetweenHits: a server restarted between two Hits costs
+// nothing: the pooled connection it closed is not used, and the second
+// Hit is counted.
+func TestRedisRestartBetweenHits(t *testing.T) {
+	srv := testservers.StartRedis(t)
+	c, err := cache.OpenRedis(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	for round := range 3 {
+		if w, err := c.Hit(ctx, "k", time.Now(), time.Minute, 5); err != nil || w.Count != 0 {
+			t.Fatalf("round %d: %+v %v", round, w, err)
+		}
+		srv.Restart(t)
+	}
+}
+
+// TestRedisErrorAnswersDoNotCoolDown: an error the server answers (here a
+// key holding another type) is that Hit's error alone; the server is
+// tried for the next one.
+func TestRedisErrorAnswersDoNotCoolDown(t *testing.T) {
+	srv := testservers.StartRedis(t)
+	c, err := cache.OpenRedis(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	conn, err := net.Dial("tcp", srv.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("SET not-a-list x\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(conn).ReadString('\n'); err != nil || line != "+OK\r\n" {
+		t.Fatalf("SET: %q %v", line, err)
+	}
+	ctx := context.Background()
+	if _, err := c.Hit(ctx, "not-a-list", time.Now(), time.Minute, 5); err == nil || !strings.Contains(err.Error(), "WRONGTYPE") {
+		t.Fatalf("Hit on a string: %v, want WRONGTYPE", err)
+	}
+	if _, err := c.Hit(ctx, "k", time.Now(), time.Minute, 5); err != nil {
+		t.Errorf("the next Hit: %v", err)
 	}
 }
 

@@ -2,10 +2,12 @@ package cache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -18,19 +20,38 @@ const (
 	RedisIOTimeout   = 500 * time.Millisecond
 )
 
+// RedisCoolDown is how long a Redis cache that could not reach its server
+// answers ErrUnavailable at once, without trying the server again; then
+// one Hit tries it, and either the cache works again or another cool-down
+// begins.
+const RedisCoolDown = time.Second
+
+// ErrUnavailable is Hit's error during a cool-down (see RedisCoolDown).
+var ErrUnavailable = errors.New("cache: redis unreachable, not tried again during the cool-down")
+
 // Redis is a Cache in a Redis server, shared by every instance that uses
 // the same server and database. Each Hit is one Lua script, so concurrent
 // requests on any number of instances update a history atomically.
+//
+// A Redis that cannot be reached (refused, timed out, cut off) costs one
+// attempt, not one per request: after such a failure Hit answers
+// ErrUnavailable without trying the server for RedisCoolDown, a circuit
+// breaker. An error the server answers (out of memory, loading, a
+// read-only replica) comes as fast as any answer and does not trip it.
 type Redis struct {
 	client *redis.Client
+	// coolUntil is the end of the cool-down, on monotonicClock; 0 while
+	// the server answers.
+	coolUntil atomic.Int64
 }
 
 // OpenRedis connects to the Redis server of url, go-redis's URL form
 // ("redis://user:password@host:6379/0?dial_timeout=1s&max_retries=2").
 // Unless the URL says otherwise, dialing and each read or write time out
-// after RedisDialTimeout and RedisIOTimeout, and a failed command is
-// retried once. It does not contact the server: a server that is down is
-// seen by Hit.
+// after RedisDialTimeout and RedisIOTimeout, and a failed command is not
+// retried; a dial is always one attempt (go-redis's default is five, 100
+// ms apart). It does not contact the server: a server that is down is seen
+// by Hit.
 func OpenRedis(rawURL string) (*Redis, error) {
 	opts, err := redis.ParseURL(rawURL)
 	if err != nil {
@@ -50,8 +71,9 @@ func OpenRedis(rawURL string) (*Redis, error) {
 		opts.WriteTimeout = RedisIOTimeout
 	}
 	if !q.Has("max_retries") {
-		opts.MaxRetries = 1
+		opts.MaxRetries = -1 // go-redis's spelling of none
 	}
+	opts.DialerRetries = 1
 	return &Redis{client: redis.NewClient(opts)}, nil
 }
 
@@ -81,8 +103,20 @@ return {0, n, oldest}
 
 // Hit implements Cache.
 func (c *Redis) Hit(ctx context.Context, key string, now time.Time, window time.Duration, limit int) (Window, error) {
+	if !c.try() {
+		return Window{}, ErrUnavailable
+	}
 	us := now.UnixMicro()
 	res, err := hitScript.Run(ctx, c.client, []string{key}, us, window.Microseconds(), min(limit, math.MaxInt32)).Slice()
+	var answered redis.Error
+	switch {
+	case err == nil || errors.As(err, &answered):
+		if c.coolUntil.Load() != 0 {
+			c.coolUntil.Store(0)
+		}
+	case ctx.Err() == nil: // a caller that went away says nothing of the server
+		c.coolUntil.Store(monotonicClock() + int64(RedisCoolDown))
+	}
 	if err != nil {
 		return Window{}, fmt.Errorf("cache: redis: %w", err)
 	}
@@ -101,3 +135,24 @@ func (c *Redis) Hit(ctx context.Context, key string, now time.Time, window time.
 	}
 	return w, nil
 }
+
+// try reports whether Hit may send its script: always while the server
+// answers; after a failure, not before the cool-down ends, and then only
+// for one caller, whose attempt the others do not wait for (they find the
+// cool-down extended until it ends).
+func (c *Redis) try() bool {
+	until := c.coolUntil.Load()
+	if until == 0 {
+		return true
+	}
+	now := monotonicClock()
+	return now >= until && c.coolUntil.CompareAndSwap(until, now+int64(RedisCoolDown))
+}
+
+// clockStart anchors monotonicClock.
+var clockStart = time.Now()
+
+// monotonicClock is the time since the process started, in nanoseconds,
+// on the monotonic clock: a step of the wall clock neither ends a
+// cool-down nor prolongs it.
+func monotonicClock() int64 { return int64(time.Since(clockStart)) }
