@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -107,8 +108,12 @@ func (t RateThrottle) Allow(r *request.Request, v *View) (bool, time.Duration, e
 	}
 	if err != nil {
 		// A cache that is down must not take the service down with it:
-		// the request goes through unthrottled, and the failure is logged.
-		slog.Warn("throttle cache unavailable: request allowed", "scope", t.Scope, "error", err)
+		// the request goes through unthrottled, and the failure is logged
+		// (once per attempt: not for requests a cooling-down cache
+		// refuses without trying).
+		if !errors.Is(err, cache.ErrUnavailable) {
+			slog.Warn("throttle cache unavailable: requests allowed", "scope", t.Scope, "error", err)
+		}
 		return true, 0, nil
 	}
 	if w.Allowed {
