@@ -40,7 +40,9 @@ type TokenAnswer struct {
 // only (Accept: text/html alone is 406), parsers form, multipart and JSON,
 // no permissions and no throttles. Authentication is left to the global
 // setting, as DRF does, so a bad Authorization header still fails. Set
-// its Throttles to throttle it (failed attempts count).
+// its Throttles to throttle it (failed attempts count); DRF's
+// AnonRateThrottle counts no caller that authenticates, and
+// LoginAttemptThrottle counts every attempt on one username.
 func (o ObtainToken) View() framework.View {
 	return framework.View{
 		Name:        "Obtain Auth Token",
