@@ -105,7 +105,7 @@ func (f *PostgresFault) Restore(t testing.TB) {
 	f.mu.Lock()
 	f.armed = never
 	f.mu.Unlock()
-	if err := psql(postgres.port, "postgres", `ALTER DATABASE "`+f.name+`" ALLOW_CONNECTIONS true`); err != nil {
+	if err := postgres.server.psql("postgres", `ALTER DATABASE "`+f.name+`" ALLOW_CONNECTIONS true`); err != nil {
 		t.Fatalf("testservers: let connections in again: %v", err)
 	}
 }
@@ -127,7 +127,7 @@ func (f *PostgresFault) reached(m moment) bool {
 	}
 	// pg_terminate_backend waits (up to 10 s) for each session to end, so
 	// that the next statement on any of them fails.
-	f.tripErr = psql(postgres.port, "postgres", refuse+
+	f.tripErr = postgres.server.psql("postgres", refuse+
 		`SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '`+f.name+`'`)
 	return true
 }

@@ -1,8 +1,9 @@
 // Package testservers starts the real servers that tests of a scaled-out
-// deployment need: a PostgreSQL cluster (Debian's postgresql package,
+// deployment need: PostgreSQL clusters (Debian's postgresql package,
 // initdb and postgres into a temporary directory, as the "postgres" user
-// when the tests run as root) and redis-server instances, each on a free
-// port of 127.0.0.1. No test talks to a mock of either.
+// when the tests run as root), PgBouncer in front of one (Debian's
+// pgbouncer, in transaction pooling mode) and redis-server instances, each
+// on a free port of 127.0.0.1. No test talks to a mock of any of them.
 //
 // A test package that uses it runs its tests through Main, which stops
 // every server when they end:
@@ -11,18 +12,16 @@
 //
 // When a server's program is not installed the test is skipped with a
 // message, unless CI_REQUIRE_POSTGRES=1 (CI_REQUIRE_REDIS=1) is set, as
-// CI sets it: then the test fails. scripts/install-test-deps installs both.
+// CI sets it: then the test fails. scripts/install-test-deps installs them.
 package testservers
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -43,11 +42,12 @@ func Main(m *testing.M) int {
 	code := m.Run()
 	stopAll()
 	mu.Lock()
-	for _, f := range cleanups {
-		f()
-	}
+	fs := cleanups
 	cleanups = nil
 	mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
 	return code
 }
 
@@ -75,9 +75,11 @@ func stopAll() {
 	}
 }
 
-// kill stops the server (its whole process group) and removes its directory.
+// kill stops the server (its whole process group, let go on first if it
+// was stopped with SIGSTOP) and removes its directory, if it has one.
 func (p *process) kill() {
 	_ = syscall.Kill(-p.cmd.Process.Pid, p.stop)
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGCONT)
 	select {
 	case <-p.done:
 	case <-time.After(10 * time.Second):
@@ -104,6 +106,18 @@ func start(cmd *exec.Cmd, dir string, stop syscall.Signal) (*process, error) {
 	running = append(running, p)
 	mu.Unlock()
 	return p, nil
+}
+
+// unregister removes p from the servers Main stops, and reports whether
+// it was there.
+func unregister(p *process) bool {
+	mu.Lock()
+	defer mu.Unlock()
+	i := slices.Index(running, p)
+	if i >= 0 {
+		running = slices.Delete(running, i, i+1)
+	}
+	return i >= 0
 }
 
 // require skips t, or fails it when env is "1", because a server is missing.
@@ -236,13 +250,7 @@ func pingRedis(addr string) error {
 // Stop stops the server; later commands to it fail as with a Redis that
 // went down. Stopping twice is harmless.
 func (r *Redis) Stop() {
-	mu.Lock()
-	i := slices.Index(running, r.p)
-	if i >= 0 {
-		running = slices.Delete(running, i, i+1)
-	}
-	mu.Unlock()
-	if i >= 0 {
+	if unregister(r.p) {
 		r.p.kill()
 	}
 }
@@ -264,188 +272,6 @@ func (r *Redis) Restart(t testing.TB) {
 		t.Fatalf("testservers: restart redis-server on %s: %v", r.Addr, err)
 	}
 	r.p = again.p
-}
-
-// postgres is the package's PostgreSQL cluster, started on first use.
-var postgres struct {
-	once sync.Once
-	err  error
-	skip string
-	port int
-	n    int
-	mu   sync.Mutex
-}
-
-// Postgres returns the URL of a new, empty database of the package's
-// PostgreSQL cluster (started by the first call, stopped by Main), owned
-// by the superuser "postgres", with the C collation (bytewise, as
-// SQLite's) and UTF-8.
-func Postgres(t testing.TB) string {
-	t.Helper()
-	postgres.once.Do(startPostgres)
-	if postgres.skip != "" {
-		require(t, "CI_REQUIRE_POSTGRES", postgres.skip)
-	}
-	if postgres.err != nil {
-		t.Fatalf("testservers: start PostgreSQL: %v", postgres.err)
-	}
-	postgres.mu.Lock()
-	postgres.n++
-	name := fmt.Sprintf("test_%d", postgres.n)
-	postgres.mu.Unlock()
-	if err := psql(postgres.port, "postgres", `CREATE DATABASE "`+name+`" TEMPLATE template0`); err != nil {
-		t.Fatalf("testservers: create database: %v", err)
-	}
-	return postgresURL(postgres.port, name)
-}
-
-// postgresURL is the URL of database name of a cluster on port.
-func postgresURL(port int, name string) string {
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", port, name)
-}
-
-// postgresBin finds the directory of initdb and postgres: the newest of
-// Debian's /usr/lib/postgresql/N/bin, else $PATH.
-func postgresBin() (string, error) {
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-	slices.SortFunc(dirs, func(a, b string) int {
-		va, _ := strconv.Atoi(filepath.Base(filepath.Dir(a)))
-		vb, _ := strconv.Atoi(filepath.Base(filepath.Dir(b)))
-		return vb - va
-	})
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
-			return d, nil
-		}
-	}
-	p, err := exec.LookPath("initdb")
-	if err != nil {
-		return "", errors.New("PostgreSQL is not installed (no initdb)")
-	}
-	return filepath.Dir(p), nil
-}
-
-// asPostgres returns the credential to run PostgreSQL with: the
-// "postgres" user when running as root (PostgreSQL refuses root), nil
-// otherwise.
-func asPostgres() (*syscall.Credential, error) {
-	if os.Geteuid() != 0 {
-		return nil, nil
-	}
-	u, err := user.Lookup("postgres")
-	if err != nil {
-		return nil, fmt.Errorf("running as root and there is no postgres user to run PostgreSQL as: %v", err)
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
-}
-
-func startPostgres() {
-	removeAbandonedClusters()
-	bin, err := postgresBin()
-	if err != nil {
-		postgres.skip = err.Error()
-		return
-	}
-	cred, err := asPostgres()
-	if err != nil {
-		postgres.skip = err.Error()
-		return
-	}
-	for range 3 {
-		if postgres.err = startCluster(bin, cred); postgres.err == nil {
-			return
-		}
-	}
-}
-
-// removeAbandonedClusters removes the directories of clusters whose test
-// binary died without Main stopping them (killed by a timeout, say; its
-// postgres then died with it): over an hour old, with no live postmaster.
-func removeAbandonedClusters() {
-	dirs, _ := filepath.Glob(filepath.Join("/tmp", "drf-postgres-*"))
-	more, _ := filepath.Glob(filepath.Join(os.TempDir(), "drf-postgres-*"))
-	for _, dir := range append(dirs, more...) {
-		info, err := os.Stat(dir)
-		if err != nil || time.Since(info.ModTime()) < time.Hour {
-			continue
-		}
-		if pid, err := os.ReadFile(filepath.Join(dir, "data", "postmaster.pid")); err == nil {
-			first, _, _ := strings.Cut(string(pid), "\n")
-			if n, err := strconv.Atoi(strings.TrimSpace(first)); err == nil {
-				if err := syscall.Kill(n, 0); err == nil || errors.Is(err, syscall.EPERM) {
-					continue // a postmaster still runs there
-				}
-			}
-		}
-		_ = os.RemoveAll(dir)
-	}
-}
-
-// startCluster initialises a cluster in a new temporary directory and
-// starts it on a free port, its Unix socket in the same directory. It is
-// tuned for tests (no fsync: the tests kill servers, not machines).
-func startCluster(bin string, cred *syscall.Credential) error {
-	// As root, the directory must be one the postgres user can reach
-	// ($TMPDIR may be root's own), with a short path for the socket.
-	parent := ""
-	if cred != nil {
-		parent = "/tmp"
-	}
-	dir, err := os.MkdirTemp(parent, "drf-postgres-")
-	if err != nil {
-		return err
-	}
-	if cred != nil {
-		if err := os.Chown(dir, int(cred.Uid), int(cred.Gid)); err != nil {
-			return err
-		}
-	}
-	data := filepath.Join(dir, "data")
-	initdb := exec.Command(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "-A", "trust",
-		"-E", "UTF8", "--locale=C", "--no-sync")
-	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-	if out, err := initdb.CombinedOutput(); err != nil {
-		_ = os.RemoveAll(dir)
-		return fmt.Errorf("initdb: %v\n%s", err, out)
-	}
-	port, err := freePort()
-	if err != nil {
-		return err
-	}
-	logPath := filepath.Join(dir, "postgres.log")
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		return err
-	}
-	defer logFile.Close()
-	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port), "-k", dir,
-		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-		"-c", "full_page_writes=off", "-c", "max_connections=200")
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-	// SIGQUIT is PostgreSQL's immediate shutdown: the data is thrown away.
-	p, err := start(cmd, dir, syscall.SIGQUIT)
-	if err != nil {
-		_ = os.RemoveAll(dir)
-		return err
-	}
-	err = waitFor(p, 30*time.Second, func() error { return psql(port, "postgres", "SELECT 1") })
-	if err != nil {
-		msg := tail(logPath, 10)
-		p.kill()
-		return fmt.Errorf("%v\n%s", err, msg)
-	}
-	postgres.port = port
-	return nil
-}
-
-// psql runs one statement on database db of the cluster on port.
-func psql(port int, db, statement string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return execPostgres(ctx, postgresURL(port, db), statement)
 }
 
 // Dialects runs fn as two subtests, "sqlite" on a fresh in-memory SQLite
