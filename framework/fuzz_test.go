@@ -167,8 +167,9 @@ func FuzzFormBody(f *testing.F) {
 		default:
 			t.Fatalf("body %q: status %d %v", body, status, answer)
 		}
+		// Django reads a body that is not UTF-8 as ISO-8859-1.
 		vals, err := url.ParseQuery(string(body))
-		if err != nil || !isUTF8(vals) {
+		if err != nil || !utf8.Valid(body) || !isUTF8(vals) {
 			return
 		}
 		want := map[string]any{}
@@ -217,7 +218,9 @@ func multipartBody(fields []string) []byte {
 
 // FuzzMultipartBody posts any bytes as multipart/form-data: the answer is
 // 200, 413 over the limit, or 400 "Multipart form parse error - ...". What
-// is accepted round-trips: its fields, encoded again, read the same.
+// is accepted round-trips: its fields, encoded again, read the same, when
+// their names have none of the characters that Go's multipart.Writer
+// escapes otherwise than Django's parse_header reads them back.
 func FuzzMultipartBody(f *testing.F) {
 	h := echoView()
 	ct := mime.FormatMediaType("multipart/form-data", map[string]string{"boundary": fuzzBoundary})
@@ -247,6 +250,9 @@ func FuzzMultipartBody(f *testing.F) {
 		}
 		sort.Strings(names)
 		for _, k := range names {
+			if strings.ContainsAny(k, "\"\\\r\n") {
+				return
+			}
 			s, _ := got[k].(string)
 			fields = append(fields, k, s)
 		}

@@ -5,8 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
+	"net/textproto"
+	"slices"
+	"strings"
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/internal/pycompat"
@@ -108,61 +112,175 @@ func tooManyFields(raw string, maxFields int) bool {
 	return pycompat.TooManyFields(raw, maxFields)
 }
 
-func lastValues(vals map[string][]string) map[string]any {
-	m := make(map[string]any, len(vals))
-	for k, v := range vals {
-		m[k] = v[len(v)-1]
-	}
-	return m
-}
-
-// MultiPartParser parses multipart/form-data bodies: fields as strings,
-// files as *multipart.FileHeader.
+// MultiPartParser parses multipart/form-data bodies as Django's
+// MultiPartParser reads them (pycompat.ParseMultipart): fields as strings,
+// their names and values decoded in the Content-Type's charset, files as
+// *multipart.FileHeader; each name has its last value, a file over a
+// field. A body whose boundary never occurs, or with no part Django reads,
+// is an empty form.
 type MultiPartParser struct{}
 
 // MediaType returns multipart/form-data.
 func (MultiPartParser) MediaType() string { return "multipart/form-data" }
 
-// maxMemory is how much of a multipart body is kept in memory; the rest
-// of the files go to temporary files.
+// maxMemory is how much of a file is kept in memory; the rest goes to a
+// temporary file.
 const maxMemory = 10 << 20
 
-// Parse reads the multipart form; a missing boundary or broken body is
-// 400, and so is a body of more than DefaultMaxNumberFields fields (files
-// not counted) or one Go's mime/multipart will not hold: more than 1000
-// parts in all, whatever the limit (GODEBUG multipartmaxparts changes it).
+// maxNumberFiles is Django's DATA_UPLOAD_MAX_NUMBER_FILES.
+const maxNumberFiles = 100
+
+// Parse reads a multipart/form-data body whose Content-Type has params
+// (the boundary, a charset), as ParseContentType does; a body of more
+// than DefaultMaxNumberFields fields is refused.
 func (p MultiPartParser) Parse(body io.Reader, params map[string]string) (any, error) {
 	return p.ParseFields(body, params, DefaultMaxNumberFields)
 }
 
 // ParseFields is Parse with at most maxFields fields (negative: no limit).
-func (MultiPartParser) ParseFields(body io.Reader, params map[string]string, maxFields int) (any, error) {
-	boundary := params["boundary"]
-	if boundary == "" {
-		return nil, exceptions.ParseError("Multipart form parse error - Invalid boundary in multipart: None")
+func (p MultiPartParser) ParseFields(body io.Reader, params map[string]string, maxFields int) (any, error) {
+	ct := p.MediaType()
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		ct += "; " + k + `="` + strings.ReplaceAll(strings.ReplaceAll(params[k], `\`, `\\`), `"`, `\"`) + `"`
 	}
-	form, err := multipart.NewReader(body, boundary).ReadForm(maxMemory)
+	return p.ParseContentType(body, ct, maxFields)
+}
+
+// ParseContentType reads the body of a request whose Content-Type is
+// contentType, as sent, with at most maxFields fields (0:
+// DefaultMaxNumberFields, negative: no limit) and 100 files. Django's
+// errors are 400 "Multipart form parse error - ..." in its words: a type
+// not in lowercase ("Invalid Content-Type: ..."), a header that is not
+// ASCII, a boundary missing or invalid ("Invalid boundary in multipart:
+// None"), a file whose base64 does not decode; too many fields is 400
+// exceptions.TooManyFields, too many files its like.
+func (MultiPartParser) ParseContentType(body io.Reader, contentType string, maxFields int) (any, error) {
+	if maxFields == 0 {
+		maxFields = DefaultMaxNumberFields
+	}
+	boundary, err := pycompat.MultipartBoundary(contentType)
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return nil, err
-		}
-		if errors.Is(err, multipart.ErrMessageTooLarge) {
-			return nil, exceptions.TooManyFields()
-		}
 		return nil, exceptions.ParseError("Multipart form parse error - " + err.Error())
 	}
-	fields := 0
-	for _, vs := range form.Value {
-		fields += len(vs)
+	charset, _ := pycompat.HeaderParam(contentType, "charset")
+	var files uploads
+	fields, err := pycompat.ParseMultipart(body, boundary, pycompat.CodecOf(charset), maxFields, maxNumberFiles, &files)
+	if err != nil {
+		files.remove()
+		var djangoErr pycompat.MultipartError
+		switch {
+		case errors.As(err, &djangoErr):
+			return nil, exceptions.ParseError("Multipart form parse error - " + err.Error())
+		case errors.Is(err, pycompat.ErrTooManyFields):
+			return nil, exceptions.TooManyFields()
+		case errors.Is(err, pycompat.ErrTooManyFiles):
+			return nil, exceptions.ParseError(err.Error())
+		}
+		return nil, err
 	}
-	if maxFields >= 0 && fields > maxFields {
-		_ = form.RemoveAll()
-		return nil, exceptions.TooManyFields()
+	files.drop()
+	m := make(map[string]any, len(fields)+len(files.kept))
+	for _, f := range fields {
+		m[f.Key] = f.Value
 	}
-	m := lastValues(form.Value)
-	for k, files := range form.File {
-		m[k] = files[len(files)-1]
+	for _, f := range files.kept {
+		m[f.field] = f.header
 	}
 	return m, nil
+}
+
+// uploads keeps the files of a multipart body as *multipart.FileHeader,
+// which only mime/multipart makes: each file is written, as it arrives,
+// into a multipart stream of its own that multipart.Reader.ReadForm reads
+// in a goroutine, in memory up to maxMemory, then in a temporary file.
+// It is the pycompat.MultipartFiles of MultiPartParser.
+type uploads struct {
+	kept []*upload
+	cur  *upload
+}
+
+// upload is one file: while written, the stream ReadForm reads; once
+// complete, its header.
+type upload struct {
+	field, filename, contentType string
+
+	w    *io.PipeWriter
+	mw   *multipart.Writer
+	part io.Writer
+	read chan readForm
+
+	form   *multipart.Form
+	header *multipart.FileHeader
+}
+
+type readForm struct {
+	form *multipart.Form
+	err  error
+}
+
+// NewFile starts a file.
+func (u *uploads) NewFile(field, filename, contentType string) error {
+	r, w := io.Pipe()
+	f := &upload{field: field, filename: filename, contentType: contentType, w: w, mw: multipart.NewWriter(w), read: make(chan readForm, 1)}
+	go func() {
+		form, err := multipart.NewReader(r, f.mw.Boundary()).ReadForm(maxMemory)
+		r.CloseWithError(err) // a writer still writing is told
+		f.read <- readForm{form, err}
+	}()
+	u.cur = f
+	part, err := f.mw.CreateFormFile("file", "file")
+	f.part = part
+	return err
+}
+
+// Write writes the current file's content.
+func (u *uploads) Write(p []byte) (int, error) { return u.cur.part.Write(p) }
+
+// Complete keeps the current file, with the name and type Django gives it.
+func (u *uploads) Complete() error {
+	f := u.cur
+	u.cur = nil
+	err := f.mw.Close()
+	if err == nil {
+		err = f.w.Close()
+	}
+	res := <-f.read
+	f.form = res.form
+	if err == nil {
+		err = res.err
+	}
+	if err != nil {
+		u.kept = append(u.kept, f) // for remove
+		return err
+	}
+	f.header = f.form.File["file"][0]
+	f.header.Filename = f.filename
+	f.header.Header = textproto.MIMEHeader{}
+	if f.contentType != "" {
+		f.header.Header.Set("Content-Type", f.contentType)
+	}
+	u.kept = append(u.kept, f)
+	return nil
+}
+
+// drop forgets the current file, never completed.
+func (u *uploads) drop() {
+	if f := u.cur; f != nil {
+		u.cur = nil
+		f.w.CloseWithError(errors.New("upload interrupted"))
+		if res := <-f.read; res.form != nil {
+			_ = res.form.RemoveAll()
+		}
+	}
+}
+
+// remove forgets every file, removing their temporary files.
+func (u *uploads) remove() {
+	u.drop()
+	for _, f := range u.kept {
+		if f.form != nil {
+			_ = f.form.RemoveAll()
+		}
+	}
+	u.kept = nil
 }

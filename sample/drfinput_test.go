@@ -120,3 +120,51 @@ func TestCustomVersionHeader(t *testing.T) {
 		{"GET", "/custom/info/", "", nil, 200, `{"version":"v1","self":"http://testserver/custom/info/"}`, false},
 	})
 }
+
+// TestMultipartAsDjango: multipart bodies are read as Django's
+// MultiPartParser reads them, malformed ones too.
+func TestMultipartAsDjango(t *testing.T) {
+	const mp = "Content-Type: multipart/form-data; boundary=B"
+	part := func(name, value string) string {
+		return "--B\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value + "\r\n"
+	}
+	good := part("username", "alice") + part("password", "x") + "--B--\r\n"
+	const unable = `{"non_field_errors":["Unable to log in with provided credentials."]}`
+	const required = `{"username":["This field is required."],"password":["This field is required."]}`
+	const parseError = `{"detail":"Multipart form parse error - `
+	checkDRF(t, []drfCase{
+		// A boundary that never occurs: one part without headers, an empty form.
+		{"POST", "/api-token-auth/", "hello", []string{mp}, 400, required, false},
+		{"POST", "/api-token-auth/", "--B", []string{mp}, 400, required, false},
+		// ... whose headers, when it has some, are read: username is then
+		// the rest of the body.
+		{"POST", "/api-token-auth/", good, []string{"Content-Type: multipart/form-data; boundary=C"}, 400,
+			`{"password":["This field is required."]}`, false},
+		{"POST", "/api-token-auth/", good, []string{"Content-Type: multipart/form-data"}, 400, parseError + `Invalid boundary in multipart: None"}`, false},
+		{"POST", "/api-token-auth/", good, []string{"Content-Type: multipart/form-data; boundary="}, 400, parseError + `Invalid boundary in multipart: "}`, false},
+		{"POST", "/api-token-auth/", good, []string{`Content-Type: multipart/form-data; boundary="B "`}, 400, parseError + `Invalid boundary in multipart: B "}`, false},
+		{"POST", "/api-token-auth/", good, []string{"Content-Type: multipart/form-data; boundary=\xe9"}, 400,
+			parseError + `Invalid non-ASCII Content-Type in multipart: multipart/form-data; boundary=é"}`, false},
+		{"POST", "/api-token-auth/", good, []string{"Content-Type: Multipart/Form-Data; BOUNDARY=B"}, 400,
+			parseError + `Invalid Content-Type: Multipart/Form-Data; BOUNDARY=B"}`, false},
+		// Django's leniency: no closing boundary, a preamble, a lone "\r"
+		// before a boundary, a name with spaces around it.
+		{"POST", "/api-token-auth/", part("username", "alice") + part("password", "x"), []string{mp}, 400, unable, false},
+		{"POST", "/api-token-auth/", "preamble\r\n" + good, []string{mp}, 400, unable, false},
+		{"POST", "/api-token-auth/", "--B\r\nContent-Disposition: form-data; name=\"username\"\r\n\r\nalice\r--B\r\n" +
+			"Content-Disposition: form-data; name=\"password\"\r\n\r\nx\n--B--", []string{mp}, 400, unable, false},
+		{"POST", "/api-token-auth/", part(" username ", "alice") + part("password", "x") + "--B--", []string{mp}, 400, unable, false},
+		// ... and its strictness: headers end with "\r\n\r\n".
+		{"POST", "/api-token-auth/", "--B\nContent-Disposition: form-data; name=\"username\"\n\nalice\n--B--", []string{mp}, 400, required, false},
+		{"POST", "/api-token-auth/", "xx--B\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nx--B--", []string{mp}, 400,
+			`{"username":["This field is required."]}`, false},
+		// base64: a field that does not decode is read as it is decoded
+		// leniently, a file that does not is an error.
+		{"POST", "/api-token-auth/", "--B\r\nContent-Disposition: form-data; name=\"username\"\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!\r\n" +
+			part("password", "x") + "--B--", []string{mp}, 400, `{"username":["This field may not be blank."]}`, false},
+		{"POST", "/api-token-auth/", "--B\r\nContent-Disposition: form-data; name=\"username\"; filename=\"a.txt\"\r\n" +
+			"Content-Transfer-Encoding: base64\r\n\r\nYWxpY2\r\n--B--", []string{mp}, 400, parseError + `Could not decode base64 data."}`, false},
+		{"POST", "/api-token-auth/", "--B\r\nContent-Disposition: form-data; name=\"password\"; filename=\"a.txt\"\r\n\r\nalice\r\n" +
+			part("username", "x") + "--B--", []string{mp}, 400, `{"password":["Not a valid string."]}`, false},
+	})
+}

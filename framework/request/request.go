@@ -48,6 +48,17 @@ type FieldsParser interface {
 	ParseFields(body io.Reader, params map[string]string, maxFields int) (any, error)
 }
 
+// ContentTypeParser is implemented by parsers that read the Content-Type
+// as the client sent it, as DRF hands its parsers the request's media type
+// (Django's MultiPartParser reads the boundary from it with its own rules,
+// and refuses a type not written in lowercase): the request calls
+// ParseContentType rather than Parse or ParseFields. maxFields is
+// FieldsParser's, 0 leaving the parser its default.
+type ContentTypeParser interface {
+	Parser
+	ParseContentType(body io.Reader, contentType string, maxFields int) (any, error)
+}
+
 // WrappedError is an authenticator failure that is not an authentication
 // failure (a bug, a broken database): it is surfaced, never turned into
 // "anonymous".
@@ -294,7 +305,9 @@ func (r *Request) parse() (any, error) {
 			body := &bodyReader{r: r.Body}
 			var v any
 			var err error
-			if fp, ok := p.(FieldsParser); ok && r.maxFields != 0 {
+			if cp, ok := p.(ContentTypeParser); ok {
+				v, err = cp.ParseContentType(body, ct, r.maxFields)
+			} else if fp, ok := p.(FieldsParser); ok && r.maxFields != 0 {
 				v, err = fp.ParseFields(body, params, r.maxFields)
 			} else {
 				v, err = p.Parse(body, params)

@@ -32,6 +32,17 @@ type golden struct {
 		Line, Key string
 		Params    map[string]string
 	}
+	Multiparts []struct {
+		ContentType string
+		// Body is segments: hex, and how many times it repeats.
+		Body   [][2]json.RawMessage
+		Answer struct {
+			Fields [][2]string
+			// Files are field, name, content type, SHA-256 of the content.
+			Files [][4]string
+			Error string
+		}
+	}
 }
 
 // goldenText is a decoded text or the error's message.

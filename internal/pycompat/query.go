@@ -40,7 +40,7 @@ func AppendQueryFields(q []QueryPair, raw string, c *Codec, maxFields int) (_ []
 			continue
 		}
 		k, v, _ := strings.Cut(field, "=")
-		q = append(q, QueryPair{unquotePlus(k, c), unquotePlus(v, c)})
+		q = append(q, QueryPair{unquote(k, c, true), unquote(v, c, true)})
 	}
 	return q, true
 }
@@ -75,12 +75,16 @@ func decodeQuery(raw string, c *Codec) string {
 	return string(Latin1([]byte(raw)))
 }
 
-// unquotePlus is urllib.parse.unquote_plus(s, encoding=c): "+" a space,
-// then each run of ASCII unescaped to bytes and decoded with c, errors
-// replaced; a side without "%" is only de-plussed.
-func unquotePlus(s string, c *Codec) string {
+// unquote is urllib.parse.unquote(s, encoding=c), unquote_plus when
+// plus is set ("+" a space first): each run of ASCII unescaped to bytes
+// and decoded with c, errors replaced; a text without "%" is left as it
+// is.
+func unquote(s string, c *Codec, plus bool) string {
 	if !strings.Contains(s, "%") {
-		return strings.ReplaceAll(s, "+", " ")
+		if plus {
+			return strings.ReplaceAll(s, "+", " ")
+		}
+		return s
 	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
@@ -93,7 +97,7 @@ func unquotePlus(s string, c *Codec) string {
 		start := len(b)
 		for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
 			switch ch := s[i]; {
-			case ch == '+':
+			case ch == '+' && plus:
 				b = append(b, ' ')
 			case ch == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
 				b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))

@@ -1,13 +1,15 @@
-"""Writes python.json, the answers of Python and Django that codec_test.go
-and query_test.go hold the package to: codecs.lookup() names, decoding with
-each kind of codec (bytes.decode strict and "replace", codecs.getreader's
-read()), Django's QueryDict and cgi.parse_header. Run it with Debian 12's
+"""Writes python.json, the answers of Python and Django that codec_test.go,
+query_test.go and multipart_test.go hold the package to: codecs.lookup()
+names, decoding with each kind of codec (bytes.decode strict and "replace",
+codecs.getreader's read()), Django's QueryDict, cgi.parse_header and
+Django's MultiPartParser. Run it with Debian 12's
 Python 3.11 and Django 3.2, the reference's:
 
     cd internal/pycompat/testdata && /usr/bin/python3 golden.py
 """
 import cgi
 import codecs
+import hashlib
 import io
 import json
 import random
@@ -16,7 +18,10 @@ import sys
 from django.conf import settings
 
 settings.configure()
+from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent  # noqa: E402
+from django.core.files.uploadhandler import MemoryFileUploadHandler, TemporaryFileUploadHandler  # noqa: E402
 from django.http import QueryDict  # noqa: E402
+from django.http.multipartparser import MultiPartParser, MultiPartParserError  # noqa: E402
 
 rng = random.Random(27)
 
@@ -104,8 +109,99 @@ for line in lines:
     headers.append({'line': line.encode('latin-1').hex(), 'key': key.encode('latin-1').hex(),
                     'params': {k.encode('latin-1').hex(): v.encode('latin-1').hex() for k, v in params.items()}})
 
+
+
+def multipart(content_type, body):
+    meta = {'CONTENT_TYPE': content_type, 'CONTENT_LENGTH': str(len(body))}
+    try:
+        parser = MultiPartParser(meta, io.BytesIO(body), [MemoryFileUploadHandler(), TemporaryFileUploadHandler()],
+                                 content_type.partition('charset=')[2] or None)
+        post, files = parser.parse()
+    except (MultiPartParserError, TooManyFieldsSent, TooManyFilesSent) as e:
+        return {'error': type(e).__name__ + ': ' + str(e)}
+    return {'fields': [[k, v] for k, vs in post.lists() for v in vs],
+            'files': [[k, f.name, f.content_type, hashlib.sha256(f.read()).hexdigest()] for k, fs in files.lists() for f in fs]}
+
+
+# Bodies as segments: [hex, times].
+MP = 'multipart/form-data; boundary=B'
+
+
+def part(name, value, extra=b''):
+    return b'--B\r\nContent-Disposition: form-data; name="' + name + b'"\r\n' + extra + b'\r\n' + value + b'\r\n'
+
+
+good = part(b'a', b'1') + part(b'b', b'2') + b'--B--\r\n'
+bodies = [
+    (MP, [good]), (MP, [b'hello']), (MP, [b'']), (MP, [b'--B']), (MP, [b'--B--\r\n']), ('multipart/form-data', [good]),
+    ('multipart/form-data; boundary=', [good]), ('multipart/form-data; boundary="B"', [good]),
+    ('multipart/form-data; boundary=' + 'x' * 201, [good]), ('multipart/form-data; boundary=' + 'x' * 202, [good]),
+    ('multipart/form-data; boundary="B "', [good]), ('multipart/form-data; boundary=B; boundary=C', [good]),
+    ("multipart/form-data; boundary*=utf-8''B%0A", [good]), ('Multipart/form-data; boundary=B', [good]),
+    ('multipart/form-data; boundary=\xe9', [good]), ('multipart/mixed; boundary=B', [good]),
+    (MP, [good[:-9]]), (MP, [b'preamble\r\n', good]), (MP, [b'--B\nContent-Disposition: form-data; name="a"\n\n1\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="a"\r\nContent-Transfer-Encoding: BASE64\r\n\r\nYWxpY2U=\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="a"\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="a"\r\nContent-Transfer-Encoding: base64\r\n\r\nYWxpY2\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\nContent-Transfer-Encoding: base64\r\n\r\nYWxp Y2U=\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\nContent-Transfer-Encoding: base64\r\n\r\n',
+          b'cXFx', 30000, b'\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename="dir/x\\\\a &amp; b.txt"\r\nContent-Type: Text/Plain; charset=x\r\n\r\nabc\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nabc\r\n--B']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename="&#46;&#46;"\r\n\r\nabc\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename=""\r\n\r\nabc\r\n--B--']),
+    (MP, [b'--B\r\nX: y\r\n\r\n1\r\n--B\r\nContent-Disposition: form-data\r\n\r\n2\r\n--B\r\nContent-Disposition : form-data; name="c"\r\n\r\n3\r\n--B--']),
+    (MP, [b'--B\r\ncontent-disposition: FORM-DATA; NAME= " a " \r\n\r\n1\r\n--B--']),
+    (MP, [b"--B\r\nContent-Disposition: form-data; name*=UTF-8''%C3%A9%20\r\n\r\n1\r\n--B--"]),
+    (MP, [b"--B\r\nContent-Disposition: form-data; name*=latin-1''%E9\r\n\r\n1\r\n--B--"]),
+    (MP, [b"--B\r\nContent-Disposition: form-data; name*=a'b'c'd\r\n\r\n1\r\n--B--"]),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="a;b"; x="y\r\n\r\n1\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; n\xe9="x"; name="a"\r\n\r\n1\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="\xe9"\r\n\r\n\xe9\r\n--B--']),
+    (MP + '; charset=latin-1', [b'--B\r\nContent-Disposition: form-data; name="\xe9"\r\n\r\n\xe9\r\n--B--']),
+    (MP + '; charset=utf-16', [good]),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r--B\r\nContent-Disposition: form-data; name="b"\r\n\r\n2\n--B--']),
+    (MP, [b'--B--B--B']), (MP, [b'xx--B\r\nContent-Disposition: form-data; name="a"\r\n\r\nx--B--']),
+    (MP, [b'x', 70000, b'\r\n', good]),
+    (MP, [b'--B\r\n', b'x', 70000, b'\r\n', good]),
+    (MP, [b'--B\r\nX: y\r\n\r\n', b'y', 65536 - 200, b'\r\n\r\n--junk\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--B--']),
+    # A part Django skips unread is read again from where its reading
+    # stopped: the end of the first 64 KiB chunk less the separator and six.
+    (MP, [b'--B\r\nX: y\r\n\r\n', b'y', 65536 - 22, b'\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--B--']),
+    (MP, [b'--B\r\nX: y\r\n\r\n', b'y', 65536 - 21, b'\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--B--']),
+    (MP, [b'--B\r\nX: y\r\n\r\n', b'y', 65536 - 23, b'\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--B--']),
+    (MP, [b'--B\r\nX: y\r\n\r\n', b'y', 2 * 65536 - 22, b'\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--B--']),
+    (MP, [b'--B\r\nX: y\r\n\r\n', b'y', 65536 - 49, b'\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--B--']),
+    (MP, [b'--B\r\nX: y\r\n\r\n', b'y', 32768 - 22, b'\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename="/"\r\n\r\n', b'z', 200000,
+          b'\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename="big"\r\n\r\n', b'0123456789', 20000, b'\r\n--B--']),
+    (MP, [b'--B\r\n', b'H', 1030, b'\r\n\r\n', good]),
+    (MP, [part(b'a', b'1', b'X-Pad: ' + b'p' * 1000 + b'\r\n'), b'--B--']),
+    (MP, [part(b'f', b'v'), 1001, b'--B--']), (MP, [part(b'f', b'v'), 1000, b'--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename="a"\r\n\r\nv\r\n', 101, b'--B--']),
+    (MP, [b'--B\r\nContent-Disposition: form-data; name="f"; filename="a"\r\n\r\nv\r\n', 100, b'--B--']),
+]
+palette = [b'--B', b'\r\n', b'\r\n\r\n', b'Content-Disposition: form-data; name="a"', b'; filename="f"', b'1', b'x',
+           b'\n', b'\r', b'-', b'Content-Transfer-Encoding: base64', b'YQ==', b';', b'"', b'Content-Type: t']
+for _ in range(60):
+    bodies.append((MP, [b''.join(rng.choice(palette) for _ in range(rng.randrange(1, 25)))]))
+multiparts = []
+for ct, segments in bodies:
+    body, spec = b'', []
+    for seg in segments:
+        if isinstance(seg, int):
+            body += spec[-1][0] * (seg - 1)
+            spec[-1][1] = seg
+        else:
+            body += seg
+            spec.append([seg, 1])
+    multiparts.append({'contentType': ct.encode('latin-1').hex(), 'body': [[b.hex(), n] for b, n in spec],
+                       'answer': multipart(ct, body)})
+
 modules = {m: codecs.lookup(m).name for m in MODULES}
 json.dump({'python': '%d.%d.%d' % sys.version_info[:3], 'modules': modules,
            'lookups': [{'label': l.encode('latin-1').hex(), 'name': lookup(l)} for l in labels],
-           'decodes': decodes, 'queries': queries, 'headers': headers},
+           'decodes': decodes, 'queries': queries, 'headers': headers, 'multiparts': multiparts},
           open('python.json', 'w'), separators=(',', ':'), ensure_ascii=False)
