@@ -32,13 +32,27 @@ func LoginAttemptThrottle() framework.RateThrottle {
 // digest of the lower-cased username, of a fixed size however long the
 // username sent; "" for a request that is not one.
 func loginAttempt(r *request.Request, v *framework.View) string {
+	username := AttemptedUsername(r)
+	if username == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(strings.ToLower(username)))
+	return framework.ClientIP(r, v.Global().NumProxies) + "_" + hex.EncodeToString(sum[:16])
+}
+
+// AttemptedUsername is the username a request to the obtain view attempts
+// to log in as: that of a POST whose body has a username and a password,
+// as the view reads them (trimmed; the body parsed once, for the view
+// too); "" for other requests, which the view refuses before it checks a
+// password. It is what LoginAttemptThrottle counts by; a throttle of your
+// own (a framework.RateThrottle's Key) may count by it too.
+func AttemptedUsername(r *request.Request) string {
 	if r.Method != http.MethodPost {
 		return ""
 	}
 	username, _, err := credentials(r)
 	if err != nil {
-		return "" // the view answers the same error, before any password
+		return "" // the view answers the same error
 	}
-	sum := sha256.Sum256([]byte(strings.ToLower(username)))
-	return framework.ClientIP(r, v.Global().NumProxies) + "_" + hex.EncodeToString(sum[:16])
+	return username
 }

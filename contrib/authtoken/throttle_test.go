@@ -3,12 +3,15 @@ package authtoken_test
 import (
 	"encoding/base64"
 	"io"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/cache"
+	"github.com/go-drf/drf/framework/request"
 )
 
 // countingParser is JSON's parser, counting the bodies it parses.
@@ -109,5 +112,26 @@ func TestLoginAttemptThrottleRate(t *testing.T) {
 	}
 	if a := c.Post("/", `{"username":"alice","password":"alice-pass"}`); a.Status != 429 || a.Header.Get("Retry-After") != "3600" {
 		t.Errorf("second attempt within the hour: %d %v %s", a.Status, a.Header, a.Body)
+	}
+}
+
+// TestAttemptedUsername: the name a POST attempts, as the view reads it.
+func TestAttemptedUsername(t *testing.T) {
+	for _, c := range []struct{ method, contentType, body, want string }{
+		{"POST", "application/json", `{"username":" Alice ","password":"x"}`, "Alice"},
+		{"POST", "application/x-www-form-urlencoded", "username=bob&username=alice&password=x", "alice"},
+		{"POST", "application/json", `{"username":7,"password":"x"}`, "7"},
+		{"POST", "application/json", `{"username":"alice"}`, ""},
+		{"POST", "application/json", `{"username":" ","password":"x"}`, ""},
+		{"POST", "application/json", `{"username":`, ""},
+		{"POST", "text/plain", "alice", ""},
+		{"PUT", "application/json", `{"username":"alice","password":"x"}`, ""},
+	} {
+		hr := httptest.NewRequest(c.method, "/", strings.NewReader(c.body))
+		hr.Header.Set("Content-Type", c.contentType)
+		r := request.New(hr, request.Config{Parsers: []request.Parser{framework.JSONParser{}, framework.FormParser{}}})
+		if got := authtoken.AttemptedUsername(r); got != c.want {
+			t.Errorf("%s %s %s: %q, want %q", c.method, c.contentType, c.body, got, c.want)
+		}
 	}
 }
