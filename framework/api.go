@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -159,7 +160,17 @@ func chiMethod(method string) bool {
 
 // Handler compiles v against the API's settings, once, into the
 // http.Handler that runs DRF's pipeline for it (DRF's as_view()).
-func (a *API) Handler(v View) http.Handler { return compile(v, a.settings) }
+func (a *API) Handler(v View) http.Handler { return a.compile(v, fmt.Sprintf("the view %q", v.Name)) }
+
+// compile compiles v against the settings and refuses, with a panic naming
+// the view (what), a configuration that could not work.
+func (a *API) compile(v View, what string) *handler {
+	h := compile(v, a.settings)
+	if err := checkPermissions(h.view.Permissions.items); err != nil {
+		panic(fmt.Sprintf("framework: %s: %v", what, err))
+	}
+	return h
+}
 
 // RouteOption qualifies a registration: Named, WithMiddleware.
 type RouteOption func(*route)
@@ -184,7 +195,7 @@ func WithMiddleware(mw ...func(http.Handler) http.Handler) RouteOption {
 // relative to the API's prefix. It panics on a setup error: a name taken
 // twice or a malformed pattern.
 func (a *API) Handle(pattern string, v View, opts ...RouteOption) {
-	h := compile(v, a.settings)
+	h := a.compile(v, fmt.Sprintf("the view at %q", pattern))
 	ro := a.mount(pattern, h, opts)
 	*a.endpoints = append(*a.endpoints, Endpoint{Pattern: a.routes.Pattern(pattern), Name: ro.name, Namespace: a.routes.Namespace(), View: &h.view})
 }

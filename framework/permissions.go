@@ -1,6 +1,10 @@
 package framework
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
+
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 )
@@ -135,4 +139,72 @@ func (n not) HasPermission(r *request.Request, v *View) (bool, error) {
 func (n not) HasObjectPermission(r *request.Request, v *View, obj any) (bool, error) {
 	ok, err := objectAllowed(n.p, r, v, obj)
 	return !ok && err == nil, err
+}
+
+// ObjectCheck is an object permission typed to a model: it allows every
+// request, and runs on each object of type *T that a generic view
+// retrieves. An object of another type is an error naming both types (a
+// view whose source serves another model), never an allowance.
+//
+//	framework.ObjectCheck[Snippet](func(r *request.Request, v *framework.View, s *Snippet) (bool, error) {
+//		return s.OwnerID == r.User().GetID(), nil
+//	})
+type ObjectCheck[T any] func(r *request.Request, v *View, obj *T) (bool, error)
+
+// HasPermission returns true: ObjectCheck decides on objects only.
+func (ObjectCheck[T]) HasPermission(*request.Request, *View) (bool, error) { return true, nil }
+
+// HasObjectPermission runs the check on obj, which must be a *T.
+func (c ObjectCheck[T]) HasObjectPermission(r *request.Request, v *View, obj any) (bool, error) {
+	o, ok := obj.(*T)
+	if !ok {
+		return false, fmt.Errorf("framework: ObjectCheck[%s] got an object of type %T", reflect.TypeFor[T](), obj)
+	}
+	return c(r, v, o)
+}
+
+// objectPermissionMethod is the method name of ObjectPermission.
+const objectPermissionMethod = "HasObjectPermission"
+
+// checkPermission refuses, at registration, a permission that would be
+// silently skipped on objects: one with a HasObjectPermission method that
+// does not implement ObjectPermission (another signature, or a method of
+// the pointer registered as a value), here or inside And, Or and Not.
+func checkPermission(p Permission) error {
+	switch c := p.(type) {
+	case and:
+		return checkPermissions(c)
+	case or:
+		return checkPermissions(c)
+	case not:
+		return checkPermission(c.p)
+	case ObjectPermission:
+		return nil
+	}
+	t := reflect.TypeOf(p)
+	want := reflect.TypeFor[ObjectPermission]()
+	if m := reflect.ValueOf(p).MethodByName(objectPermissionMethod); m.IsValid() {
+		return fmt.Errorf("permission %s has %s%s, which is not ObjectPermission's %s%s: it would never run on objects (use framework.ObjectCheck[T] for a typed check)",
+			t, objectPermissionMethod, strings.TrimPrefix(m.Type().String(), "func"), objectPermissionMethod, signature(want))
+	}
+	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(want) {
+		return fmt.Errorf("permission %s is registered as a value but its %s has a pointer receiver: it would never run on objects (register &%s{})",
+			t, objectPermissionMethod, t)
+	}
+	return nil
+}
+
+func checkPermissions(ps []Permission) error {
+	for _, p := range ps {
+		if err := checkPermission(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// signature is the parameters and results of the interface's one method.
+func signature(iface reflect.Type) string {
+	m, _ := iface.MethodByName(objectPermissionMethod)
+	return strings.TrimPrefix(m.Type.String(), "func")
 }
