@@ -23,7 +23,9 @@ func (typedDenyAll) HasObjectPermission(*request.Request, *framework.View, *qt.B
 // pointerDenyAll implements ObjectPermission on its pointer only.
 type pointerDenyAll struct{}
 
-func (pointerDenyAll) HasPermission(*request.Request, *framework.View) (bool, error) { return true, nil }
+func (pointerDenyAll) HasPermission(*request.Request, *framework.View) (bool, error) {
+	return true, nil
+}
 
 func (*pointerDenyAll) HasObjectPermission(*request.Request, *framework.View, any) (bool, error) {
 	return false, nil
