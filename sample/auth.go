@@ -71,11 +71,20 @@ func withExtra(t *authtoken.Token, u *auth.User) any {
 	return tokenExtra{Token: t.Key, UserID: u.ID, Email: u.Email}
 }
 
+// loginAttemptRate is the rate of the obtain view's attempts on one
+// username from one client: above what the contract's requests reach, so
+// that the view answers them as DRF's, which has no such limit.
+const loginAttemptRate = "10/minute"
+
 // obtainTokenThrottled is the token-obtain view with an anonymous rate
-// limit (the "anon" rate of the settings).
+// limit (the "anon" rate of the settings) and, beyond DRF, a limit of the
+// attempts on one username from one client, authenticated or not
+// (docs/beyond-drf.md).
 func (a *app) obtainTokenThrottled() framework.View {
 	v := a.obtainToken("Throttled Obtain Auth Token", nil)
-	v.Throttles = framework.Throttles(framework.AnonRateThrottle())
+	login := authtoken.LoginAttemptThrottle()
+	login.Rate = loginAttemptRate
+	v.Throttles = framework.Throttles(framework.AnonRateThrottle(), login)
 	return v
 }
 

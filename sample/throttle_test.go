@@ -1,10 +1,13 @@
 package sample_test
 
 import (
+	"context"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/internal/testservers"
@@ -81,5 +84,42 @@ func TestThrottledViewWhileRedisIsDown(t *testing.T) {
 			t.Fatalf("Redis back for %v: still not throttled (%d %s)", cache.RedisCoolDown+5*time.Second, r.Status, r.Body)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestThrottledObtainLimitsGuessesOfOneUsername: a user authenticated by
+// Basic, whom the anonymous 3/minute never counts (DRF's rule, kept),
+// guesses admin's password on /api-token-auth-throttled/: 10 attempts a
+// minute, then 429, where DRF's view lets them guess without limit. The
+// same client may still obtain its own token.
+func TestThrottledObtainLimitsGuessesOfOneUsername(t *testing.T) {
+	db := newDB(t)
+	cheap := auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}} // a guess costs no full PBKDF2
+	c := serve(t, db, sample.PasswordHashers(cheap))
+	users := &auth.Users{DB: db, Hashers: cheap}
+	for _, name := range []string{"admin", "alice"} {
+		u, err := users.GetByUsername(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := users.SetPassword(context.Background(), u, name+"-pass"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const asAlice = "Authorization: Basic YWxpY2U6YWxpY2UtcGFzcw==" // alice:alice-pass
+	for i := range 10 {
+		r := c.Post("/api-token-auth-throttled/", `{"username":"admin","password":"guess"}`, asAlice)
+		if r.Status != http.StatusBadRequest || r.Body != `{"non_field_errors":["Unable to log in with provided credentials."]}` {
+			t.Fatalf("guess %d: %d %s", i+1, r.Status, r.Body)
+		}
+	}
+	r := c.Post("/api-token-auth-throttled/", "username=admin&password=admin-pass", asAlice, "Content-Type: application/x-www-form-urlencoded")
+	wait := r.Header.Get("Retry-After")
+	if n, err := strconv.Atoi(wait); r.Status != http.StatusTooManyRequests || err != nil || n < 1 || n > 60 ||
+		r.Body != `{"detail":"Request was throttled. Expected available in `+wait+` seconds."}` {
+		t.Errorf("guess 11: %d %v %s, want 429 within the minute", r.Status, r.Header, r.Body)
+	}
+	if r := c.Post("/api-token-auth-throttled/", `{"username":"alice","password":"alice-pass"}`, asAlice); r.Status != http.StatusOK {
+		t.Errorf("alice's own token: %d %s", r.Status, r.Body)
 	}
 }
