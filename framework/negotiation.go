@@ -283,7 +283,7 @@ func formatOverride(r *request.Request, param string) string {
 	if raw == "" || !strings.Contains(raw, param) && !strings.ContainsAny(raw, "%+") {
 		return ""
 	}
-	return r.QueryParams().Get(param)
+	return r.QueryParam(param)
 }
 
 func joinParams(mt string, params map[string]string) string {

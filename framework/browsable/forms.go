@@ -217,7 +217,7 @@ func htmlFields(fields []serializers.FieldDescription, item map[string]any) []fo
 // The format parameter of the request is kept on each link.
 func breadcrumbs(r *request.Request, formatParam string) []link {
 	query := ""
-	if f := r.QueryParams().Get(formatParam); f != "" {
+	if f := r.QueryParam(formatParam); f != "" {
 		query = "?" + url.Values{formatParam: {f}}.Encode()
 	}
 	var crumbs []link

@@ -84,9 +84,9 @@ func (f OrderingFilter) Ordering(r *request.Request, src queryset.Source) []quer
 			valid = l.Fields()
 		}
 	}
-	if vals := r.QueryParams()[param]; len(vals) > 0 && vals[len(vals)-1] != "" {
+	if val := r.QueryParam(param); val != "" {
 		var ordering []queryset.Order
-		for _, term := range strings.Split(vals[len(vals)-1], ",") {
+		for _, term := range strings.Split(val, ",") {
 			o := queryset.ParseOrder(strings.TrimSpace(term))
 			if o.Field != "" && slices.Contains(valid, o.Field) {
 				ordering = append(ordering, o)
@@ -128,11 +128,10 @@ func (f SearchFilter) Terms(r *request.Request) []string {
 	if param == "" {
 		param = "search"
 	}
-	vals := r.QueryParams()[param]
-	if len(vals) == 0 {
+	if !r.QueryParams().Has(param) {
 		return nil
 	}
-	s := strings.ReplaceAll(vals[len(vals)-1], "\x00", "")
+	s := strings.ReplaceAll(r.QueryParam(param), "\x00", "")
 	return strings.Fields(strings.ReplaceAll(s, ",", " "))
 }
 

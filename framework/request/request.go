@@ -268,6 +268,10 @@ func (r *Request) QueryParams() url.Values {
 	return r.query
 }
 
+// QueryParam returns the last value of the query parameter name, "" when
+// there is none: DRF's request.query_params.get(name).
+func (r *Request) QueryParam(name string) string { return pycompat.QueryGet(r.QueryParams(), name) }
+
 // Charset returns the charset parameter of the Content-Type, "" without
 // one: Django's HttpRequest.encoding, in which it decodes the query string
 // and DRF's parsers the body (pycompat.CodecOf; one Python does not know

@@ -20,6 +20,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // Routes names the routes mounted through it. New gives the root; Route
@@ -445,8 +446,8 @@ func ReverseVersion(version, name string, params map[string]string, query url.Va
 	// The format parameter is kept as DRF keeps it (the last value); the
 	// query is read afresh so that reversing stays safe from any goroutine.
 	if fp := r.FormatParam(); fp != "" && strings.Contains(r.URL.RawQuery, fp) {
-		if vs := r.URL.Query()[fp]; len(vs) > 0 {
-			l.Query.Set(fp, vs[len(vs)-1])
+		if q := pycompat.ParseQuery(r.URL.RawQuery, pycompat.CodecOf(r.Charset())); q.Has(fp) {
+			l.Query.Set(fp, pycompat.QueryGet(q, fp))
 		}
 	}
 	if len(l.Query) > 0 {

@@ -86,7 +86,7 @@ func (g *Generator) View() framework.View {
 		Versioning: framework.NoVersioning,
 	}
 	v.Get = func(v *framework.View, r *request.Request) (*framework.Response, error) {
-		version := r.QueryParams().Get(v.VersionConfig().Param)
+		version := r.QueryParam(v.VersionConfig().Param)
 		mu.Lock()
 		defer mu.Unlock()
 		doc, ok := docs[version]

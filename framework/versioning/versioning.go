@@ -211,8 +211,8 @@ type QueryParameterVersioning struct{}
 // DetermineVersion returns the version query parameter.
 func (QueryParameterVersioning) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
 	version := c.Default
-	if vs := r.QueryParams()[c.Param]; len(vs) > 0 {
-		version = vs[len(vs)-1]
+	if r.QueryParams().Has(c.Param) {
+		version = r.QueryParam(c.Param)
 	}
 	if !c.IsAllowed(version) {
 		return "", exceptions.NotFound(InvalidQueryVersion)

@@ -126,3 +126,12 @@ func unhex(c byte) byte {
 	}
 	return c - 'A' + 10
 }
+
+// QueryGet is QueryDict.get: the last value of name in q, "" when q has
+// none (a repeated parameter uses its last value).
+func QueryGet(q url.Values, name string) string {
+	if vs := q[name]; len(vs) > 0 {
+		return vs[len(vs)-1]
+	}
+	return ""
+}
