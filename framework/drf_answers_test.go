@@ -276,3 +276,15 @@ func TestDRFAnswersEmptyPathSegments(t *testing.T) {
 		want.check(t, path, do("GET", path))
 	}
 }
+
+// TestDRFAnswersRepeatedParameters: a repeated query parameter is read by
+// its last value, as DRF's query_params.get, by every policy.
+func TestDRFAnswersRepeatedParameters(t *testing.T) {
+	do, _, _ := sampleClient(t)
+	answer{404, []string{"Content-Type: application/json"}, `{"detail":"Not found."}`}.
+		check(t, "format api then xml", do("GET", "/books/99/?format=api&format=xml"))
+	answer{200, []string{"Content-Type: application/json"}, `{"version":"v1","self":"http://127.0.0.1/accept/info/?format=json"}`}.
+		check(t, "format xml then json", do("GET", "/accept/info/?format=xml&format=json"))
+	answer{200, []string{"Content-Type: application/json"}, `{"version":"v1","self":"http://127.0.0.1/query/info/?version=v1"}`}.
+		check(t, "version v2 then v1", do("GET", "/query/info/?version=v2&version=v1"))
+}
