@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // Renderer turns response data into bytes of one media type.
@@ -266,14 +267,10 @@ func negotiate(r *request.Request, renderers []Renderer, own []MediaType, format
 // joined by "," as WSGI servers join them. A header present but empty is
 // "", which no renderer satisfies (406), as in DRF.
 func acceptHeader(h http.Header) string {
-	switch vs := h["Accept"]; len(vs) {
-	case 0:
-		return "*/*"
-	case 1:
-		return vs[0]
-	default:
-		return strings.Join(vs, ",")
+	if v, ok := pycompat.HeaderValue(h, "Accept"); ok {
+		return v
 	}
+	return "*/*"
 }
 
 // formatOverride returns the format query parameter, without parsing the

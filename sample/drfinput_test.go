@@ -117,6 +117,8 @@ func TestCustomVersionHeader(t *testing.T) {
 		{"GET", "/custom/info/", "", []string{"X-API-Version: a", "X-API-Version: b"}, 200,
 			`{"version":"a,b","self":"http://testserver/custom/info/"}`, false},
 		{"GET", "/custom/info/", "", []string{"X-API-Version: v2"}, 200, `{"version":"v2","self":"http://testserver/custom/info/"}`, false},
+		// UTF-8 bytes read as ISO-8859-1 text, as WSGI gives them to Django.
+		{"GET", "/custom/info/", "", []string{"X-API-Version: \u00e9"}, 200, `{"version":"Ã©","self":"http://testserver/custom/info/"}`, false},
 		{"GET", "/custom/info/", "", nil, 200, `{"version":"v1","self":"http://testserver/custom/info/"}`, false},
 	})
 }

@@ -1,11 +1,10 @@
 package sample
 
 import (
-	"strings"
-
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // XAPIVersion is a custom versioning scheme: the version is the
@@ -21,12 +20,11 @@ func (XAPIVersion) DetermineVersion(r *request.Request, c framework.VersionConfi
 	return c.Default, nil
 }
 
-// xAPIVersion returns the X-API-Version header as the reference reads it
-// (request.META, where WSGI servers join the lines of a repeated header
-// with ","), and whether the request has one.
+// xAPIVersion returns the X-API-Version header as the reference reads it,
+// request.META's text, and whether the request has one.
 func xAPIVersion(r *request.Request) (string, bool) {
-	v := r.Header.Values("X-API-Version")
-	return strings.Join(v, ","), len(v) > 0
+	v, sent := pycompat.HeaderValue(r.Header, "X-API-Version")
+	return pycompat.HeaderText(v), sent
 }
 
 // info is the answer of the /…/info/ routes.

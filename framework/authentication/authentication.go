@@ -14,9 +14,9 @@ package authentication
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 // PasswordChecker checks a username and password, as Django's authenticate()
@@ -73,7 +73,8 @@ func (f PasswordCheckerFunc) CheckPassword(ctx context.Context, username, passwo
 // "Token KEY,Token OTHER", three words. TrustedHeader, which names a user
 // outright, refuses a repeated header instead.
 func HeaderValue(h http.Header, name string) string {
-	return strings.Join(h.Values(name), ",")
+	v, _ := pycompat.HeaderValue(h, name)
+	return v
 }
 
 // header is the Authorization header (HeaderValue) split on ASCII

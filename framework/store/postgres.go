@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/jmoiron/sqlx"
 )
@@ -21,8 +23,13 @@ const PostgresDriverName = "pgx"
 // Defaults of a PostgreSQL database's URL parameters.
 const (
 	// DefaultStatementTimeout bounds every statement (statement_timeout),
-	// so that a runaway query cannot hold a connection for ever.
+	// so that neither a runaway query nor a server that stopped answering
+	// can hold a connection, and the request waiting on it, for ever.
 	DefaultStatementTimeout = 30 * time.Second
+	// DefaultAcquireTimeout bounds the wait for a connection
+	// (pool_acquire_timeout): for one of the pool to be free, or for the
+	// server to accept a new one.
+	DefaultAcquireTimeout = 2 * time.Second
 	// DefaultConnectTimeout bounds the opening of a connection (connect_timeout).
 	DefaultConnectTimeout = 5 * time.Second
 	// DefaultMaxConnLifetime is how long a connection is reused
@@ -33,28 +40,49 @@ const (
 	DefaultMaxConnIdleTime = 30 * time.Minute
 )
 
+// CancelGrace is how long PostgreSQL has, after a statement's deadline,
+// to confirm that it canceled the statement before the connection is
+// dropped: a server that stopped answering releases its request within
+// statement_timeout plus CancelGrace.
+const CancelGrace = 500 * time.Millisecond
+
 // DefaultMaxConns is the pool size of a PostgreSQL database when the URL
 // gives no pool_max_conns: 2×NumCPU+2, as for an SQLite file.
 func DefaultMaxConns() int { return 2*runtime.NumCPU() + 2 }
 
 // openPostgres opens and pings the PostgreSQL database of a postgres:// or
-// postgresql:// URL, through pgx. The URL takes libpq's parameters (host,
-// sslmode, application_name, ...), PostgreSQL settings (statement_timeout,
-// lock_timeout, ...), and these of the pool:
+// postgresql:// URL, through a pgx pool (pgxpool) that database/sql takes
+// a connection from for each operation. The URL takes libpq's parameters
+// (host, sslmode, application_name, ...), pgx's (default_query_exec_mode),
+// PostgreSQL settings, and these:
 //
 //   - pool_max_conns: the most connections open at once (DefaultMaxConns);
 //     all of them may be idle;
 //   - pool_max_conn_lifetime: a duration ("1h"), DefaultMaxConnLifetime;
-//   - pool_max_conn_idle_time: a duration ("30m"), DefaultMaxConnIdleTime.
+//   - pool_max_conn_idle_time: a duration ("30m"), DefaultMaxConnIdleTime;
+//     pgxpool's other pool_ parameters are read too;
+//   - pool_acquire_timeout: a duration ("2s"), DefaultAcquireTimeout: how
+//     long an operation waits for a connection, the pool's or a new one,
+//     before failing with ErrUnavailable; a connection the server refuses
+//     for a transient reason ("the database system is starting up", "too
+//     many clients", refused) is attempted again within that time;
+//   - statement_timeout: milliseconds, as PostgreSQL's, or a duration
+//     ("30s"), DefaultStatementTimeout; 0 is none. It is kept here, by
+//     the client, not sent to the server as a startup parameter (which
+//     PgBouncer refuses): at the deadline pgx has PostgreSQL cancel the
+//     statement, and drops the connection if the server does not answer
+//     within CancelGrace; the error wraps ErrUnavailable.
 //
-// statement_timeout defaults to DefaultStatementTimeout and connect_timeout
-// to DefaultConnectTimeout. Every session runs in UTC (TimeZone), as
-// Django's with USE_TZ, so that the text times FormatTime binds are read as
-// UTC. Each connection caches its prepared statements (pgx's default).
-// A statement outside a transaction that finds its connection broken
-// before it was sent, or its session ended by the server (a restart, a
-// fail-over), is sent again on a new connection by database/sql; nothing
-// else is retried here (see InTx).
+// connect_timeout defaults to DefaultConnectTimeout. Every session runs
+// in UTC (TimeZone, a startup parameter that PgBouncer carries), as
+// Django's with USE_TZ, so that the text times FormatTime binds are read
+// as UTC. Each connection caches its prepared statements (pgx's default);
+// behind PgBouncer in transaction pooling mode, which cannot keep them,
+// add default_query_exec_mode=exec (docs/scaling.md). A statement outside
+// a transaction that finds its connection broken before it was sent, or
+// its session ended by the server (a restart, a fail-over), is sent again
+// on another connection by database/sql; nothing else is retried here
+// (see InTx).
 func openPostgres(dsn string) (*sqlx.DB, error) {
 	u, err := url.Parse(dsn)
 	if err != nil {
@@ -63,42 +91,44 @@ func openPostgres(dsn string) (*sqlx.DB, error) {
 	shown := u.Redacted()
 	fail := func(err error) error { return fmt.Errorf("store: open %s: %w", shown, err) }
 	q := u.Query()
-	maxConns := DefaultMaxConns()
-	if v := q.Get("pool_max_conns"); v != "" {
-		if maxConns, err = strconv.Atoi(v); err != nil || maxConns < 1 {
-			return nil, fail(fmt.Errorf("pool_max_conns=%q is not a positive number", v))
-		}
-	}
-	lifetime, err := durationParam(q, "pool_max_conn_lifetime", DefaultMaxConnLifetime)
+	acquire, err := durationParam(q, "pool_acquire_timeout", DefaultAcquireTimeout)
 	if err != nil {
 		return nil, fail(err)
 	}
-	idle, err := durationParam(q, "pool_max_conn_idle_time", DefaultMaxConnIdleTime)
+	statement, err := statementTimeout(q)
 	if err != nil {
 		return nil, fail(err)
 	}
-	for _, name := range []string{"pool_max_conns", "pool_max_conn_lifetime", "pool_max_conn_idle_time"} {
+	for _, name := range []string{"pool_acquire_timeout", "statement_timeout", "timezone", "TimeZone"} {
 		q.Del(name)
-	}
-	if !q.Has("statement_timeout") {
-		q.Set("statement_timeout", strconv.FormatInt(DefaultStatementTimeout.Milliseconds(), 10))
 	}
 	if !q.Has("connect_timeout") {
 		q.Set("connect_timeout", strconv.Itoa(int(DefaultConnectTimeout.Seconds())))
 	}
-	q.Del("timezone")
-	q.Del("TimeZone")
 	u.RawQuery = q.Encode()
-	config, err := pgx.ParseConfig(u.String())
+	config, err := pgxpool.ParseConfig(u.String())
 	if err != nil {
 		return nil, fail(err)
 	}
-	config.RuntimeParams["timezone"] = "UTC"
-	db := sqlx.NewDb(sql.OpenDB(reconnector{stdlib.GetConnector(*config)}), PostgresDriverName)
-	db.SetMaxOpenConns(maxConns)
-	db.SetMaxIdleConns(maxConns)
-	db.SetConnMaxLifetime(lifetime)
-	db.SetConnMaxIdleTime(idle)
+	if !q.Has("pool_max_conns") {
+		config.MaxConns = int32(DefaultMaxConns())
+	}
+	if !q.Has("pool_max_conn_lifetime") {
+		config.MaxConnLifetime = DefaultMaxConnLifetime
+	}
+	if !q.Has("pool_max_conn_idle_time") {
+		config.MaxConnIdleTime = DefaultMaxConnIdleTime
+	}
+	config.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	config.ConnConfig.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: CancelGrace}
+	}
+	pool, err := pgxpool.NewWithConfig(context.Background(), config)
+	if err != nil {
+		return nil, fail(err)
+	}
+	db := sqlx.NewDb(sql.OpenDB(&connector{Connector: stdlib.GetPoolConnector(pool), pool: pool, acquire: acquire, statement: statement}), PostgresDriverName)
+	db.SetMaxIdleConns(0) // the pool keeps them
 	ctx, cancel := context.WithTimeout(context.Background(), 2*DefaultConnectTimeout)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
@@ -106,6 +136,19 @@ func openPostgres(dsn string) (*sqlx.DB, error) {
 		return nil, fail(err)
 	}
 	return db, nil
+}
+
+// statementTimeout reads the statement_timeout parameter of q: a number
+// of milliseconds, as PostgreSQL reads it, or a duration.
+func statementTimeout(q url.Values) (time.Duration, error) {
+	v := q.Get("statement_timeout")
+	if v == "" {
+		return DefaultStatementTimeout, nil
+	}
+	if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms >= 0 {
+		return time.Duration(ms) * time.Millisecond, nil
+	}
+	return durationParam(q, "statement_timeout", 0)
 }
 
 // durationParam reads the duration parameter name of q, def when absent.

@@ -36,13 +36,13 @@ func show(t *testing.T, db *sqlx.DB, setting string) string {
 	return v
 }
 
-// TestOpenPostgresSettings: both schemes open PostgreSQL through pgx, every
-// session is in UTC with a statement timeout, and the pool parameters are
-// the pool's, not sent to the server.
+// TestOpenPostgresSettings: both schemes open PostgreSQL through pgx,
+// every session is in UTC, no statement_timeout is sent to the server
+// (PgBouncer would refuse it), and the pool parameters are the pool's.
 func TestOpenPostgresSettings(t *testing.T) {
 	url := testservers.Postgres(t)
 	for _, dsn := range []string{url, "postgresql" + strings.TrimPrefix(url, "postgres")} {
-		db, err := store.Open(dsn)
+		db, err := store.Open(dsn + "&pool_acquire_timeout=1s")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,34 +53,111 @@ func TestOpenPostgresSettings(t *testing.T) {
 		if got := show(t, db, "TimeZone"); got != "UTC" {
 			t.Errorf("TimeZone = %q", got)
 		}
-		if got := show(t, db, "statement_timeout"); got != "30s" {
-			t.Errorf("statement_timeout = %q, want the default 30s", got)
+		if got := show(t, db, "statement_timeout"); got != "0" {
+			t.Errorf("statement_timeout = %q on the server, want it kept by the client", got)
 		}
-		if got := db.Stats().MaxOpenConnections; got != store.DefaultMaxConns() {
+		if got := poolSize(t, db); got != store.DefaultMaxConns() {
 			t.Errorf("pool size %d, want %d", got, store.DefaultMaxConns())
 		}
 	}
-	db := openPostgres(t, "&pool_max_conns=3&pool_max_conn_lifetime=5m&statement_timeout=200&timezone=Europe/Paris")
-	if got := db.Stats().MaxOpenConnections; got != 3 {
+	db := openPostgres(t, "&pool_max_conns=3&pool_acquire_timeout=1s&pool_max_conn_lifetime=5m&timezone=Europe/Paris")
+	if got := poolSize(t, db); got != 3 {
 		t.Errorf("pool_max_conns=3 gave %d", got)
 	}
 	if got := show(t, db, "TimeZone"); got != "UTC" {
 		t.Errorf("TimeZone = %q despite the URL, want UTC", got)
-	}
-	if _, err := db.Exec("SELECT pg_sleep(2)"); err == nil || !strings.Contains(err.Error(), "statement timeout") {
-		t.Errorf("a statement over statement_timeout=200 ended with %v", err)
 	}
 	var at time.Time
 	if err := db.Get(&at, "SELECT $1::timestamptz", store.FormatTime(time.Date(2024, 1, 5, 10, 0, 0, 123456000, time.UTC))); err != nil ||
 		!at.Equal(time.Date(2024, 1, 5, 10, 0, 0, 123456000, time.UTC)) {
 		t.Errorf("FormatTime read back as %v, %v", at, err)
 	}
-	for _, bad := range []string{"&pool_max_conns=0", "&pool_max_conns=x", "&pool_max_conn_idle_time=soon"} {
+	for _, bad := range []string{"&pool_max_conns=0", "&pool_max_conns=x", "&pool_max_conn_idle_time=soon",
+		"&pool_acquire_timeout=soon", "&statement_timeout=-1", "&statement_timeout=soon"} {
 		if db, err := store.Open(testservers.Postgres(t) + bad); err == nil {
 			db.Close()
 			t.Errorf("%s accepted", bad)
 		}
 	}
+}
+
+// poolSize counts the transactions db holds open at once: the next one
+// fails for want of a connection.
+func poolSize(t *testing.T, db *sqlx.DB) int {
+	t.Helper()
+	var txs []*sqlx.Tx
+	defer func() {
+		for _, tx := range txs {
+			_ = tx.Rollback()
+		}
+	}()
+	for {
+		tx, err := db.Beginx()
+		if err != nil {
+			if !store.IsUnavailable(err) {
+				t.Fatalf("transaction %d: %v, want the pool exhausted", len(txs)+1, err)
+			}
+			return len(txs)
+		}
+		txs = append(txs, tx)
+		if len(txs) > 100 {
+			t.Fatal("no end to the pool")
+		}
+	}
+}
+
+// TestStatementTimeout: statement_timeout bounds each statement from the
+// client: the statement is canceled on the server, the error is
+// ErrUnavailable, and the connection serves the next statement.
+func TestStatementTimeout(t *testing.T) {
+	for _, param := range []string{"&statement_timeout=300", "&statement_timeout=300ms"} {
+		db := openPostgres(t, param+"&pool_max_conns=1")
+		start := time.Now()
+		_, err := db.Exec("SELECT pg_sleep(5)")
+		if took := time.Since(start); !errors.Is(err, store.ErrUnavailable) || !store.IsUnavailable(err) ||
+			took > 300*time.Millisecond+store.CancelGrace+500*time.Millisecond {
+			t.Errorf("%s: a statement over the timeout ended with %v after %v", param, err, took)
+		}
+		var running int
+		if err := db.Get(&running, `SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(5)' AND state = 'active'`); err != nil || running != 0 {
+			t.Errorf("%s: %d statements still running on the server, %v", param, running, err)
+		}
+	}
+	db := openPostgres(t, "&statement_timeout=0")
+	if _, err := db.Exec("SELECT pg_sleep(0.4)"); err != nil {
+		t.Errorf("statement_timeout=0: %v", err)
+	}
+	// The request's own context bounds its statements too, and its end
+	// is the caller's, not the database's.
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := db.ExecContext(ctx, "SELECT pg_sleep(5)"); err == nil || store.IsUnavailable(err) {
+		t.Errorf("a statement past its context's deadline: %v, want the context's error", err)
+	}
+}
+
+// TestPoolWaitIsBounded: when every connection of the pool is taken, an
+// operation waits pool_acquire_timeout for one, then fails with
+// ErrUnavailable; one given back in time is taken.
+func TestPoolWaitIsBounded(t *testing.T) {
+	db := openPostgres(t, "&pool_max_conns=2&pool_acquire_timeout=300ms")
+	held := make([]*sqlx.Tx, 2)
+	for i := range held {
+		var err error
+		if held[i], err = db.Beginx(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	_, err := db.Exec("SELECT 1")
+	if took := time.Since(start); !store.IsUnavailable(err) || took < 300*time.Millisecond || took > time.Second {
+		t.Errorf("a statement with the pool taken: %v after %v, want ErrUnavailable after 300ms", err, took)
+	}
+	time.AfterFunc(100*time.Millisecond, func() { _ = held[0].Rollback() })
+	if _, err := db.Exec("SELECT 1"); err != nil {
+		t.Errorf("a connection given back within the wait was not taken: %v", err)
+	}
+	_ = held[1].Rollback()
 }
 
 func TestOpenPostgresErrorHidesPassword(t *testing.T) {
@@ -242,14 +319,15 @@ func TestPostgresPoolSurvivesLostConnections(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if idle := db.Stats().Idle; idle < 2 {
-		t.Fatalf("%d idle connections, want the pool filled", idle)
-	}
 	admin, err := store.Open(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer admin.Close()
+	var sessions int
+	if err := admin.Get(&sessions, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`); err != nil || sessions < 2 {
+		t.Fatalf("%d sessions of the pool, %v; want it filled", sessions, err)
+	}
 	var ended int
 	if err := admin.Get(&ended, `SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 		WHERE datname = current_database() AND pid <> pg_backend_pid()) s`); err != nil || ended < 2 {
@@ -260,5 +338,81 @@ func TestPostgresPoolSurvivesLostConnections(t *testing.T) {
 		if _, err := db.Exec(`INSERT INTO t VALUES ($1)`, i); err != nil {
 			t.Fatalf("statement %d after the connections were lost: %v", i, err)
 		}
+	}
+}
+
+// TestConnectRetriedWhileServerStarts: a statement sent while PostgreSQL
+// is down waits, within pool_acquire_timeout, for the server to accept
+// connections again, and succeeds once it does; with a shorter wait it
+// fails with ErrUnavailable.
+func TestConnectRetriedWhileServerStarts(t *testing.T) {
+	server := testservers.StartPostgres(t)
+	url := server.Database(t)
+	patient, err := store.Open(url + "&pool_acquire_timeout=20s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer patient.Close()
+	hasty, err := store.Open(url + "&pool_acquire_timeout=200ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hasty.Close()
+	server.Stop(t)
+	if _, err := hasty.Exec("SELECT 1"); !store.IsUnavailable(err) {
+		t.Errorf("a statement to a stopped server: %v, want it unavailable", err)
+	}
+	started := make(chan struct{})
+	go func() {
+		defer close(started)
+		time.Sleep(300 * time.Millisecond)
+		server.Start(t)
+	}()
+	start := time.Now()
+	if _, err := patient.Exec("SELECT 1"); err != nil {
+		t.Errorf("a statement sent while the server started: %v after %v", err, time.Since(start))
+	}
+	<-started
+}
+
+// TestFrozenServerIsUnavailableWithinTheDeadline: a server that stops
+// answering (SIGSTOP) fails each statement with ErrUnavailable within
+// statement_timeout plus CancelGrace, on a connection of the pool used a
+// moment ago or one left idle long enough to be pinged first, and serves
+// again once it goes on.
+func TestFrozenServerIsUnavailableWithinTheDeadline(t *testing.T) {
+	server := testservers.StartPostgres(t)
+	const timeout = 500 * time.Millisecond
+	db, err := store.Open(server.Database(t) + "&statement_timeout=500&pool_acquire_timeout=500ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var wg sync.WaitGroup
+	for range 4 { // connections in the pool
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := db.Exec("SELECT pg_sleep(0.05)"); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	server.Freeze(t)
+	defer server.Thaw(t)
+	for _, idle := range []time.Duration{0, 1200 * time.Millisecond} {
+		time.Sleep(idle)
+		start := time.Now()
+		var n int
+		err := db.Get(&n, "SELECT 1")
+		if took := time.Since(start); !store.IsUnavailable(err) || took > timeout+store.CancelGrace+time.Second {
+			t.Errorf("idle %v: a statement to the frozen server: %v after %v, want it unavailable within %v",
+				idle, err, took, timeout+store.CancelGrace)
+		}
+	}
+	server.Thaw(t)
+	if _, err := db.Exec("SELECT 1"); err != nil {
+		t.Errorf("after the server went on: %v", err)
 	}
 }

@@ -1,0 +1,26 @@
+package pycompat
+
+import (
+	"net/http"
+	"strings"
+)
+
+// HeaderValue is the request header name as a WSGI server puts it in
+// Django's request.META: the lines of a repeated header joined by ","
+// (gunicorn's join), and whether the request has the header at all. One
+// line is returned as it is, without allocating.
+func HeaderValue(h http.Header, name string) (string, bool) {
+	switch vs := h.Values(name); len(vs) {
+	case 0:
+		return "", false
+	case 1:
+		return vs[0], true
+	default:
+		return strings.Join(vs, ","), true
+	}
+}
+
+// HeaderText is a request.META value as Python code sees it: text whose
+// characters are the header's bytes, decoded as ISO-8859-1 (PEP 3333), so
+// that UTF-8 "é" reads as "Ã©".
+func HeaderText(v string) string { return string(Latin1([]byte(v))) }
