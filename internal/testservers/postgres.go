@@ -132,21 +132,58 @@ func (s *PostgresServer) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.po
 // Freeze stops every process of the server with SIGSTOP: connections
 // stay open and new ones are accepted by the kernel, but nothing is
 // answered, as with a server that hangs. Thaw lets it go on.
-func (s *PostgresServer) Freeze(t testing.TB) { t.Helper(); s.signal(t, syscall.SIGSTOP) }
-
-// Thaw lets a frozen server go on (SIGCONT).
-func (s *PostgresServer) Thaw(t testing.TB) { t.Helper(); s.signal(t, syscall.SIGCONT) }
-
-func (s *PostgresServer) signal(t testing.TB, sig syscall.Signal) {
+func (s *PostgresServer) Freeze(t testing.TB) {
 	t.Helper()
 	s.mu.Lock()
-	p := s.p
-	s.mu.Unlock()
-	if p == nil {
-		t.Fatalf("testservers: signal %v: PostgreSQL is not running", sig)
+	defer s.mu.Unlock()
+	if s.p == nil {
+		t.Fatal("testservers: Freeze: PostgreSQL is not running")
 	}
-	if err := syscall.Kill(-p.cmd.Process.Pid, sig); err != nil {
-		t.Fatalf("testservers: signal %v: %v", sig, err)
+	signalServer(s.p.cmd.Process.Pid, syscall.SIGSTOP)
+}
+
+// Thaw lets a frozen server go on (SIGCONT).
+func (s *PostgresServer) Thaw(t testing.TB) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.p != nil {
+		signalServer(s.p.cmd.Process.Pid, syscall.SIGCONT)
+	}
+}
+
+// signalServer sends sig to the postmaster pid and to each of its
+// children, which run in sessions of their own (a backend calls setsid),
+// so that a signal to the postmaster's process group misses them. The
+// children are found first (a killed postmaster's are given to init at
+// once); the postmaster is stopped first and let go on last, so that it
+// forks none in between.
+func signalServer(pid int, sig syscall.Signal) {
+	var children []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+			children = append(children, child)
+		}
+	}
+	if sig != syscall.SIGCONT {
+		_ = syscall.Kill(pid, sig)
+	}
+	for _, child := range children {
+		_ = syscall.Kill(child, sig)
+	}
+	if sig == syscall.SIGCONT {
+		_ = syscall.Kill(pid, sig)
 	}
 }
 
@@ -165,7 +202,9 @@ func (s *PostgresServer) Kill(t testing.TB) {
 	s.end(syscall.SIGKILL)
 }
 
-// end sends sig to the running server, if any, and waits for it to exit.
+// end sends sig to the running server, if any (to every process of it
+// for SIGKILL, which the postmaster cannot pass on), and waits for it to
+// exit.
 func (s *PostgresServer) end(sig syscall.Signal) {
 	s.mu.Lock()
 	p := s.p
@@ -173,6 +212,9 @@ func (s *PostgresServer) end(sig syscall.Signal) {
 	s.mu.Unlock()
 	if p == nil {
 		return
+	}
+	if sig == syscall.SIGKILL {
+		signalServer(p.cmd.Process.Pid, sig)
 	}
 	p.stop = sig
 	unregister(p)
