@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"math/rand/v2"
 	"strings"
@@ -17,18 +18,29 @@ import (
 // aborted with a serialization failure or a deadlock.
 const MaxAttempts = 5
 
+// CommitOutcomeWait bounds how long InTx asks PostgreSQL again whether a
+// transaction committed, when the answer to its COMMIT was lost: while
+// the server restarts, say.
+const CommitOutcomeWait = 10 * time.Second
+
 // InTx runs fn in a transaction of db, committing when fn returns nil and
 // rolling back otherwise (fn's error is returned as is). A transaction
 // that PostgreSQL aborted (IsRetryable: a serialization failure, a
 // deadlock, the server ending the session) is run again, up to MaxAttempts
 // times with a short random pause, so fn must have no effect outside tx.
-// A failure whose outcome is unknown is never retried: a connection lost
-// during COMMIT, or the session ended while the COMMIT was answered (it
-// may have committed).
+//
+// On PostgreSQL a COMMIT whose answer is lost (the connection lost or the
+// session ended as it was answered, or no answer in time) does not leave
+// the outcome unknown: InTx asks the server, on another connection,
+// whether the transaction committed (pg_xact_status of its transaction
+// id, read before the COMMIT), for up to CommitOutcomeWait. Committed is
+// success; aborted is the COMMIT's error, and the transaction is run
+// again if that is retryable. A COMMIT whose outcome cannot be learnt
+// returns its error and is never run again (it may have committed).
 func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 	for attempt := 1; ; attempt++ {
-		committing, err := inTx(ctx, db, fn)
-		if err == nil || attempt == MaxAttempts || !IsRetryable(err) || committing && isSessionEnded(err) {
+		unknown, err := inTx(ctx, db, fn)
+		if err == nil || unknown || attempt == MaxAttempts || !IsRetryable(err) {
 			return err
 		}
 		pause := time.Duration(rand.Int64N(int64(attempt) * int64(10*time.Millisecond)))
@@ -40,9 +52,9 @@ func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 	}
 }
 
-// inTx runs fn in one transaction; committing reports whether err is the
-// COMMIT's.
-func inTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) (committing bool, err error) {
+// inTx runs fn in one transaction; unknown reports that err is the
+// COMMIT's and that the transaction may have committed.
+func inTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) (unknown bool, err error) {
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
 		return false, err
@@ -51,7 +63,48 @@ func inTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) (committ
 		_ = tx.Rollback()
 		return false, err
 	}
-	return true, tx.Commit()
+	// The transaction id, if it has one (it wrote): what to ask about
+	// should the COMMIT's answer be lost.
+	var xid sql.NullString
+	if DialectOf(db) == PostgreSQL {
+		if err := tx.QueryRowContext(ctx, `SELECT pg_current_xact_id_if_assigned()::text`).Scan(&xid); err != nil {
+			_ = tx.Rollback()
+			return false, err
+		}
+	}
+	err = tx.Commit()
+	if err == nil || !xid.Valid || pgCode(err) != "" && !isSessionEnded(err) && !errors.Is(err, ErrUnavailable) {
+		// Committed, nothing written, or refused by the server (a
+		// deferred constraint, a serialization failure): known.
+		return false, err
+	}
+	committed, known := commitStatus(ctx, db, xid.String)
+	if committed {
+		return false, nil
+	}
+	return !known, err
+}
+
+// commitStatus asks PostgreSQL whether transaction xid committed, again
+// while the server cannot answer or the transaction is still in
+// progress, for up to CommitOutcomeWait; known is false when it could
+// not learn.
+func commitStatus(ctx context.Context, db *sqlx.DB, xid string) (committed, known bool) {
+	ctx, cancel := context.WithTimeout(ctx, CommitOutcomeWait)
+	defer cancel()
+	for {
+		var status sql.NullString
+		err := db.QueryRowContext(ctx, `SELECT pg_xact_status($1::xid8)`, xid).Scan(&status)
+		if err == nil && status.String != "in progress" {
+			// NULL: too old for the server to tell.
+			return status.String == "committed", status.Valid
+		}
+		select {
+		case <-ctx.Done():
+			return false, false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // IsBusy reports whether err is SQLite's "database is locked" (SQLITE_BUSY)
