@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strings"
@@ -76,8 +75,9 @@ var createMigrationsTable = map[Dialect]string{
 		`"name" varchar(255) NOT NULL, "applied" timestamp with time zone NOT NULL)`,
 }
 
-// migrateLock is the key of the PostgreSQL advisory lock that Migrate
-// holds, so that instances starting together migrate one after the other.
+// migrateLock is the key of the PostgreSQL advisory lock that each of
+// Migrate's transactions holds, so that instances starting together
+// migrate one after the other.
 const migrateLock = 0x676f2d6472662d6d // "go-drf-m"
 
 // Migrate applies, in the order given, the migrations that Django's
@@ -90,37 +90,28 @@ const migrateLock = 0x676f2d6472662d6d // "go-drf-m"
 //
 // Several processes may migrate one database at once: on SQLite each
 // migration's transaction takes the write lock from its start, on
-// PostgreSQL the whole run holds an advisory lock, so each migration is
-// applied by exactly one of them and the others find it recorded.
+// PostgreSQL it takes a transaction-scoped advisory lock
+// (pg_advisory_xact_lock) before it looks at django_migrations, so each
+// migration is applied by exactly one of them and the others find it
+// recorded. The lock ends with its transaction whatever connection the
+// transaction ran on, so it cannot outlive a run, even through a pooler
+// (PgBouncer in transaction mode) that gives each transaction another
+// server session.
 func Migrate(ctx context.Context, db *sqlx.DB, migs ...Migration) (applied []string, err error) {
 	for _, m := range migs {
 		if m.App == "" || m.Name == "" || m.Up == nil {
 			return nil, &MigrationError{Migration: m, Err: errors.New("needs an app, a name and an Up function")}
 		}
 	}
-	conn, err := db.Connx(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: migrate: %w", err)
-	}
-	defer conn.Close()
-	dialect := DialectOf(db)
-	if dialect == PostgreSQL {
-		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, int64(migrateLock)); err != nil {
-			return nil, fmt.Errorf("store: migrate: take the migration lock: %w", err)
-		}
-		defer func() {
-			if _, err := conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, int64(migrateLock)); err != nil {
-				// Never hand a connection that may hold the lock back to
-				// the pool: closing it ends its session and the lock.
-				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-			}
-		}()
-	}
-	if _, err := conn.ExecContext(ctx, createMigrationsTable[dialect]); err != nil {
+	create := createMigrationsTable[DialectOf(db)]
+	if err := locked(ctx, db, func(tx *sqlx.Tx) error {
+		_, err := tx.ExecContext(ctx, create)
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("store: create django_migrations: %w", err)
 	}
 	for _, m := range migs {
-		ran, err := migrate(ctx, conn, m)
+		ran, err := migrate(ctx, db, m)
 		if err != nil {
 			return applied, &MigrationError{Migration: m, Err: err}
 		}
@@ -131,38 +122,42 @@ func Migrate(ctx context.Context, db *sqlx.DB, migs ...Migration) (applied []str
 	return applied, nil
 }
 
-// migrate applies m on conn unless it is recorded, and reports whether it did.
-func migrate(ctx context.Context, conn *sqlx.Conn, m Migration) (ran bool, err error) {
-	tx, err := conn.BeginTxx(ctx, nil)
-	if err != nil {
-		return false, err
-	}
-	defer func() {
-		if err != nil || !ran {
-			_ = tx.Rollback()
+// locked runs fn in a transaction of db (InTx) that holds the migration
+// lock on PostgreSQL; SQLite's transactions take the write lock as they
+// begin.
+func locked(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
+	return InTx(ctx, db, func(tx *sqlx.Tx) error {
+		if DialectOf(tx) == PostgreSQL {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrateLock)); err != nil {
+				return fmt.Errorf("take the migration lock: %w", err)
+			}
 		}
-	}()
-	// On SQLite the transaction holds the write lock from its start, and on
-	// PostgreSQL the caller holds the migration lock, so this check cannot
-	// race with another process migrating.
-	var n int
-	if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT count(*) FROM "django_migrations" WHERE "app" = ? AND "name" = ?`), m.App, m.Name); err != nil {
-		return false, err
-	}
-	if n > 0 {
-		return false, nil
-	}
-	if err := m.Up(ctx, tx); err != nil {
-		return false, err
-	}
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO "django_migrations" ("app", "name", "applied") VALUES (?, ?, ?)`),
-		m.App, m.Name, FormatTime(time.Now())); err != nil {
-		return false, err
-	}
-	if err := tx.Commit(); err != nil {
-		return false, err
-	}
-	return true, nil
+		return fn(tx)
+	})
+}
+
+// migrate applies m unless it is recorded, and reports whether it did.
+func migrate(ctx context.Context, db *sqlx.DB, m Migration) (ran bool, err error) {
+	err = locked(ctx, db, func(tx *sqlx.Tx) error {
+		ran = false
+		// Under the lock this check cannot race with another process
+		// migrating.
+		var n int
+		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT count(*) FROM "django_migrations" WHERE "app" = ? AND "name" = ?`), m.App, m.Name); err != nil {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+		if err := m.Up(ctx, tx); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO "django_migrations" ("app", "name", "applied") VALUES (?, ?, ?)`),
+			m.App, m.Name, FormatTime(time.Now()))
+		ran = err == nil
+		return err
+	})
+	return ran && err == nil, err
 }
 
 // ResetSequence sets the sequence of table's serial column past the

@@ -416,3 +416,61 @@ func TestFrozenServerIsUnavailableWithinTheDeadline(t *testing.T) {
 		t.Errorf("after the server went on: %v", err)
 	}
 }
+
+// TestMigrateThroughPgBouncer: through PgBouncer in transaction pooling
+// mode, with the URL docs/scaling.md gives, concurrent migrations apply
+// each migration once and leave no advisory lock behind (a session lock
+// would be taken and released on different server sessions), and a
+// later run finds everything applied.
+func TestMigrateThroughPgBouncer(t *testing.T) {
+	direct := testservers.Postgres(t)
+	url := testservers.PgBouncer(t, direct) + "&default_query_exec_mode=exec"
+	migs := []store.Migration{
+		{App: "shop", Name: "0001_initial", Up: store.SQL(`CREATE TABLE "shop_item" ("id" serial NOT NULL PRIMARY KEY)`)},
+		{App: "shop", Name: "0002_price", Up: func(ctx context.Context, tx *sqlx.Tx) error {
+			time.Sleep(50 * time.Millisecond) // widen the window of a race
+			_, err := tx.ExecContext(ctx, `ALTER TABLE "shop_item" ADD COLUMN "price" integer NOT NULL DEFAULT 0`)
+			return err
+		}},
+	}
+	const instances = 4
+	results := make([][]string, instances)
+	var wg sync.WaitGroup
+	for i := range instances {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			db, err := store.Open(url)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer db.Close()
+			if results[i], err = store.Migrate(context.Background(), db, migs...); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, r := range results {
+		total += len(r)
+	}
+	if total != len(migs) {
+		t.Errorf("migrations applied %d times in all (%v), want %d", total, results, len(migs))
+	}
+	db, err := store.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if again, err := store.Migrate(ctx, db, migs...); err != nil || len(again) != 0 {
+		t.Errorf("a later run applied %v, %v", again, err)
+	}
+	var locks int
+	if err := db.Get(&locks, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'`); err != nil || locks != 0 {
+		t.Errorf("%d advisory locks left, %v", locks, err)
+	}
+}
