@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/store"
 )
 
 // HandlerFunc answers one HTTP method of a view. v is the view itself
@@ -318,11 +320,21 @@ type panicError struct {
 
 func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 
-// handleException applies the 401/403 rule, then the exception handler;
-// what the handler does not answer becomes a logged 500.
+// databaseRetryAfter is the Retry-After of a request answered 503
+// because the database was unavailable.
+const databaseRetryAfter = time.Second
+
+// handleException applies the 401/403 rule, makes a database that could
+// not serve the request (store.IsUnavailable: down, restarting, out of
+// connections, not answering within the statement timeout) DRF's
+// ServiceUnavailable, 503 with Retry-After, then calls the exception
+// handler; what the handler does not answer becomes a logged 500.
 func (h *handler) handleException(r *request.Request, err error) *Response {
 	var api *exceptions.APIException
-	if errors.As(err, &api) && (api.Code == exceptions.CodeNotAuthenticated || api.Code == exceptions.CodeAuthenticationFailed) {
+	if !errors.As(err, &api) && r.Context().Err() == nil && store.IsUnavailable(err) {
+		slog.Warn("database unavailable", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+		err = exceptions.ServiceUnavailable(databaseRetryAfter)
+	} else if api != nil && (api.Code == exceptions.CodeNotAuthenticated || api.Code == exceptions.CodeAuthenticationFailed) {
 		e := *api
 		e.Header = api.Header.Clone()
 		if h := authenticateHeader(r); h != "" {

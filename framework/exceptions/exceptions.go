@@ -73,6 +73,7 @@ const (
 	CodeThrottled            = "throttled"
 	CodeInvalid              = "invalid"
 	CodeTooLarge             = "request_too_large"
+	CodeServiceUnavailable   = "service_unavailable"
 	CodeError                = "error"
 )
 
@@ -134,16 +135,35 @@ func TooManyFields() *APIException {
 func Throttled(wait time.Duration) *APIException {
 	e := newException(http.StatusTooManyRequests, CodeThrottled, "Request was throttled.", nil)
 	if wait > 0 {
-		secs := int(math.Ceil(wait.Seconds()))
+		secs := e.retryAfter(wait)
 		unit := "seconds"
 		if secs == 1 {
 			unit = "second"
 		}
 		e.Detail = fmt.Sprintf("Request was throttled. Expected available in %d %s.", secs, unit)
-		e.Wait = wait
-		e.Header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
 	}
 	return e
+}
+
+// ServiceUnavailable is 503 "Service temporarily unavailable, try again
+// later.", the custom exception of DRF's documentation (code
+// "service_unavailable"), or the given detail; a positive wait sets
+// Retry-After. The framework answers it when the database is unavailable.
+func ServiceUnavailable(wait time.Duration, detail ...string) *APIException {
+	e := newException(http.StatusServiceUnavailable, CodeServiceUnavailable, "Service temporarily unavailable, try again later.", detail)
+	if wait > 0 {
+		e.retryAfter(wait)
+	}
+	return e
+}
+
+// retryAfter sets e's wait and its Retry-After header, in whole seconds
+// rounded up, and returns them.
+func (e *APIException) retryAfter(wait time.Duration) int {
+	secs := int(math.Ceil(wait.Seconds()))
+	e.Wait = wait
+	e.Header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
+	return secs
 }
 
 // FieldError is the messages of one field of a validation error.

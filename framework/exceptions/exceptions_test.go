@@ -26,6 +26,17 @@ func TestThrottledWording(t *testing.T) {
 	}
 }
 
+func TestServiceUnavailable(t *testing.T) {
+	e := ServiceUnavailable(1500 * time.Millisecond)
+	if e.Status != 503 || e.Code != "service_unavailable" || e.Detail != "Service temporarily unavailable, try again later." ||
+		e.Header.Get("Retry-After") != "2" || e.Wait != 1500*time.Millisecond {
+		t.Errorf("%d %q %q Retry-After %q", e.Status, e.Code, e.Detail, e.Header.Get("Retry-After"))
+	}
+	if e := ServiceUnavailable(0, "Down for maintenance."); e.Detail != "Down for maintenance." || e.Header != nil {
+		t.Errorf("%q %v", e.Detail, e.Header)
+	}
+}
+
 func TestValidationErrorsKeepFieldOrder(t *testing.T) {
 	var v ValidationErrors
 	v.Add("username", "This field is required.")

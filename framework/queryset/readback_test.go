@@ -26,8 +26,9 @@ import (
 // PostgreSQL goes away (it ends every session and refuses new ones) just
 // after a create or an update is committed, the client is still told
 // 201 or 200 with the row, and the row is stored once; when it goes away
-// after the write ran but before it was committed, the client is told 500
-// and nothing was stored, so that a retry cannot duplicate the row. A
+// after the write ran but before it was committed, the client is told 503
+// (the database unavailable) and nothing was stored, so that a retry
+// cannot duplicate the row. A
 // source that reads its table as it is gets its row back from the write
 // statement itself, so it is answered even when the database goes away
 // at once after that statement.
@@ -67,9 +68,9 @@ func TestStoredWritesAreAcknowledged(t *testing.T) {
 		wantOwner string
 	}{
 		{"create, gone after commit", fault.AfterCommit, "POST", "/books/", "Committed", http.StatusCreated, 1, "alice"},
-		{"create, gone before commit", fault.AfterWrite, "POST", "/books/", "Lost", http.StatusInternalServerError, 0, ""},
+		{"create, gone before commit", fault.AfterWrite, "POST", "/books/", "Lost", http.StatusServiceUnavailable, 0, ""},
 		{"update, gone after commit", fault.AfterCommit, "PUT", "/books/1/", "Updated", http.StatusOK, 1, "admin"},
-		{"update, gone before commit", fault.AfterWrite, "PUT", "/books/2/", "Not updated", http.StatusInternalServerError, 0, ""},
+		{"update, gone before commit", fault.AfterWrite, "PUT", "/books/2/", "Not updated", http.StatusServiceUnavailable, 0, ""},
 		{"create in the table, gone after the write", fault.AfterWrite, "POST", "/table/", "In the table", http.StatusCreated, 1, ""},
 		{"update in the table, gone after the write", fault.AfterWrite, "PUT", "/table/3/", "Updated in the table", http.StatusOK, 1, ""},
 	} {
