@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 //go:embed templates/*.html
@@ -77,7 +78,7 @@ func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = templates.ExecuteTemplate(w, "forbidden.html", u.GetUsername())
 		return
 	}
-	page := adminPage{Username: u.GetUsername(), Message: adminMessages[r.URL.Query().Get("done")]}
+	page := adminPage{Username: u.GetUsername(), Message: adminMessages[pycompat.QueryGet(pycompat.RequestGET(r), "done")]}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		a.render(w, r, http.StatusOK, page)
@@ -137,7 +138,7 @@ func (a *Admin) change(r *http.Request) (done, msg string, err error) {
 }
 
 func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page adminPage) {
-	n, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	n, _ := strconv.Atoi(pycompat.QueryGet(pycompat.RequestGET(r), "page"))
 	n = min(max(n, 1), math.MaxInt/AdminPageSize)
 	toks, total, err := a.Tokens.List(r.Context(), AdminPageSize, (n-1)*AdminPageSize)
 	if last := max(1, (total+AdminPageSize-1)/AdminPageSize); err == nil && n > last {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/sessions/csrf"
+	"github.com/go-drf/drf/internal/pycompat"
 )
 
 //go:embed templates/*.html
@@ -159,8 +160,7 @@ func nextOf(r *http.Request) string {
 	if next, ok := posted(r, "next"); ok {
 		return next
 	}
-	next, _ := last(r.URL.Query()["next"])
-	return next
+	return pycompat.QueryGet(pycompat.RequestGET(r), "next")
 }
 
 // posted returns the field name of a POST's form body (read by CheckForm),

@@ -446,7 +446,7 @@ func ReverseVersion(version, name string, params map[string]string, query url.Va
 	// The format parameter is kept as DRF keeps it (the last value); the
 	// query is read afresh so that reversing stays safe from any goroutine.
 	if fp := r.FormatParam(); fp != "" && strings.Contains(r.URL.RawQuery, fp) {
-		if q := pycompat.ParseQuery(r.URL.RawQuery, pycompat.CodecOf(r.Charset())); q.Has(fp) {
+		if q := pycompat.RequestGET(r.Request); q.Has(fp) {
 			l.Query.Set(fp, pycompat.QueryGet(q, fp))
 		}
 	}

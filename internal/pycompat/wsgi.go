@@ -2,6 +2,7 @@ package pycompat
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -24,3 +25,10 @@ func HeaderValue(h http.Header, name string) (string, bool) {
 // characters are the header's bytes, decoded as ISO-8859-1 (PEP 3333), so
 // that UTF-8 "é" reads as "Ã©".
 func HeaderText(v string) string { return string(Latin1([]byte(v))) }
+
+// RequestGET is Django's request.GET: r's query string read as a QueryDict
+// (ParseQuery) in the charset of its Content-Type.
+func RequestGET(r *http.Request) url.Values {
+	charset, _ := HeaderParam(r.Header.Get("Content-Type"), "charset")
+	return ParseQuery(r.URL.RawQuery, CodecOf(charset))
+}
