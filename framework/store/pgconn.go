@@ -184,7 +184,7 @@ func (c *pgConn) fail(ctx, sctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
-	if ctx.Err() == nil && sctx.Err() != nil {
+	if ctx.Err() == nil && sctx.Err() == context.DeadlineExceeded {
 		return fmt.Errorf("%w: no answer within statement_timeout (%v): %w", ErrUnavailable, c.statement, err)
 	}
 	ended := isSessionEnded(err)
@@ -212,8 +212,9 @@ func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.N
 	sctx, cancel := c.deadline(ctx)
 	rows, err := c.Conn.QueryContext(sctx, query, args)
 	if err != nil {
+		err = c.fail(ctx, sctx, err)
 		cancel()
-		return nil, c.fail(ctx, sctx, err)
+		return nil, err
 	}
 	return &pgRows{Rows: rows.(*stdlib.Rows), c: c, ctx: ctx, sctx: sctx, cancel: cancel}, nil
 }

@@ -123,7 +123,15 @@ func TestStatementTimeout(t *testing.T) {
 			t.Errorf("%s: %d statements still running on the server, %v", param, running, err)
 		}
 	}
-	db := openPostgres(t, "&statement_timeout=0")
+	// A statement's own failure is not the database's.
+	db := openPostgres(t, "")
+	var n int
+	for _, err := range []error{db.Get(&n, "SELECT nope"), db.Get(&n, "SELECT $1::integer", "x")} {
+		if err == nil || store.IsUnavailable(err) {
+			t.Errorf("a failing statement: %v, want its own error", err)
+		}
+	}
+	db = openPostgres(t, "&statement_timeout=0")
 	if _, err := db.Exec("SELECT pg_sleep(0.4)"); err != nil {
 		t.Errorf("statement_timeout=0: %v", err)
 	}
