@@ -43,14 +43,20 @@ func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 
 // TestConformance sends the table to the DRF reference and to the Go
 // sample, row by row, and compares status, the headers that matter and the
-// JSON bodies, once with the sample on SQLite and once on PostgreSQL (the
-// reference stays on SQLite). CONFORMANCE_VERBOSE=1 logs every pair of
-// answers.
+// JSON bodies, once with the sample on SQLite, once on PostgreSQL, and
+// once on PostgreSQL through PgBouncer in transaction pooling mode with
+// the URL docs/scaling.md gives (the reference stays on SQLite).
+// CONFORMANCE_VERBOSE=1 logs every pair of answers.
 func TestConformance(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) {
 		conform(t, func() string { return filepath.Join(t.TempDir(), "db.sqlite3") })
 	})
 	t.Run("postgresql", func(t *testing.T) { conform(t, func() string { return testservers.Postgres(t) }) })
+	t.Run("pgbouncer", func(t *testing.T) {
+		conform(t, func() string {
+			return testservers.PgBouncer(t, testservers.Postgres(t)) + "&default_query_exec_mode=exec"
+		})
+	})
 }
 
 // conform runs the table against a fresh reference and the sample on a
