@@ -1,12 +1,14 @@
 package generics_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/serializers"
 	qt "github.com/go-drf/drf/internal/querysettest"
 )
 
@@ -83,4 +85,24 @@ func TestObjectCheckIsTyped(t *testing.T) {
 			t.Errorf("%s %s as %q = %d %s, want %d", c.method, c.path, c.user, code, body, c.status)
 		}
 	}
+}
+
+// author is a model other than the fixture's books.
+type author struct {
+	ID   int    `json:"id" db:"id"`
+	Name string `json:"name" db:"name"`
+}
+
+// TestSourceOfAnotherModelFailsSetup: a generic view of one model given a
+// source of another fails at setup, naming both types, where every request
+// answered 500.
+func TestSourceOfAnotherModelFailsSetup(t *testing.T) {
+	s := newServer(t, 1)
+	defer func() {
+		msg := fmt.Sprint(recover())
+		if !strings.Contains(msg, "has a source of querysettest.Book, not of generics_test.author") {
+			t.Errorf("ListAPIView panicked with %q", msg)
+		}
+	}()
+	generics.ListAPIView(generics.GenericAPIView[author]{Source: s.f.Books, Serializer: serializers.MustNew[author]()})
 }

@@ -2,6 +2,7 @@ package generics
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/queryset"
@@ -15,6 +16,9 @@ func (g *GenericAPIView[T]) CheckActions(actions ...string) error {
 	name := g.DefaultBasename()
 	if g.Source == nil && g.SourceFor == nil {
 		return fmt.Errorf("generics: view of %s needs a Source or SourceFor", name)
+	}
+	if s, ok := g.Source.(queryset.Typed); ok && s.ItemType() != reflect.TypeFor[T]() {
+		return fmt.Errorf("generics: view of %s has a source of %s, not of %s", name, s.ItemType(), reflect.TypeFor[T]())
 	}
 	// cannot says why writes through the source would fail, "" if they work
 	// (a SourceFor is only known per request).

@@ -2,6 +2,7 @@ package queryset
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"unsafe"
 
@@ -49,6 +50,9 @@ func (s *SliceSource[T]) with(st state) *SliceSource[T] {
 
 // Fields lists T's `db` columns, the fields the source can filter and order by.
 func (s *SliceSource[T]) Fields() []string { return s.m.names }
+
+// ItemType returns T.
+func (s *SliceSource[T]) ItemType() reflect.Type { return reflect.TypeFor[T]() }
 
 // Ordering returns the current ordering; do not modify it.
 func (s *SliceSource[T]) Ordering() []Order { return s.st.ordering }

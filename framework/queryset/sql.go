@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -212,6 +213,9 @@ func (s *SQLSource[T]) with(st state) *SQLSource[T] { return &SQLSource[T]{t: s.
 
 // Fields lists T's `db` columns, the fields the source can filter and order by.
 func (s *SQLSource[T]) Fields() []string { return s.t.m.names }
+
+// ItemType returns T.
+func (s *SQLSource[T]) ItemType() reflect.Type { return reflect.TypeFor[T]() }
 
 // Ordering returns the current ordering; do not modify it.
 func (s *SQLSource[T]) Ordering() []Order { return s.st.ordering }

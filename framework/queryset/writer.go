@@ -1,6 +1,9 @@
 package queryset
 
-import "context"
+import (
+	"context"
+	"reflect"
+)
 
 // Writer is implemented by sources whose items can be created, saved and
 // deleted (a model's table): what generic views call to create, update and
@@ -29,4 +32,12 @@ type WriteChecker interface {
 type FieldLister interface {
 	// Fields lists the field names the source can filter and order by.
 	Fields() []string
+}
+
+// Typed is implemented by sources that know the type of their items (SQL
+// and slice sources); a generic view of another model refuses the source
+// at setup rather than answering 500 on every request.
+type Typed interface {
+	// ItemType is the type T of the source's *T items.
+	ItemType() reflect.Type
 }
