@@ -1,6 +1,7 @@
 package testservers
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -39,6 +40,21 @@ func manageBinary(t testing.TB) string {
 		t.Fatal(manage.err)
 	}
 	return manage.bin
+}
+
+// Manage runs `manage args...` (cmd/manage, built once) with env
+// ("NAME=value") added to the test's environment, and returns what it
+// wrote, stdout and stderr together, and how it ended (an
+// *exec.ExitError unless it exited with status 0). A command still
+// running after a minute is killed.
+func Manage(t testing.TB, env []string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, manageBinary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
 
 // Runserver is a `manage runserver` process of the sample.
