@@ -106,8 +106,12 @@ type connector struct {
 
 // connectPause is the first pause before a connection refused for a
 // transient reason (transientConnect) is attempted again; each pause
-// doubles it, within the acquire timeout.
-const connectPause = 10 * time.Millisecond
+// doubles it up to maxConnectPause, within the acquire timeout, so that
+// a connection of the pool given back meanwhile is soon taken.
+const (
+	connectPause    = 10 * time.Millisecond
+	maxConnectPause = 100 * time.Millisecond
+)
 
 // Connect takes a connection from the pool, opening one if the pool has
 // room, within the acquire timeout. A connection the server refused for
@@ -116,7 +120,7 @@ const connectPause = 10 * time.Millisecond
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	actx, cancel := context.WithTimeout(ctx, c.acquire)
 	defer cancel()
-	for pause := connectPause; ; pause *= 2 {
+	for pause := connectPause; ; pause = min(2*pause, maxConnectPause) {
 		conn, err := c.Connector.Connect(actx)
 		if err == nil {
 			return &pgConn{Conn: conn.(*stdlib.Conn), pool: c.pool, statement: c.statement}, nil

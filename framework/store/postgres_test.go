@@ -482,3 +482,40 @@ func TestMigrateThroughPgBouncer(t *testing.T) {
 		t.Errorf("%d advisory locks left, %v", locks, err)
 	}
 }
+
+// TestTooManyClientsIsWaitedFor: when the server refuses connections for
+// want of a slot ("too many connections", SQLSTATE 53300, here a role's
+// connection limit of 2 under a pool of 6), statements wait, within
+// pool_acquire_timeout, for a connection that frees, and all succeed;
+// with no slot at all, the wait ends with ErrUnavailable.
+func TestTooManyClientsIsWaitedFor(t *testing.T) {
+	url := testservers.Postgres(t)
+	admin := openPostgres(t, "")
+	admin.MustExec(`CREATE ROLE app LOGIN CONNECTION LIMIT 2`)
+	t.Cleanup(func() { admin.MustExec(`DROP OWNED BY app; DROP ROLE app`) })
+	db, err := store.Open(strings.Replace(url, "postgres@", "app@", 1) + "&pool_max_conns=6&pool_acquire_timeout=5s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := db.Exec("SELECT pg_sleep(0.1)"); err != nil {
+				t.Errorf("a statement beyond the role's connections: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	admin.MustExec(`ALTER ROLE app CONNECTION LIMIT 0`)
+	start := time.Now()
+	hasty, err := store.Open(strings.Replace(url, "postgres@", "app@", 1) + "&pool_acquire_timeout=300ms")
+	if err == nil {
+		hasty.Close()
+	}
+	if took := time.Since(start); !store.IsUnavailable(err) || !strings.Contains(err.Error(), "53300") || took < 300*time.Millisecond {
+		t.Errorf("with no slot for the role: %v after %v, want ErrUnavailable of 53300 after 300ms", err, took)
+	}
+}
