@@ -166,7 +166,13 @@ func (a *API) Handler(v View) http.Handler { return a.compile(v, fmt.Sprintf("th
 // the view (what), a configuration that could not work.
 func (a *API) compile(v View, what string) *handler {
 	h := compile(v, a.settings)
-	if err := checkPermissions(h.view.Permissions.items); err != nil {
+	err := checkPermissions(h.view.Permissions.items)
+	for _, t := range h.view.Throttles.items {
+		if c, ok := t.(ThrottleChecker); ok && err == nil {
+			err = c.CheckThrottle(&h.view)
+		}
+	}
+	if err != nil {
 		panic(fmt.Sprintf("framework: %s: %v", what, err))
 	}
 	return h

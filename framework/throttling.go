@@ -20,6 +20,14 @@ type Throttle interface {
 	Allow(r *request.Request, v *View) (allowed bool, wait time.Duration, err error)
 }
 
+// ThrottleChecker is implemented by throttles that can tell, when a view
+// is registered, that they could not work for it (a rate missing from
+// ThrottleRates, a rate that does not parse): API.Handle refuses the view
+// with the error, where each request would answer 500.
+type ThrottleChecker interface {
+	CheckThrottle(v *View) error
+}
+
 // checkThrottles runs every throttle and raises Throttled with the longest wait.
 func (v *View) checkThrottles(r *request.Request) error {
 	denied := false
@@ -76,17 +84,29 @@ type RateThrottle struct {
 	Now func() time.Time
 }
 
-// Allow implements Throttle with DRF's history algorithm.
-func (t RateThrottle) Allow(r *request.Request, v *View) (bool, time.Duration, error) {
-	s := v.Global()
+// rate returns the throttle's limit and period for v: Rate, else the
+// settings' rate of its Scope.
+func (t RateThrottle) rate(v *View) (int, time.Duration, error) {
 	rate := t.Rate
 	if rate == "" {
 		var ok bool
-		if rate, ok = s.ThrottleRates[t.Scope]; !ok {
-			return false, 0, fmt.Errorf("no default throttle rate set for %q scope", t.Scope)
+		if rate, ok = v.Global().ThrottleRates[t.Scope]; !ok {
+			return 0, 0, fmt.Errorf("no default throttle rate set for %q scope", t.Scope)
 		}
 	}
-	limit, per, err := ParseRate(rate)
+	return ParseRate(rate)
+}
+
+// CheckThrottle reports a rate that is missing or does not parse.
+func (t RateThrottle) CheckThrottle(v *View) error {
+	_, _, err := t.rate(v)
+	return err
+}
+
+// Allow implements Throttle with DRF's history algorithm.
+func (t RateThrottle) Allow(r *request.Request, v *View) (bool, time.Duration, error) {
+	s := v.Global()
+	limit, per, err := t.rate(v)
 	if err != nil {
 		return false, 0, err
 	}
@@ -170,6 +190,14 @@ func userOrIP(r *request.Request, v *View) string {
 // ScopedRateThrottle limits by the view's ThrottleScope, at that scope's
 // rate; views without a scope are not throttled.
 type ScopedRateThrottle struct{}
+
+// CheckThrottle reports a view scope without a rate that parses.
+func (ScopedRateThrottle) CheckThrottle(v *View) error {
+	if v.ThrottleScope == "" {
+		return nil
+	}
+	return RateThrottle{Scope: v.ThrottleScope}.CheckThrottle(v)
+}
 
 // Allow implements Throttle.
 func (ScopedRateThrottle) Allow(r *request.Request, v *View) (bool, time.Duration, error) {
