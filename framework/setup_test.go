@@ -13,7 +13,9 @@ import (
 // naming the view, where every request answered 500 ("no default throttle
 // rate set").
 func TestThrottleWithoutRateFailsHandle(t *testing.T) {
-	ok := func(*framework.View, *request.Request) (*framework.Response, error) { return &framework.Response{Status: 200}, nil }
+	ok := func(*framework.View, *request.Request) (*framework.Response, error) {
+		return &framework.Response{Status: 200}, nil
+	}
 	for _, c := range []struct {
 		name string
 		s    framework.Settings
