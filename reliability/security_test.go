@@ -150,7 +150,8 @@ func TestRedirectsStayOnSite(t *testing.T) {
 				form.Set("next", next)
 			}
 			resp := postForm(t, c, base, path, form, csrfCookie)
-			if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/whoami/" {
+			// Django 3.2 sends an unsafe next back to the logout page.
+			if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/api-auth/logout/" {
 				t.Errorf("logout with next %q (query %v): %d to %q", next, inQuery, resp.StatusCode, resp.Header.Get("Location"))
 			}
 		}

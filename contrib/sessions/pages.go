@@ -139,8 +139,9 @@ func (m *Manager) safeNext(r *http.Request) string {
 // LogoutPage returns Django 3.2's logout view (LogoutView as DRF mounts
 // it): any method logs out, an unsafe one once CSRF-checked (403 on
 // failure), and redirects (302) to the "next" field or query parameter
-// when it is a same-site URL, else to LogoutRedirect (where Django
-// redirects to the logout page itself). Serve it under Middleware.
+// when it is a same-site URL, to the logout page itself when "next" is
+// given but is not (as Django 3.2's get_next_page), and to LogoutRedirect
+// without one. Serve it under Middleware.
 func (m *Manager) LogoutPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !m.CheckForm(w, r) {
@@ -150,7 +151,11 @@ func (m *Manager) LogoutPage() http.Handler {
 			serverError(w, r, err)
 			return
 		}
-		redirect(w, cmp.Or(m.safeNext(r), m.LogoutRedirect, DefaultLogoutRedirect))
+		target := cmp.Or(m.LogoutRedirect, DefaultLogoutRedirect)
+		if _, posted := posted(r, "next"); posted || pycompat.RequestGET(r).Has("next") {
+			target = cmp.Or(m.safeNext(r), r.URL.EscapedPath())
+		}
+		redirect(w, target)
 	})
 }
 
