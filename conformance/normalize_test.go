@@ -82,7 +82,15 @@ func decodeCursor(raw string) string {
 	}
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(q)) {
-		parts = append(parts, k+":"+strings.Join(q[k], ","))
+		vals := slices.Clone(q[k])
+		for i, v := range vals {
+			// A position that is a datetime of "now" (a book just
+			// created) differs between the sides by the moment.
+			if t, err := time.Parse("2006-01-02 15:04:05.999999-07:00", v); err == nil && time.Since(t).Abs() < time.Hour {
+				vals[i] = "<now>"
+			}
+		}
+		parts = append(parts, k+":"+strings.Join(vals, ","))
 	}
 	return "{" + strings.Join(parts, " ") + "}"
 }
