@@ -8,11 +8,11 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -92,62 +92,114 @@ func transientConnect(err error) bool {
 	return true
 }
 
-// connector gives database/sql connections of a pgx pool. database/sql
-// keeps no idle connection of its own: each of its operations takes one
-// from the pool here, waiting for one at most acquire, and gives it back
-// when done, so that a request never queues for a connection without
-// bound (database/sql would wait as long as the request's context).
+// connector opens the pgx connections of database/sql's pool, at most
+// cap(slots) at once. database/sql keeps them idle and reuses them; an
+// operation that finds none idle asks here, and waits at most acquire
+// for one: for a slot to open a new one, or for one that another
+// operation gives back (handed over directly: see pgConn.IsValid), so
+// that a request never queues for a connection without bound (database/sql,
+// were it to limit them itself, would make it wait as long as its
+// context lasts).
 type connector struct {
-	driver.Connector // stdlib's connector of pool
-	pool             *pgxpool.Pool
-	acquire          time.Duration // the wait for a connection (pool_acquire_timeout)
-	statement        time.Duration // each statement's deadline (statement_timeout); 0 is none
+	dial      driver.Connector // stdlib's connector of the configuration
+	slots     chan struct{}    // a token per open connection
+	handoff   chan *pgConn     // connections given back while operations wait
+	waiting   atomic.Int32     // operations waiting for a connection
+	gen       atomic.Uint64    // bumped when a connection finds the server gone
+	acquire   time.Duration    // the wait for a connection (pool_acquire_timeout)
+	statement time.Duration    // each statement's deadline (statement_timeout); 0 is none
+	lifetime  time.Duration    // a connection's use (pool_max_conn_lifetime)
 }
+
+// newConnector returns the connector of config, of maxConns connections
+// at most. stdlib never pings a connection it reuses: pgConn does, under
+// the acquire timeout.
+func newConnector(config *pgx.ConnConfig, maxConns int, acquire, statement, lifetime time.Duration) *connector {
+	never := stdlib.OptionShouldPing(func(context.Context, stdlib.ShouldPingParams) bool { return false })
+	return &connector{dial: stdlib.GetConnector(*config, never), slots: make(chan struct{}, maxConns),
+		handoff: make(chan *pgConn), acquire: acquire, statement: statement, lifetime: lifetime}
+}
+
+// Driver returns pgx's database/sql driver.
+func (c *connector) Driver() driver.Driver { return c.dial.Driver() }
 
 // connectPause is the first pause before a connection refused for a
 // transient reason (transientConnect) is attempted again; each pause
-// doubles it up to maxConnectPause, within the acquire timeout, so that
-// a connection of the pool given back meanwhile is soon taken.
+// doubles it up to maxConnectPause, within the acquire timeout, and a
+// connection given back meanwhile is taken instead.
 const (
 	connectPause    = 10 * time.Millisecond
 	maxConnectPause = 100 * time.Millisecond
 )
 
-// Connect takes a connection from the pool, opening one if the pool has
-// room, within the acquire timeout. A connection the server refused for
-// a transient reason is attempted again, after a pause, within that time;
-// when it passes, the error wraps ErrUnavailable.
+// Connect gives database/sql a connection, within the acquire timeout:
+// a new one while the pool has room, else the first that another
+// operation gives back; past the timeout the error wraps ErrUnavailable.
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
-	actx, cancel := context.WithTimeout(ctx, c.acquire)
-	defer cancel()
-	for pause := connectPause; ; pause = min(2*pause, maxConnectPause) {
-		conn, err := c.Connector.Connect(actx)
-		if err == nil {
-			return &pgConn{Conn: conn.(*stdlib.Conn), pool: c.pool, statement: c.statement}, nil
-		}
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		if actx.Err() != nil || !transientConnect(err) {
-			return nil, c.unavailable(err)
-		}
-		select {
-		case <-actx.Done():
-			return nil, c.unavailable(err)
-		case <-time.After(pause):
-		}
+	deadline := time.Now().Add(c.acquire)
+	select {
+	case c.slots <- struct{}{}:
+		return c.open(ctx, deadline)
+	default:
+	}
+	c.waiting.Add(1)
+	defer c.waiting.Add(-1)
+	timer := time.NewTimer(c.acquire)
+	defer timer.Stop()
+	select {
+	case c.slots <- struct{}{}:
+		return c.open(ctx, deadline)
+	case conn := <-c.handoff:
+		return conn, nil
+	case <-timer.C:
+		return nil, fmt.Errorf("%w: no connection within %v: the pool's %d are in use", ErrUnavailable, c.acquire, cap(c.slots))
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
 
-// unavailable wraps err, of a connection that could not be had, in
-// ErrUnavailable.
-func (c *connector) unavailable(err error) error {
-	return fmt.Errorf("%w: no connection within %v (pool of %d): %w", ErrUnavailable, c.acquire, c.pool.Stat().MaxConns(), err)
+// open opens a connection in the slot taken, attempting again after a
+// transient refusal until deadline and taking meanwhile a connection
+// given back, if one comes; the slot is given up unless a connection
+// holds it.
+func (c *connector) open(ctx context.Context, deadline time.Time) (driver.Conn, error) {
+	dctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	for pause := connectPause; ; pause = min(2*pause, maxConnectPause) {
+		conn, err := c.dial.Connect(dctx)
+		if err == nil {
+			now := time.Now()
+			return &pgConn{Conn: conn.(*stdlib.Conn), c: c, born: now, used: now, gen: c.gen.Load()}, nil
+		}
+		if ctx.Err() == nil && dctx.Err() == nil && transientConnect(err) {
+			if given := c.await(dctx, pause); given != nil {
+				<-c.slots
+				return given, nil
+			}
+			if dctx.Err() == nil {
+				continue
+			}
+		}
+		<-c.slots
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: no connection within %v: %w", ErrUnavailable, c.acquire, err)
+	}
 }
 
-// Close closes the pool; database/sql calls it from DB.Close.
-func (c *connector) Close() error {
-	c.pool.Close()
+// await waits up to pause, within ctx, for a connection given back.
+func (c *connector) await(ctx context.Context, pause time.Duration) *pgConn {
+	c.waiting.Add(1)
+	defer c.waiting.Add(-1)
+	timer := time.NewTimer(pause)
+	defer timer.Stop()
+	select {
+	case conn := <-c.handoff:
+		return conn
+	case <-timer.C:
+	case <-ctx.Done():
+	}
 	return nil
 }
 
@@ -155,9 +207,7 @@ func (c *connector) Close() error {
 // every statement has a deadline, and whose statements outside a
 // transaction that meet an ended session are sent again on another
 // connection: the session's end is reported as driver.ErrBadConn, which
-// database/sql retries. A pooled connection that the server ended while
-// it was idle (a restart) is otherwise noticed only by the first
-// statement sent on it.
+// database/sql retries.
 //
 // At a statement's deadline pgx sends PostgreSQL a cancel request (which
 // PgBouncer forwards), as the server's own statement_timeout would cancel
@@ -165,35 +215,108 @@ func (c *connector) Close() error {
 // CancelGrace, as when it stopped answering.
 //
 // A session ended by the server or a connection lost says that the server
-// restarted or went away: the pool's other connections are then closed
-// too (pgxpool's Reset), rather than each failing a request of its own.
+// restarted or went away: the pool's other connections, made before, are
+// then refused when next taken (ResetSession), rather than each failing a
+// request of its own. One idle for over a second is checked first (a
+// ping, under the acquire timeout); one whose check the server did not
+// answer fails the operation with ErrUnavailable, rather than having
+// database/sql try the next one, and the next.
 type pgConn struct {
 	*stdlib.Conn
-	pool      *pgxpool.Pool
-	statement time.Duration
+	c          *connector
+	born, used time.Time // made; last given back
+	gen        uint64    // the connector's generation when it was made
+	failed     error     // the server did not answer its liveness check
+	handoff    bool      // database/sql is closing it to give it to a waiting operation
+}
+
+// IsValid reports whether database/sql may keep the connection it is
+// given back; while operations wait in Connect it says no, so that
+// database/sql closes it and Close hands it over to one of them.
+func (p *pgConn) IsValid() bool {
+	p.used = time.Now()
+	conn := p.Conn.Conn()
+	if conn.IsClosed() || p.failed != nil {
+		return false
+	}
+	if p.c.waiting.Load() > 0 && conn.PgConn().TxStatus() == 'I' && p.fresh(p.used) {
+		p.handoff = true
+		return false
+	}
+	return true
+}
+
+// fresh reports whether the connection is within its lifetime and was
+// made since the server was last found gone.
+func (p *pgConn) fresh(now time.Time) bool {
+	return p.gen == p.c.gen.Load() && (p.c.lifetime <= 0 || now.Sub(p.born) < p.c.lifetime)
+}
+
+// Close closes the connection, or hands it over to an operation waiting
+// for one (see IsValid).
+func (p *pgConn) Close() error {
+	if p.handoff {
+		p.handoff = false
+		select {
+		case p.c.handoff <- p:
+			return nil
+		default:
+		}
+	}
+	defer func() { <-p.c.slots }()
+	return p.Conn.Close()
+}
+
+// ResetSession readies an idle connection for reuse: one made before the
+// server was last found gone, or past its lifetime, is refused; one idle
+// for over a second (since IsValid saw it given back) is pinged, within
+// the acquire timeout.
+func (p *pgConn) ResetSession(ctx context.Context) error {
+	now := time.Now()
+	idle := now.Sub(p.used)
+	if !p.fresh(now) {
+		return driver.ErrBadConn
+	}
+	if idle > time.Second {
+		pctx, cancel := context.WithTimeout(ctx, p.c.acquire)
+		err := p.Conn.Conn().PgConn().Ping(pctx)
+		late := ctx.Err() == nil && pctx.Err() == context.DeadlineExceeded
+		cancel()
+		if late {
+			// database/sql would try the next connection, and the next:
+			// the operation fails here instead.
+			p.failed = fmt.Errorf("%w: no answer to a liveness check within %v: %w", ErrUnavailable, p.c.acquire, err)
+			return nil
+		}
+		if err != nil {
+			return driver.ErrBadConn
+		}
+	}
+	return p.Conn.ResetSession(ctx)
 }
 
 // deadline returns the context of one statement under ctx.
-func (c *pgConn) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
-	if c.statement <= 0 {
+func (p *pgConn) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if p.c.statement <= 0 {
 		return ctx, func() {}
 	}
-	return context.WithTimeout(ctx, c.statement)
+	return context.WithTimeout(ctx, p.c.statement)
 }
 
 // fail returns err of a statement that ran under sctx, the deadline
 // derived from ctx: ErrUnavailable when the deadline passed, else err
-// with an ended session reported as driver.ErrBadConn.
-func (c *pgConn) fail(ctx, sctx context.Context, err error) error {
+// with an ended session reported as driver.ErrBadConn. A session ended
+// or a connection lost makes the connections made before stale.
+func (p *pgConn) fail(ctx, sctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
 	if ctx.Err() == nil && sctx.Err() == context.DeadlineExceeded {
-		return fmt.Errorf("%w: no answer within statement_timeout (%v): %w", ErrUnavailable, c.statement, err)
+		return fmt.Errorf("%w: no answer within statement_timeout (%v): %w", ErrUnavailable, p.c.statement, err)
 	}
 	ended := isSessionEnded(err)
 	if ended || pgCode(err) == "" && ctx.Err() == nil && connLost(err) {
-		c.pool.Reset()
+		p.c.gen.CompareAndSwap(p.gen, p.gen+1)
 	}
 	if ended && !errors.Is(err, driver.ErrBadConn) {
 		// database/sql sends the statement again, outside a transaction;
@@ -203,61 +326,76 @@ func (c *pgConn) fail(ctx, sctx context.Context, err error) error {
 	return err
 }
 
-func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	sctx, cancel := c.deadline(ctx)
+func (p *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if p.failed != nil {
+		return nil, p.failed
+	}
+	sctx, cancel := p.deadline(ctx)
 	defer cancel()
-	res, err := c.Conn.ExecContext(sctx, query, args)
-	return res, c.fail(ctx, sctx, err)
+	res, err := p.Conn.ExecContext(sctx, query, args)
+	return res, p.fail(ctx, sctx, err)
 }
 
 // QueryContext runs the query under its deadline, which holds until its
 // rows are closed.
-func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	sctx, cancel := c.deadline(ctx)
-	rows, err := c.Conn.QueryContext(sctx, query, args)
+func (p *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if p.failed != nil {
+		return nil, p.failed
+	}
+	sctx, cancel := p.deadline(ctx)
+	rows, err := p.Conn.QueryContext(sctx, query, args)
 	if err != nil {
-		err = c.fail(ctx, sctx, err)
+		err = p.fail(ctx, sctx, err)
 		cancel()
 		return nil, err
 	}
-	return &pgRows{Rows: rows.(*stdlib.Rows), c: c, ctx: ctx, sctx: sctx, cancel: cancel}, nil
+	return &pgRows{Rows: rows.(*stdlib.Rows), p: p, ctx: ctx, sctx: sctx, cancel: cancel}, nil
 }
 
-func (c *pgConn) Ping(ctx context.Context) error {
-	sctx, cancel := c.deadline(ctx)
+func (p *pgConn) Ping(ctx context.Context) error {
+	if p.failed != nil {
+		return p.failed
+	}
+	sctx, cancel := p.deadline(ctx)
 	defer cancel()
-	return c.fail(ctx, sctx, c.Conn.Ping(sctx))
+	return p.fail(ctx, sctx, p.Conn.Ping(sctx))
 }
 
 // PrepareContext prepares query under a deadline; the statement runs
 // through the connection, each run under its own.
-func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	sctx, cancel := c.deadline(ctx)
-	defer cancel()
-	st, err := c.Conn.PrepareContext(sctx, query)
-	if err != nil {
-		return nil, c.fail(ctx, sctx, err)
+func (p *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	if p.failed != nil {
+		return nil, p.failed
 	}
-	return &pgStmt{Stmt: st.(*stdlib.Stmt), c: c, query: query}, nil
+	sctx, cancel := p.deadline(ctx)
+	defer cancel()
+	st, err := p.Conn.PrepareContext(sctx, query)
+	if err != nil {
+		return nil, p.fail(ctx, sctx, err)
+	}
+	return &pgStmt{Stmt: st.(*stdlib.Stmt), p: p, query: query}, nil
 }
 
 // BeginTx begins a transaction under a deadline. stdlib's transaction
 // would commit under the context of its BEGIN; the COMMIT and ROLLBACK
 // here have deadlines of their own (see pgTx).
-func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	sctx, cancel := c.deadline(ctx)
-	defer cancel()
-	if _, err := c.Conn.BeginTx(sctx, opts); err != nil {
-		return nil, c.fail(ctx, sctx, err)
+func (p *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if p.failed != nil {
+		return nil, p.failed
 	}
-	return &pgTx{c: c, ctx: ctx}, nil
+	sctx, cancel := p.deadline(ctx)
+	defer cancel()
+	if _, err := p.Conn.BeginTx(sctx, opts); err != nil {
+		return nil, p.fail(ctx, sctx, err)
+	}
+	return &pgTx{p: p, ctx: ctx}, nil
 }
 
 // pgTx is a transaction of a pgConn, begun through stdlib (which builds
 // the BEGIN of the options), ended here by COMMIT or ROLLBACK each under
 // its deadline, as pgx's own transaction ends.
 type pgTx struct {
-	c   *pgConn
+	p   *pgConn
 	ctx context.Context // of the BEGIN: the transaction's
 }
 
@@ -277,20 +415,20 @@ func (tx *pgTx) Rollback() error {
 // end sends statement, COMMIT or ROLLBACK; a connection left inside the
 // transaction by its failure is closed, so that it is not reused.
 func (tx *pgTx) end(statement string) (pgconn.CommandTag, error) {
-	sctx, cancel := tx.c.deadline(tx.ctx)
+	sctx, cancel := tx.p.deadline(tx.ctx)
 	defer cancel()
-	conn := tx.c.Conn.Conn()
+	conn := tx.p.Conn.Conn()
 	tag, err := conn.Exec(sctx, statement)
 	if err != nil && conn.PgConn().TxStatus() != 'I' {
 		_ = conn.Close(context.WithoutCancel(sctx))
 	}
-	return tag, tx.c.fail(tx.ctx, sctx, err)
+	return tag, tx.p.fail(tx.ctx, sctx, err)
 }
 
 // pgRows are a query's rows, under the query's deadline until closed.
 type pgRows struct {
 	*stdlib.Rows
-	c         *pgConn
+	p         *pgConn
 	ctx, sctx context.Context
 	cancel    context.CancelFunc
 }
@@ -300,7 +438,7 @@ func (r *pgRows) Next(dest []driver.Value) error {
 	if err == io.EOF {
 		return err
 	}
-	return r.c.fail(r.ctx, r.sctx, err)
+	return r.p.fail(r.ctx, r.sctx, err)
 }
 
 func (r *pgRows) Close() error {
@@ -312,14 +450,14 @@ func (r *pgRows) Close() error {
 // deadline per run (pgx finds the statement it prepared by its text).
 type pgStmt struct {
 	*stdlib.Stmt
-	c     *pgConn
+	p     *pgConn
 	query string
 }
 
 func (s *pgStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
-	return s.c.ExecContext(ctx, s.query, args)
+	return s.p.ExecContext(ctx, s.query, args)
 }
 
 func (s *pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	return s.c.QueryContext(ctx, s.query, args)
+	return s.p.QueryContext(ctx, s.query, args)
 }

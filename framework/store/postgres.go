@@ -9,10 +9,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/jmoiron/sqlx"
 )
 
@@ -51,21 +50,21 @@ const CancelGrace = 500 * time.Millisecond
 func DefaultMaxConns() int { return 2*runtime.NumCPU() + 2 }
 
 // openPostgres opens and pings the PostgreSQL database of a postgres:// or
-// postgresql:// URL, through a pgx pool (pgxpool) that database/sql takes
-// a connection from for each operation. The URL takes libpq's parameters
-// (host, sslmode, application_name, ...), pgx's (default_query_exec_mode),
-// PostgreSQL settings, and these:
+// postgresql:// URL, through pgx's database/sql driver. The URL takes
+// libpq's parameters (host, sslmode, application_name, ...), pgx's
+// (default_query_exec_mode), PostgreSQL settings, and these:
 //
 //   - pool_max_conns: the most connections open at once (DefaultMaxConns);
 //     all of them may be idle;
 //   - pool_max_conn_lifetime: a duration ("1h"), DefaultMaxConnLifetime;
 //   - pool_max_conn_idle_time: a duration ("30m"), DefaultMaxConnIdleTime;
-//     pgxpool's other pool_ parameters are read too;
 //   - pool_acquire_timeout: a duration ("2s"), DefaultAcquireTimeout: how
-//     long an operation waits for a connection, the pool's or a new one,
-//     before failing with ErrUnavailable; a connection the server refuses
-//     for a transient reason ("the database system is starting up", "too
-//     many clients", refused) is attempted again within that time;
+//     long an operation that finds no idle connection waits for one (a
+//     new one, or one another operation gives back) before failing with
+//     ErrUnavailable; a connection the server refuses for a transient
+//     reason ("the database system is starting up", "too many clients",
+//     refused) is attempted again within that time, and an idle
+//     connection's liveness check is bounded by it;
 //   - statement_timeout: milliseconds, as PostgreSQL's, or a duration
 //     ("30s"), DefaultStatementTimeout; 0 is none. It is kept here, by
 //     the client, not sent to the server as a startup parameter (which
@@ -91,44 +90,47 @@ func openPostgres(dsn string) (*sqlx.DB, error) {
 	shown := u.Redacted()
 	fail := func(err error) error { return fmt.Errorf("store: open %s: %w", shown, err) }
 	q := u.Query()
-	acquire, err := durationParam(q, "pool_acquire_timeout", DefaultAcquireTimeout)
-	if err != nil {
-		return nil, fail(err)
+	maxConns := DefaultMaxConns()
+	if v := q.Get("pool_max_conns"); v != "" {
+		if maxConns, err = strconv.Atoi(v); err != nil || maxConns < 1 {
+			return nil, fail(fmt.Errorf("pool_max_conns=%q is not a positive number", v))
+		}
 	}
+	var durations [3]time.Duration
+	for i, p := range []struct {
+		name string
+		def  time.Duration
+	}{{"pool_max_conn_lifetime", DefaultMaxConnLifetime}, {"pool_max_conn_idle_time", DefaultMaxConnIdleTime},
+		{"pool_acquire_timeout", DefaultAcquireTimeout}} {
+		if durations[i], err = durationParam(q, p.name, p.def); err != nil {
+			return nil, fail(err)
+		}
+	}
+	lifetime, idle, acquire := durations[0], durations[1], durations[2]
 	statement, err := statementTimeout(q)
 	if err != nil {
 		return nil, fail(err)
 	}
-	for _, name := range []string{"pool_acquire_timeout", "statement_timeout", "timezone", "TimeZone"} {
+	for _, name := range []string{"pool_max_conns", "pool_max_conn_lifetime", "pool_max_conn_idle_time",
+		"pool_acquire_timeout", "statement_timeout", "timezone", "TimeZone"} {
 		q.Del(name)
 	}
 	if !q.Has("connect_timeout") {
 		q.Set("connect_timeout", strconv.Itoa(int(DefaultConnectTimeout.Seconds())))
 	}
 	u.RawQuery = q.Encode()
-	config, err := pgxpool.ParseConfig(u.String())
+	config, err := pgx.ParseConfig(u.String())
 	if err != nil {
 		return nil, fail(err)
 	}
-	if !q.Has("pool_max_conns") {
-		config.MaxConns = int32(DefaultMaxConns())
-	}
-	if !q.Has("pool_max_conn_lifetime") {
-		config.MaxConnLifetime = DefaultMaxConnLifetime
-	}
-	if !q.Has("pool_max_conn_idle_time") {
-		config.MaxConnIdleTime = DefaultMaxConnIdleTime
-	}
-	config.ConnConfig.RuntimeParams["timezone"] = "UTC"
-	config.ConnConfig.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+	config.RuntimeParams["timezone"] = "UTC"
+	config.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: CancelGrace}
 	}
-	pool, err := pgxpool.NewWithConfig(context.Background(), config)
-	if err != nil {
-		return nil, fail(err)
-	}
-	db := sqlx.NewDb(sql.OpenDB(&connector{Connector: stdlib.GetPoolConnector(pool), pool: pool, acquire: acquire, statement: statement}), PostgresDriverName)
-	db.SetMaxIdleConns(0) // the pool keeps them
+	db := sqlx.NewDb(sql.OpenDB(newConnector(config, maxConns, acquire, statement, lifetime)), PostgresDriverName)
+	db.SetMaxIdleConns(maxConns) // the connector bounds the open ones
+	db.SetConnMaxLifetime(lifetime)
+	db.SetConnMaxIdleTime(idle)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*DefaultConnectTimeout)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
