@@ -63,11 +63,12 @@ func inTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) (unknown
 		_ = tx.Rollback()
 		return false, err
 	}
-	// The transaction id, if it has one (it wrote): what to ask about
-	// should the COMMIT's answer be lost.
+	// The transaction id, if it has one (it wrote), and the server's start:
+	// what to ask about should the COMMIT's answer be lost.
 	var xid sql.NullString
+	var started time.Time
 	if DialectOf(db) == PostgreSQL {
-		if err := tx.QueryRowContext(ctx, `SELECT pg_current_xact_id_if_assigned()::text`).Scan(&xid); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT pg_current_xact_id_if_assigned()::text, pg_postmaster_start_time()`).Scan(&xid, &started); err != nil {
 			_ = tx.Rollback()
 			return false, err
 		}
@@ -78,23 +79,34 @@ func inTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) (unknown
 		// deferred constraint, a serialization failure): known.
 		return false, err
 	}
-	committed, known := commitStatus(ctx, db, xid.String)
+	committed, known := commitStatus(ctx, db, xid.String, started)
 	if committed {
 		return false, nil
 	}
 	return !known, err
 }
 
-// commitStatus asks PostgreSQL whether transaction xid committed, again
-// while the server cannot answer or the transaction is still in
-// progress, for up to CommitOutcomeWait; known is false when it could
-// not learn.
-func commitStatus(ctx context.Context, db *sqlx.DB, xid string) (committed, known bool) {
+// commitStatus asks PostgreSQL whether transaction xid, of the server
+// started at started, committed, again while the server cannot answer or
+// the transaction is still in progress, for up to CommitOutcomeWait;
+// known is false when it could not learn.
+//
+// A server that crashed gives the ids of transactions none of whose
+// records reached its disk to new transactions: such an id may read as
+// committed, by another. So when the server has started again since, an
+// id at or past the next id of its last checkpoint (the one of its
+// recovery, or of its shutdown, which counts every id given) is one that
+// did not outlive the crash, and so did not commit. (A checkpoint made
+// after the restart and after the id was given again would hide that;
+// the wait is shorter than checkpoints are apart.)
+func commitStatus(ctx context.Context, db *sqlx.DB, xid string, started time.Time) (committed, known bool) {
 	ctx, cancel := context.WithTimeout(ctx, CommitOutcomeWait)
 	defer cancel()
 	for {
 		var status sql.NullString
-		err := db.QueryRowContext(ctx, `SELECT pg_xact_status($1::xid8)`, xid).Scan(&status)
+		err := db.QueryRowContext(ctx, `SELECT CASE WHEN pg_postmaster_start_time() <> $2 AND $1::xid8::text::numeric >= `+
+			`(SELECT split_part(next_xid, ':', 1)::numeric * 4294967296 + split_part(next_xid, ':', 2)::numeric FROM pg_control_checkpoint()) `+
+			`THEN 'aborted' ELSE pg_xact_status($1::xid8) END`, xid, started).Scan(&status)
 		if err == nil && status.String != "in progress" {
 			// NULL: too old for the server to tell.
 			return status.String == "committed", status.Valid
