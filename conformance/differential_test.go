@@ -112,6 +112,7 @@ func (run *fuzzRun) exchange(t *testing.T, f fuzzRequest) [2]view {
 // compare sends f to both sides and files a difference in its bucket.
 func (run *fuzzRun) compare(t *testing.T, f fuzzRequest) {
 	views := run.exchange(t, f)
+	alignWaits(&views)
 	d := differences(views[0], views[1])
 	if len(d) == 0 {
 		return
@@ -155,6 +156,7 @@ func (run *fuzzRun) shrink(t *testing.T, b *bucket) {
 		for _, smaller := range reductions(cur) {
 			tries++
 			views := run.exchange(t, smaller)
+			alignWaits(&views)
 			if d := differences(views[0], views[1]); len(d) > 0 && bucketKey(smaller, d, views) == b.key {
 				cur, b.sdiffs, changed = smaller, d, true
 				break
@@ -212,4 +214,19 @@ func (run *fuzzRun) report(t *testing.T) {
 	}
 	t.Logf("%d requests to each side; %d buckets of differences, %d deliberate:\n%s",
 		run.sent, len(run.order), len(excused), strings.Join(excused, "\n"))
+}
+
+// alignWaits takes a throttle's wait of one second more or less on the
+// sample's side as the reference's: each side reckons the wait from when it
+// saw the requests, and the sample sees each a few milliseconds after the
+// reference, so that rounding up to whole seconds may differ by one.
+func alignWaits(views *[2]view) {
+	ref, ours := views[0].headers["Retry-After"], views[1].headers["Retry-After"]
+	a, errA := strconv.Atoi(ref)
+	b, errB := strconv.Atoi(ours)
+	if errA != nil || errB != nil || a == b || a-b > 1 || b-a > 1 {
+		return
+	}
+	views[1].headers["Retry-After"] = ref
+	views[1].body = strings.Replace(views[1].body, "available in "+ours+" second", "available in "+ref+" second", 1)
 }
