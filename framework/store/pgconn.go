@@ -25,14 +25,27 @@ import (
 var ErrUnavailable = errors.New("store: database unavailable")
 
 // PostgreSQL's SQLSTATEs of a session the server ended (a restart, a
-// fail-over, pg_terminate_backend): the statement that gets one was not
-// carried out, and a new connection may succeed.
+// fail-over, pg_terminate_backend: the statement that gets one was not
+// carried out, and a new connection may succeed), and of a connection
+// refused for want of a slot.
 const (
 	pgAdminShutdown    = "57P01"
 	pgCrashShutdown    = "57P02"
 	pgCannotConnectNow = "57P03"
 	pgTooManyClients   = "53300"
 )
+
+// transientCode reports whether SQLSTATE code says that the server cannot
+// serve now but may soon: it ended the session, is starting up or
+// shutting down, has no connection slot free, or the connection failed
+// (class 08, as a pooler reports a server it cannot reach).
+func transientCode(code string) bool {
+	switch code {
+	case pgAdminShutdown, pgCrashShutdown, pgCannotConnectNow, pgTooManyClients:
+		return true
+	}
+	return strings.HasPrefix(code, "08")
+}
 
 // isSessionEnded reports whether err says the server ended the session.
 func isSessionEnded(err error) bool {
@@ -65,7 +78,7 @@ func IsUnavailable(err error) bool {
 		return true
 	}
 	if code := pgCode(err); code != "" {
-		return isSessionEnded(err) || code == pgTooManyClients || strings.HasPrefix(code, "08")
+		return transientCode(code)
 	}
 	return connLost(err)
 }
@@ -86,10 +99,8 @@ func transientConnect(err error) bool {
 	if _, ok := errors.AsType[*pgconn.ConnectError](err); !ok {
 		return false
 	}
-	if code := pgCode(err); code != "" {
-		return isSessionEnded(err) || code == pgTooManyClients || strings.HasPrefix(code, "08")
-	}
-	return true
+	code := pgCode(err)
+	return code == "" || transientCode(code)
 }
 
 // connector opens the pgx connections of database/sql's pool, at most
