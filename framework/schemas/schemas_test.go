@@ -41,6 +41,7 @@ func api(t *testing.T) (*schemas.Generator, *framework.API) {
 		Authentication: framework.Authenticators(authentication.Session{}, authentication.Token{}, authentication.Basic{}),
 		Pagination:     &pagination.PageNumberPagination{PageSizeQueryParam: "page_size"},
 		PageSize:       10,
+		ThrottleRates:  map[string]string{"anon": "100/minute"},
 	})
 	src := queryset.MustSlice([]Note{{ID: 1, Text: "one"}})
 	ser := serializers.MustNew[Note]()
