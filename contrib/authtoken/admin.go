@@ -28,9 +28,13 @@ const AdminPageSize = 100
 // it lists the tokens (newest first, AdminPageSize a page, ?page=N; any
 // number past the last page shows the last),
 // creates the token of a user given by raw id, regenerates and deletes
-// tokens. Only active staff users logged in through Sessions may use it;
-// anonymous visitors are redirected to the login page, other users get 403.
-// Every change is a POST checked by Sessions' CSRF protection.
+// tokens. Only active superusers logged in through Sessions may use it,
+// as in Django's admin a staff user without the authtoken permissions
+// (view_token, change_token) may not, and this package does not read
+// Django's permission tables: a staff user who is not a superuser never
+// sees a key. Anonymous visitors are redirected to the login page, other
+// users get 403. Every change is a POST checked by Sessions' CSRF
+// protection.
 type Admin struct {
 	// Tokens stores the tokens.
 	Tokens *Tokens
@@ -72,7 +76,7 @@ func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, login+"?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusFound)
 		return
 	}
-	if !u.IsStaff() {
+	if su, ok := u.(interface{ IsSuperuser() bool }); !u.IsStaff() || !ok || !su.IsSuperuser() {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusForbidden)
 		_ = templates.ExecuteTemplate(w, "forbidden.html", u.GetUsername())

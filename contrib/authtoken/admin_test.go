@@ -83,6 +83,16 @@ func TestAdminAccess(t *testing.T) {
 	if p := a.do(t, "POST", "/admin/tokens/", alice, url.Values{"action": {"create"}, "user_id": {"1"}}); p.status != 403 {
 		t.Errorf("non-staff POST: %d", p.status)
 	}
+	// A staff user who is not a superuser has no authtoken permission:
+	// Django's admin shows such a user no token, and neither does this one.
+	staffer := &auth.User{Username: "staffer", Active: true, Staff: true}
+	if err := a.users.Create(context.Background(), staffer, "staffer-pass"); err != nil {
+		t.Fatal(err)
+	}
+	staff, _ := a.cookieFor(t, staffer)
+	if p := a.do(t, "GET", "/admin/tokens/", staff, nil); p.status != 403 || !strings.Contains(p.body, "staffer") {
+		t.Errorf("staff, not superuser: %d %s", p.status, p.body)
+	}
 	admin, _ := a.cookieFor(t, a.admin)
 	if p := a.do(t, "PUT", "/admin/tokens/", admin, nil); p.status != 405 {
 		t.Errorf("PUT: %d", p.status)
