@@ -157,25 +157,17 @@ func (s *PostgresServer) Thaw(t testing.TB) {
 // so that a signal to the postmaster's process group misses them. The
 // children are found first (a killed postmaster's are given to init at
 // once); the postmaster is stopped first and let go on last, so that it
-// forks none in between.
+// forks none in between. After SIGKILL it waits until every one of them
+// has exited, so that a server started next on the same data finds no
+// process still attached to the old shared memory.
 func signalServer(pid int, sig syscall.Signal) {
-	var children []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
-		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
-			children = append(children, child)
-		}
+	if sig == syscall.SIGKILL {
+		// Stopped, the postmaster forks no child between the listing
+		// and the kill.
+		_ = syscall.Kill(pid, syscall.SIGSTOP)
+		waitUntil(2*time.Second, func() bool { return procState(pid) == "T" || procState(pid) == "" })
 	}
+	children := childrenOf(pid)
 	if sig != syscall.SIGCONT {
 		_ = syscall.Kill(pid, sig)
 	}
@@ -184,6 +176,59 @@ func signalServer(pid int, sig syscall.Signal) {
 	}
 	if sig == syscall.SIGCONT {
 		_ = syscall.Kill(pid, sig)
+	}
+	if sig == syscall.SIGKILL {
+		waitUntil(10*time.Second, func() bool {
+			for _, child := range children {
+				if st := procState(child); st != "" && st != "Z" {
+					return false
+				}
+			}
+			return true
+		})
+	}
+}
+
+// childrenOf lists the processes whose parent is pid.
+func childrenOf(pid int) []int {
+	var children []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if fields := procStat(child); len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+			children = append(children, child)
+		}
+	}
+	return children
+}
+
+// procStat is the fields of /proc/pid/stat after the command's name:
+// state, ppid, ...; nil when there is no such process.
+func procStat(pid int) []string {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return nil
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	return strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+}
+
+// procState is the state letter of process pid ("R", "S", "T", "Z", ...),
+// "" when it is gone.
+func procState(pid int) string {
+	if fields := procStat(pid); len(fields) > 0 {
+		return fields[0]
+	}
+	return ""
+}
+
+// waitUntil polls done every 5 ms for at most d.
+func waitUntil(d time.Duration, done func() bool) {
+	for deadline := time.Now().Add(d); !done() && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
