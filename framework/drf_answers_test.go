@@ -288,3 +288,14 @@ func TestDRFAnswersRepeatedParameters(t *testing.T) {
 	answer{200, []string{"Content-Type: application/json"}, `{"version":"v1","self":"http://127.0.0.1/query/info/?version=v1"}`}.
 		check(t, "version v2 then v1", do("GET", "/query/info/?version=v2&version=v1"))
 }
+
+// TestDRFAnswersPathDecodedOnce: a path is decoded once, as Django decodes
+// path_info, so an escaped "%" stays a "%" in the version.
+func TestDRFAnswersPathDecodedOnce(t *testing.T) {
+	do, _, _ := sampleClient(t)
+	invalid := answer{404, []string{"Content-Type: application/json"}, `{"detail":"Invalid version in URL path."}`}
+	invalid.check(t, "/url/%2576%2532/info/", do("GET", "/url/%2576%2532/info/"))
+	invalid.check(t, "/url/v%252/info/", do("GET", "/url/v%252/info/"))
+	answer{200, []string{"Content-Type: application/json"}, `{"version":"v2","self":"http://127.0.0.1/url/v2/info/"}`}.
+		check(t, "/url/%76%32/info/", do("GET", "/url/%76%32/info/"))
+}

@@ -12,7 +12,6 @@
 package versioning
 
 import (
-	"net/url"
 	"regexp"
 	"strings"
 
@@ -84,11 +83,9 @@ func urlParam(r *request.Request, key string) (string, bool) {
 		if rctx.URLParams.Keys[i] != key {
 			continue
 		}
-		v := rctx.URLParams.Values[i]
-		if u, err := url.PathUnescape(v); err == nil {
-			v = u
-		}
-		return v, true
+		// The API routes the decoded path: the value is decoded once
+		// already, as Django's kwargs are.
+		return rctx.URLParams.Values[i], true
 	}
 	return "", false
 }
