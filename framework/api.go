@@ -65,7 +65,7 @@ func (a *API) NotFound(h http.Handler) { *a.notFound = h }
 func (a *API) miss(w http.ResponseWriter, r *http.Request) {
 	if p := r.URL.Path; !a.settings.DisableAppendSlash && !strings.HasSuffix(p, "/") &&
 		reverse.Find(a.mux, routeMethod(r.Method), p+"/") != "" {
-		target := pycompat.EscapeURIPath(pycompat.RepercentBrokenUnicode(p)) + "/"
+		target := pycompat.EscapeRequestPath(p) + "/"
 		if strings.HasPrefix(target, "//") {
 			target = "/%2F" + target[2:]
 		}

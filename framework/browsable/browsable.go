@@ -249,7 +249,7 @@ func fullPath(u *url.URL) string {
 
 // escapePath is u's decoded path as Django writes it back into a URL.
 func escapePath(u *url.URL) string {
-	return pycompat.EscapeURIPath(pycompat.RepercentBrokenUnicode(u.Path))
+	return pycompat.EscapeRequestPath(u.Path)
 }
 
 // withQuery is u's path and query with param set to value, or removed

@@ -86,8 +86,8 @@ func TestEscapePath(t *testing.T) {
 		"/books/ 1":                        "/books/%201",
 		"":                                 "",
 	} {
-		if got := escapePath(in); got != want {
-			t.Errorf("escapePath(%q) = %q, want %q", in, got, want)
+		if got := pycompat.EscapeRequestPath(in); got != want {
+			t.Errorf("EscapeRequestPath(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -91,35 +91,6 @@ func positiveInt(s string, strict bool, cutoff int) (int, bool) {
 	return n, true
 }
 
-// pathSafe are the bytes Django leaves unescaped in a URL's path.
-const pathSafe = "/:@&+$,-_.!~*'()"
-
-// escapePath escapes a decoded path as Django's escape_uri_path does.
-func escapePath(p string) string {
-	const hexdigits = "0123456789ABCDEF"
-	i := 0
-	for i < len(p) && pathSafeByte(p[i]) {
-		i++
-	}
-	if i == len(p) {
-		return p
-	}
-	b := make([]byte, i, len(p)+16)
-	copy(b, p)
-	for ; i < len(p); i++ {
-		if c := p[i]; pathSafeByte(c) {
-			b = append(b, c)
-		} else {
-			b = append(b, '%', hexdigits[c>>4], hexdigits[c&15])
-		}
-	}
-	return string(b)
-}
-
-func pathSafeByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(pathSafe, c) >= 0
-}
-
 // linker builds a page's links from the request's absolute URL, with
 // DRF's replace_query_param and remove_query_param.
 type linker struct {
@@ -139,7 +110,7 @@ func newLinker(r *request.Request, q query) linker {
 	if raw := r.URL.RawQuery; !isASCII(raw) || pycompat.CodecOf(r.Charset()) != pycompat.UTF8 {
 		q = pycompat.AppendQuery(nil, string(pycompat.Latin1([]byte(raw))), pycompat.UTF8)
 	}
-	return linker{r: r.Request, path: escapePath(r.URL.Path), query: q}
+	return linker{r: r.Request, path: pycompat.EscapeRequestPath(r.URL.Path), query: q}
 }
 
 func isASCII(s string) bool {

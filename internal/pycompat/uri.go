@@ -70,6 +70,12 @@ func percent(b *strings.Builder, c byte) {
 // path through RepercentBrokenUnicode first.
 func EscapeURIPath(path string) string { return quote(path, uriPathSafe) }
 
+// EscapeRequestPath is a decoded request path written back into a URL as
+// Django writes request.path (escape_uri_path of the path its WSGI handler
+// made with RepercentBrokenUnicode): get_full_path, build_absolute_uri,
+// the APPEND_SLASH redirect.
+func EscapeRequestPath(path string) string { return EscapeURIPath(RepercentBrokenUnicode(path)) }
+
 // IRIToURI is Django's iri_to_uri: what is not ASCII, and the ASCII
 // characters outside RFC 3986's reserved and unreserved sets (space,
 // `"<>\^{|}` and the backquote, control characters), are escaped; "%" is
