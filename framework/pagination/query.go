@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
@@ -107,19 +106,10 @@ type linker struct {
 // charset: a query that is not ASCII, or a charset other than UTF-8,
 // gives links another reading than q.
 func newLinker(r *request.Request, q query) linker {
-	if raw := r.URL.RawQuery; !isASCII(raw) || pycompat.CodecOf(r.Charset()) != pycompat.UTF8 {
+	if raw := r.URL.RawQuery; !pycompat.IsASCII(raw) || pycompat.CodecOf(r.Charset()) != pycompat.UTF8 {
 		q = pycompat.AppendQuery(nil, string(pycompat.Latin1([]byte(raw))), pycompat.UTF8)
 	}
 	return linker{r: r.Request, path: pycompat.EscapeRequestPath(r.URL.Path), query: q}
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // replace returns the request's URL with key set to value alone.

@@ -73,7 +73,9 @@ func validBoundary(s string) bool {
 	return true
 }
 
-func isASCII(s string) bool {
+// IsASCII reports whether every byte of s is ASCII, as Python's
+// bytes.decode("ascii") succeeds.
+func IsASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
@@ -335,7 +337,7 @@ func parsePartHeader(line string) (key string, params map[string]headerParam, ok
 		p := strings.Trim(s[:end], " \t\n\v\f\r")
 		s = s[end:]
 		if i == 0 {
-			if !isASCII(p) {
+			if !IsASCII(p) {
 				return "", nil, false
 			}
 			key = strings.ToLower(p)
@@ -346,7 +348,7 @@ func parsePartHeader(line string) (key string, params map[string]headerParam, ok
 			continue
 		}
 		name := strings.ToLower(strings.Trim(p[:eq], " \t\n\v\f\r"))
-		if !isASCII(name) {
+		if !IsASCII(name) {
 			return "", nil, false
 		}
 		encoded := false
