@@ -304,6 +304,11 @@ func (r *Request) parse() (any, error) {
 	// application/octet-stream but named as sent.
 	mt, params := pycompat.ParseHeader(cmp.Or(ct, "application/octet-stream"))
 	mt = strings.ToLower(mt)
+	if base, _, _ := strings.Cut(ct, ";"); !pycompat.IsASCII(base) {
+		// DRF reads the media type as ASCII and fails (500) on one that
+		// is not: no parser takes it.
+		return nil, exceptions.UnsupportedMediaType(ct)
+	}
 	for _, p := range r.parsers {
 		if matchMedia(p.MediaType(), mt) {
 			body := &bodyReader{r: r.Body}
