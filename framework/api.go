@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -39,6 +40,7 @@ type API struct {
 // NewAPI returns an API with the global settings s on a new chi router.
 // db is the store its views and viewsets use; it may be nil.
 func NewAPI(db *sqlx.DB, s Settings) *API {
+	s.Logger = slog.New(LogHandler(s.logger().Handler()))
 	mux := chi.NewRouter()
 	routes := reverse.New(reverse.Config{TrustForwardedHeaders: s.TrustForwardedHeaders})
 	notFound := http.Handler(http.HandlerFunc(pageNotFound))
@@ -107,7 +109,7 @@ func (a *API) Routes() *reverse.Routes { return a.routes }
 // an empty segment ("/books//" is the not-found page); a View answers a
 // method it does not declare with 405 after its policies, as DRF does.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if a.hosts != nil && !a.hosts.checkHost(w, r, a.routes.Host(r)) {
+	if a.hosts != nil && !a.hosts.checkHost(w, r, a.routes.Host(r), a.settings.Logger) {
 		return
 	}
 	if r.URL.RawPath != "" || !chiMethod(r.Method) {
@@ -202,6 +204,7 @@ func WithMiddleware(mw ...func(http.Handler) http.Handler) RouteOption {
 // twice or a malformed pattern.
 func (a *API) Handle(pattern string, v View, opts ...RouteOption) {
 	h := a.compile(v, fmt.Sprintf("the view at %q", pattern))
+	h.route = a.routes.Pattern(pattern)
 	ro := a.mount(pattern, h, opts)
 	*a.endpoints = append(*a.endpoints, Endpoint{Pattern: a.routes.Pattern(pattern), Name: ro.name, Namespace: a.routes.Namespace(), View: &h.view})
 }
@@ -209,7 +212,7 @@ func (a *API) Handle(pattern string, v View, opts ...RouteOption) {
 // HandleHTTP mounts any http.Handler at pattern, like Handle: a page that
 // is not a View. Endpoints does not list it.
 func (a *API) HandleHTTP(pattern string, h http.Handler, opts ...RouteOption) {
-	a.mount(pattern, h, opts)
+	a.mount(pattern, routed(a.routes.Pattern(pattern), h), opts)
 }
 
 func (a *API) mount(pattern string, h http.Handler, opts []RouteOption) route {

@@ -99,7 +99,7 @@ func validHost(h string) bool {
 // checkHost reports whether the host of r (the one its absolute links
 // would use) is allowed; when it is not, it has answered Django's 400 page
 // and logged Django's DisallowedHost message.
-func (a allowedHosts) checkHost(w http.ResponseWriter, r *http.Request, host string) bool {
+func (a allowedHosts) checkHost(w http.ResponseWriter, r *http.Request, host string, log *slog.Logger) bool {
 	domain, _ := splitDomainPort(host)
 	if domain != "" && a.allows(domain) {
 		return true
@@ -110,7 +110,7 @@ func (a allowedHosts) checkHost(w http.ResponseWriter, r *http.Request, host str
 	} else {
 		msg += " The domain name provided is not valid according to RFC 1034/1035."
 	}
-	slog.Warn(msg, "method", r.Method, "path", r.URL.Path)
+	log.WarnContext(r.Context(), msg, "method", r.Method, "path", r.URL.Path)
 	w.Header().Set("Content-Type", "text/html")
 	w.WriteHeader(http.StatusBadRequest)
 	_, _ = io.WriteString(w, badRequestPage)

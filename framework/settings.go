@@ -4,6 +4,8 @@
 package framework
 
 import (
+	"log/slog"
+
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
@@ -145,6 +147,16 @@ type Settings struct {
 
 	// ExceptionHandler: EXCEPTION_HANDLER; nil gives DefaultExceptionHandler.
 	ExceptionHandler ExceptionHandler
+
+	// Logger receives everything the API and its views log; nil gives
+	// slog.Default() as it is when the API is created. NewAPI wraps its
+	// handler with LogHandler, so that each line logged with a request's
+	// context carries its request ID (docs/operations.md).
+	Logger *slog.Logger
+	// Observer is told of each request's authentication, permission,
+	// throttle and pagination steps (framework/telemetry turns them into
+	// spans and metrics); nil, the default, costs nothing.
+	Observer Observer
 }
 
 // DefaultMaxBodyBytes is Django's DATA_UPLOAD_MAX_MEMORY_SIZE.

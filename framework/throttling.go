@@ -3,7 +3,6 @@ package framework
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"strconv"
 	"strings"
@@ -132,7 +131,7 @@ func (t RateThrottle) Allow(r *request.Request, v *View) (bool, time.Duration, e
 		// (once per attempt: not for requests a cooling-down cache
 		// refuses without trying).
 		if !errors.Is(err, cache.ErrUnavailable) {
-			slog.Warn("throttle cache unavailable: requests allowed", "scope", t.Scope, "error", err)
+			v.Logger().WarnContext(r.Context(), "throttle cache unavailable: requests allowed", "scope", t.Scope, "error", err)
 		}
 		return true, 0, nil
 	}

@@ -75,6 +75,10 @@ type handler struct {
 	maxBody       int64
 	maxFields     int
 	handle        ExceptionHandler
+	// route is the pattern the view is mounted at, "" when unknown.
+	route    string
+	log      *slog.Logger
+	observed *observed
 }
 
 // compile merges v's fields over s into the view its requests run.
@@ -97,6 +101,7 @@ func compile(v View, s *Settings) *handler {
 		maxBody:       cmp.Or(s.MaxBodyBytes, DefaultMaxBodyBytes),
 		maxFields:     cmp.Or(s.MaxNumberFields, DefaultMaxNumberFields),
 		handle:        s.ExceptionHandler,
+		log:           s.logger(),
 	}
 	if h.handle == nil {
 		h.handle = DefaultExceptionHandler
@@ -109,6 +114,7 @@ func compile(v View, s *Settings) *handler {
 		UnauthenticatedToken: s.UnauthenticatedToken,
 		VersionParam:         v.VersionParam,
 		FormatParam:          cmp.Or(s.URLFormatOverride, "format"),
+		Logger:               h.log,
 	}
 	for _, rd := range v.Renderers.items {
 		h.rendererTypes = append(h.rendererTypes, ParseMediaType(rd.MediaType()))
@@ -117,6 +123,7 @@ func compile(v View, s *Settings) *handler {
 		v.Options = defaultOptions
 	}
 	h.view = v
+	h.observed = newObserved(s.Observer, &h.view)
 	return h
 }
 
@@ -211,6 +218,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		resp = h.handleException(r, err)
 	}
 	h.finalize(w, x, resp)
+	h.record(r)
 }
 
 // exchange is what the pipeline builds per request, in one allocation:
@@ -245,22 +253,35 @@ func (h *handler) run(r *request.Request) (resp *Response, err error) {
 		}
 		r.SetVersion(version, v.Versioning)
 	}
+	o := h.observed
 	if !v.LazyAuthentication {
-		if err := r.Authenticate(); err != nil {
+		start := o.clock()
+		err := r.Authenticate()
+		o.authentication(r, start)
+		if err != nil {
 			return nil, err
 		}
 	}
-	if err := v.CheckPermissions(r); err != nil {
+	start := o.clock()
+	err = v.CheckPermissions(r)
+	o.decision(r, StepPermissions, start, err)
+	if err != nil {
 		return nil, err
 	}
-	if err := v.checkThrottles(r); err != nil {
+	start = o.clock()
+	err = v.checkThrottles(r)
+	o.decision(r, StepThrottles, start, err)
+	if err != nil {
 		return nil, err
 	}
 	fn := v.handler(r.Method)
 	if fn == nil {
 		return nil, exceptions.MethodNotAllowed(r.Method)
 	}
-	return fn(v, r)
+	start = o.clock()
+	resp, err = fn(v, r)
+	o.page(r, start, resp)
+	return resp, err
 }
 
 // CheckPermissions runs the view's permissions; the first to deny decides
@@ -332,7 +353,7 @@ const databaseRetryAfter = time.Second
 func (h *handler) handleException(r *request.Request, err error) *Response {
 	var api *exceptions.APIException
 	if !errors.As(err, &api) && r.Context().Err() == nil && store.IsUnavailable(err) {
-		slog.Warn("database unavailable", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+		h.log.WarnContext(r.Context(), "database unavailable", "method", r.Method, "path", r.URL.Path, "error", err.Error())
 		err = exceptions.ServiceUnavailable(databaseRetryAfter)
 	} else if api != nil && (api.Code == exceptions.CodeNotAuthenticated || api.Code == exceptions.CodeAuthenticationFailed) {
 		e := *api
@@ -353,14 +374,14 @@ func (h *handler) handleException(r *request.Request, err error) *Response {
 	attrs := []any{"method", r.Method, "path", r.URL.Path, "error", err.Error()}
 	if gone := r.Context().Err(); gone != nil && errors.Is(err, gone) {
 		// The client went away mid-request: nothing is wrong with the server.
-		slog.Info("request abandoned by the client", attrs...)
+		h.log.InfoContext(r.Context(), "request abandoned by the client", attrs...)
 		return &Response{Status: http.StatusServiceUnavailable, Data: map[string]string{"detail": "Request abandoned."}}
 	}
 	var p *panicError
 	if errors.As(err, &p) {
 		attrs = append(attrs, "stack", string(p.stack))
 	}
-	slog.Error("internal server error", attrs...)
+	h.log.ErrorContext(r.Context(), "internal server error", attrs...)
 	return &Response{Status: http.StatusInternalServerError, Data: map[string]string{"detail": "A server error occurred."}}
 }
 

@@ -82,12 +82,16 @@ type Request struct {
 	maxFields      int
 	anonUser       func() User
 	anonAuth       any
+	logger         *slog.Logger
 
 	authDone      bool
 	user          User
 	auth          any
 	authenticator Authenticator
 	authErr       error
+	// decided is 1 + the index of the scheme that authenticated or
+	// refused the request, 0 when none did.
+	decided int
 
 	dataDone bool
 	data     any
@@ -127,13 +131,16 @@ type Config struct {
 	VersionParam string
 	// FormatParam is the view's URL_FORMAT_OVERRIDE, kept by reversed URLs.
 	FormatParam string
+	// Logger receives what the request logs (a body it could not read);
+	// nil gives slog.Default().
+	Logger *slog.Logger
 }
 
 // New wraps r.
 func New(r *http.Request, c Config) *Request {
 	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers, maxFields: c.MaxNumberFields,
 		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken,
-		versionParam: c.VersionParam, formatParam: c.FormatParam}
+		versionParam: c.VersionParam, formatParam: c.FormatParam, logger: c.Logger}
 }
 
 // As returns a copy of r for another method, with r's user and version,
@@ -157,8 +164,11 @@ func (r *Request) Authenticate() error {
 		return r.authErr
 	}
 	r.authDone = true
-	for _, a := range r.authenticators {
+	for i, a := range r.authenticators {
 		user, auth, err := runScheme(a, r)
+		if err != nil || user != nil {
+			r.decided = i + 1
+		}
 		if err != nil {
 			var api exceptions.StatusCoder
 			if !errors.As(err, &api) {
@@ -215,9 +225,19 @@ func (r *Request) SuccessfulAuthenticator() Authenticator {
 	return r.authenticator
 }
 
+// AuthenticationResult tells, without running the schemes, whether
+// authentication has run and how it ended: the index in Authenticators of
+// the scheme that authenticated or refused the request (-1 when none
+// applied, or the user was set with SetUser), the user (the anonymous
+// user unless one authenticated) and the scheme's error. What logs and
+// telemetry read after the view ran.
+func (r *Request) AuthenticationResult() (done bool, scheme int, user User, err error) {
+	return r.authDone, r.decided - 1, r.user, r.authErr
+}
+
 // SetUser sets the user explicitly (after a login), with no scheme.
 func (r *Request) SetUser(u User, auth any) {
-	r.authDone, r.authErr = true, nil
+	r.authDone, r.authErr, r.decided = true, nil, 0
 	r.user, r.auth, r.authenticator = u, auth, nil
 }
 
@@ -331,7 +351,11 @@ func (r *Request) parse() (any, error) {
 			if body.err != nil {
 				// A read failure (a timeout, a reset, a cut-off body): its
 				// text names the server's addresses, so it goes to the log.
-				slog.Warn("request body unreadable", "method", r.Method, "path", r.URL.Path, "error", body.err.Error())
+				logger := r.logger
+				if logger == nil {
+					logger = slog.Default()
+				}
+				logger.WarnContext(r.Context(), "request body unreadable", "method", r.Method, "path", r.URL.Path, "error", body.err.Error())
 				return nil, exceptions.ParseError(MsgUnreadableBody)
 			}
 			return nil, err
