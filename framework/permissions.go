@@ -169,8 +169,14 @@ const objectPermissionMethod = "HasObjectPermission"
 // checkPermission refuses, at registration, a permission that would be
 // silently skipped on objects: one with a HasObjectPermission method that
 // does not implement ObjectPermission (another signature, or a method of
-// the pointer registered as a value), here or inside And, Or and Not.
+// the pointer registered as a value), here or inside And, Or and Not;
+// and one whose CheckPermission (PermissionChecker) finds it misconfigured.
 func checkPermission(p Permission) error {
+	if c, ok := p.(PermissionChecker); ok {
+		if err := c.CheckPermission(); err != nil {
+			return err
+		}
+	}
 	switch c := p.(type) {
 	case and:
 		return checkPermissions(c)

@@ -13,6 +13,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -41,6 +43,11 @@ type User struct {
 	Active bool `db:"is_active" json:"is_active"`
 	// DateJoined is when the user was created, in UTC.
 	DateJoined time.Time `db:"date_joined" json:"date_joined"`
+
+	// db is where HasPerm reads the permissions (BindDB), perms their
+	// cache.
+	db    *sqlx.DB
+	perms *permCache
 }
 
 var _ request.User = (*User)(nil)

@@ -80,6 +80,7 @@ func (s *Users) get(ctx context.Context, where string, arg any) (*User, error) {
 		return nil, err
 	}
 	u.utc()
+	u.BindDB(s.DB)
 	return &u, nil
 }
 
@@ -131,6 +132,7 @@ func (s *Users) Create(ctx context.Context, u *User, rawPassword string) error {
 		return err
 	}
 	*u = row
+	u.BindDB(s.DB)
 	return nil
 }
 

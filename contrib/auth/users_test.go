@@ -20,6 +20,12 @@ import (
 // leaves it in sqlite_master.
 const djangoAuthUser = `CREATE TABLE "auth_user" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "password" varchar(128) NOT NULL, "last_login" datetime NULL, "is_superuser" bool NOT NULL, "username" varchar(150) NOT NULL UNIQUE, "last_name" varchar(150) NOT NULL, "email" varchar(254) NOT NULL, "is_staff" bool NOT NULL, "is_active" bool NOT NULL, "date_joined" datetime NOT NULL, "first_name" varchar(150) NOT NULL)`
 
+// djangoAuthMigrations are Django 3.2's auth migrations.
+var djangoAuthMigrations = []string{"0001_initial", "0002_alter_permission_name_max_length", "0003_alter_user_email_max_length",
+	"0004_alter_user_username_opts", "0005_alter_user_last_login_null", "0006_require_contenttypes_0002",
+	"0007_alter_validators_add_error_messages", "0008_alter_user_username_max_length", "0009_alter_user_last_name_max_length",
+	"0010_alter_group_name_max_length", "0011_update_proxy_permissions", "0012_alter_user_first_name_max_length"}
+
 func openDB(t *testing.T) *sqlx.DB {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite3"))
@@ -47,7 +53,11 @@ func TestMigrationsCreateDjangosTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"auth.0001_initial"}; !reflect.DeepEqual(applied, want) {
+	want := []string{"auth.0001_initial", "contenttypes.0001_initial", "contenttypes.0002_remove_content_type_name"}
+	for _, name := range djangoAuthMigrations[1:] {
+		want = append(want, "auth."+name)
+	}
+	if !reflect.DeepEqual(applied, want) {
 		t.Errorf("applied = %v, want %v", applied, want)
 	}
 	var schema string
@@ -61,7 +71,7 @@ func TestMigrationsCreateDjangosTable(t *testing.T) {
 		App  string `db:"app"`
 		Name string `db:"name"`
 	}
-	if err := db.Get(&rec, `SELECT app, name FROM django_migrations`); err != nil || rec.App != "auth" || rec.Name != "0001_initial" {
+	if err := db.Get(&rec, `SELECT app, name FROM django_migrations ORDER BY id LIMIT 1`); err != nil || rec.App != "auth" || rec.Name != "0001_initial" {
 		t.Errorf("record = %+v, %v", rec, err)
 	}
 }
@@ -72,7 +82,14 @@ func TestDjangoDatabaseIsServedAsIs(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	db.MustExec(`CREATE TABLE "django_migrations" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "app" varchar(255) NOT NULL, "name" varchar(255) NOT NULL, "applied" datetime NOT NULL)`)
-	db.MustExec(`INSERT INTO django_migrations (app, name, applied) VALUES ('auth', '0001_initial', '2026-11-22 19:03:05.375514')`)
+	// What Django 3.2's migrate records of contenttypes and auth.
+	for _, m := range []string{"contenttypes 0001_initial", "contenttypes 0002_remove_content_type_name"} {
+		app, name, _ := strings.Cut(m, " ")
+		db.MustExec(`INSERT INTO django_migrations (app, name, applied) VALUES (?, ?, '2026-11-22 19:03:05.375514')`, app, name)
+	}
+	for _, name := range djangoAuthMigrations {
+		db.MustExec(`INSERT INTO django_migrations (app, name, applied) VALUES ('auth', ?, '2026-11-22 19:03:05.375514')`, name)
+	}
 	db.MustExec(djangoAuthUser)
 	// Rows as Django's seed command wrote them.
 	db.MustExec(`INSERT INTO auth_user VALUES (1, 'pbkdf2_sha256$260000$amxjT74hLANIkNTgX8C9P5$6TQbBX7kwr0WNXy3ThkFdBPCkiAutshIwBIVL86vJoQ=', NULL, 1, 'admin', '', '', 1, 1, '2026-11-22 19:03:06.199105', '')`)
@@ -88,6 +105,7 @@ func TestDjangoDatabaseIsServedAsIs(t *testing.T) {
 	}
 	want := auth.User{ID: 1, Password: admin.Password, Superuser: true, Username: "admin", Staff: true, Active: true,
 		DateJoined: time.Date(2026, 11, 22, 19, 3, 6, 199105000, time.UTC)}
+	want.BindDB(db)
 	if !reflect.DeepEqual(*admin, want) {
 		t.Errorf("admin = %+v\nwant %+v", *admin, want)
 	}

@@ -1,0 +1,245 @@
+package auth
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// Model names one model of a service as Django's contenttypes and auth
+// apps know it: its content type (django_content_type) and its default
+// permissions (auth_permission).
+type Model struct {
+	// AppLabel is the model's app label (_meta.app_label), e.g. "bookshelf".
+	AppLabel string
+	// Name is the model's lower-case name (_meta.model_name), e.g. "book".
+	Name string
+	// VerboseName is the model's verbose_name, which the permissions'
+	// names use ("Can add book"); "" means Name.
+	VerboseName string
+}
+
+// Models are the models of Django's auth and contenttypes apps, in
+// Django's order, for PermissionsMigration.
+var Models = []Model{
+	{AppLabel: "auth", Name: "permission"},
+	{AppLabel: "auth", Name: "group"},
+	{AppLabel: "auth", Name: "user"},
+	{AppLabel: "contenttypes", Name: "contenttype", VerboseName: "content type"},
+}
+
+// defaultPermissions are Django's default_permissions, in its order.
+var defaultPermissions = [...]string{"add", "change", "delete", "view"}
+
+// CreatePermissions creates what db lacks of the content types of models
+// and of their default permissions (add_, change_, delete_ and view_
+// MODEL, named "Can add VERBOSE NAME" ...), as Django's post_migrate
+// handlers create_contenttypes and create_permissions do after each
+// migrate: rows that exist are left as they are, so it may run again.
+// Give the models in the order of Django's INSTALLED_APPS and of each
+// app's models, and the ids are Django's.
+func CreatePermissions(ctx context.Context, tx *sqlx.Tx, models ...Model) error {
+	for _, m := range models {
+		if m.AppLabel == "" || m.Name == "" || m.Name != strings.ToLower(m.Name) {
+			return fmt.Errorf("auth: model %q.%q needs an app label and a lower-case name", m.AppLabel, m.Name)
+		}
+		var ct int64
+		err := tx.GetContext(ctx, &ct, tx.Rebind(`SELECT "id" FROM "django_content_type" WHERE "app_label" = ? AND "model" = ?`), m.AppLabel, m.Name)
+		if errors.Is(err, sql.ErrNoRows) {
+			err = tx.QueryRowContext(ctx, tx.Rebind(`INSERT INTO "django_content_type" ("app_label", "model") VALUES (?, ?) RETURNING "id"`),
+				m.AppLabel, m.Name).Scan(&ct)
+		}
+		if err != nil {
+			return fmt.Errorf("auth: content type %s.%s: %w", m.AppLabel, m.Name, err)
+		}
+		verbose := m.VerboseName
+		if verbose == "" {
+			verbose = m.Name
+		}
+		for _, action := range defaultPermissions {
+			codename := action + "_" + m.Name
+			var n int
+			if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT count(*) FROM "auth_permission" WHERE "content_type_id" = ? AND "codename" = ?`), ct, codename); err != nil {
+				return err
+			}
+			if n > 0 {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO "auth_permission" ("name", "content_type_id", "codename") VALUES (?, ?, ?)`),
+				"Can "+action+" "+verbose, ct, codename); err != nil {
+				return fmt.Errorf("auth: permission %s.%s: %w", m.AppLabel, codename, err)
+			}
+		}
+	}
+	return nil
+}
+
+// PermissionsMigration returns a migration, recorded as app.name, that
+// runs CreatePermissions for models: put it after the migrations that
+// create their tables. Django would create the same rows after its own
+// migrate, and the migration adds only what is missing, so a database
+// Django migrated is left as it is.
+func PermissionsMigration(app, name string, models ...Model) store.Migration {
+	return store.Migration{App: app, Name: name, Up: func(ctx context.Context, tx *sqlx.Tx) error {
+		return CreatePermissions(ctx, tx, models...)
+	}}
+}
+
+// permCache holds a user's permissions once read: Django's _perm_cache.
+type permCache struct {
+	mu    sync.Mutex
+	perms map[string]bool
+}
+
+var _ framework.PermissionsUser = (*User)(nil)
+
+// BindDB sets the database HasPerm reads the user's permissions from,
+// and empties their cache. Users binds the users it reads and creates;
+// code that reads a user with ScanDest binds it itself.
+func (u *User) BindDB(db *sqlx.DB) {
+	u.db, u.perms = db, &permCache{}
+}
+
+// HasPerm reports whether the user has perm ("app_label.codename"), as
+// Django's user.has_perm(perm) with the ModelBackend: an active
+// superuser has every permission, an inactive user none, other users
+// their own (auth_user_user_permissions) and those of their groups
+// (auth_group_permissions). The permissions are read once and kept in u
+// for its life (Django's per-request cache): a user read for a request
+// sees the permissions of that moment.
+func (u *User) HasPerm(ctx context.Context, perm string) (bool, error) {
+	return u.HasPerms(ctx, perm)
+}
+
+// HasPerms reports whether the user has every one of perms (Django's
+// has_perms; none is always true).
+func (u *User) HasPerms(ctx context.Context, perms ...string) (bool, error) {
+	if len(perms) == 0 || (u.Active && u.Superuser) {
+		return true, nil
+	}
+	if !u.Active {
+		return false, nil
+	}
+	all, err := u.loadPerms(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range perms {
+		if !all[p] {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// errUnbound reports a user HasPerm cannot read the permissions of.
+var errUnbound = errors.New("auth: the user was not read through Users, and has no database to read its permissions from (BindDB)")
+
+// userPermsQuery is ModelBackend's get_all_permissions of one user: its
+// own permissions and its groups'.
+const userPermsQuery = `SELECT ct."app_label", p."codename" FROM "auth_permission" p ` +
+	`JOIN "django_content_type" ct ON ct."id" = p."content_type_id" ` +
+	`WHERE p."id" IN (SELECT "permission_id" FROM "auth_user_user_permissions" WHERE "user_id" = ?) ` +
+	`OR p."id" IN (SELECT gp."permission_id" FROM "auth_group_permissions" gp ` +
+	`JOIN "auth_user_groups" ug ON ug."group_id" = gp."group_id" WHERE ug."user_id" = ?)`
+
+func (u *User) loadPerms(ctx context.Context) (map[string]bool, error) {
+	if u.db == nil || u.perms == nil {
+		return nil, errUnbound
+	}
+	c := u.perms
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.perms != nil {
+		return c.perms, nil
+	}
+	rows, err := u.db.QueryContext(ctx, u.db.Rebind(userPermsQuery), u.ID, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	perms := map[string]bool{}
+	for rows.Next() {
+		var app, codename string
+		if err := rows.Scan(&app, &codename); err != nil {
+			return nil, err
+		}
+		perms[app+"."+codename] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	c.perms = perms
+	return perms, nil
+}
+
+// ErrUnknownPermission is returned for a permission name that is not
+// "app_label.codename" of a row of auth_permission.
+var ErrUnknownPermission = errors.New("auth: no such permission")
+
+// querier is a database or a transaction.
+type querier interface {
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+	Rebind(query string) string
+}
+
+// permissionID finds the permission named "app_label.codename" (split at
+// the first dot, as Django's permission commands do).
+func permissionID(ctx context.Context, q querier, perm string) (int64, error) {
+	app, codename, ok := strings.Cut(perm, ".")
+	if !ok || app == "" || codename == "" || !store.StorableText(perm) {
+		return 0, fmt.Errorf("%w: %q is not APP_LABEL.CODENAME", ErrUnknownPermission, perm)
+	}
+	var ids []int64
+	if err := q.SelectContext(ctx, &ids, q.Rebind(`SELECT p."id" FROM "auth_permission" p `+
+		`JOIN "django_content_type" ct ON ct."id" = p."content_type_id" WHERE ct."app_label" = ? AND p."codename" = ?`),
+		app, codename); err != nil {
+		return 0, err
+	}
+	if len(ids) != 1 {
+		return 0, fmt.Errorf("%w: %s", ErrUnknownPermission, perm)
+	}
+	return ids[0], nil
+}
+
+// GrantPermission adds perm ("app_label.codename") to u's own permissions
+// (Django's user.user_permissions.add(perm)); having it already is not an
+// error. An unknown permission is ErrUnknownPermission. It empties u's
+// permission cache.
+func (s *Users) GrantPermission(ctx context.Context, u *User, perm string) error {
+	defer u.BindDB(s.DB)
+	return store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		id, err := permissionID(ctx, tx, perm)
+		if err != nil {
+			return err
+		}
+		var n int
+		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT count(*) FROM "auth_user_user_permissions" WHERE "user_id" = ? AND "permission_id" = ?`), u.ID, id); err != nil || n > 0 {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, tx.Rebind(`INSERT INTO "auth_user_user_permissions" ("user_id", "permission_id") VALUES (?, ?)`), u.ID, id)
+		return err
+	})
+}
+
+// RevokePermission removes perm from u's own permissions (Django's
+// user.user_permissions.remove(perm)); not having it is not an error,
+// and the permissions of u's groups stay. An unknown permission is
+// ErrUnknownPermission. It empties u's permission cache.
+func (s *Users) RevokePermission(ctx context.Context, u *User, perm string) error {
+	defer u.BindDB(s.DB)
+	id, err := permissionID(ctx, s.DB, perm)
+	if err != nil {
+		return err
+	}
+	_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "auth_user_user_permissions" WHERE "user_id" = ? AND "permission_id" = ?`), u.ID, id)
+	return err
+}
