@@ -185,7 +185,9 @@ func TestPermissionsMigrationAddsOnlyWhatIsMissing(t *testing.T) {
 		if want := "change_book:Custom name add_book:Can add book delete_book:Can delete book view_book:Can view book"; strings.Join(got, " ") != want {
 			t.Errorf("permissions: %v, want %s", got, want)
 		}
-		if err := store.InTx(ctx, db, func(tx *sqlx.Tx) error { return auth.CreatePermissions(ctx, tx, auth.Model{AppLabel: "x", Name: "Book"}) }); err == nil {
+		if err := store.InTx(ctx, db, func(tx *sqlx.Tx) error {
+			return auth.CreatePermissions(ctx, tx, auth.Model{AppLabel: "x", Name: "Book"})
+		}); err == nil {
 			t.Error("a model name with capitals was taken")
 		}
 	})
