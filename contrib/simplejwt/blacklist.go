@@ -1,0 +1,114 @@
+package simplejwt
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/go-drf/drf/framework/store"
+)
+
+// blacklistMigrations are the names of simplejwt 5.2's token_blacklist
+// migrations, which Migrations records (there is no 0009).
+var blacklistMigrations = []string{"0002_outstandingtoken_jti_hex", "0003_auto_20171017_2007",
+	"0004_auto_20171017_2013", "0005_remove_outstandingtoken_jti", "0006_auto_20171017_2113",
+	"0007_auto_20171017_2214", "0008_migrate_to_bigautofield", "0010_fix_migrate_to_bigautofield",
+	"0011_linearizes_history", "0012_alter_outstandingtoken_user"}
+
+// Migrations create the token_blacklist app's tables,
+// token_blacklist_outstandingtoken and token_blacklist_blacklistedtoken,
+// exactly as simplejwt 5.2's twelve migrations leave them on SQLite and on
+// PostgreSQL (the columns in their order, types, constraint and index
+// names), recorded under simplejwt's names so that a database Django
+// migrated is recognised. They need auth.Migrations first.
+var Migrations = func() []store.Migration {
+	migs := []store.Migration{{App: "token_blacklist", Name: "0001_initial", Up: store.ByDialect(store.SQL(
+		`CREATE TABLE "token_blacklist_outstandingtoken" (`+
+			`"token" text NOT NULL, "created_at" datetime NULL, "expires_at" datetime NOT NULL, `+
+			`"user_id" integer NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED, `+
+			`"jti" varchar(255) NOT NULL UNIQUE, "id" integer NOT NULL PRIMARY KEY AUTOINCREMENT)`,
+		`CREATE INDEX "token_blacklist_outstandingtoken_user_id_83bc629a" ON "token_blacklist_outstandingtoken" ("user_id")`,
+		`CREATE TABLE "token_blacklist_blacklistedtoken" (`+
+			`"blacklisted_at" datetime NOT NULL, `+
+			`"token_id" bigint NOT NULL UNIQUE REFERENCES "token_blacklist_outstandingtoken" ("id") DEFERRABLE INITIALLY DEFERRED, `+
+			`"id" integer NOT NULL PRIMARY KEY AUTOINCREMENT)`,
+	), store.SQL(
+		`CREATE TABLE "token_blacklist_outstandingtoken" ("id" bigserial NOT NULL PRIMARY KEY, `+
+			`"token" text NOT NULL, "created_at" timestamp with time zone NULL, `+
+			`"expires_at" timestamp with time zone NOT NULL, "user_id" integer NULL, `+
+			`"jti" varchar(255) NOT NULL CONSTRAINT "token_blacklist_outstandingtoken_jti_hex_d9bdf6f7_uniq" UNIQUE)`,
+		`ALTER TABLE "token_blacklist_outstandingtoken" ADD CONSTRAINT "token_blacklist_outs_user_id_83bc629a_fk_auth_user" `+
+			`FOREIGN KEY ("user_id") REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED`,
+		`CREATE INDEX "token_blacklist_outstandingtoken_jti_hex_d9bdf6f7_like" ON "token_blacklist_outstandingtoken" ("jti" varchar_pattern_ops)`,
+		`CREATE INDEX "token_blacklist_outstandingtoken_user_id_83bc629a" ON "token_blacklist_outstandingtoken" ("user_id")`,
+		`CREATE TABLE "token_blacklist_blacklistedtoken" ("id" bigserial NOT NULL PRIMARY KEY, `+
+			`"blacklisted_at" timestamp with time zone NOT NULL, "token_id" bigint NOT NULL UNIQUE)`,
+		`ALTER TABLE "token_blacklist_blacklistedtoken" ADD CONSTRAINT "token_blacklist_blacklistedtoken_token_id_3cc7fe56_fk" `+
+			`FOREIGN KEY ("token_id") REFERENCES "token_blacklist_outstandingtoken" ("id") DEFERRABLE INITIALLY DEFERRED`,
+	))}}
+	// The later migrations reach the same tables; 0001 creates them as
+	// they end.
+	for _, name := range blacklistMigrations {
+		migs = append(migs, store.Migration{App: "token_blacklist", Name: name, Up: store.SQL()})
+	}
+	return migs
+}()
+
+// outstanding returns the id of the outstanding token of t's jti,
+// recording it first when there is none (simplejwt's get_or_create):
+// with userID and t.Now as created_at when a token is made for a user,
+// with neither when a token is blacklisted that was not recorded.
+func (j *JWT) outstanding(ctx context.Context, userID *int64, t *Token, encoded string, made bool) (int64, error) {
+	jti := t.Claims.Text(ClaimJTI)
+	exp, err := t.Claims.GetExpirationTime()
+	if err != nil || exp == nil {
+		return 0, &TokenError{MsgNoExp}
+	}
+	var created *string
+	if made {
+		c := store.FormatTime(t.Now)
+		created = &c
+	}
+	for range 2 {
+		var id int64
+		err := j.db.GetContext(ctx, &id, j.db.Rebind(`SELECT "id" FROM "token_blacklist_outstandingtoken" WHERE "jti" = ?`), jti)
+		if err == nil {
+			return id, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, err
+		}
+		err = j.db.GetContext(ctx, &id, j.db.Rebind(`INSERT INTO "token_blacklist_outstandingtoken" `+
+			`("token", "created_at", "expires_at", "user_id", "jti") VALUES (?, ?, ?, ?, ?) RETURNING "id"`),
+			encoded, created, store.FormatTime(exp.Time), userID, jti)
+		if err == nil {
+			return id, nil
+		}
+		if !store.IsUniqueViolation(err) {
+			return 0, err
+		}
+		// Another request recorded it meanwhile: read its row.
+	}
+	return 0, errors.New("simplejwt: the outstanding token could not be recorded")
+}
+
+// blacklist blacklists t (encoded as raw): its outstanding token, recorded
+// if need be, gets a blacklisted row unless it has one.
+func (j *JWT) blacklist(ctx context.Context, t *Token, raw string) error {
+	id, err := j.outstanding(ctx, nil, t, raw, false)
+	if err != nil {
+		return err
+	}
+	_, err = j.db.ExecContext(ctx, j.db.Rebind(`INSERT INTO "token_blacklist_blacklistedtoken" ("blacklisted_at", "token_id") `+
+		`VALUES (?, ?) ON CONFLICT ("token_id") DO NOTHING`), store.FormatTime(time.Now()), id)
+	return err
+}
+
+// isBlacklisted reports whether the token of the jti is blacklisted.
+func (j *JWT) isBlacklisted(ctx context.Context, jti string) (bool, error) {
+	var n int
+	err := j.db.GetContext(ctx, &n, j.db.Rebind(`SELECT count(*) FROM "token_blacklist_blacklistedtoken" b `+
+		`JOIN "token_blacklist_outstandingtoken" o ON b."token_id" = o."id" WHERE o."jti" = ?`), jti)
+	return n > 0, err
+}
