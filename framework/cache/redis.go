@@ -80,6 +80,11 @@ func OpenRedis(rawURL string) (*Redis, error) {
 // Close closes the connections to the server.
 func (c *Redis) Close() error { return c.client.Close() }
 
+// Ping asks the server whether it answers, within ctx: what a readiness
+// check asks (framework.API.MountHealth). The circuit breaker does not
+// hold it back.
+func (c *Redis) Ping(ctx context.Context) error { return c.client.Ping(ctx).Err() }
+
 // hitScript is Hit on a list of microsecond timestamps, newest first.
 var hitScript = redis.NewScript(`
 local key = KEYS[1]

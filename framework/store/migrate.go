@@ -122,6 +122,47 @@ func Migrate(ctx context.Context, db *sqlx.DB, migs ...Migration) (applied []str
 	return applied, nil
 }
 
+// Unapplied returns the names ("app.name") of the migrations of migs
+// that db has not recorded as applied, in order; all of them when db has
+// no django_migrations table yet.
+func Unapplied(ctx context.Context, db *sqlx.DB, migs ...Migration) ([]string, error) {
+	var exists int
+	if err := db.GetContext(ctx, &exists, tableExists[DialectOf(db)]); err != nil {
+		return nil, fmt.Errorf("store: read django_migrations: %w", err)
+	}
+	applied := map[string]bool{}
+	if exists > 0 {
+		rows, err := db.QueryContext(ctx, `SELECT "app", "name" FROM "django_migrations"`)
+		if err != nil {
+			return nil, fmt.Errorf("store: read django_migrations: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var m Migration
+			if err := rows.Scan(&m.App, &m.Name); err != nil {
+				return nil, fmt.Errorf("store: read django_migrations: %w", err)
+			}
+			applied[m.String()] = true
+		}
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("store: read django_migrations: %w", err)
+		}
+	}
+	var missing []string
+	for _, m := range migs {
+		if !applied[m.String()] {
+			missing = append(missing, m.String())
+		}
+	}
+	return missing, nil
+}
+
+// tableExists counts the django_migrations tables of a database, by dialect.
+var tableExists = [...]string{
+	SQLite:     `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'django_migrations'`,
+	PostgreSQL: `SELECT count(*) FROM pg_catalog.pg_tables WHERE tablename = 'django_migrations' AND schemaname = current_schema()`,
+}
+
 // locked runs fn in a transaction of db (InTx) that holds the migration
 // lock on PostgreSQL; SQLite's transactions take the write lock as they
 // begin.
