@@ -1,0 +1,231 @@
+// Package apikey is djangorestframework-api-key (2.0) on its own table,
+// rest_framework_api_key_apikey: API keys "PREFIX.SECRET" whose hash alone
+// is stored, hashed with Django's password hashers as the package hashes
+// them, so that a key made by a Django site works on the Go service and
+// the other way round; the HasAPIKey permission reading
+// "Authorization: Api-Key KEY"; expiry and revocation; and the manage
+// commands create_api_key and revoke_api_key.
+package apikey
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/random"
+)
+
+// Migrations create rest_framework_api_key_apikey exactly as the
+// package's migrations leave it on SQLite and on PostgreSQL, recorded
+// under its names, so that a database Django migrated is recognised. The
+// first creates the table in its final state; the later ones change
+// nothing more.
+var Migrations = []store.Migration{
+	{App: "rest_framework_api_key", Name: "0001_initial", Up: store.ByDialect(store.SQL(
+		`CREATE TABLE "rest_framework_api_key_apikey" ("id" varchar(100) NOT NULL PRIMARY KEY, `+
+			`"created" datetime NOT NULL, "name" varchar(50) NOT NULL, "revoked" bool NOT NULL, `+
+			`"expiry_date" datetime NULL, "hashed_key" varchar(100) NOT NULL, "prefix" varchar(8) NOT NULL UNIQUE)`,
+		`CREATE INDEX "rest_framework_api_key_apikey_created_c61872d9" ON "rest_framework_api_key_apikey" ("created")`,
+	), store.SQL(
+		`CREATE TABLE "rest_framework_api_key_apikey" ("id" varchar(100) NOT NULL PRIMARY KEY, `+
+			`"created" timestamp with time zone NOT NULL, "name" varchar(50) NOT NULL, "revoked" boolean NOT NULL, `+
+			`"expiry_date" timestamp with time zone NULL, "hashed_key" varchar(100) NOT NULL, "prefix" varchar(8) NOT NULL UNIQUE)`,
+		`CREATE INDEX "rest_framework_api_key_apikey_id_6e07e68e_like" ON "rest_framework_api_key_apikey" ("id" varchar_pattern_ops)`,
+		`CREATE INDEX "rest_framework_api_key_apikey_created_c61872d9" ON "rest_framework_api_key_apikey" ("created")`,
+		`CREATE INDEX "rest_framework_api_key_apikey_prefix_4e0db5f8_like" ON "rest_framework_api_key_apikey" ("prefix" varchar_pattern_ops)`,
+	))},
+	{App: "rest_framework_api_key", Name: "0002_auto_20190529_2243", Up: store.SQL()},
+	{App: "rest_framework_api_key", Name: "0003_auto_20190623_1952", Up: store.SQL()},
+	{App: "rest_framework_api_key", Name: "0004_prefix_hashed_key", Up: store.SQL()},
+}
+
+// Model is the API key model, for auth.PermissionsMigration: its content
+// type and default permissions ("Can add API key" ...).
+var Model = auth.Model{AppLabel: "rest_framework_api_key", Name: "apikey", VerboseName: "API key"}
+
+// Sizes of keys and of the table's columns.
+const (
+	// PrefixLength is the length of a key's prefix, the part before the
+	// dot, by which it is found (and revoked).
+	PrefixLength = 8
+	// SecretLength is the length of the secret after the dot.
+	SecretLength = 32
+	// MaxNameLength bounds a key's name (varchar(50)).
+	MaxNameLength = 50
+	// maxHashLength bounds hashed_key and the id, PREFIX.HASH
+	// (varchar(100)).
+	maxHashLength = 100 - PrefixLength - 1
+)
+
+// alphabet is Django's get_random_string's: letters and digits.
+const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+// APIKey is one row of rest_framework_api_key_apikey. It holds only the
+// key's hash: the key itself is shown once, when it is created.
+type APIKey struct {
+	// ID is the primary key, "PREFIX.HASHED_KEY".
+	ID string `db:"id" json:"-"`
+	// Created is when the key was made, in UTC.
+	Created time.Time `db:"created" json:"created"`
+	// Name is free text (at most 50 characters) telling keys apart.
+	Name string `db:"name" json:"name"`
+	// Revoked keys are refused, for good.
+	Revoked bool `db:"revoked" json:"revoked"`
+	// ExpiryDate, when set, is when the key stops working.
+	ExpiryDate *time.Time `db:"expiry_date" json:"expiry_date"`
+	// HashedKey is the full key hashed by Django's make_password.
+	HashedKey string `db:"hashed_key" json:"-"`
+	// Prefix is the key's first 8 characters, unique.
+	Prefix string `db:"prefix" json:"prefix"`
+}
+
+// String names the key by its name and prefix, never its hash.
+func (k *APIKey) String() string { return fmt.Sprintf("API key %q (%s)", k.Name, k.Prefix) }
+
+// HasExpired reports whether the key's expiry date is before now.
+func (k *APIKey) HasExpired(now time.Time) bool {
+	return k.ExpiryDate != nil && k.ExpiryDate.Before(now)
+}
+
+// Errors of Keys.
+var (
+	// ErrNotFound is returned for a prefix no key has.
+	ErrNotFound = errors.New("apikey: no API key with that prefix")
+	// ErrInvalidName is returned for a name that is empty or longer than
+	// MaxNameLength.
+	ErrInvalidName = errors.New("apikey: the name must be 1 to 50 characters")
+)
+
+// Keys reads and writes rest_framework_api_key_apikey.
+type Keys struct {
+	// DB holds the table (see Migrations).
+	DB *sqlx.DB
+	// Hashers hash new keys with the first and verify keys of any of
+	// them: the Django site's PASSWORD_HASHERS, in its order (nil means
+	// auth.DefaultHashers, Django's defaults).
+	Hashers auth.Hashers
+	// Now is the clock of expiry; nil means time.Now.
+	Now func() time.Time
+}
+
+func (s *Keys) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// columns are the table's columns, in its order.
+const columns = `"id", "created", "name", "revoked", "expiry_date", "hashed_key", "prefix"`
+
+// Create makes a key named name, expiring at expiry (nil: never), and
+// returns it with the full key "PREFIX.SECRET", which is not stored and
+// cannot be shown again.
+func (s *Keys) Create(ctx context.Context, name string, expiry *time.Time) (*APIKey, string, error) {
+	if name == "" || utf8.RuneCountInString(name) > MaxNameLength || !store.StorableText(name) {
+		return nil, "", ErrInvalidName
+	}
+	for {
+		prefix := random.String(PrefixLength, alphabet)
+		key := prefix + "." + random.String(SecretLength, alphabet)
+		hashed, err := s.Hashers.Make(key)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(hashed) > maxHashLength {
+			return nil, "", fmt.Errorf("apikey: the first hasher's hash is %d characters, more than the %d the table holds", len(hashed), maxHashLength)
+		}
+		k := &APIKey{ID: prefix + "." + hashed, Created: s.now().UTC().Truncate(time.Microsecond), Name: name,
+			HashedKey: hashed, Prefix: prefix}
+		if expiry != nil {
+			t := expiry.UTC().Truncate(time.Microsecond)
+			k.ExpiryDate = &t
+		}
+		var exp any
+		if k.ExpiryDate != nil {
+			exp = store.FormatTime(*k.ExpiryDate)
+		}
+		_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO "rest_framework_api_key_apikey" (`+columns+`) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+			k.ID, store.FormatTime(k.Created), k.Name, false, exp, k.HashedKey, k.Prefix)
+		if store.IsUniqueViolation(err) {
+			// Another key has this prefix (one chance in 62^8): draw again.
+			continue
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		return k, key, nil
+	}
+}
+
+// Get returns the key with that prefix, revoked or not, or ErrNotFound.
+func (s *Keys) Get(ctx context.Context, prefix string) (*APIKey, error) {
+	return s.get(ctx, prefix, false)
+}
+
+func (s *Keys) get(ctx context.Context, prefix string, usable bool) (*APIKey, error) {
+	if !store.StorableText(prefix) {
+		return nil, ErrNotFound
+	}
+	q := `SELECT ` + columns + ` FROM "rest_framework_api_key_apikey" WHERE "prefix" = ?`
+	if usable {
+		q += ` AND NOT "revoked"`
+	}
+	var k APIKey
+	err := s.DB.QueryRowxContext(ctx, s.DB.Rebind(q), prefix).StructScan(&k)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	k.Created = k.Created.UTC()
+	if k.ExpiryDate != nil {
+		t := k.ExpiryDate.UTC()
+		k.ExpiryDate = &t
+	}
+	return &k, nil
+}
+
+// IsValid reports whether key is a usable key, as the package's
+// APIKey.objects.is_valid(key): the key with its prefix (the part before
+// the first dot) exists, is not revoked, its hash matches the whole key,
+// and it has not expired.
+func (s *Keys) IsValid(ctx context.Context, key string) (bool, error) {
+	prefix, _, _ := strings.Cut(key, ".")
+	k, err := s.get(ctx, prefix, true)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if ok, _ := s.Hashers.Check(key, k.HashedKey); !ok {
+		return false, nil
+	}
+	return !k.HasExpired(s.now()), nil
+}
+
+// Revoke revokes the key with that prefix (or the key's full text: the
+// part before the dot is its prefix) and returns it; revocation cannot
+// be undone. An unknown prefix is ErrNotFound.
+func (s *Keys) Revoke(ctx context.Context, prefix string) (*APIKey, error) {
+	prefix, _, _ = strings.Cut(prefix, ".")
+	k, err := s.Get(ctx, prefix)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE "rest_framework_api_key_apikey" SET "revoked" = ? WHERE "prefix" = ?`), true, prefix); err != nil {
+		return nil, err
+	}
+	k.Revoked = true
+	return k, nil
+}

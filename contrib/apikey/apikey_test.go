@@ -1,0 +1,280 @@
+package apikey_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/contrib/apikey"
+	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/testservers"
+)
+
+func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
+
+// cheap hashes keys fast in tests; Django verifies any iteration count.
+var cheap = auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}
+
+// keyFormat is a full key: 8 and 32 letters or digits.
+var keyFormat = regexp.MustCompile(`^[A-Za-z0-9]{8}\.[A-Za-z0-9]{32}$`)
+
+// django runs testdata/apikey_side.py, djangorestframework-api-key's own
+// code, on the SQLite file or PostgreSQL URL dsn, and returns what it
+// prints. It skips without a python3 that has Django 3.2 and the package
+// (psycopg2 for PostgreSQL), and fails then when CI_REQUIRE_DJANGO is set.
+func django(t *testing.T, dsn string, args ...string) string {
+	t.Helper()
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "PYTHONPATH="+testdata, "DJANGO_SETTINGS_MODULE=djangoapikey.settings", "PYTHONDONTWRITEBYTECODE=1")
+	check := "import django, rest_framework_api_key; assert django.VERSION[:2] == (3, 2)"
+	if u, err := url.Parse(dsn); err == nil && u.Scheme == "postgres" {
+		check += "; import psycopg2"
+		env = append(env, "DJANGO_PG_NAME="+strings.TrimPrefix(u.Path, "/"), "DJANGO_PG_USER="+u.User.Username(),
+			"DJANGO_PG_HOST="+u.Hostname(), "DJANGO_PG_PORT="+u.Port())
+	} else {
+		env = append(env, "DJANGO_DB="+dsn)
+	}
+	if out, err := exec.Command("/usr/bin/python3", "-c", check).CombinedOutput(); err != nil {
+		why := "no /usr/bin/python3 with Django 3.2, djangorestframework-api-key and psycopg2 (Debian: python3-django " +
+			"python3-djangorestframework-api-key python3-psycopg2; scripts/install-test-deps): " + strings.TrimSpace(string(out))
+		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
+			t.Fatal(why)
+		}
+		t.Skip(why)
+	}
+	cmd := exec.Command("/usr/bin/python3", append([]string{filepath.Join(testdata, "apikey_side.py")}, args...)...)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("Django's %v: %v\n%s", args, err, stderr.Bytes())
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// dialects runs fn on a fresh SQLite file and a fresh PostgreSQL
+// database, each with its dsn.
+func dialects(t *testing.T, fn func(t *testing.T, dsn string)) {
+	for _, d := range []string{"sqlite", "postgresql"} {
+		t.Run(d, func(t *testing.T) {
+			dsn := filepath.Join(t.TempDir(), "db.sqlite3")
+			if d == "postgresql" {
+				dsn = testservers.Postgres(t)
+			}
+			fn(t, dsn)
+		})
+	}
+}
+
+func open(t *testing.T, dsn string) *sqlx.DB {
+	t.Helper()
+	db, err := store.Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+func migrate(t *testing.T, db *sqlx.DB) {
+	t.Helper()
+	if _, err := store.Migrate(context.Background(), db, apikey.Migrations...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// schema describes the API key table, one line each, on either dialect.
+func schema(t *testing.T, db *sqlx.DB) []string {
+	t.Helper()
+	q := `SELECT type || ' ' || name || ': ' || coalesce(sql, '-') FROM sqlite_master WHERE tbl_name = 'rest_framework_api_key_apikey' ORDER BY type, name`
+	if store.DialectOf(db) == store.PostgreSQL {
+		q = `SELECT line FROM (
+  SELECT 1 AS k, ordinal_position::int AS o,
+    format('column %s %s%s %s default %s', column_name, data_type, coalesce('(' || character_maximum_length || ')', ''),
+      CASE WHEN is_nullable = 'YES' THEN 'NULL' ELSE 'NOT NULL' END, coalesce(column_default, '-')) AS line
+  FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'rest_framework_api_key_apikey'
+  UNION ALL
+  SELECT 2, 0, format('constraint %s %s', conname, pg_get_constraintdef(oid)) FROM pg_constraint
+  WHERE conrelid = 'rest_framework_api_key_apikey'::regclass
+  UNION ALL
+  SELECT 3, 0, 'index ' || indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'rest_framework_api_key_apikey'
+) s ORDER BY k, o, line`
+	}
+	var lines []string
+	if err := db.Select(&lines, q); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// TestTableIsThePackages: the migrations leave the table exactly as
+// djangorestframework-api-key's migrations do on each dialect, recorded
+// under its names, so that Migrate on a database Django migrated applies
+// nothing.
+func TestTableIsThePackages(t *testing.T) {
+	dialects(t, func(t *testing.T, dsn string) {
+		django(t, dsn, "migrate")
+		djangoDB := open(t, dsn)
+		want := schema(t, djangoDB)
+		if len(want) < 3 {
+			t.Fatalf("Django's schema: %v", want)
+		}
+		if applied, err := store.Migrate(context.Background(), djangoDB, apikey.Migrations...); err != nil || len(applied) != 0 {
+			t.Errorf("Migrate on Django's database applied %v, %v", applied, err)
+		}
+		goDSN := filepath.Join(t.TempDir(), "go.sqlite3")
+		if strings.HasPrefix(dsn, "postgres") {
+			goDSN = testservers.Postgres(t)
+		}
+		goDB := open(t, goDSN)
+		migrate(t, goDB)
+		got := schema(t, goDB)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("schema:\n%s\nwant (Django's):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+}
+
+// TestKeysAcrossDjangoAndGo: a key rest_framework_api_key creates in
+// Django is valid on the Go side, and one the Go side creates is valid in
+// Django; a changed secret, a revoked key and an expired one are not.
+func TestKeysAcrossDjangoAndGo(t *testing.T) {
+	dialects(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		django(t, dsn, "migrate")
+		db := open(t, dsn)
+		keys := &apikey.Keys{DB: db, Hashers: cheap}
+
+		djangoKey := django(t, dsn, "create", "from django")
+		if !keyFormat.MatchString(djangoKey) {
+			t.Fatalf("Django's key %q", djangoKey)
+		}
+		if ok, err := keys.IsValid(ctx, djangoKey); !ok || err != nil {
+			t.Errorf("Django's key on Go: %v %v", ok, err)
+		}
+		k, goKey, err := keys.Create(ctx, "from go", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !keyFormat.MatchString(goKey) || !strings.HasPrefix(goKey, k.Prefix+".") || k.ID != k.Prefix+"."+k.HashedKey ||
+			!strings.HasPrefix(k.HashedKey, "pbkdf2_sha256$1000$") || strings.Contains(k.HashedKey, goKey[9:]) {
+			t.Errorf("Go's key %q, row %+v", goKey, k)
+		}
+		if got := django(t, dsn, "check", goKey); got != "True" {
+			t.Errorf("Go's key on Django: %s", got)
+		}
+		for _, bad := range []string{goKey[:len(goKey)-1] + "x", goKey[:8], goKey + "x", "", ".", "\x00." + goKey[9:], strings.ToLower(goKey[:8]) + strings.ToUpper(goKey[8:])} {
+			if bad == goKey {
+				continue
+			}
+			if ok, err := keys.IsValid(ctx, bad); ok || err != nil {
+				t.Errorf("IsValid(%q) = %v, %v", bad, ok, err)
+			}
+		}
+		if _, err := keys.Revoke(ctx, djangoKey); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := keys.IsValid(ctx, djangoKey); ok {
+			t.Error("a revoked key is valid on Go")
+		}
+		if got := django(t, dsn, "check", djangoKey); got != "False" {
+			t.Errorf("the key Go revoked, on Django: %s", got)
+		}
+		past := time.Now().Add(-time.Second)
+		_, expired, err := keys.Create(ctx, "expired", &past)
+		if err != nil {
+			t.Fatal(err)
+		}
+		future := time.Now().Add(time.Hour)
+		_, later, err := keys.Create(ctx, "later", &future)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := keys.IsValid(ctx, expired); ok {
+			t.Error("an expired key is valid")
+		}
+		if ok, _ := keys.IsValid(ctx, later); !ok {
+			t.Error("a key that expires in an hour is not valid")
+		}
+		if got := django(t, dsn, "check", expired) + " " + django(t, dsn, "check", later); got != "False True" {
+			t.Errorf("the expiring keys on Django: %s", got)
+		}
+		for _, name := range []string{"", strings.Repeat("n", apikey.MaxNameLength+1)} {
+			if _, _, err := keys.Create(ctx, name, nil); !errors.Is(err, apikey.ErrInvalidName) {
+				t.Errorf("Create(%q): %v", name, err)
+			}
+		}
+		if _, _, err := keys.Create(ctx, strings.Repeat("é", apikey.MaxNameLength), nil); err != nil {
+			t.Errorf("a name of 50 characters: %v", err)
+		}
+	})
+}
+
+func run(t *testing.T, dsn string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	env := &management.Env{Stdout: &out, Stderr: &errOut, DatabaseURL: dsn}
+	code = management.Execute(context.Background(), env, args, apikey.CreateCommand(cheap), apikey.RevokeCommand())
+	return code, out.String(), errOut.String()
+}
+
+// TestCommands: create_api_key prints the full key once, on a line of
+// its own; revoke_api_key takes the prefix or the key, and an unknown
+// prefix is an error, as the reference's commands.
+func TestCommands(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "db.sqlite3")
+	db := open(t, dsn)
+	migrate(t, db)
+	keys := &apikey.Keys{DB: db, Hashers: cheap}
+	ctx := context.Background()
+
+	code, out, errOut := run(t, dsn, "create_api_key", "ci")
+	key := strings.TrimSuffix(out, "\n")
+	if code != 0 || errOut != "" || !keyFormat.MatchString(key) {
+		t.Fatalf("create_api_key: %d %q %q", code, out, errOut)
+	}
+	if ok, err := keys.IsValid(ctx, key); !ok || err != nil {
+		t.Fatalf("the printed key: %v %v", ok, err)
+	}
+	if code, out, _ := run(t, dsn, "revoke_api_key", key[:8]); code != 0 || out != `Revoked API key "ci" (`+key[:8]+")\n" {
+		t.Errorf("revoke by prefix: %d %q", code, out)
+	}
+	if ok, _ := keys.IsValid(ctx, key); ok {
+		t.Error("the revoked key is valid")
+	}
+	_, out, _ = run(t, dsn, "create_api_key", "second")
+	second := strings.TrimSpace(out)
+	if code, _, _ := run(t, dsn, "revoke_api_key", second); code != 0 {
+		t.Errorf("revoke by the full key: %d", code)
+	}
+	if ok, _ := keys.IsValid(ctx, second); ok {
+		t.Error("the key revoked by its full text is valid")
+	}
+	if code, out, errOut := run(t, dsn, "revoke_api_key", "nokey123.abc"); code != 1 || out != "" || errOut != "CommandError: No API key with prefix \"nokey123\"\n" {
+		t.Errorf("unknown prefix: %d %q %q", code, out, errOut)
+	}
+	for _, args := range [][]string{{"create_api_key"}, {"create_api_key", "a", "b"}, {"revoke_api_key"}} {
+		if code, _, _ := run(t, dsn, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, errOut := run(t, dsn, "create_api_key", strings.Repeat("n", 51)); code != 1 || !strings.Contains(errOut, "1 to 50 characters") {
+		t.Errorf("a long name: %d %q", code, errOut)
+	}
+}

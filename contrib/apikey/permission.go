@@ -1,0 +1,63 @@
+package apikey
+
+import (
+	"strings"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/authentication"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
+)
+
+// HasAPIKey is the package's HasAPIKey permission: the request must carry
+// a valid key (Keys.IsValid) in "Authorization: Api-Key KEY", or in
+// Header when set (the API_KEY_CUSTOM_HEADER setting). It does not
+// authenticate a user: the request stays anonymous unless a scheme
+// authenticates it, so a request without a valid key gets 403
+// "Authentication credentials were not provided." from a view whose first
+// scheme sends no challenge, and 403 "You do not have permission to
+// perform this action." once a user is logged in. On objects it answers
+// as on the request.
+type HasAPIKey struct {
+	// Keys holds the keys.
+	Keys *Keys
+	// Header, when set, is the header that carries the bare key instead
+	// of Authorization, e.g. "X-Api-Key".
+	Header string
+}
+
+// Key returns the request's key as the package's KeyParser reads it: the
+// Authorization header split on "Api-Key " must give exactly two parts,
+// the second being the key; "" when there is none.
+func (p HasAPIKey) Key(r *request.Request) string {
+	if p.Header != "" {
+		return pycompat.HeaderText(authentication.HeaderValue(r.Header, p.Header))
+	}
+	authorization := pycompat.HeaderText(authentication.HeaderValue(r.Header, "Authorization"))
+	if parts := strings.Split(authorization, "Api-Key "); len(parts) == 2 {
+		return parts[1]
+	}
+	return ""
+}
+
+// HasPermission reports whether the request carries a valid key.
+func (p HasAPIKey) HasPermission(r *request.Request, _ *framework.View) (bool, error) {
+	key := p.Key(r)
+	if key == "" {
+		return false, nil
+	}
+	return p.Keys.IsValid(r.Context(), key)
+}
+
+// HasObjectPermission answers as HasPermission.
+func (p HasAPIKey) HasObjectPermission(r *request.Request, v *framework.View, _ any) (bool, error) {
+	return p.HasPermission(r, v)
+}
+
+// CheckPermission refuses a HasAPIKey without its keys at registration.
+func (p HasAPIKey) CheckPermission() error {
+	if p.Keys == nil || p.Keys.DB == nil {
+		return errNoKeys
+	}
+	return nil
+}
