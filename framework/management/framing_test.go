@@ -137,7 +137,7 @@ func TestFaultyFramingIsRefusedAndCloses(t *testing.T) {
 	}
 	// The refusal is logged as any answer.
 	s.stop(t)
-	if log := s.errOut.String(); !strings.Contains(log, "method=POST path=/a/ status=400") {
+	if log := s.errOut.String(); !strings.Contains(log, `method=POST route="" status=400`) {
 		t.Errorf("log:\n%s", log)
 	}
 }

@@ -20,7 +20,7 @@ func TestRunserverWritesRequestLinesWhileServing(t *testing.T) {
 	}
 	resp.Body.Close()
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(s.errOut.String(), "path=/seen/ status=200") {
+	for !strings.Contains(s.errOut.String(), "msg=request method=GET route=\"\" status=200") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no request line while serving:\n%s", s.errOut.String())
 		}

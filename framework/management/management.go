@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,18 +54,29 @@ type Env struct {
 	Getenv func(string) string
 	// Prog is the program name shown in usage messages; "" means "manage".
 	Prog string
+	// Store are the options DB opens the database with.
+	Store store.Options
+	// Logger is the command's logger: runserver sets it (LOG_FORMAT,
+	// LOG_LEVEL) before it builds its handler; nil means slog.Default().
+	Logger *slog.Logger
 
-	once  sync.Once
-	db    *sqlx.DB
-	dbErr error
+	once    sync.Once
+	db      *sqlx.DB
+	dbErr   error
+	closers []func()
 }
 
 // DB opens the database the first time it is called and returns the same
 // pool afterwards; Execute closes it when the command returns.
 func (e *Env) DB() (*sqlx.DB, error) {
-	e.once.Do(func() { e.db, e.dbErr = store.Open(e.DatabaseURL) })
+	e.once.Do(func() { e.db, e.dbErr = store.OpenWith(e.DatabaseURL, e.Store) })
 	return e.db, e.dbErr
 }
+
+// AtClose registers fn to run when the command returns, before the
+// database closes, the last registered first: what flushes telemetry
+// once runserver has drained its requests.
+func (e *Env) AtClose(fn func()) { e.closers = append(e.closers, fn) }
 
 // Var returns the environment variable name through Getenv, "" when
 // Getenv is nil.
@@ -82,8 +94,12 @@ func (e *Env) prog() string {
 	return e.Prog
 }
 
-// close closes the database if DB opened it.
+// close runs the AtClose functions, then closes the database if DB
+// opened it.
 func (e *Env) close() {
+	for i := len(e.closers) - 1; i >= 0; i-- {
+		e.closers[i]()
+	}
 	e.once.Do(func() { e.dbErr = errors.New("management: the command has finished") })
 	if e.db != nil {
 		_ = e.db.Close()

@@ -17,8 +17,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/go-drf/drf/framework"
 )
 
 // DefaultAddr is where runserver listens without an ADDR argument.
@@ -64,11 +64,16 @@ var DefaultServerLimits = ServerLimits{
 // server listens, which is how a port 0 becomes known. The server has
 // DefaultServerLimits against slow clients, refuses a request whose
 // framing is faulty (Transfer-Encoding with Content-Length, or in
-// HTTP/1.0) with 400 and closes its connection, logs each request (method,
-// path without query, status, duration) on env.Stderr with log/slog
-// (buffered: lines come out within LogFlushInterval), and on
-// SIGINT, SIGTERM or the end of ctx stops accepting and drains in-flight
-// requests for up to ShutdownTimeout.
+// HTTP/1.0) with 400 and closes its connection, and logs on env.Stderr
+// with the logger NewLogger makes of LOG_FORMAT and LOG_LEVEL (buffered:
+// lines come out within LogFlushInterval), which it sets as env.Logger
+// before calling handler: one line per request, request IDs on every line
+// (framework.AccessLog). On SIGINT, SIGTERM or the end of ctx (which ends
+// the ctx handler got: the API's /readyz answers 503 from then on) it
+// waits SHUTDOWN_DELAY (a duration, "5s"; none by default) while still
+// serving, so that load balancers see /readyz fail, then stops accepting
+// and drains in-flight requests for up to ShutdownTimeout; the command's
+// AtClose functions and the database's pool close after.
 func Runserver(handler func(ctx context.Context, env *Env) (http.Handler, error), onStart func(env *Env, addr string)) Command {
 	return RunserverWithLimits(DefaultServerLimits, handler, onStart)
 }
@@ -93,6 +98,21 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 					return err
 				}
 			}
+			var delay time.Duration
+			if v := env.Var("SHUTDOWN_DELAY"); v != "" {
+				d, err := time.ParseDuration(v)
+				if err != nil || d < 0 {
+					return &CommandError{Msg: fmt.Sprintf("SHUTDOWN_DELAY=%q is not a duration such as 5s", v)}
+				}
+				delay = d
+			}
+			logs := newBufferedLog(env.Stderr)
+			defer logs.Close()
+			logger, err := NewLogger(logs, env.Var("LOG_FORMAT"), env.Var("LOG_LEVEL"))
+			if err != nil {
+				return &CommandError{Msg: err.Error()}
+			}
+			env.Logger = logger
 			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			h, err := handler(ctx, env)
@@ -103,11 +123,8 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 			if err != nil {
 				return &CommandError{Msg: "Error: " + listenError(err)}
 			}
-			logs := newBufferedLog(env.Stderr)
-			defer logs.Close()
-			logger := slog.New(slog.NewTextHandler(logs, nil))
 			srv := &http.Server{
-				Handler:           logRequests(logs, refuseFaultyFraming(h)),
+				Handler:           framework.AccessLog(logger, refuseFaultyFraming(h)),
 				ConnContext:       withConn,
 				ReadHeaderTimeout: limits.ReadHeaderTimeout,
 				ReadTimeout:       limits.ReadTimeout,
@@ -133,6 +150,9 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 			case <-ctx.Done():
 			}
 			logger.Info("shutting down")
+			if delay > 0 {
+				time.Sleep(delay)
+			}
 			drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownTimeout)
 			defer cancel()
 			if err := srv.Shutdown(drain); err != nil {
@@ -216,6 +236,27 @@ func newBufferedLog(w io.Writer) *bufferedLog {
 	return l
 }
 
+// NewLogger returns runserver's logger on w: log/slog's text handler, or
+// its JSON handler when format is "json", at level ("debug", "info",
+// "warn" or "error", in any case; "" is info), its records carrying the
+// request ID of the request they are logged for (framework.LogHandler).
+func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if level != "" {
+		if err := lv.UnmarshalText([]byte(level)); err != nil {
+			return nil, fmt.Errorf("LOG_LEVEL=%q is not debug, info, warn or error", level)
+		}
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch strings.ToLower(format) {
+	case "", "text":
+		return slog.New(framework.LogHandler(slog.NewTextHandler(w, opts))), nil
+	case "json":
+		return slog.New(framework.LogHandler(slog.NewJSONHandler(w, opts))), nil
+	}
+	return nil, fmt.Errorf("LOG_FORMAT=%q is not text or json", format)
+}
+
 // Write buffers p, a whole log record.
 func (l *bufferedLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
@@ -235,98 +276,3 @@ func (l *bufferedLog) Close() {
 	<-l.done
 	l.flush()
 }
-
-// logRequests logs one line per request: method, path (never the query
-// string or headers, which may carry secrets), status and duration, in
-// log/slog's text format, appended straight into the log's buffer.
-func logRequests(logs *bufferedLog, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r)
-		if rec.status == 0 {
-			rec.status = http.StatusOK
-		}
-		logs.request(r.Method, r.URL.Path, rec.status, start)
-	})
-}
-
-// request writes the request's log line.
-func (l *bufferedLog) request(method, path string, status int, start time.Time) {
-	now := time.Now()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	_, _ = l.w.Write(appendRequestLine(l.w.AvailableBuffer(), now, method, path, status, now.Sub(start)))
-}
-
-// appendRequestLine appends the line slog.TextHandler writes for a record
-// at t of Info("request", "method", method, "path", path, "status",
-// status, "duration", d), without slog's per-record work (caller lookup,
-// record, attribute walk).
-func appendRequestLine(b []byte, t time.Time, method, path string, status int, d time.Duration) []byte {
-	// slog's time: RFC 3339 with exactly three decimals.
-	b = append(b, "time="...)
-	n := len(b) + len("2006-01-02T15:04:05.000")
-	b = t.Round(0).Truncate(time.Millisecond).Add(time.Millisecond/10).AppendFormat(b, time.RFC3339Nano)
-	b = append(b[:n], b[n+1:]...)
-	b = append(b, " level=INFO msg=request method="...)
-	b = appendLogValue(b, method)
-	b = append(b, " path="...)
-	b = appendLogValue(b, path)
-	b = append(b, " status="...)
-	b = strconv.AppendInt(b, int64(status), 10)
-	b = append(b, " duration="...)
-	b = append(b, d.String()...)
-	return append(b, '\n')
-}
-
-// appendLogValue appends s as slog's text handler does: bare, unless it
-// is empty or holds a space, '=', '"', a control character or a rune
-// that is invalid, a space or not printable; then quoted.
-func appendLogValue(b []byte, s string) []byte {
-	quote := s == ""
-	for i := 0; i < len(s) && !quote; {
-		if c := s[i]; c < utf8.RuneSelf {
-			quote = c <= ' ' || c == '=' || c == '"'
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		quote = r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r)
-		i += size
-	}
-	if quote {
-		return strconv.AppendQuote(b, s)
-	}
-	return append(b, s...)
-}
-
-// statusRecorder remembers the status a handler sent.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-// WriteHeader records the first final status and passes it on.
-func (s *statusRecorder) WriteHeader(code int) {
-	if s.status == 0 && code >= 200 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-// Write records an implicit 200 and passes the bytes on.
-func (s *statusRecorder) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	return s.ResponseWriter.Write(b)
-}
-
-// Flush lets streaming handlers flush through the recorder.
-func (s *statusRecorder) Flush() {
-	_ = http.NewResponseController(s.ResponseWriter).Flush()
-}
-
-// Unwrap gives http.ResponseController the underlying writer.
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }

@@ -92,8 +92,8 @@ func TestRunserverServesLogsAndStops(t *testing.T) {
 	}
 	logs := s.errOut.String()
 	for _, re := range []string{
-		`msg=request method=GET path=/hello/ status=200 duration=\S+`,
-		`msg=request method=GET path=/missing/ status=404 duration=\S+`,
+		`msg=request method=GET route="" status=200 duration=\S+ version="" request_id=[0-9a-f]{32}\n`,
+		`msg=request method=GET route="" status=404 duration=\S+ version="" request_id=[0-9a-f]{32}\n`,
 		`msg="shutting down"`,
 	} {
 		if !regexp.MustCompile(re).MatchString(logs) {

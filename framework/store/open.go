@@ -1,6 +1,9 @@
 package store
 
 import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"regexp"
 	"strings"
@@ -86,24 +89,54 @@ var urlScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
 //     an SQLite URI ("file:db.sqlite3?mode=rwc") or ":memory:".
 //
 // Any other scheme is an error that names the supported ones.
-func Open(dsn string) (*sqlx.DB, error) {
+func Open(dsn string) (*sqlx.DB, error) { return OpenWith(dsn, Options{}) }
+
+// Options are what OpenWith adds to Open.
+type Options struct {
+	// OpenDB makes the pool of the database's connector; nil gives
+	// sql.OpenDB. framework/telemetry's traces every statement.
+	OpenDB func(driver.Connector) *sql.DB
+}
+
+// OpenWith is Open with o.
+func OpenWith(dsn string, o Options) (*sqlx.DB, error) {
 	m := urlScheme.FindStringSubmatch(dsn)
 	if m == nil {
-		return openSQLite(dsn)
+		return openSQLite(dsn, o)
 	}
 	switch strings.ToLower(m[1]) {
 	case "postgres", "postgresql":
-		return openPostgres(dsn)
+		return openPostgres(dsn, o)
 	case "sqlite":
 		path, err := sqliteURLPath(dsn)
 		if err != nil {
 			return nil, err
 		}
-		return openSQLite(path)
+		return openSQLite(path, o)
 	}
 	return nil, fmt.Errorf("store: unsupported database URL scheme %q: use sqlite:///relative/path, "+
 		"sqlite:////absolute/path, postgres:// or postgresql://", m[1])
 }
+
+// openDB is o.OpenDB, else sql.OpenDB.
+func (o Options) openDB(c driver.Connector) *sql.DB {
+	if o.OpenDB == nil {
+		return sql.OpenDB(c)
+	}
+	return o.OpenDB(c)
+}
+
+// dsnConnector connects with a driver that has no connector of its own.
+type dsnConnector struct {
+	dsn string
+	drv driver.Driver
+}
+
+// Connect opens a connection to the dsn.
+func (c dsnConnector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
+
+// Driver returns the driver.
+func (c dsnConnector) Driver() driver.Driver { return c.drv }
 
 // sqliteURLPath is the file of an sqlite:// URL, read as dj-database-url
 // reads it: the path after the third slash, so "sqlite:///db.sqlite3" is

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/url"
 	"runtime"
@@ -82,7 +81,7 @@ func DefaultMaxConns() int { return 2*runtime.NumCPU() + 2 }
 // its session ended by the server (a restart, a fail-over), is sent again
 // on another connection by database/sql; nothing else is retried here
 // (see InTx).
-func openPostgres(dsn string) (*sqlx.DB, error) {
+func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 	u, err := url.Parse(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: bad PostgreSQL URL: %v", redactURLError(err))
@@ -127,7 +126,7 @@ func openPostgres(dsn string) (*sqlx.DB, error) {
 	config.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: CancelGrace}
 	}
-	db := sqlx.NewDb(sql.OpenDB(newConnector(config, maxConns, acquire, statement, lifetime)), PostgresDriverName)
+	db := sqlx.NewDb(o.openDB(newConnector(config, maxConns, acquire, statement, lifetime)), PostgresDriverName)
 	db.SetMaxIdleConns(maxConns) // the connector bounds the open ones
 	db.SetConnMaxLifetime(lifetime)
 	db.SetConnMaxIdleTime(idle)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/mattn/go-sqlite3"
 )
 
 // DriverName is the database/sql driver of SQLite databases.
@@ -49,7 +50,7 @@ var memoryDBs atomic.Uint64
 // named shared-cache database held by exactly one connection, so it lives as
 // long as the pool and all work on it is serialised; do not use the *sqlx.DB
 // while holding one of its transactions.
-func openSQLite(dsn string) (*sqlx.DB, error) {
+func openSQLite(dsn string, o Options) (*sqlx.DB, error) {
 	path, memory, err := resolve(dsn)
 	if err != nil {
 		return nil, err
@@ -70,10 +71,7 @@ func openSQLite(dsn string) (*sqlx.DB, error) {
 	if strings.Contains(path, "?") {
 		sep = "&"
 	}
-	db, err := sqlx.Open(DriverName, path+sep+strings.Join(params, "&"))
-	if err != nil {
-		return nil, fmt.Errorf("store: open %q: %w", dsn, err)
-	}
+	db := sqlx.NewDb(o.openDB(dsnConnector{path + sep + strings.Join(params, "&"), &sqlite3.SQLiteDriver{}}), DriverName)
 	if memory {
 		db.SetMaxOpenConns(1)
 		db.SetMaxIdleConns(1)
