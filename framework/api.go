@@ -169,6 +169,9 @@ func (a *API) Handler(v View) http.Handler { return a.compile(v, fmt.Sprintf("th
 func (a *API) compile(v View, what string) *handler {
 	h := compile(v, a.settings)
 	err := checkPermissions(h.view.Permissions.items)
+	if err == nil {
+		err = setupPagination(&h.view, a.settings)
+	}
 	for _, t := range h.view.Throttles.items {
 		if c, ok := t.(ThrottleChecker); ok && err == nil {
 			err = c.CheckThrottle(&h.view)

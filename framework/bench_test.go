@@ -19,6 +19,7 @@ import (
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
@@ -58,20 +59,24 @@ func benchBooks(n int) []benchBook {
 // computed beforehand, so that a benchmark over it measures the framework.
 type fixedSource struct {
 	count int
-	page  []any
+	page  []*benchBook
 }
 
-func (s fixedSource) Ordering() []queryset.Order                       { return nil }
-func (s fixedSource) OrderBy(...queryset.Order) queryset.Source        { return s }
-func (s fixedSource) Filter(string, string) queryset.Source            { return s }
-func (s fixedSource) Seek(string, queryset.Op, string) queryset.Source { return s }
-func (s fixedSource) Search([]string, []string) queryset.Source        { return s }
-func (s fixedSource) Count(context.Context) (int, error)               { return s.count, nil }
-func (s fixedSource) Slice(context.Context, int, int) ([]any, error)   { return s.page, nil }
-func (s fixedSource) Position(any, string) (string, error)             { return "", nil }
+type fixed = queryset.Source[benchBook]
+
+func (s fixedSource) Fields() []string                                      { return nil }
+func (s fixedSource) Ordering() []query.Order                               { return nil }
+func (s fixedSource) OrderBy(...query.Order) fixed                          { return s }
+func (s fixedSource) Filter(string, string) fixed                           { return s }
+func (s fixedSource) Seek(string, query.Op, string) fixed                   { return s }
+func (s fixedSource) SeekAfter([]query.Order, []string) fixed               { return s }
+func (s fixedSource) Search([]string, []string) fixed                       { return s }
+func (s fixedSource) Count(context.Context) (int, error)                    { return s.count, nil }
+func (s fixedSource) Slice(context.Context, int, int) ([]*benchBook, error) { return s.page, nil }
+func (s fixedSource) Position(*benchBook, string) (string, error)           { return "", nil }
 func newFixedSource(count, size int) fixedSource {
 	books := benchBooks(size)
-	page := make([]any, size)
+	page := make([]*benchBook, size)
 	for i := range books {
 		page[i] = &books[i]
 	}
@@ -94,7 +99,7 @@ const benchKey = "0123456789abcdef0123456789abcdef01234567"
 // listView is the sample's /pages/page-number/ behind token authentication
 // and IsAuthenticated: page number pagination of 5, the JSON and browsable
 // renderers, over src.
-func listView(src queryset.Source, tokens authentication.TokenStore) http.Handler {
+func listView(src queryset.Source[benchBook], tokens authentication.TokenStore) http.Handler {
 	settings := framework.Settings{
 		Authentication: framework.Authenticators(authentication.Token{Tokens: tokens}),
 		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
@@ -167,7 +172,7 @@ func BenchmarkFrameworkPath(b *testing.B) {
 // books (queryset.SliceSource).
 func BenchmarkSliceSource(b *testing.B) {
 	tokens := memoryTokens{benchKey: {ID: 2, Username: "alice", Active: true}}
-	src := queryset.MustSlice(benchBooks(1000), queryset.Order{Field: "id"})
+	src := queryset.MustSlice(benchBooks(1000), query.Order{Field: "id"})
 	serve(b, listView(src, tokens), pageRequest(benchKey))
 }
 
@@ -201,7 +206,7 @@ func BenchmarkSQLite(b *testing.B) {
 		} {
 			b.Run(fmt.Sprintf("books=%d/count=%s", n, c.name), func(b *testing.B) {
 				src := queryset.MustSQL[benchBook](db, queryset.SQLConfig{Table: "books", Query: booksQuery,
-					Ordering: []queryset.Order{{Field: "id"}}, Counter: c.counter})
+					Ordering: []query.Order{{Field: "id"}}, Counter: c.counter})
 				serve(b, listView(src, &authtoken.Tokens{DB: db}), pageRequest(key))
 			})
 		}

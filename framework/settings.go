@@ -7,7 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/go-drf/drf/framework/cache"
-	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -63,7 +63,7 @@ var NoPagination Paginator = noPagination{}
 
 type noPagination struct{}
 
-func (noPagination) Paginate(queryset.Source, *request.Request, *View) (Page, error) { return nil, nil }
+func (noPagination) Paginate(*request.Request, query.Query) (Page, error) { return nil, nil }
 
 // NoVersioning turns versioning off where a nil Versioning would inherit
 // (versioning_class = None). It determines no version.

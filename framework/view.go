@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -127,6 +128,26 @@ func compile(v View, s *Settings) *handler {
 	return h
 }
 
+// setupPagination resolves the view's paginator against s, once
+// (PaginatorSetup), and lets the view's Describer check it
+// (PaginationChecker).
+func setupPagination(v *View, s *Settings) error {
+	if ps, ok := v.Pagination.(PaginatorSetup); ok {
+		p, err := ps.Setup(s)
+		if err != nil {
+			return fmt.Errorf("pagination: %w", err)
+		}
+		if p != nil && reflect.TypeOf(p) != reflect.TypeOf(v.Pagination) {
+			return fmt.Errorf("pagination: %T's Setup returned a %T; a style that embeds a built-in one must define its own Setup", v.Pagination, p)
+		}
+		v.Pagination = p
+	}
+	if c, ok := v.Describer.(PaginationChecker); ok && v.Pagination != nil {
+		return c.CheckPagination(v.Pagination)
+	}
+	return nil
+}
+
 // effective is the view's policy over the setting's, nil when off.
 func effective[T comparable](view, setting, off T) T {
 	var unset T
@@ -199,9 +220,6 @@ func (v *View) Paginator() Paginator {
 	}
 	return v.Pagination
 }
-
-// PageSize returns the global PAGE_SIZE.
-func (v *View) PageSize() int { return v.Global().PageSize }
 
 // ServeHTTP runs DRF's pipeline: build the Request, refuse a query string
 // of more than MaxNumberFields fields, negotiate the renderer, determine

@@ -8,6 +8,7 @@ import (
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/generics"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
@@ -57,7 +58,7 @@ func booksSource(db *sqlx.DB) (*queryset.SQLSource[Book], error) {
 		Query: `SELECT b."id", b."title", b."author", b."rating", b."created", b."owner_id", u."username" AS "owner" ` +
 			`FROM "books" b JOIN "auth_user" u ON u."id" = b."owner_id"`,
 		Columns:   []string{"title", "author", "rating", "created", "owner_id"},
-		Ordering:  []queryset.Order{{Field: "id"}},
+		Ordering:  []query.Order{{Field: "id"}},
 		Counter:   queryset.CountTable("books"),
 		TableRows: true,
 		// Pages with EstimatedCount (/beyond/pages/estimated/) read this:

@@ -5,6 +5,7 @@ import (
 	"github.com/go-drf/drf/framework/filters"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
 )
@@ -47,11 +48,12 @@ func (a *app) manualPage() framework.View {
 		Name:       "Manual Page",
 		Pagination: fivePerPage,
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
-			page, err := v.Paginator().Paginate(a.books, r, v)
+			var rows queryset.Rows[Book]
+			page, err := v.Paginator().Paginate(r, queryset.Into(a.books, &rows))
 			if err != nil {
 				return nil, err
 			}
-			data, err := bookSerializer.Many(page.Items(), &serializers.Context{Request: r})
+			data, err := bookSerializer.Many(rows.Items, &serializers.Context{Request: r})
 			if err != nil {
 				return nil, err
 			}

@@ -27,6 +27,7 @@ import (
 	"github.com/go-drf/drf/framework/browsable"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
@@ -54,7 +55,7 @@ func main() {
 		Table: "books",
 		Query: `SELECT b."id", b."title", b."author", b."rating", b."created", b."owner_id", u."username" AS "owner" ` +
 			`FROM "books" b JOIN "auth_user" u ON u."id" = b."owner_id"`,
-		Ordering: []queryset.Order{{Field: "id"}},
+		Ordering: []query.Order{{Field: "id"}},
 		Counter:  booksCounter,
 	})
 	if err != nil {

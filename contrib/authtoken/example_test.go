@@ -15,6 +15,7 @@ import (
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
@@ -57,7 +58,7 @@ func Example_authenticationAndPagination() {
 	})
 	api.Handle("/notes/", generics.ListAPIView(generics.GenericAPIView[Note]{
 		View:       framework.View{Permissions: framework.Permissions(framework.IsAuthenticated{})},
-		Source:     queryset.MustSQL[Note](db, queryset.SQLConfig{Table: "notes", Ordering: []queryset.Order{{Field: "id"}}}),
+		Source:     queryset.MustSQL[Note](db, queryset.SQLConfig{Table: "notes", Ordering: []query.Order{{Field: "id"}}}),
 		Serializer: serializers.MustNew[Note](),
 	}))
 	srv := httptest.NewServer(api)

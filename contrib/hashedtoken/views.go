@@ -106,11 +106,7 @@ func (v Views) List() framework.View {
 		if err != nil {
 			return nil, err
 		}
-		items := make([]any, len(toks))
-		for i, t := range toks {
-			items[i] = t
-		}
-		data, err := tokenSerializer.Many(items, &serializers.Context{Request: r})
+		data, err := tokenSerializer.Many(toks, &serializers.Context{Request: r})
 		if err != nil {
 			return nil, err
 		}

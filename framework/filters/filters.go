@@ -1,6 +1,6 @@
 // Package filters holds the filter backends of list views, DRF's
 // filter_backends: OrderingFilter (?ordering=) and SearchFilter (?search=).
-// A backend narrows or orders a data source for one request.
+// A backend narrows or orders a list query for one request.
 package filters
 
 import (
@@ -10,13 +10,13 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/pagination"
-	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
 )
 
 // Backend is a filter backend (filter_queryset).
 type Backend interface {
-	Filter(r *request.Request, src queryset.Source) (queryset.Source, error)
+	Filter(r *request.Request, src query.Query) (query.Query, error)
 }
 
 // Orderer is a backend that chooses an ordering (DRF's get_ordering):
@@ -24,7 +24,7 @@ type Backend interface {
 // then pages in that ordering rather than its own.
 type Orderer interface {
 	Backend
-	Ordering(r *request.Request, src queryset.Source) []queryset.Order
+	Ordering(r *request.Request, src query.Query) []query.Order
 }
 
 // OrderingFilter orders the source by the comma-separated fields of the
@@ -43,7 +43,7 @@ type OrderingFilter struct {
 }
 
 // Filter orders src by the request's ordering.
-func (f OrderingFilter) Filter(r *request.Request, src queryset.Source) (queryset.Source, error) {
+func (f OrderingFilter) Filter(r *request.Request, src query.Query) (query.Query, error) {
 	ordering := f.Ordering(r, src)
 	if len(ordering) == 0 {
 		return src, nil
@@ -73,21 +73,19 @@ func (f SearchFilter) SchemaParameters(*framework.View) []pagination.SchemaParam
 
 // Ordering returns the ordering the request asks for (get_ordering): the
 // valid names of the parameter (its last value), else Default.
-func (f OrderingFilter) Ordering(r *request.Request, src queryset.Source) []queryset.Order {
+func (f OrderingFilter) Ordering(r *request.Request, src query.Query) []query.Order {
 	param := f.Param
 	if param == "" {
 		param = "ordering"
 	}
 	valid := f.Fields
 	if valid == nil {
-		if l, ok := src.(queryset.FieldLister); ok {
-			valid = l.Fields()
-		}
+		valid = src.Fields()
 	}
 	if val := r.QueryParam(param); val != "" {
-		var ordering []queryset.Order
+		var ordering []query.Order
 		for _, term := range strings.Split(val, ",") {
-			o := queryset.ParseOrder(strings.TrimSpace(term))
+			o := query.ParseOrder(strings.TrimSpace(term))
 			if o.Field != "" && slices.Contains(valid, o.Field) {
 				ordering = append(ordering, o)
 			}
@@ -96,9 +94,9 @@ func (f OrderingFilter) Ordering(r *request.Request, src queryset.Source) []quer
 			return ordering
 		}
 	}
-	ordering := make([]queryset.Order, len(f.Default))
+	ordering := make([]query.Order, len(f.Default))
 	for i, d := range f.Default {
-		ordering[i] = queryset.ParseOrder(d)
+		ordering[i] = query.ParseOrder(d)
 	}
 	return ordering
 }
@@ -114,7 +112,7 @@ type SearchFilter struct {
 }
 
 // Filter narrows src to the items matching every term.
-func (f SearchFilter) Filter(r *request.Request, src queryset.Source) (queryset.Source, error) {
+func (f SearchFilter) Filter(r *request.Request, src query.Query) (query.Query, error) {
 	terms := f.Terms(r)
 	if len(f.Fields) == 0 || len(terms) == 0 {
 		return src, nil

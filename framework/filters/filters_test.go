@@ -28,17 +28,17 @@ func req(query string) *request.Request {
 
 func list(t *testing.T, b filters.Backend, query string) string {
 	t.Helper()
-	src, err := b.Filter(req(query), rows)
+	var got queryset.Rows[row]
+	q, err := b.Filter(req(query), queryset.Into(rows, &got))
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := src.Slice(context.Background(), 0, -1)
-	if err != nil {
+	if _, err := q.Fetch(context.Background(), 0, -1); err != nil {
 		t.Fatal(err)
 	}
 	var ids []int64
-	for _, it := range items {
-		ids = append(ids, it.(*row).ID)
+	for _, it := range got.Items {
+		ids = append(ids, it.ID)
 	}
 	return fmt.Sprint(ids)
 }
@@ -64,7 +64,7 @@ func TestOrderingFilter(t *testing.T) {
 			t.Errorf("%+v ?%s = %s, want %s", c.f, c.query, got, c.want)
 		}
 	}
-	if got := fmt.Sprint(restricted.Ordering(req("ordering=-title,id"), rows)); got != "[-title id]" {
+	if got := fmt.Sprint(restricted.Ordering(req("ordering=-title,id"), queryset.Into(rows, nil))); got != "[-title id]" {
 		t.Errorf("ordering = %s", got)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/filters"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
@@ -32,10 +33,10 @@ type GenericAPIView[T any] struct {
 	framework.View
 
 	// Source is the data source (queryset).
-	Source queryset.Source
+	Source queryset.Source[T]
 	// SourceFor, when set, returns the source for a request instead
 	// (get_queryset), e.g. the requester's own items.
-	SourceFor func(r *request.Request) (queryset.Source, error)
+	SourceFor func(r *request.Request) (queryset.Source[T], error)
 	// Serializer reads and validates items (serializer_class).
 	Serializer *serializers.Serializer[T]
 	// SerializerFor, when set, picks the serializer per request
@@ -90,7 +91,7 @@ func (g *GenericAPIView[T]) lookupField() string {
 func (g *GenericAPIView[T]) Filters() []filters.Backend { return g.FilterBackends }
 
 // GetSource returns the request's data source (get_queryset).
-func (g *GenericAPIView[T]) GetSource(r *request.Request) (queryset.Source, error) {
+func (g *GenericAPIView[T]) GetSource(r *request.Request) (queryset.Source[T], error) {
 	if g.SourceFor != nil {
 		return g.SourceFor(r)
 	}
@@ -100,15 +101,21 @@ func (g *GenericAPIView[T]) GetSource(r *request.Request) (queryset.Source, erro
 	return g.Source, nil
 }
 
-// FilterSource applies the filter backends in order (filter_queryset).
-func (g *GenericAPIView[T]) FilterSource(r *request.Request, src queryset.Source) (queryset.Source, error) {
+// Query returns the request's source as a query whose fetches fill rows,
+// with the filter backends applied in order (get_queryset, then
+// filter_queryset).
+func (g *GenericAPIView[T]) Query(r *request.Request, rows *queryset.Rows[T]) (query.Query, error) {
+	src, err := g.GetSource(r)
+	if err != nil {
+		return nil, err
+	}
+	q := queryset.Into(src, rows)
 	for _, b := range g.FilterBackends {
-		var err error
-		if src, err = b.Filter(r, src); err != nil {
+		if q, err = b.Filter(r, q); err != nil {
 			return nil, err
 		}
 	}
-	return src, nil
+	return q, nil
 }
 
 // GetSerializer returns the request's serializer (get_serializer_class).
@@ -133,47 +140,41 @@ func (g *GenericAPIView[T]) SerializerContext(r *request.Request) *serializers.C
 // view's object permissions. No item, or a value of the wrong type, is
 // 404 "Not found.".
 func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T, error) {
-	src, err := g.GetSource(r)
+	var rows queryset.Rows[T]
+	q, err := g.Query(r, &rows)
 	if err != nil {
 		return nil, err
 	}
-	if src, err = g.FilterSource(r, src); err != nil {
-		return nil, err
-	}
 	value := chi.URLParam(r.Request, g.LookupParam())
-	items, err := src.Filter(g.lookupField(), value).Slice(r.Context(), 0, 1)
-	if errors.Is(err, queryset.ErrInvalidValue) || (err == nil && len(items) == 0) {
+	_, err = q.Filter(g.lookupField(), value).Fetch(r.Context(), 0, 1)
+	if errors.Is(err, query.ErrInvalidValue) || (err == nil && len(rows.Items) == 0) {
 		return nil, exceptions.NotFound()
 	}
 	if err != nil {
 		return nil, err
 	}
-	obj, ok := items[0].(*T)
-	if !ok {
-		return nil, fmt.Errorf("generics: source item is %T, not %T", items[0], obj)
-	}
+	obj := rows.Items[0]
 	if err := v.CheckObjectPermissions(r, obj); err != nil {
 		return nil, err
 	}
 	return obj, nil
 }
 
-// Paginate returns the page of src the view's paginator picks for r, or
-// nil when the view has no pagination (paginate_queryset).
-func (g *GenericAPIView[T]) Paginate(v *framework.View, r *request.Request, src queryset.Source) (framework.Page, error) {
-	p := v.Paginator()
-	if p == nil {
-		return nil, nil
+// CheckPagination checks, at registration, that the view's paginator can
+// page its Source (pagination.Checker: the cursor styles' ordering).
+func (g *GenericAPIView[T]) CheckPagination(p framework.Paginator) error {
+	if c, ok := p.(pagination.Checker); ok && g.Source != nil {
+		return c.Check(queryset.Into(g.Source, nil))
 	}
-	return p.Paginate(src, r, v)
+	return nil
 }
 
-func (g *GenericAPIView[T]) writer(r *request.Request) (queryset.Writer, error) {
+func (g *GenericAPIView[T]) writer(r *request.Request) (queryset.Writer[T], error) {
 	src, err := g.GetSource(r)
 	if err != nil {
 		return nil, err
 	}
-	w, ok := src.(queryset.Writer)
+	w, ok := src.(queryset.Writer[T])
 	if !ok {
 		return nil, fmt.Errorf("generics: source %T cannot write; set the Perform hooks", src)
 	}
@@ -213,11 +214,9 @@ func (g *GenericAPIView[T]) DeleteObject(r *request.Request, obj *T) error {
 // an ordering filter among the backends, the cursor paginator pages in
 // the filter's ordering.
 func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*framework.Response, error) {
-	src, err := g.GetSource(r)
+	var rows queryset.Rows[T]
+	q, err := g.Query(r, &rows)
 	if err != nil {
-		return nil, err
-	}
-	if src, err = g.FilterSource(r, src); err != nil {
 		return nil, err
 	}
 	ser, err := g.GetSerializer(r)
@@ -226,35 +225,33 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 	}
 	for _, b := range g.FilterBackends {
 		if _, ok := b.(filters.Orderer); ok {
-			src = pagination.FilterOrdered(src)
+			q = pagination.FilterOrdered(q)
 			break
 		}
 	}
-	ctx := g.SerializerContext(r)
-	page, err := g.Paginate(v, r, src)
-	if err != nil {
-		return nil, err
-	}
-	if page != nil {
-		data, err := ser.Many(page.Items(), ctx)
-		if err != nil {
+	var page framework.Page
+	if p := v.Paginator(); p != nil {
+		if page, err = p.Paginate(r, q); err != nil {
 			return nil, err
 		}
-		resp := page.Response(data)
-		if resp.Page == nil {
-			resp.Page = page
+	}
+	if page == nil {
+		if _, err := q.Fetch(r.Context(), 0, -1); err != nil {
+			return nil, err
 		}
-		return resp, nil
 	}
-	items, err := src.Slice(r.Context(), 0, -1)
+	data, err := ser.Many(rows.Items, g.SerializerContext(r))
 	if err != nil {
 		return nil, err
 	}
-	data, err := ser.Many(items, ctx)
-	if err != nil {
-		return nil, err
+	if page == nil {
+		return framework.OK(data), nil
 	}
-	return framework.OK(data), nil
+	resp := page.Response(data)
+	if resp.Page == nil {
+		resp.Page = page
+	}
+	return resp, nil
 }
 
 // validate reads the body into obj with the view's serializer (DRF's

@@ -14,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework/filters"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
@@ -146,11 +147,12 @@ func TestListPaginatesOnlyWithAPaginator(t *testing.T) {
 	off.Pagination = framework.NoPagination
 	s.handle("/off/", generics.ListAPIView(off))
 	plain := framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
-		page, err := v.Paginator().Paginate(s.f.Books.OrderBy(queryset.ParseOrder("-id")), r, v)
+		var rows queryset.Rows[qt.Book]
+		page, err := v.Paginator().Paginate(r, queryset.Into(s.f.Books.OrderBy(query.ParseOrder("-id")), &rows))
 		if err != nil {
 			return nil, err
 		}
-		data, err := bookSerializer.Many(page.Items(), &serializers.Context{Request: r})
+		data, err := bookSerializer.Many(rows.Items, &serializers.Context{Request: r})
 		if err != nil {
 			return nil, err
 		}
@@ -309,7 +311,7 @@ func TestHyperlinkedCreateAndLookup(t *testing.T) {
 	}
 	s.handle("/by-title/{title}/", generics.RetrieveAPIView(byTitle), framework.Named("book-by-title"))
 	mine := s.view()
-	mine.SourceFor = func(r *request.Request) (queryset.Source, error) {
+	mine.SourceFor = func(r *request.Request) (queryset.Source[qt.Book], error) {
 		if !r.User().IsAuthenticated() {
 			return nil, exceptions.NotAuthenticated()
 		}
@@ -367,7 +369,7 @@ func TestSliceSourceAndSQLSourceAgree(t *testing.T) {
 		}
 	}
 	ranks := generics.ListAPIView(generics.GenericAPIView[computed]{
-		Source:     queryset.MustSlice([]computed{{3, "c"}, {1, "a"}, {2, "b"}}, queryset.ParseOrder("rank")),
+		Source:     queryset.MustSlice([]computed{{3, "c"}, {1, "a"}, {2, "b"}}, query.ParseOrder("rank")),
 		Serializer: serializers.MustNew[computed](),
 	})
 	s.handle("/ranks/", ranks)

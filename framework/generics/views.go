@@ -2,7 +2,6 @@ package generics
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/queryset"
@@ -17,13 +16,10 @@ func (g *GenericAPIView[T]) CheckActions(actions ...string) error {
 	if g.Source == nil && g.SourceFor == nil {
 		return fmt.Errorf("generics: view of %s needs a Source or SourceFor", name)
 	}
-	if s, ok := g.Source.(queryset.Typed); ok && s.ItemType() != reflect.TypeFor[T]() {
-		return fmt.Errorf("generics: view of %s has a source of %s, not of %s", name, s.ItemType(), reflect.TypeFor[T]())
-	}
 	// cannot says why writes through the source would fail, "" if they work
 	// (a SourceFor is only known per request).
 	var cannot string
-	if w, ok := g.Source.(queryset.Writer); g.Source != nil && !ok {
+	if w, ok := g.Source.(queryset.Writer[T]); g.Source != nil && !ok {
 		cannot = fmt.Sprintf("the source %T cannot write", g.Source)
 	} else if c, ok := w.(queryset.WriteChecker); ok && !c.CanWrite() {
 		cannot = fmt.Sprintf("the source %T is read-only (it has a Query and no Columns)", g.Source)

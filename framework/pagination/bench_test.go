@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -49,7 +50,7 @@ func BenchmarkDeepPages(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Logf("built %d rows in %v", benchRows, time.Since(start).Round(time.Millisecond))
-	src, err := queryset.NewSQL[book](db, queryset.SQLConfig{Table: "books", Ordering: []queryset.Order{{Field: "created", Desc: true}}})
+	src, err := queryset.NewSQL[book](db, queryset.SQLConfig{Table: "books", Ordering: []query.Order{{Field: "created", Desc: true}}})
 	if err != nil {
 		b.Fatal(err)
 	}

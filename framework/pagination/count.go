@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/query"
 )
 
 // CountMode is how the page-number and limit/offset styles count the
@@ -17,13 +17,13 @@ const (
 	// ExactCount counts every item on every request (SELECT COUNT(*)),
 	// as DRF does.
 	ExactCount CountMode = iota
-	// EstimatedCount asks a queryset.Estimator source for an estimate
-	// (a cached count, a planner's statistics) and shows it with
+	// EstimatedCount asks the query for an estimate (EstimateCount: a
+	// queryset.Estimator's cached count, a planner's statistics) and shows it with
 	// "count_estimated": true. The links do not trust it: each page
 	// reads one item more to know whether another page follows, and
 	// the last page, seen to end, shows the exact count ("count_estimated":
-	// false), as does a source that counted exactly (filtered, or not an
-	// Estimator).
+	// false), as does a source that counted exactly (filtered, or not
+	// an Estimator).
 	EstimatedCount
 	// NoCount never counts: the body is {"next", "previous", "results"},
 	// each page reading one item more to know whether another follows
@@ -40,17 +40,15 @@ type pageCount struct {
 }
 
 // countItems counts src as mode says.
-func countItems(ctx context.Context, src queryset.Source, mode CountMode) (pageCount, error) {
+func countItems(ctx context.Context, q query.Query, mode CountMode) (pageCount, error) {
 	switch mode {
 	case NoCount:
 		return pageCount{unknown: true}, nil
 	case EstimatedCount:
-		if e, ok := src.(queryset.Estimator); ok {
-			n, exact, err := e.EstimateCount(ctx)
-			return pageCount{n: n, estimated: !exact}, err
-		}
+		n, exact, err := q.EstimateCount(ctx)
+		return pageCount{n: n, estimated: !exact}, err
 	}
-	n, err := src.Count(ctx)
+	n, err := q.Count(ctx)
 	return pageCount{n: n}, err
 }
 

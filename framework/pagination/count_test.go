@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 )
 
@@ -19,10 +20,10 @@ type fixedCount int
 func (n fixedCount) CountRows(context.Context, *sqlx.DB) (int, error) { return int(n), nil }
 
 // estimatedBooks is the 25 books with an estimator that answers estimate.
-func estimatedBooks(t *testing.T, estimate int) queryset.Source {
+func estimatedBooks(t *testing.T, estimate int) queryset.Source[book] {
 	t.Helper()
 	src, err := queryset.NewSQL[book](openBooks(t, 25), queryset.SQLConfig{Table: "books",
-		Ordering: []queryset.Order{{Field: "id"}}, Estimator: fixedCount(estimate)})
+		Ordering: []query.Order{{Field: "id"}}, Estimator: fixedCount(estimate)})
 	if err != nil {
 		t.Fatal(err)
 	}

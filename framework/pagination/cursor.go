@@ -5,14 +5,14 @@ import (
 	"encoding/base64"
 	"errors"
 	"html/template"
-	"log/slog"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
-	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 )
@@ -28,7 +28,7 @@ const DefaultOffsetCutoff = 1000
 //
 // The ordering's first field should be unchanging, unique or nearly
 // unique, not null, not a float, and indexed. A field that breaks these
-// rules still works, with reduced benefits; Check warns about it.
+// rules still works, with reduced benefits.
 type CursorPagination struct {
 	// PageSize is the number of items of a page; 0 gives PAGE_SIZE.
 	PageSize int
@@ -52,55 +52,74 @@ type CursorPagination struct {
 	// Template renders the browsable controls; nil gives
 	// PreviousNextTemplate, NoTemplate none.
 	Template *template.Template
+
+	// ordering is Ordering parsed (Setup); nil before.
+	ordering []query.Order
 }
 
-// FieldDescriber is implemented by sources that can describe their
-// fields, so that Check can warn about ordering fields that make poor
-// cursors.
-type FieldDescriber interface {
-	// DescribeField reports whether field's values may be null, and
-	// whether they are floating point numbers.
-	DescribeField(field string) (nullable, float bool)
+// Defaults of the cursor styles, DRF's class attributes.
+const (
+	DefaultCursorQueryParam = "cursor"
+	DefaultInvalidCursor    = "Invalid cursor"
+)
+
+// DefaultCursorOrdering is the ordering of the cursor styles when they
+// are given none.
+var DefaultCursorOrdering = []string{"-created"}
+
+// Setup returns the style with PAGE_SIZE and the defaults filled in, its
+// ordering parsed; nil when there is no page size and clients may not
+// choose one. An empty ordering, or one that names no plain field, is an
+// error.
+func (p *CursorPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
+	c, err := p.Resolve(s)
+	if c == nil {
+		return nil, err
+	}
+	return c, nil
 }
 
-// Check validates the ordering against src; call it at setup, once the
-// source is built. An empty ordering, an empty field, a field traversing a
-// relation ("owner__name") or one that src does not list in its Fields is
-// an error; a first field that src (a FieldDescriber) describes as
-// nullable or floating point is logged as a warning, as such cursors may
-// skip items (nulls) or fail to find their place (floats).
-func (p *CursorPagination) Check(src queryset.Source) error {
-	ordering := p.ordering()
-	src, _ = unmark(src)
-	describer, err := checkOrdering(src, ordering)
-	if err != nil || describer == nil {
-		return err
+// Resolve is Setup for code that embeds the style: it returns the style
+// itself, resolved, or nil.
+func (p *CursorPagination) Resolve(s *framework.Settings) (*CursorPagination, error) {
+	c := *p
+	c.PageSize = cmp.Or(c.PageSize, s.PageSize)
+	c.CursorQueryParam = cmp.Or(c.CursorQueryParam, DefaultCursorQueryParam)
+	c.OffsetCutoff = cmp.Or(c.OffsetCutoff, DefaultOffsetCutoff)
+	c.InvalidCursorMessage = cmp.Or(c.InvalidCursorMessage, DefaultInvalidCursor)
+	if c.Ordering == nil {
+		c.Ordering = DefaultCursorOrdering
 	}
-	nullable, float := describer.DescribeField(ordering[0].Field)
-	if nullable {
-		slog.Warn("pagination: the cursor ordering field is nullable; items where it is null are never reached", "field", ordering[0].Field)
+	var err error
+	if c.ordering, err = parseOrdering(c.Ordering); err != nil {
+		return nil, err
 	}
-	if float {
-		slog.Warn("pagination: the cursor ordering field is a float; its printed positions may not find their place again", "field", ordering[0].Field)
+	if err := checkSizes(c.PageSize, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
+		return nil, err
 	}
-	return nil
+	if c.PageSize <= 0 && c.PageSizeQueryParam == "" {
+		return nil, nil
+	}
+	return &c, nil
 }
 
-func (p *CursorPagination) ordering() []queryset.Order {
+// Check checks that the ordering's fields are fields of q, the source of
+// the view the style pages.
+func (p *CursorPagination) Check(q query.Query) error {
 	names := p.Ordering
 	if names == nil {
-		names = []string{"-created"}
+		names = DefaultCursorOrdering
 	}
-	o := make([]queryset.Order, len(names))
-	for i, n := range names {
-		o[i] = queryset.ParseOrder(n)
+	ordering, err := parseOrdering(names)
+	if err != nil {
+		return err
 	}
-	return o
+	return checkFields(q, ordering)
 }
 
-// Paginate returns the requested page of src; see Page.
-func (p *CursorPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
-	page, err := p.Page(src, r, v)
+// Paginate returns the requested page of q; see Page.
+func (p *CursorPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
+	page, err := p.Page(r, q)
 	if page == nil {
 		return nil, err
 	}
@@ -119,27 +138,29 @@ var errInvalidCursor = errors.New("invalid cursor")
 // (which tells whether more follow). It is nil when there is no page size,
 // and 404 "Invalid cursor" for a cursor that cannot be decoded or whose
 // position is not a value of the ordering field.
-func (p *CursorPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*CursorPage, error) {
-	q := requestQuery(r, nil)
-	size := choosePageSize(q, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize, v)
+func (p *CursorPagination) Page(r *request.Request, q query.Query) (*CursorPage, error) {
+	if p.ordering == nil {
+		var err error
+		if p, err = p.Resolve(&framework.Settings{}); p == nil {
+			return nil, err
+		}
+	}
+	params := requestQuery(r, nil)
+	size := choosePageSize(params, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize)
 	if size <= 0 {
 		return nil, nil
 	}
-	src, filtered := unmark(src)
-	var ordering []queryset.Order
+	q, filtered := unmark(q)
+	var ordering []query.Order
 	if filtered {
-		ordering = src.Ordering()
+		ordering = q.Ordering()
 	}
 	if len(ordering) == 0 {
-		ordering = p.ordering()
+		ordering = p.ordering
 	}
-	if len(ordering) == 0 {
-		return nil, errNoOrdering
-	}
-	param := cmp.Or(p.CursorQueryParam, "cursor")
-	page := &CursorPage{size: size, field: ordering[0].Field, param: param, links: newLinker(r, q),
+	page := &CursorPage{size: size, field: ordering[0].Field, param: p.CursorQueryParam, links: newLinker(r, params),
 		controls: newControls(p.Template, PreviousNextTemplate)}
-	if raw, ok := q.get(param); ok {
+	if raw, ok := params.get(p.CursorQueryParam); ok {
 		c, err := p.decode(raw)
 		if err != nil {
 			return nil, p.invalid()
@@ -152,45 +173,41 @@ func (p *CursorPagination) Page(src queryset.Source, r *request.Request, v *fram
 	}
 	order := ordering
 	if cur.reverse {
-		order = make([]queryset.Order, len(ordering))
-		for i, o := range ordering {
-			order[i] = queryset.Order{Field: o.Field, Desc: !o.Desc}
-		}
+		order = query.Reversed(ordering)
 	}
-	s := src.OrderBy(order...)
+	s := q.OrderBy(order...)
 	if cur.position.ok {
-		op := queryset.Greater
+		op := query.Greater
 		if cur.reverse != ordering[0].Desc {
-			op = queryset.Less
+			op = query.Less
 		}
 		s = s.Seek(page.field, op, cur.position.v)
 	}
-	results, err := s.Slice(r.Context(), cur.offset, oneMore(size))
+	rows, err := s.Fetch(r.Context(), cur.offset, oneMore(size))
 	if err != nil {
-		if cur.position.ok && errors.Is(err, queryset.ErrInvalidValue) {
+		if cur.position.ok && errors.Is(err, query.ErrInvalidValue) {
 			// A position that is not a value of the field: a tampered
 			// cursor (DRF fails with 500 here).
 			return nil, p.invalid()
 		}
 		return nil, err
 	}
-	positions := make([]string, len(results))
-	for i, item := range results {
-		if positions[i], err = src.Position(item, page.field); err != nil {
+	positions := make([]string, rows.Len())
+	for i := range positions {
+		if positions[i], err = rows.Position(i, page.field); err != nil {
 			return nil, err
 		}
 	}
-	n := min(len(results), size)
-	page.items, page.positions = orEmpty(results[:n:n]), positions[:n:n]
+	n := min(rows.Len(), size)
+	rows.Keep(n)
+	page.positions = positions[:n:n]
 	var following pos
-	if len(results) > n {
+	if len(positions) > n {
 		following = pos{positions[n], true}
 	}
 	if cur.reverse {
-		for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
-			page.items[i], page.items[j] = page.items[j], page.items[i]
-			page.positions[i], page.positions[j] = page.positions[j], page.positions[i]
-		}
+		rows.Reverse()
+		slices.Reverse(page.positions)
 		page.hasNext = cur.position.ok || cur.offset > 0
 		page.hasPrevious = following.ok
 		page.nextPos, page.previousPos = cur.position, following
@@ -204,7 +221,7 @@ func (p *CursorPagination) Page(src queryset.Source, r *request.Request, v *fram
 }
 
 func (p *CursorPagination) invalid() error {
-	return exceptions.NotFound(cmp.Or(p.InvalidCursorMessage, "Invalid cursor"))
+	return exceptions.NotFound(p.InvalidCursorMessage)
 }
 
 // decode reads a cursor: lenient base64 (as Python's b64decode) of an
@@ -221,13 +238,10 @@ func (p *CursorPagination) decode(raw string) (cursor, error) {
 			return cursor{}, errInvalidCursor
 		}
 	}
-	tokens := query(pycompat.AppendQuery(nil, string(b), pycompat.UTF8))
+	tokens := params(pycompat.AppendQuery(nil, string(b), pycompat.UTF8))
 	var c cursor
 	if o, ok := tokens.first("o"); ok {
 		cutoff := p.OffsetCutoff
-		if cutoff == 0 {
-			cutoff = DefaultOffsetCutoff
-		}
 		if c.offset, ok = positiveInt(o, false, cutoff); !ok {
 			return cursor{}, errInvalidCursor
 		}
@@ -246,7 +260,7 @@ func (p *CursorPagination) decode(raw string) (cursor, error) {
 // SchemaParameters lists the cursor parameter, and the page size parameter
 // when clients may choose it.
 func (p *CursorPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	return cursorParameters(cmp.Or(p.CursorQueryParam, "cursor"), p.PageSizeQueryParam)
+	return cursorParameters(cmp.Or(p.CursorQueryParam, DefaultCursorQueryParam), p.PageSizeQueryParam)
 }
 
 // cursorParameters are the query parameters of the cursor styles: the
@@ -262,7 +276,7 @@ func cursorParameters(cursorParam, sizeParam string) []SchemaParameter {
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the CursorEnvelope (get_paginated_response_schema).
 func (p *CursorPagination) ResponseSchema(results any) any {
-	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, "cursor"), results)
+	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, DefaultCursorQueryParam), results)
 }
 
 // cursorEnvelopeSchema is the JSON Schema of a CursorEnvelope.
@@ -289,7 +303,6 @@ type pos struct {
 
 // CursorPage is one page of CursorPagination.
 type CursorPage struct {
-	items []any
 	// positions are the items' positions, in the items' order.
 	positions []string
 	size      int
@@ -303,9 +316,6 @@ type CursorPage struct {
 	controls
 }
 
-// Items returns the page's items.
-func (p *CursorPage) Items() []any { return p.items }
-
 // NextLink returns the link to the next page; "" on the last one.
 func (p *CursorPage) NextLink() Link {
 	if !p.hasNext {
@@ -313,7 +323,7 @@ func (p *CursorPage) NextLink() Link {
 	}
 	cur := p.requestCursor()
 	compare := p.nextPos
-	if len(p.items) > 0 && p.cursor != nil && cur.reverse && cur.offset != 0 {
+	if len(p.positions) > 0 && p.cursor != nil && cur.reverse && cur.offset != 0 {
 		compare = pos{p.positions[len(p.positions)-1], true}
 	}
 	// The new position is the last one that differs from the item after
@@ -328,7 +338,7 @@ func (p *CursorPage) NextLink() Link {
 		compare = position
 		offset++
 	}
-	if len(p.items) > 0 && !unique {
+	if len(p.positions) > 0 && !unique {
 		switch {
 		case !p.hasPrevious:
 			offset, position = p.size, pos{}
@@ -338,7 +348,7 @@ func (p *CursorPage) NextLink() Link {
 			offset, position = cur.offset+p.size, p.previousPos
 		}
 	}
-	if len(p.items) == 0 {
+	if len(p.positions) == 0 {
 		position = p.nextPos
 	}
 	return p.encode(cursor{offset: offset, position: position})
@@ -351,7 +361,7 @@ func (p *CursorPage) PreviousLink() Link {
 	}
 	cur := p.requestCursor()
 	compare := p.previousPos
-	if len(p.items) > 0 && p.cursor != nil && !cur.reverse && cur.offset != 0 {
+	if len(p.positions) > 0 && p.cursor != nil && !cur.reverse && cur.offset != 0 {
 		compare = pos{p.positions[0], true}
 	}
 	offset, position, unique := 0, pos{}, false
@@ -364,7 +374,7 @@ func (p *CursorPage) PreviousLink() Link {
 		compare = position
 		offset++
 	}
-	if len(p.items) > 0 && !unique {
+	if len(p.positions) > 0 && !unique {
 		switch {
 		case !p.hasNext:
 			offset, position = p.size, pos{}
@@ -374,7 +384,7 @@ func (p *CursorPage) PreviousLink() Link {
 			offset, position = 0, p.nextPos
 		}
 	}
-	if len(p.items) == 0 {
+	if len(p.positions) == 0 {
 		position = p.previousPos
 	}
 	return p.encode(cursor{offset: offset, reverse: true, position: position})

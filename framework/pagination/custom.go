@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/go-drf/drf/framework"
-	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -17,9 +17,18 @@ import (
 // settings it takes.
 type LinkHeaderPagination struct{ PageNumberPagination }
 
-// Paginate returns the requested page of src, answered with a Link header.
-func (p *LinkHeaderPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
-	page, err := p.Page(src, r, v)
+// Setup returns the style with the page-number settings resolved.
+func (p *LinkHeaderPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
+	c, err := p.PageNumberPagination.Resolve(s)
+	if c == nil {
+		return nil, err
+	}
+	return &LinkHeaderPagination{*c}, nil
+}
+
+// Paginate returns the requested page of q, answered with a Link header.
+func (p *LinkHeaderPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
+	page, err := p.Page(r, q)
 	if page == nil {
 		return nil, err
 	}
@@ -53,9 +62,18 @@ func (p *linkHeaderPage) Response(data any) *framework.Response {
 // PageNumberPagination, whose settings it takes.
 type NestedLinksPagination struct{ PageNumberPagination }
 
-// Paginate returns the requested page of src, answered with nested links.
-func (p *NestedLinksPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
-	page, err := p.Page(src, r, v)
+// Setup returns the style with the page-number settings resolved.
+func (p *NestedLinksPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
+	c, err := p.PageNumberPagination.Resolve(s)
+	if c == nil {
+		return nil, err
+	}
+	return &NestedLinksPagination{*c}, nil
+}
+
+// Paginate returns the requested page of q, answered with nested links.
+func (p *NestedLinksPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
+	page, err := p.Page(r, q)
 	if page == nil {
 		return nil, err
 	}
@@ -65,7 +83,7 @@ func (p *NestedLinksPagination) Paginate(src queryset.Source, r *request.Request
 // ResponseSchema is the JSON Schema of the NestedEnvelope whose results
 // the schema results describes.
 func (p *NestedLinksPagination) ResponseSchema(results any) any {
-	param := cmp.Or(p.PageQueryParam, "page")
+	param := cmp.Or(p.PageQueryParam, DefaultPageQueryParam)
 	return envelopeSchema(map[string]any{
 		"links": envelopeSchema(map[string]any{
 			"next":     linkSchema(param, "4"),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -17,28 +18,30 @@ type item struct {
 }
 
 // items is a source of n items, ordered by id.
-func items(n int) queryset.Source {
+func items(n int) queryset.Source[item] {
 	list := make([]item, n)
 	for i := range list {
 		list[i].ID = i + 1
 	}
-	return queryset.MustSlice(list, queryset.Order{Field: "id"})
+	return queryset.MustSlice(list, query.Order{Field: "id"})
 }
 
 // listView is a plain view whose GET paginates src with the view's style.
-func listView(src queryset.Source, style framework.Paginator) http.Handler {
+func listView(src queryset.Source[item], style framework.Paginator) http.Handler {
 	return framework.NewAPI(nil, framework.Settings{}).Handler(framework.View{
 		Pagination: style,
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
-			page, err := v.Paginator().Paginate(src, r, v)
+			var rows queryset.Rows[item]
+			q := queryset.Into(src, &rows)
+			page, err := v.Paginator().Paginate(r, q)
 			if err != nil {
 				return nil, err
 			}
 			if page == nil { // no page size: the whole list
-				all, err := src.Slice(r.Context(), 0, -1)
-				return framework.OK(all), err
+				_, err := q.Fetch(r.Context(), 0, -1)
+				return framework.OK(rows.Items), err
 			}
-			return page.Response(page.Items()), nil
+			return page.Response(rows.Items), nil
 		},
 	})
 }
@@ -80,13 +83,22 @@ func ExampleNestedLinksPagination() {
 	// {"links":{"next":"http://api.example.com/items/?page=2","previous":null},"count":7,"results":[{"id":1},{"id":2},{"id":3}]}
 }
 
-// totalCursor is a custom style: cursor pagination whose answer also
-// carries the page's size and shows the browsable controls even when
-// there is only one page.
+// totalCursor is a custom style: cursor pagination whose answer has its
+// own envelope and shows the browsable controls even when there is only
+// one page.
 type totalCursor struct{ pagination.CursorPagination }
 
-func (s *totalCursor) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
-	page, err := s.Page(src, r, v)
+// Setup resolves the embedded style and keeps the custom type.
+func (s *totalCursor) Setup(settings *framework.Settings) (framework.Paginator, error) {
+	c, err := s.Resolve(settings)
+	if c == nil {
+		return nil, err
+	}
+	return &totalCursor{*c}, nil
+}
+
+func (s *totalCursor) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
+	page, err := s.Page(r, q)
 	if page == nil {
 		return nil, err
 	}
@@ -99,10 +111,10 @@ type totalCursorPage struct{ *pagination.CursorPage }
 
 func (p *totalCursorPage) Response(data any) *framework.Response {
 	body := struct {
-		Size  int             `json:"size"`
-		Next  pagination.Link `json:"next"`
-		Items any             `json:"items"`
-	}{len(p.Items()), p.NextLink(), data}
+		Next     pagination.Link `json:"next"`
+		Previous pagination.Link `json:"previous"`
+		Items    any             `json:"items"`
+	}{p.NextLink(), p.PreviousLink(), data}
 	return &framework.Response{Status: http.StatusOK, Data: body, Page: p}
 }
 
@@ -111,5 +123,5 @@ func Example_customStyle() {
 	style := &totalCursor{pagination.CursorPagination{PageSize: 2, Ordering: []string{"-id"}}}
 	show(listView(items(3), style), "http://api.example.com/items/")
 	// Output:
-	// {"size":2,"next":"http://api.example.com/items/?cursor=cD0y","items":[{"id":3},{"id":2}]}
+	// {"next":"http://api.example.com/items/?cursor=cD0y","previous":null,"items":[{"id":3},{"id":2}]}
 }

@@ -14,8 +14,8 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
-	"github.com/go-drf/drf/framework/request"
 )
 
 // fuzzBook is an item of the fuzzed lists: the demo books' id, rating and
@@ -42,14 +42,8 @@ func fuzzServer() http.Handler {
 		n := i + 1
 		books[i] = fuzzBook{ID: n, Rating: fuzzRating(n), Created: time.Date(2024, 1, 1, n, 0, 0, 0, time.UTC)}
 	}
-	src := queryset.MustSlice(books, queryset.Order{Field: "id"})
-	handle := func(v *framework.View, r *request.Request) (*framework.Response, error) {
-		page, err := v.Paginator().Paginate(src, r, v)
-		if err != nil {
-			return nil, err
-		}
-		return page.Response(page.Items()), nil
-	}
+	src := queryset.MustSlice(books, query.Order{Field: "id"})
+	handle := list(src, nil)
 	view := func(p framework.Paginator) http.Handler {
 		return handler(framework.View{Pagination: p, Get: handle})
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
@@ -109,9 +110,9 @@ func insertBook(t testing.TB, x interface {
 }
 
 // booksSource is the books table ordered by id, as the reference's model.
-func booksSource(t testing.TB, db *sqlx.DB) queryset.Source {
+func booksSource(t testing.TB, db *sqlx.DB) queryset.Source[book] {
 	t.Helper()
-	src, err := queryset.NewSQL[book](db, queryset.SQLConfig{Table: "books", Ordering: []queryset.Order{{Field: "id"}}})
+	src, err := queryset.NewSQL[book](db, queryset.SQLConfig{Table: "books", Ordering: []query.Order{{Field: "id"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,55 +122,55 @@ func booksSource(t testing.TB, db *sqlx.DB) queryset.Source {
 // list is a plain view's GET handler that paginates src with the view's
 // style (after filter, when given) and answers the whole list when
 // pagination is off.
-func list(src queryset.Source, filter func(queryset.Source, *request.Request) queryset.Source) framework.HandlerFunc {
+func list[T any](src queryset.Source[T], filter func(query.Query, *request.Request) query.Query) framework.HandlerFunc {
 	return func(v *framework.View, r *request.Request) (*framework.Response, error) {
-		s := src
+		var rows queryset.Rows[T]
+		q := queryset.Into(src, &rows)
 		if filter != nil {
-			s = filter(s, r)
+			q = filter(q, r)
 		}
 		if p := v.Paginator(); p != nil {
-			page, err := p.Paginate(s, r, v)
-			if err != nil || page != nil {
-				if err != nil {
-					return nil, err
-				}
-				return page.Response(page.Items()), nil
+			page, err := p.Paginate(r, q)
+			if err != nil {
+				return nil, err
+			}
+			if page != nil {
+				return page.Response(rows.Items), nil
 			}
 		}
-		items, err := s.Slice(r.Context(), 0, -1)
-		if err != nil {
+		if _, err := q.Fetch(r.Context(), 0, -1); err != nil {
 			return nil, err
 		}
-		return framework.OK(items), nil
+		return framework.OK(rows.Items), nil
 	}
 }
 
 // orderingFilter is the reference's ordering filter on /pages/cursor-orderable/:
 // the comma-separated terms of ?ordering= among title, created and id, else
 // "-created".
-func orderingFilter(src queryset.Source, r *request.Request) queryset.Source {
-	var order []queryset.Order
+func orderingFilter(src query.Query, r *request.Request) query.Query {
+	var order []query.Order
 	if raw := r.URL.Query().Get("ordering"); raw != "" {
 		for term := range strings.SplitSeq(raw, ",") {
-			o := queryset.ParseOrder(strings.TrimSpace(term))
+			o := query.ParseOrder(strings.TrimSpace(term))
 			if slices.Contains([]string{"title", "created", "id"}, o.Field) {
 				order = append(order, o)
 			}
 		}
 	}
 	if len(order) == 0 {
-		order = []queryset.Order{{Field: "created", Desc: true}}
+		order = []query.Order{{Field: "created", Desc: true}}
 	}
 	return pagination.FilterOrdered(src.OrderBy(order...))
 }
 
 // styleView is a view listing src with style p.
-func styleView(src queryset.Source, p framework.Paginator) http.Handler {
+func styleView[T any](src queryset.Source[T], p framework.Paginator) http.Handler {
 	return handler(framework.View{Pagination: p, Get: list(src, nil)})
 }
 
 // referenceMux serves the reference's pagination routes over src.
-func referenceMux(src queryset.Source) *http.ServeMux {
+func referenceMux(src queryset.Source[book]) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/pages/page-number/", styleView(src, &pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}))
 	mux.Handle("/pages/limit-offset/", styleView(src, &pagination.LimitOffsetPagination{DefaultLimit: 5, MaxLimit: 20}))

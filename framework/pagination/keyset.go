@@ -8,13 +8,12 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"html/template"
 	"sync"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
-	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -30,9 +29,8 @@ import (
 //
 // Each page is one query, the keyset condition (a, b, id) > (x, y, z)
 // written out for every SQL dialect, which an index on the ordering's
-// columns followed by the key serves at any depth. The source must be a
-// queryset.KeysetSeeker (SQLSource and SliceSource are), and the ordering
-// fields NOT NULL. Cursors are signed with Secret (HMAC-SHA256) and bound
+// columns followed by the key serves at any depth. The ordering fields
+// must be NOT NULL. Cursors are signed with Secret (HMAC-SHA256) and bound
 // to the ordering: a cursor that was altered, or made for another
 // ordering, answers 404 "Invalid cursor".
 type KeysetPagination struct {
@@ -62,59 +60,78 @@ type KeysetPagination struct {
 	// Template renders the browsable controls; nil gives
 	// PreviousNextTemplate, NoTemplate none.
 	Template *template.Template
+
+	// ordering is Ordering parsed, with the key (Setup); nil before.
+	ordering []query.Order
 }
 
-// Check validates the ordering against src at setup: the fields must be
-// fields of src, src must be a queryset.KeysetSeeker, and no field may be
-// nullable (when src, a FieldDescriber, says so).
-func (p *KeysetPagination) Check(src queryset.Source) error {
-	src, _ = unmark(src)
-	if _, ok := src.(queryset.KeysetSeeker); !ok {
-		return fmt.Errorf("pagination: keyset pagination needs a queryset.KeysetSeeker, not %T", src)
+// DefaultKey is the tie-break field of KeysetPagination.
+const DefaultKey = "id"
+
+// Setup returns the style with PAGE_SIZE and the defaults filled in; nil
+// when there is no page size and clients may not choose one. An empty
+// ordering, or one that names no plain field, is an error.
+func (p *KeysetPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
+	c, err := p.Resolve(s)
+	if c == nil {
+		return nil, err
 	}
-	ordering := p.ordering(nil)
-	describer, err := checkOrdering(src, ordering)
+	return c, nil
+}
+
+// Resolve is Setup for code that embeds the style: it returns the style
+// itself, resolved, or nil.
+func (p *KeysetPagination) Resolve(s *framework.Settings) (*KeysetPagination, error) {
+	c := *p
+	c.PageSize = cmp.Or(c.PageSize, s.PageSize)
+	c.CursorQueryParam = cmp.Or(c.CursorQueryParam, DefaultCursorQueryParam)
+	c.InvalidCursorMessage = cmp.Or(c.InvalidCursorMessage, DefaultInvalidCursor)
+	c.Key = cmp.Or(c.Key, DefaultKey)
+	if c.Ordering == nil {
+		c.Ordering = DefaultCursorOrdering
+	}
+	if len(c.Secret) == 0 {
+		c.Secret = processSecret()
+	}
+	base, err := parseOrdering(c.Ordering)
+	if err != nil {
+		return nil, err
+	}
+	c.ordering = c.withKey(base)
+	if err := checkSizes(c.PageSize, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
+		return nil, err
+	}
+	if c.PageSize <= 0 && c.PageSizeQueryParam == "" {
+		return nil, nil
+	}
+	return &c, nil
+}
+
+// Check checks that the ordering's fields and the key are fields of q,
+// the source of the view the style pages.
+func (p *KeysetPagination) Check(q query.Query) error {
+	c, err := p.Resolve(&framework.Settings{PageSize: 1})
 	if err != nil {
 		return err
 	}
-	for _, o := range ordering {
-		if describer == nil {
-			break
-		}
-		if nullable, _ := describer.DescribeField(o.Field); nullable {
-			return fmt.Errorf("pagination: keyset ordering field %q is nullable; items where it is null would never be reached", o.Field)
-		}
-	}
-	return nil
+	return checkFields(q, c.ordering)
 }
 
-// ordering returns the ordering of a page: base (a filter's choice) or
-// the style's, with the key appended unless already there.
-func (p *KeysetPagination) ordering(base []queryset.Order) []queryset.Order {
-	o := base
-	if len(o) == 0 {
-		names := p.Ordering
-		if names == nil {
-			names = []string{"-created"}
-		}
-		o = make([]queryset.Order, 0, len(names)+1)
-		for _, n := range names {
-			o = append(o, queryset.ParseOrder(n))
+// withKey returns ordering with the key appended unless already there,
+// in the direction of the ordering's last term.
+func (p *KeysetPagination) withKey(ordering []query.Order) []query.Order {
+	for _, t := range ordering {
+		if t.Field == p.Key {
+			return ordering
 		}
 	}
-	key := cmp.Or(p.Key, "id")
-	for _, t := range o {
-		if t.Field == key {
-			return o
-		}
-	}
-	desc := len(o) > 0 && o[len(o)-1].Desc
-	return append(o[:len(o):len(o)], queryset.Order{Field: key, Desc: desc})
+	desc := len(ordering) > 0 && ordering[len(ordering)-1].Desc
+	return append(ordering[:len(ordering):len(ordering)], query.Order{Field: p.Key, Desc: desc})
 }
 
-// Paginate returns the requested page of src; see Page.
-func (p *KeysetPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
-	page, err := p.Page(src, r, v)
+// Paginate returns the requested page of q; see Page.
+func (p *KeysetPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
+	page, err := p.Page(r, q)
 	if page == nil {
 		return nil, err
 	}
@@ -126,65 +143,60 @@ func (p *KeysetPagination) Paginate(src queryset.Source, r *request.Request, v *
 // one item (which tells whether more follow). It is nil when there is no
 // page size, and 404 "Invalid cursor" for a cursor that is not one this
 // style signed for this ordering.
-func (p *KeysetPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*KeysetPage, error) {
-	q := requestQuery(r, nil)
-	size := choosePageSize(q, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize, v)
+func (p *KeysetPagination) Page(r *request.Request, q query.Query) (*KeysetPage, error) {
+	if p.ordering == nil {
+		var err error
+		if p, err = p.Resolve(&framework.Settings{}); p == nil {
+			return nil, err
+		}
+	}
+	params := requestQuery(r, nil)
+	size := choosePageSize(params, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize)
 	if size <= 0 {
 		return nil, nil
 	}
-	src, filtered := unmark(src)
-	var base []queryset.Order
-	if filtered {
-		base = src.Ordering()
+	q, filtered := unmark(q)
+	ordering := p.ordering
+	if base := q.Ordering(); filtered && len(base) > 0 {
+		ordering = p.withKey(base)
 	}
-	ordering := p.ordering(base)
-	seeker, ok := src.(queryset.KeysetSeeker)
-	if !ok {
-		return nil, fmt.Errorf("pagination: keyset pagination needs a queryset.KeysetSeeker, not %T", src)
-	}
-	page := &KeysetPage{style: p, ordering: ordering, param: cmp.Or(p.CursorQueryParam, "cursor"),
-		links: newLinker(r, q), controls: newControls(p.Template, PreviousNextTemplate)}
+	page := &KeysetPage{style: p, ordering: ordering, param: p.CursorQueryParam,
+		links: newLinker(r, params), controls: newControls(p.Template, PreviousNextTemplate)}
 	var cur keysetCursor
-	if raw, ok := q.get(page.param); ok {
+	if raw, ok := params.get(page.param); ok {
 		if cur, ok = p.decode(raw, ordering); !ok {
 			return nil, p.invalid()
 		}
 	}
 	order := ordering
 	if cur.reverse {
-		order = make([]queryset.Order, len(ordering))
-		for i, o := range ordering {
-			order[i] = queryset.Order{Field: o.Field, Desc: !o.Desc}
-		}
+		order = query.Reversed(ordering)
 	}
-	s := src
+	s := q
 	if cur.positions != nil {
-		s = seeker.SeekAfter(order, cur.positions)
+		s = s.SeekAfter(order, cur.positions)
 	}
-	s = s.OrderBy(order...)
-	results, err := s.Slice(r.Context(), 0, oneMore(size))
+	rows, err := s.OrderBy(order...).Fetch(r.Context(), 0, oneMore(size))
 	if err != nil {
-		if cur.positions != nil && errors.Is(err, queryset.ErrInvalidValue) {
+		if cur.positions != nil && errors.Is(err, query.ErrInvalidValue) {
 			return nil, p.invalid()
 		}
 		return nil, err
 	}
-	n := min(len(results), size)
-	more := len(results) > n
-	page.items = orEmpty(results[:n:n])
+	n := min(rows.Len(), size)
+	more := rows.Len() > n
+	rows.Keep(n)
 	if cur.reverse {
-		for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
-			page.items[i], page.items[j] = page.items[j], page.items[i]
-		}
+		rows.Reverse()
 		page.hasPrevious, page.hasNext = more, cur.positions != nil
 	} else {
 		page.hasNext, page.hasPrevious = more, cur.positions != nil
 	}
 	if n > 0 {
-		if page.first, err = positionsOf(src, page.items[0], ordering); err != nil {
+		if page.first, err = positionsOf(rows, 0, ordering); err != nil {
 			return nil, err
 		}
-		if page.last, err = positionsOf(src, page.items[n-1], ordering); err != nil {
+		if page.last, err = positionsOf(rows, n-1, ordering); err != nil {
 			return nil, err
 		}
 	}
@@ -192,11 +204,11 @@ func (p *KeysetPagination) Page(src queryset.Source, r *request.Request, v *fram
 	return page, nil
 }
 
-func positionsOf(src queryset.Source, item any, ordering []queryset.Order) ([]string, error) {
+func positionsOf(rows query.Rows, i int, ordering []query.Order) ([]string, error) {
 	pos := make([]string, len(ordering))
-	for i, o := range ordering {
+	for j, o := range ordering {
 		var err error
-		if pos[i], err = src.Position(item, o.Field); err != nil {
+		if pos[j], err = rows.Position(i, o.Field); err != nil {
 			return nil, err
 		}
 	}
@@ -204,19 +216,19 @@ func positionsOf(src queryset.Source, item any, ordering []queryset.Order) ([]st
 }
 
 func (p *KeysetPagination) invalid() error {
-	return exceptions.NotFound(cmp.Or(p.InvalidCursorMessage, "Invalid cursor"))
+	return exceptions.NotFound(p.InvalidCursorMessage)
 }
 
 // SchemaParameters lists the cursor parameter, and the page size parameter
 // when clients may choose it.
 func (p *KeysetPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	return cursorParameters(cmp.Or(p.CursorQueryParam, "cursor"), p.PageSizeQueryParam)
+	return cursorParameters(cmp.Or(p.CursorQueryParam, DefaultCursorQueryParam), p.PageSizeQueryParam)
 }
 
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the CursorEnvelope.
 func (p *KeysetPagination) ResponseSchema(results any) any {
-	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, "cursor"), results)
+	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, DefaultCursorQueryParam), results)
 }
 
 // keysetCursor is a decoded cursor: the direction, and the position (one
@@ -241,25 +253,16 @@ const (
 	maxCursorLen = 4096
 )
 
-var (
-	processSecretOnce sync.Once
-	processSecret     []byte
-)
-
-func (p *KeysetPagination) secret() []byte {
-	if len(p.Secret) > 0 {
-		return p.Secret
-	}
-	processSecretOnce.Do(func() {
-		processSecret = make([]byte, 32)
-		rand.Read(processSecret)
-	})
-	return processSecret
-}
+// processSecret is the secret of styles given none, random per process.
+var processSecret = sync.OnceValue(func() []byte {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return b
+})
 
 // mac signs payload for ordering.
-func (p *KeysetPagination) mac(ordering []queryset.Order, payload []byte) []byte {
-	h := hmac.New(sha256.New, p.secret())
+func (p *KeysetPagination) mac(ordering []query.Order, payload []byte) []byte {
+	h := hmac.New(sha256.New, p.Secret)
 	h.Write([]byte("drf.pagination.KeysetPagination\x00"))
 	for _, o := range ordering {
 		h.Write([]byte(o.String()))
@@ -269,7 +272,7 @@ func (p *KeysetPagination) mac(ordering []queryset.Order, payload []byte) []byte
 	return h.Sum(nil)[:macLen]
 }
 
-func (p *KeysetPagination) encode(c keysetCursor, ordering []queryset.Order) string {
+func (p *KeysetPagination) encode(c keysetCursor, ordering []query.Order) string {
 	b := []byte{cursorVersion, 0}
 	if c.reverse {
 		b[1] |= flagReverse
@@ -285,7 +288,7 @@ func (p *KeysetPagination) encode(c keysetCursor, ordering []queryset.Order) str
 }
 
 // decode verifies and reads a cursor of ordering.
-func (p *KeysetPagination) decode(raw string, ordering []queryset.Order) (keysetCursor, bool) {
+func (p *KeysetPagination) decode(raw string, ordering []query.Order) (keysetCursor, bool) {
 	if len(raw) > maxCursorLen {
 		return keysetCursor{}, false
 	}
@@ -315,8 +318,7 @@ func (p *KeysetPagination) decode(raw string, ordering []queryset.Order) (keyset
 // KeysetPage is one page of KeysetPagination.
 type KeysetPage struct {
 	style    *KeysetPagination
-	ordering []queryset.Order
-	items    []any
+	ordering []query.Order
 	// first and last are the positions of the first and last items.
 	first, last          []string
 	hasNext, hasPrevious bool
@@ -324,9 +326,6 @@ type KeysetPage struct {
 	links                linker
 	controls
 }
-
-// Items returns the page's items.
-func (p *KeysetPage) Items() []any { return p.items }
 
 // NextLink returns the link to the items after the page's last one; ""
 // on the last page. The next page of an empty page going backward (its

@@ -2,14 +2,21 @@ package pagination
 
 import (
 	"cmp"
+	"fmt"
 	"html/template"
 	"math"
 	"math/big"
 
 	"github.com/go-drf/drf/framework"
-	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
+)
+
+// Defaults of the limit/offset style, DRF's class attributes.
+const (
+	DefaultLimitQueryParam  = "limit"
+	DefaultOffsetQueryParam = "offset"
 )
 
 // LimitOffsetPagination pages by position: ?limit=100&offset=400. Its zero
@@ -18,9 +25,11 @@ type LimitOffsetPagination struct {
 	// DefaultLimit is the limit when the client gives none (or a bad one);
 	// 0 gives PAGE_SIZE.
 	DefaultLimit int
-	// LimitQueryParam names the limit parameter; "" gives "limit".
+	// LimitQueryParam names the limit parameter; "" gives
+	// DefaultLimitQueryParam.
 	LimitQueryParam string
-	// OffsetQueryParam names the offset parameter; "" gives "offset".
+	// OffsetQueryParam names the offset parameter; "" gives
+	// DefaultOffsetQueryParam.
 	OffsetQueryParam string
 	// MaxLimit caps the limit clients choose; 0 leaves it uncapped.
 	MaxLimit int
@@ -30,28 +39,58 @@ type LimitOffsetPagination struct {
 	// Template renders the browsable controls; nil gives
 	// NumbersTemplate, NoTemplate none.
 	Template *template.Template
+
+	// ready marks a style whose defaults are filled in (Setup).
+	ready bool
 }
 
-// Paginate returns the requested page of src; see Page.
-func (p *LimitOffsetPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
-	page, err := p.Page(src, r, v)
+// Setup returns the style with PAGE_SIZE and the defaults filled in.
+func (p *LimitOffsetPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
+	c, err := p.Resolve(s)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Resolve is Setup for code that embeds the style: it returns the style
+// itself, resolved, or nil.
+func (p *LimitOffsetPagination) Resolve(s *framework.Settings) (*LimitOffsetPagination, error) {
+	c := *p
+	c.DefaultLimit = cmp.Or(c.DefaultLimit, s.PageSize)
+	c.LimitQueryParam = cmp.Or(c.LimitQueryParam, DefaultLimitQueryParam)
+	c.OffsetQueryParam = cmp.Or(c.OffsetQueryParam, DefaultOffsetQueryParam)
+	c.ready = true
+	if c.DefaultLimit < 0 || c.MaxLimit < 0 {
+		return nil, fmt.Errorf("limits cannot be negative (default limit %d, max limit %d)", c.DefaultLimit, c.MaxLimit)
+	}
+	return &c, nil
+}
+
+// Paginate returns the requested page of q; see Page.
+func (p *LimitOffsetPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
+	page, err := p.Page(r, q)
 	if page == nil {
 		return nil, err
 	}
 	return page, nil
 }
 
-// Page returns limit items of src from offset (a count and, unless the
-// offset is past the end, a slice), or nil when there is no limit. A
+// Page returns limit items of q from offset (a count and, unless the
+// offset is past the end, a fetch), or nil when there is no limit. A
 // limit that is not a positive integer gives the default one; an offset
 // that is not a non-negative integer gives 0. Numbers are read exactly,
 // however long, so that the links carry them as DRF's do.
-func (p *LimitOffsetPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*LimitOffsetPage, error) {
-	q := requestQuery(r, nil)
-	limitParam := cmp.Or(p.LimitQueryParam, "limit")
-	offsetParam := cmp.Or(p.OffsetQueryParam, "offset")
+func (p *LimitOffsetPagination) Page(r *request.Request, q query.Query) (*LimitOffsetPage, error) {
+	if !p.ready {
+		var err error
+		if p, err = p.Resolve(&framework.Settings{}); err != nil {
+			return nil, err
+		}
+	}
+	params := requestQuery(r, nil)
 	var limit *big.Int
-	if raw, ok := q.get(limitParam); ok {
+	if raw, ok := params.get(p.LimitQueryParam); ok {
 		if n, ok := pycompat.Int(raw); ok && n.Sign() > 0 {
 			limit = n
 			if p.MaxLimit > 0 && n.Cmp(big.NewInt(int64(p.MaxLimit))) > 0 {
@@ -60,23 +99,19 @@ func (p *LimitOffsetPagination) Page(src queryset.Source, r *request.Request, v 
 		}
 	}
 	if limit == nil {
-		def := p.DefaultLimit
-		if def == 0 {
-			def = globalPageSize(v)
-		}
-		if def <= 0 {
+		if p.DefaultLimit <= 0 {
 			return nil, nil
 		}
-		limit = big.NewInt(int64(def))
+		limit = big.NewInt(int64(p.DefaultLimit))
 	}
 	offset := new(big.Int)
-	if raw, ok := q.get(offsetParam); ok {
+	if raw, ok := params.get(p.OffsetQueryParam); ok {
 		if n, ok := pycompat.Int(raw); ok && n.Sign() >= 0 {
 			offset = n
 		}
 	}
 	ctx := r.Context()
-	c, err := countItems(ctx, src, p.Count)
+	c, err := countItems(ctx, q, p.Count)
 	if err != nil {
 		return nil, err
 	}
@@ -84,28 +119,32 @@ func (p *LimitOffsetPagination) Page(src queryset.Source, r *request.Request, v 
 	if limit.IsInt64() {
 		n = int(limit.Int64())
 	}
-	var items []any
 	switch {
 	case p.Count == ExactCount:
+		start, lim := 0, 0
 		if c.n > 0 && offset.Cmp(big.NewInt(int64(c.n))) <= 0 {
-			items, err = src.Slice(ctx, int(offset.Int64()), n)
+			start, lim = int(offset.Int64()), n
 		}
+		_, err = q.Fetch(ctx, start, lim)
 	case offset.IsInt64() && offset.Int64() <= math.MaxInt-int64(min(n, math.MaxInt-1))-1:
 		// One item more tells whether more follow.
 		start := int(offset.Int64())
-		if items, err = src.Slice(ctx, start, oneMore(n)); err != nil {
+		rows, err := q.Fetch(ctx, start, oneMore(n))
+		if err != nil {
 			return nil, err
 		}
-		more := len(items) > n
-		items = items[:min(len(items), n)]
-		c.settle(start, len(items), more)
+		more := rows.Len() > n
+		rows.Keep(min(rows.Len(), n))
+		c.settle(start, rows.Len(), more)
+	default:
+		_, err = q.Fetch(ctx, 0, 0)
 	}
 	if err != nil {
 		return nil, err
 	}
 	bigCount := big.NewInt(int64(c.n))
 	page := &LimitOffsetPage{count: c, mode: p.Count, bigCount: bigCount, limit: limit, offset: offset,
-		items: orEmpty(items), limitParam: limitParam, offsetParam: offsetParam, links: newLinker(r, q),
+		limitParam: p.LimitQueryParam, offsetParam: p.OffsetQueryParam, links: newLinker(r, params),
 		controls: newControls(p.Template, NumbersTemplate)}
 	page.SetDisplayControls(bigCount.Cmp(limit) > 0)
 	return page, nil
@@ -114,20 +153,19 @@ func (p *LimitOffsetPagination) Page(src queryset.Source, r *request.Request, v 
 // SchemaParameters lists the limit and offset parameters.
 func (p *LimitOffsetPagination) SchemaParameters(v *framework.View) []SchemaParameter {
 	return []SchemaParameter{
-		queryParam(cmp.Or(p.LimitQueryParam, "limit"), LimitDescription, "integer"),
-		queryParam(cmp.Or(p.OffsetQueryParam, "offset"), OffsetDescription, "integer"),
+		queryParam(cmp.Or(p.LimitQueryParam, DefaultLimitQueryParam), LimitDescription, "integer"),
+		queryParam(cmp.Or(p.OffsetQueryParam, DefaultOffsetQueryParam), OffsetDescription, "integer"),
 	}
 }
 
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the Envelope (get_paginated_response_schema).
 func (p *LimitOffsetPagination) ResponseSchema(results any) any {
-	return countedSchema(p.Count, cmp.Or(p.OffsetQueryParam, "offset"), "400", "200", results)
+	return countedSchema(p.Count, cmp.Or(p.OffsetQueryParam, DefaultOffsetQueryParam), "400", "200", results)
 }
 
 // LimitOffsetPage is one page of LimitOffsetPagination.
 type LimitOffsetPage struct {
-	items                   []any
 	count                   pageCount
 	mode                    CountMode
 	bigCount, limit, offset *big.Int
@@ -135,9 +173,6 @@ type LimitOffsetPage struct {
 	links                   linker
 	controls
 }
-
-// Items returns the page's items.
-func (p *LimitOffsetPage) Items() []any { return p.items }
 
 // Count returns the number of items of the whole source: an estimate
 // when CountEstimated says so; with NoCount, the items up to this page's

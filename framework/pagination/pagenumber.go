@@ -9,28 +9,40 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
-	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 )
+
+// Defaults of the page-number style, DRF's class attributes.
+const (
+	DefaultPageQueryParam = "page"
+	DefaultInvalidPage    = "Invalid page."
+)
+
+// DefaultLastPageStrings are the page values that select the last page
+// (last_page_strings).
+var DefaultLastPageStrings = []string{"last"}
 
 // PageNumberPagination pages by number: ?page=4, optionally
 // ?page=4&page_size=100. Its zero value pages by PAGE_SIZE.
 type PageNumberPagination struct {
 	// PageSize is the number of items of a page; 0 gives PAGE_SIZE.
 	PageSize int
-	// PageQueryParam names the page parameter; "" gives "page".
+	// PageQueryParam names the page parameter; "" gives
+	// DefaultPageQueryParam.
 	PageQueryParam string
 	// PageSizeQueryParam names the parameter by which clients choose the
 	// page size; "" lets them not.
 	PageSizeQueryParam string
-	// MaxPageSize caps the page size clients choose; 0 leaves it uncapped.
+	// MaxPageSize caps the page size clients choose; 0 leaves it
+	// uncapped. It needs a PageSizeQueryParam.
 	MaxPageSize int
 	// LastPageStrings are the page values that select the last page; nil
-	// gives {"last"}, an empty non-nil slice none.
+	// gives DefaultLastPageStrings, an empty non-nil slice none.
 	LastPageStrings []string
 	// InvalidPageMessage is the detail of the 404 for a page that does not
-	// exist; "" gives "Invalid page.".
+	// exist; "" gives DefaultInvalidPage.
 	InvalidPageMessage string
 	// Count is how the items are counted; the zero value counts exactly,
 	// as DRF does.
@@ -38,44 +50,78 @@ type PageNumberPagination struct {
 	// Template renders the browsable controls; nil gives
 	// NumbersTemplate, NoTemplate none.
 	Template *template.Template
+
+	// ready marks a style whose defaults are filled in (Setup).
+	ready bool
 }
 
-// Paginate returns the requested page of src; see Page.
-func (p *PageNumberPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
-	page, err := p.Page(src, r, v)
+// Setup returns the style with PAGE_SIZE and the defaults filled in; nil
+// when there is no page size and clients may not choose one.
+func (p *PageNumberPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
+	c, err := p.Resolve(s)
+	if c == nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Resolve is Setup for code that embeds the style: it returns the style
+// itself, resolved, or nil.
+func (p *PageNumberPagination) Resolve(s *framework.Settings) (*PageNumberPagination, error) {
+	c := *p
+	c.PageSize = cmp.Or(c.PageSize, s.PageSize)
+	c.PageQueryParam = cmp.Or(c.PageQueryParam, DefaultPageQueryParam)
+	c.InvalidPageMessage = cmp.Or(c.InvalidPageMessage, DefaultInvalidPage)
+	if c.LastPageStrings == nil {
+		c.LastPageStrings = DefaultLastPageStrings
+	}
+	c.ready = true
+	if err := checkSizes(c.PageSize, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
+		return nil, err
+	}
+	if c.PageSize <= 0 && c.PageSizeQueryParam == "" {
+		return nil, nil
+	}
+	return &c, nil
+}
+
+// Paginate returns the requested page of q; see Page.
+func (p *PageNumberPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
+	page, err := p.Page(r, q)
 	if page == nil {
 		return nil, err
 	}
 	return page, nil
 }
 
-// Page returns the requested page of src (two queries: count and slice),
+// Page returns the requested page of q (two queries: count and fetch),
 // nil when there is no page size, or 404 for a page number that is not an
 // integer, below 1 or past the last page. With another Count than
 // ExactCount, a page past the last is the one found empty.
-func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *framework.View) (*NumberPage, error) {
+func (p *PageNumberPagination) Page(r *request.Request, q query.Query) (*NumberPage, error) {
+	if !p.ready {
+		var err error
+		if p, err = p.Resolve(&framework.Settings{}); p == nil {
+			return nil, err
+		}
+	}
 	page := new(NumberPage)
-	q := requestQuery(r, page.params[:0])
-	size := choosePageSize(q, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize, v)
+	params := requestQuery(r, page.params[:0])
+	size := choosePageSize(params, p.PageSizeQueryParam, p.MaxPageSize, p.PageSize)
 	if size <= 0 {
 		return nil, nil
 	}
 	ctx := r.Context()
-	c, err := countItems(ctx, src, p.Count)
+	c, err := countItems(ctx, q, p.Count)
 	if err != nil {
 		return nil, err
 	}
 	numPages := pagesOf(c.n, size)
 	// Built only when a page is refused: an error costs two allocations.
-	invalid := func() error { return exceptions.NotFound(cmp.Or(p.InvalidPageMessage, "Invalid page.")) }
+	invalid := func() error { return exceptions.NotFound(p.InvalidPageMessage) }
 	number := 1
-	param := cmp.Or(p.PageQueryParam, "page")
-	if raw, ok := q.get(param); ok {
-		last := p.LastPageStrings
-		if last == nil {
-			last = []string{"last"}
-		}
-		if slices.Contains(last, raw) {
+	if raw, ok := params.get(p.PageQueryParam); ok {
+		if slices.Contains(p.LastPageStrings, raw) {
 			if c.unknown {
 				return nil, invalid()
 			}
@@ -88,28 +134,26 @@ func (p *PageNumberPagination) Page(src queryset.Source, r *request.Request, v *
 		return nil, invalid() // no such page: its offset overflows
 	}
 	bottom := (number - 1) * size
-	var items []any
 	if p.Count == ExactCount {
-		if top := min(c.n, bottom+size); top > bottom {
-			if items, err = src.Slice(ctx, bottom, top-bottom); err != nil {
-				return nil, err
-			}
+		if _, err = q.Fetch(ctx, bottom, max(0, min(c.n, bottom+size)-bottom)); err != nil {
+			return nil, err
 		}
 	} else {
 		// One item more tells whether a page follows.
-		if items, err = src.Slice(ctx, bottom, oneMore(size)); err != nil {
+		rows, err := q.Fetch(ctx, bottom, oneMore(size))
+		if err != nil {
 			return nil, err
 		}
-		more := len(items) > size
-		items = items[:min(len(items), size)]
-		if len(items) == 0 && number > 1 {
+		more := rows.Len() > size
+		rows.Keep(min(rows.Len(), size))
+		if rows.Len() == 0 && number > 1 {
 			return nil, invalid()
 		}
-		c.settle(bottom, len(items), more)
+		c.settle(bottom, rows.Len(), more)
 		numPages = pagesOf(c.n, size)
 	}
-	page.items, page.count, page.mode, page.number, page.numPages = orEmpty(items), c, p.Count, number, numPages
-	page.param, page.links, page.controls = param, newLinker(r, q), newControls(p.Template, NumbersTemplate)
+	page.count, page.mode, page.number, page.numPages = c, p.Count, number, numPages
+	page.param, page.links, page.controls = p.PageQueryParam, newLinker(r, params), newControls(p.Template, NumbersTemplate)
 	page.SetDisplayControls(numPages > 1)
 	return page, nil
 }
@@ -125,7 +169,7 @@ func pagesOf(count, size int) int {
 // SchemaParameters lists the page parameter, and the page size parameter
 // when clients may choose it.
 func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	params := []SchemaParameter{queryParam(cmp.Or(p.PageQueryParam, "page"), PageDescription, "integer")}
+	params := []SchemaParameter{queryParam(cmp.Or(p.PageQueryParam, DefaultPageQueryParam), PageDescription, "integer")}
 	if p.PageSizeQueryParam != "" {
 		params = append(params, queryParam(p.PageSizeQueryParam, PageSizeDescription, "integer"))
 	}
@@ -135,12 +179,11 @@ func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParam
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the Envelope (get_paginated_response_schema).
 func (p *PageNumberPagination) ResponseSchema(results any) any {
-	return countedSchema(p.Count, cmp.Or(p.PageQueryParam, "page"), "4", "2", results)
+	return countedSchema(p.Count, cmp.Or(p.PageQueryParam, DefaultPageQueryParam), "4", "2", results)
 }
 
 // NumberPage is one page of PageNumberPagination.
 type NumberPage struct {
-	items            []any
 	count            pageCount
 	mode             CountMode
 	number, numPages int
@@ -150,9 +193,6 @@ type NumberPage struct {
 	// params backs the parsed query string when it is short.
 	params [4]pycompat.QueryPair
 }
-
-// Items returns the page's items.
-func (p *NumberPage) Items() []any { return p.items }
 
 // Count returns the number of items of all pages: an estimate when
 // CountEstimated says so; with NoCount, the items up to this page's end,

@@ -8,17 +8,24 @@
 // Generic list views paginate by themselves. A plain view calls the
 // pagination API itself:
 //
-//	page, err := v.Paginator().Paginate(src, r, v)
+//	var rows queryset.Rows[Book]
+//	page, err := v.Paginator().Paginate(r, queryset.Into(books, &rows))
 //	if err != nil {
 //		return nil, err
 //	}
 //	if page == nil { // no page size: not paginated
 //		...
 //	}
-//	return page.Response(serialize(page.Items())), nil
+//	return page.Response(serialize(rows.Items)), nil
 //
-// Paginate returns a nil Page and no error when the style has no page size
-// (neither its own nor PAGE_SIZE), as DRF answers the whole list then.
+// Paginate fetches the page's items into the rows the query was made
+// with, and returns a nil Page and no error when the style has no page
+// size for the request, as DRF answers the whole list then. Each style's
+// Setup, which registration calls once per view, folds PAGE_SIZE in and
+// fills in the defaults (the Default* constants), so that no request
+// reads the settings; a configuration that cannot work (a MaxPageSize
+// without a PageSizeQueryParam, an empty cursor ordering) refuses the
+// view.
 //
 // The built-in styles answer DRF's envelopes, link for link: absolute
 // URLs from the request (scheme and host as reverse.BaseURL gives them,
@@ -29,15 +36,24 @@
 // # Custom styles
 //
 // A custom style embeds a built-in one and wraps its page to answer
-// differently; the page's accessors (Items, Count, NextLink, PreviousLink)
-// give what the answer needs. LinkHeaderPagination (links in a Link
-// header, the bare page in the body) and NestedLinksPagination (next and
-// previous under "links") are built this way:
+// differently; the page's accessors (Count, NextLink, PreviousLink)
+// give what the answer needs, and defines Setup to keep its own type.
+// LinkHeaderPagination (links in a Link header, the bare page in the
+// body) and NestedLinksPagination (next and previous under "links") are
+// built this way:
 //
 //	type LinkHeaderPagination struct{ PageNumberPagination }
 //
-//	func (p *LinkHeaderPagination) Paginate(src queryset.Source, r *request.Request, v *framework.View) (framework.Page, error) {
-//		page, err := p.Page(src, r, v)
+//	func (p *LinkHeaderPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
+//		c, err := p.PageNumberPagination.Resolve(s)
+//		if c == nil {
+//			return nil, err
+//		}
+//		return &LinkHeaderPagination{*c}, nil
+//	}
+//
+//	func (p *LinkHeaderPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
+//		page, err := p.Page(r, q)
 //		if page == nil {
 //			return nil, err
 //		}
@@ -90,7 +106,7 @@ import (
 	"strings"
 
 	"github.com/go-drf/drf/framework"
-	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/query"
 )
 
 // Link is a pagination link: a URL, or none (""), which JSON renders as
@@ -273,51 +289,79 @@ func queryParam(name, description, typ string) SchemaParameter {
 	return SchemaParameter{Name: name, Location: "query", Description: description, Type: typ}
 }
 
-// filterOrdered is a source whose ordering an ordering filter chose.
-type filterOrdered struct{ queryset.Source }
+// filterOrdered is a query whose ordering an ordering filter chose.
+type filterOrdered struct{ query.Query }
 
-// FilterOrdered marks src as ordered by the view's ordering filter (after
-// the filter backends ran): CursorPagination then pages in src's ordering
+// FilterOrdered marks q as ordered by the view's ordering filter (after
+// the filter backends ran): CursorPagination then pages in q's ordering
 // instead of its own, as DRF defers to an ordering filter on the view.
 // Other styles ignore the mark.
-func FilterOrdered(src queryset.Source) queryset.Source {
-	if f, ok := src.(filterOrdered); ok {
+func FilterOrdered(q query.Query) query.Query {
+	if f, ok := q.(filterOrdered); ok {
 		return f
 	}
-	return filterOrdered{src}
+	return filterOrdered{q}
 }
 
-// unmark returns the source under a FilterOrdered mark.
-func unmark(src queryset.Source) (queryset.Source, bool) {
-	if f, ok := src.(filterOrdered); ok {
-		return f.Source, true
+// unmark returns the query under a FilterOrdered mark.
+func unmark(q query.Query) (query.Query, bool) {
+	if f, ok := q.(filterOrdered); ok {
+		return f.Query, true
 	}
-	return src, false
+	return q, false
 }
 
-// checkOrdering checks that ordering is non-empty and names fields of src
-// (when src lists them); it returns src as a FieldDescriber, or nil.
-func checkOrdering(src queryset.Source, ordering []queryset.Order) (FieldDescriber, error) {
-	if len(ordering) == 0 {
+// Checker is implemented by styles that check, when a generic view is
+// registered, that they can page its source (the cursor styles: their
+// ordering's fields); the view is refused with the error.
+type Checker interface {
+	Check(q query.Query) error
+}
+
+// parseOrdering reads an ordering in DRF's notation; it must be
+// non-empty, and name plain fields.
+func parseOrdering(names []string) ([]query.Order, error) {
+	if len(names) == 0 {
 		return nil, errNoOrdering
 	}
-	lister, lists := src.(queryset.FieldLister)
-	for _, o := range ordering {
+	ordering := make([]query.Order, len(names))
+	for i, n := range names {
+		o := query.ParseOrder(n)
 		if o.Field == "" || strings.Contains(o.Field, "__") {
-			return nil, fmt.Errorf("pagination: cursor ordering %q: orderings must be fields of the source, such as \"-created\" or \"id\"", o)
+			return nil, fmt.Errorf("cursor ordering %q: orderings must be fields of the source, such as \"-created\" or \"id\"", n)
 		}
-		if lists && !slices.Contains(lister.Fields(), o.Field) {
-			return nil, fmt.Errorf("pagination: cursor ordering %q: the source has no field %q", o, o.Field)
+		ordering[i] = o
+	}
+	return ordering, nil
+}
+
+// checkFields checks that ordering names fields of q.
+func checkFields(q query.Query, ordering []query.Order) error {
+	fields := q.Fields()
+	for _, o := range ordering {
+		if !slices.Contains(fields, o.Field) {
+			return fmt.Errorf("pagination: cursor ordering %q: the source has no field %q", o, o.Field)
 		}
 	}
-	describer, _ := src.(FieldDescriber)
-	return describer, nil
+	return nil
+}
+
+// checkSizes refuses a page size below zero, and a cap on the page size
+// clients choose when they may not choose one.
+func checkSizes(pageSize int, sizeParam string, maxSize int) error {
+	if pageSize < 0 || maxSize < 0 {
+		return fmt.Errorf("page sizes cannot be negative (page size %d, max page size %d)", pageSize, maxSize)
+	}
+	if maxSize > 0 && sizeParam == "" {
+		return fmt.Errorf("a max page size (%d) needs a page size query parameter: clients cannot choose a page size without one", maxSize)
+	}
+	return nil
 }
 
 // choosePageSize is the page size of a request: the client's choice
-// through param when the style names one (capped at maxSize), else own,
-// else PAGE_SIZE.
-func choosePageSize(q query, param string, maxSize, own int, v *framework.View) int {
+// through param when the style names one (capped at maxSize), else own
+// (PAGE_SIZE folded in).
+func choosePageSize(q params, param string, maxSize, own int) int {
 	if param != "" {
 		if raw, ok := q.get(param); ok {
 			if n, ok := positiveInt(raw, true, maxSize); ok {
@@ -325,25 +369,5 @@ func choosePageSize(q query, param string, maxSize, own int, v *framework.View) 
 			}
 		}
 	}
-	if own != 0 {
-		return own
-	}
-	return globalPageSize(v)
-}
-
-// globalPageSize is PAGE_SIZE of v's settings, 0 without a view.
-func globalPageSize(v *framework.View) int {
-	if v == nil {
-		return 0
-	}
-	return v.PageSize()
-}
-
-// orEmpty returns items, or an empty list for none, so that results
-// render as [] rather than null.
-func orEmpty(items []any) []any {
-	if items == nil {
-		return []any{}
-	}
-	return items
+	return own
 }

@@ -47,7 +47,7 @@ func notes(t *testing.T, db *sqlx.DB, c queryset.Counter) *queryset.SQLSource[co
 	return src
 }
 
-func countOf(t *testing.T, src queryset.Source) int {
+func countOf(t *testing.T, src queryset.Source[counted]) int {
 	t.Helper()
 	n, err := src.Count(context.Background())
 	if err != nil {

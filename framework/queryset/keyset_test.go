@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/go-drf/drf/framework/query"
 )
 
 // TestSeekAfterAgrees: the SQL and slice sources select the same items
@@ -20,25 +22,25 @@ func TestSeekAfterAgrees(t *testing.T) {
 	}
 	var rows []item
 	for _, it := range all {
-		rows = append(rows, *it.(*item))
+		rows = append(rows, *it)
 	}
 	mem := MustSlice(rows)
 	// items: (id, score, owner) = (1,3,ann) (2,NULL,bo) (3,1,ann) (4,NULL,bo) (5,3,ann)
 	cases := []struct {
-		ordering  []Order
+		ordering  []query.Order
 		positions []string
 		want      []int64
 	}{
-		{[]Order{{Field: "score"}, {Field: "id"}}, []string{"3", "1"}, []int64{5}},
-		{[]Order{{Field: "score"}, {Field: "id"}}, []string{"1", "3"}, []int64{1, 5}},
-		{[]Order{{Field: "score", Desc: true}, {Field: "id"}}, []string{"3", "1"}, []int64{5, 3}},
-		{[]Order{{Field: "score", Desc: true}, {Field: "id", Desc: true}}, []string{"3", "5"}, []int64{1, 3}},
-		{[]Order{{Field: "owner"}, {Field: "score", Desc: true}, {Field: "id"}}, []string{"ann", "3", "5"}, []int64{3, 2, 4}},
-		{[]Order{{Field: "id", Desc: true}}, []string{"3"}, []int64{2, 1}},
+		{[]query.Order{{Field: "score"}, {Field: "id"}}, []string{"3", "1"}, []int64{5}},
+		{[]query.Order{{Field: "score"}, {Field: "id"}}, []string{"1", "3"}, []int64{1, 5}},
+		{[]query.Order{{Field: "score", Desc: true}, {Field: "id"}}, []string{"3", "1"}, []int64{5, 3}},
+		{[]query.Order{{Field: "score", Desc: true}, {Field: "id", Desc: true}}, []string{"3", "5"}, []int64{1, 3}},
+		{[]query.Order{{Field: "owner"}, {Field: "score", Desc: true}, {Field: "id"}}, []string{"ann", "3", "5"}, []int64{3, 2, 4}},
+		{[]query.Order{{Field: "id", Desc: true}}, []string{"3"}, []int64{2, 1}},
 	}
 	for _, c := range cases {
-		for name, src := range map[string]Source{"sql": sqlSrc, "slice": mem} {
-			s := src.OrderBy(c.ordering...).(KeysetSeeker).SeekAfter(c.ordering, c.positions)
+		for name, src := range map[string]Source[item]{"sql": sqlSrc, "slice": mem} {
+			s := src.OrderBy(c.ordering...).SeekAfter(c.ordering, c.positions)
 			if got := itemIDs(t, s); !slices.Equal(got, c.want) {
 				t.Errorf("%s: after %v in %v: %v, want %v", name, c.positions, c.ordering, got, c.want)
 			}
@@ -48,16 +50,16 @@ func TestSeekAfterAgrees(t *testing.T) {
 			}
 		}
 	}
-	for name, src := range map[string]Source{"sql": sqlSrc, "slice": mem} {
-		ks := src.(KeysetSeeker)
-		if _, err := ks.SeekAfter([]Order{{Field: "id"}}, []string{"x"}).Slice(context.Background(), 0, -1); !errors.Is(err, ErrInvalidValue) {
+	for name, src := range map[string]Source[item]{"sql": sqlSrc, "slice": mem} {
+		ks := src
+		if _, err := ks.SeekAfter([]query.Order{{Field: "id"}}, []string{"x"}).Slice(context.Background(), 0, -1); !errors.Is(err, query.ErrInvalidValue) {
 			t.Errorf("%s: position of another type: %v", name, err)
 		}
-		if _, err := ks.SeekAfter([]Order{{Field: "score"}, {Field: "id"}}, []string{"1"}).Slice(context.Background(), 0, -1); err == nil {
+		if _, err := ks.SeekAfter([]query.Order{{Field: "score"}, {Field: "id"}}, []string{"1"}).Slice(context.Background(), 0, -1); err == nil {
 			t.Errorf("%s: one position for two fields was accepted", name)
 		}
 		var unknown *UnknownFieldError
-		if _, err := ks.SeekAfter([]Order{{Field: "nope"}}, []string{"1"}).Slice(context.Background(), 0, -1); !errors.As(err, &unknown) {
+		if _, err := ks.SeekAfter([]query.Order{{Field: "nope"}}, []string{"1"}).Slice(context.Background(), 0, -1); !errors.As(err, &unknown) {
 			t.Errorf("%s: unknown field: %v", name, err)
 		}
 	}
@@ -70,8 +72,8 @@ func TestSeekAfterUsesTheIndex(t *testing.T) {
 	db := openItems(t)
 	src := MustSQL[item](db, SQLConfig{Query: itemsQuery})
 	for _, desc := range []bool{false, true} {
-		ordering := []Order{{Field: "created", Desc: desc}, {Field: "id", Desc: desc}}
-		page := src.OrderBy(ordering...).(KeysetSeeker).SeekAfter(ordering, []string{"b", "1"}).(*SQLSource[item])
+		ordering := []query.Order{{Field: "created", Desc: desc}, {Field: "id", Desc: desc}}
+		page := src.OrderBy(ordering...).SeekAfter(ordering, []string{"b", "1"}).(*SQLSource[item])
 		q := page.sql('r') + " LIMIT 5"
 		text := queryPlan(t, db, q, page.args(nil)...)
 		if !strings.Contains(text, "SEARCH i USING INDEX items_created (created") || strings.Contains(text, "TEMP B-TREE") {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -50,11 +51,11 @@ func TestSeekUsesTheIndex(t *testing.T) {
 	db := openItems(t)
 	src := MustSQL[item](db, SQLConfig{Query: itemsQuery})
 	for _, desc := range []bool{false, true} {
-		op := Greater
+		op := query.Greater
 		if desc {
-			op = Less
+			op = query.Less
 		}
-		page := src.OrderBy(Order{Field: "created", Desc: desc}).Seek("created", op, "b").(*SQLSource[item])
+		page := src.OrderBy(query.Order{Field: "created", Desc: desc}).Seek("created", op, "b").(*SQLSource[item])
 		q := page.sql('s')
 		text := queryPlan(t, db, q, page.args([]any{5, 0})...)
 		if !strings.Contains(text, "INDEX items_created") || strings.Contains(text, "TEMP B-TREE") {
@@ -74,18 +75,24 @@ func TestNullsAndFloatsAgree(t *testing.T) {
 	}
 	var rows []item
 	for _, it := range all {
-		rows = append(rows, *it.(*item))
+		rows = append(rows, *it)
 	}
 	mem := MustSlice(rows)
-	for _, q := range []func(Source) Source{
-		func(s Source) Source { return s.OrderBy(Order{Field: "score"}, Order{Field: "id"}) },
-		func(s Source) Source { return s.OrderBy(Order{Field: "score", Desc: true}, Order{Field: "id"}) },
-		func(s Source) Source { return s.OrderBy(Order{Field: "label"}, Order{Field: "id", Desc: true}) },
-		func(s Source) Source { return s.OrderBy(Order{Field: "weight", Desc: true}) },
-		func(s Source) Source { return s.Seek("score", Greater, "1") },
-		func(s Source) Source { return s.Seek("weight", Less, "1.5") },
-		func(s Source) Source { return s.Filter("score", "3").Filter("owner", "ann") },
-		func(s Source) Source { return s.Search([]string{"label"}, []string{"x"}) },
+	for _, q := range []func(Source[item]) Source[item]{
+		func(s Source[item]) Source[item] {
+			return s.OrderBy(query.Order{Field: "score"}, query.Order{Field: "id"})
+		},
+		func(s Source[item]) Source[item] {
+			return s.OrderBy(query.Order{Field: "score", Desc: true}, query.Order{Field: "id"})
+		},
+		func(s Source[item]) Source[item] {
+			return s.OrderBy(query.Order{Field: "label"}, query.Order{Field: "id", Desc: true})
+		},
+		func(s Source[item]) Source[item] { return s.OrderBy(query.Order{Field: "weight", Desc: true}) },
+		func(s Source[item]) Source[item] { return s.Seek("score", query.Greater, "1") },
+		func(s Source[item]) Source[item] { return s.Seek("weight", query.Less, "1.5") },
+		func(s Source[item]) Source[item] { return s.Filter("score", "3").Filter("owner", "ann") },
+		func(s Source[item]) Source[item] { return s.Search([]string{"label"}, []string{"x"}) },
 	} {
 		a, b := itemIDs(t, q(sqlSrc)), itemIDs(t, q(mem))
 		if !slices.Equal(a, b) {
@@ -94,14 +101,14 @@ func TestNullsAndFloatsAgree(t *testing.T) {
 	}
 	want := map[int64][2]string{1: {"3", "1.5"}, 2: {"None", "None"}, 3: {"1", "0.25"}, 5: {"3", "1e+20"}}
 	for _, it := range all {
-		w, ok := want[it.(*item).ID]
+		w, ok := want[it.ID]
 		if !ok {
 			continue
 		}
 		score, _ := sqlSrc.Position(it, "score")
 		weight, _ := mem.Position(it, "weight")
 		if score != w[0] || weight != w[1] {
-			t.Errorf("item %d positions %q %q, want %v", it.(*item).ID, score, weight, w)
+			t.Errorf("item %d positions %q %q, want %v", it.ID, score, weight, w)
 		}
 	}
 }
@@ -125,7 +132,7 @@ func queryPlan(t *testing.T, db *sqlx.DB, q string, args ...any) string {
 	return strings.Join(plan, "; ")
 }
 
-func itemIDs(t *testing.T, s Source) []int64 {
+func itemIDs(t *testing.T, s Source[item]) []int64 {
 	t.Helper()
 	items, err := s.Slice(context.Background(), 0, -1)
 	if err != nil {
@@ -133,7 +140,7 @@ func itemIDs(t *testing.T, s Source) []int64 {
 	}
 	var out []int64
 	for _, it := range items {
-		out = append(out, it.(*item).ID)
+		out = append(out, it.ID)
 	}
 	return out
 }
@@ -145,7 +152,7 @@ func TestSetupErrors(t *testing.T) {
 		"unknown key":          {Table: "items", Key: "nope"},
 		"unknown column":       {Table: "items", Columns: []string{"nope"}},
 		"columns and no table": {Query: itemsQuery, Columns: []string{"score"}},
-		"unknown ordering":     {Table: "items", Ordering: []Order{{Field: "nope"}}},
+		"unknown ordering":     {Table: "items", Ordering: []query.Order{{Field: "nope"}}},
 	} {
 		if _, err := NewSQL[item](db, c); err == nil {
 			t.Errorf("%s: no error", name)
@@ -174,7 +181,7 @@ func TestCacheIsBounded(t *testing.T) {
 		for _, b := range fields {
 			for _, c := range fields {
 				for dirs := range 8 {
-					o := []Order{{a, dirs&1 != 0}, {b, dirs&2 != 0}, {c, dirs&4 != 0}}
+					o := []query.Order{{Field: a, Desc: dirs&1 != 0}, {Field: b, Desc: dirs&2 != 0}, {Field: c, Desc: dirs&4 != 0}}
 					src.OrderBy(o...).(*SQLSource[item]).sql('s')
 					shapes++
 				}
@@ -190,12 +197,12 @@ func TestCacheIsBounded(t *testing.T) {
 		t.Errorf("cache holds %d shapes", entries)
 	}
 	terms := make([]string, 40)
-	got := itemIDs(t, src.OrderBy(Order{Field: "owner"}, Order{Field: "weight", Desc: true}, Order{Field: "id"}).
-		Search([]string{"created", "owner"}, terms).Seek("id", Greater, "1"))
+	got := itemIDs(t, src.OrderBy(query.Order{Field: "owner"}, query.Order{Field: "weight", Desc: true}, query.Order{Field: "id"}).
+		Search([]string{"created", "owner"}, terms).Seek("id", query.Greater, "1"))
 	if !slices.Equal(got, []int64{5, 3, 4, 2}) {
 		t.Errorf("a query once the cache is full = %v", got)
 	}
-	if got := src.OrderBy(Order{Field: "score"}, Order{Field: "score", Desc: true}, Order{Field: "id", Desc: true}).Ordering(); len(got) != 2 || got[1].Field != "id" {
+	if got := src.OrderBy(query.Order{Field: "score"}, query.Order{Field: "score", Desc: true}, query.Order{Field: "id", Desc: true}).Ordering(); len(got) != 2 || got[1].Field != "id" {
 		t.Errorf("repeated ordering fields = %v", got)
 	}
 }
@@ -224,7 +231,7 @@ func TestLookupUsesTheKey(t *testing.T) {
 	}
 	for _, value := range []string{"3", "03", " 3"} {
 		items, err := src.Filter("id", value).Slice(context.Background(), 0, 1)
-		if err != nil || len(items) != 1 || items[0].(*item).ID != 3 || items[0].(*item).Owner != "ann" {
+		if err != nil || len(items) != 1 || items[0].ID != 3 || items[0].Owner != "ann" {
 			t.Errorf("id %q: %v %v", value, items, err)
 		}
 	}
@@ -237,7 +244,7 @@ func TestLookupUsesTheKey(t *testing.T) {
 func TestLateRowLookupSkipsOverTheTable(t *testing.T) {
 	db := openItems(t)
 	src := MustSQL[item](db, SQLConfig{Table: "items", Query: itemsQuery, Columns: []string{"created", "score"},
-		Ordering: []Order{{Field: "created", Desc: true}}, TableRows: true})
+		Ordering: []query.Order{{Field: "created", Desc: true}}, TableRows: true})
 	plan := queryPlan(t, db, src.lateSQL(LateRowLookup, 10))
 	if !strings.Contains(plan, "SCAN items") || strings.Count(plan, "SEARCH o") != 1 {
 		t.Errorf("plan of %s\n= %s", src.lateSQL(LateRowLookup, 10), plan)
@@ -250,11 +257,11 @@ func TestLateRowLookupSkipsOverTheTable(t *testing.T) {
 		want bool
 	}{
 		"default":         {src, true},
-		"by the key":      {src.OrderBy(Order{Field: "id"}).(*SQLSource[item]), true},
-		"by a join":       {src.OrderBy(Order{Field: "owner"}).(*SQLSource[item]), false},
-		"by a read-only":  {src.OrderBy(Order{Field: "label"}).(*SQLSource[item]), false},
+		"by the key":      {src.OrderBy(query.Order{Field: "id"}).(*SQLSource[item]), true},
+		"by a join":       {src.OrderBy(query.Order{Field: "owner"}).(*SQLSource[item]), false},
+		"by a read-only":  {src.OrderBy(query.Order{Field: "label"}).(*SQLSource[item]), false},
 		"filtered":        {src.Filter("score", "3").(*SQLSource[item]), false},
-		"seeking":         {src.Seek("created", Less, "c").(*SQLSource[item]), false},
+		"seeking":         {src.Seek("created", query.Less, "c").(*SQLSource[item]), false},
 		"without the tag": {MustSQL[item](db, SQLConfig{Table: "items", Query: itemsQuery, Columns: []string{"created"}}), false},
 	} {
 		if got := c.s.lateLookup(); got != c.want {

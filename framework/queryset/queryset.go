@@ -6,77 +6,119 @@ package queryset
 
 import (
 	"context"
-	"strings"
+	"slices"
+
+	"github.com/go-drf/drf/framework/query"
 )
 
-// Order is one term of an ordering: a field, ascending or descending.
-type Order struct {
-	Field string
-	Desc  bool
-}
-
-// ParseOrder reads DRF's notation: "created" ascending, "-created" descending.
-func ParseOrder(s string) Order {
-	if f, ok := strings.CutPrefix(s, "-"); ok {
-		return Order{Field: f, Desc: true}
-	}
-	return Order{Field: s}
-}
-
-// String returns the DRF notation of o.
-func (o Order) String() string {
-	if o.Desc {
-		return "-" + o.Field
-	}
-	return o.Field
-}
-
-// Op is a comparison of a keyset condition.
-type Op int
-
-// Keyset comparisons.
-const (
-	Greater Op = iota
-	Less
-)
-
-// Source is a collection of items. Every method that returns a Source
-// returns a new one; the receiver is unchanged, so a Source built at setup
-// is shared by all requests.
-type Source interface {
-	// Ordering returns the current ordering.
-	Ordering() []Order
+// Source is a typed collection of items: a table, a SELECT, or a Go
+// slice. Every method that returns a Source returns a new one; the
+// receiver is unchanged, so a Source built at setup is shared by all
+// requests. Into gives filters and paginators its untyped query.Query.
+type Source[T any] interface {
+	// Fields lists the field names the source can filter and order by.
+	Fields() []string
+	// Ordering returns the current ordering; do not modify it.
+	Ordering() []query.Order
 	// OrderBy returns the source ordered by o (replacing any ordering).
 	// Unknown fields are an error reported when the source is evaluated.
-	OrderBy(o ...Order) Source
+	OrderBy(o ...query.Order) Source[T]
 	// Filter returns the items whose field equals value (given as text,
 	// as it comes in a URL).
-	Filter(field, value string) Source
+	Filter(field, value string) Source[T]
 	// Seek returns the items whose field compares op to position, where
 	// position is the text form of the field's value (Position's output).
-	Seek(field string, op Op, position string) Source
+	Seek(field string, op query.Op, position string) Source[T]
+	// SeekAfter returns the items that come strictly after the position
+	// in ordering (see query.Query's SeekAfter).
+	SeekAfter(ordering []query.Order, positions []string) Source[T]
 	// Search returns the items where every term is contained,
 	// case-insensitively, in at least one of the fields.
-	Search(fields []string, terms []string) Source
+	Search(fields []string, terms []string) Source[T]
 	// Count returns the number of items.
 	Count(ctx context.Context) (int, error)
 	// Slice returns up to limit items from offset; limit < 0 means all.
-	Slice(ctx context.Context, offset, limit int) ([]any, error)
+	Slice(ctx context.Context, offset, limit int) ([]*T, error)
 	// Position returns the text form of item's field, the value a cursor
 	// carries (Django's str() of it: "2024-01-05 00:00:00+00:00" for times).
-	Position(item any, field string) (string, error)
+	Position(item *T, field string) (string, error)
 }
 
-// KeysetSeeker is implemented by sources that seek past a row in a
-// composite ordering, the condition (a, b, id) > (x, y, z) of keyset
-// pagination with each term in its own direction. SQLSource and
-// SliceSource implement it.
-type KeysetSeeker interface {
-	// SeekAfter returns the items that come strictly after the position
-	// in ordering: positions holds the text forms (Position's output) of
-	// ordering's fields, in its order. Items where one of those fields is
-	// null never come after a position. The ordering should end with a
-	// unique field (the primary key), so that no two items share a
-	// position.
-	SeekAfter(ordering []Order, positions []string) Source
+// Rows holds the items a query made by Into fetched: after a paginator
+// ran, the page's items, in order.
+type Rows[T any] struct {
+	// Items are the fetched items.
+	Items []*T
+	src   Source[T]
+}
+
+// Len is the number of items.
+func (r *Rows[T]) Len() int { return len(r.Items) }
+
+// Position returns the text form of item i's field.
+func (r *Rows[T]) Position(i int, field string) (string, error) {
+	return r.src.Position(r.Items[i], field)
+}
+
+// Keep keeps the first n items.
+func (r *Rows[T]) Keep(n int) { r.Items = r.Items[:n:n] }
+
+// Reverse reverses the items' order.
+func (r *Rows[T]) Reverse() { slices.Reverse(r.Items) }
+
+// Into returns src as an untyped query.Query whose Fetch reads the items
+// into rows (which may be nil when nothing is fetched, as at setup): the
+// one place where the typed and the untyped halves of the data path meet,
+// with no type assertion. Filters and paginators narrow the query; the
+// caller then reads rows.Items.
+//
+//	var rows queryset.Rows[Book]
+//	page, err := paginator.Paginate(r, queryset.Into(books, &rows))
+//	data, err := serializer.Many(rows.Items, ctx)
+func Into[T any](src Source[T], rows *Rows[T]) query.Query { return set[T]{src, rows} }
+
+// set is a Source seen as a query.Query.
+type set[T any] struct {
+	src  Source[T]
+	rows *Rows[T]
+}
+
+func (s set[T]) Fields() []string        { return s.src.Fields() }
+func (s set[T]) Ordering() []query.Order { return s.src.Ordering() }
+func (s set[T]) OrderBy(o ...query.Order) query.Query {
+	return set[T]{s.src.OrderBy(o...), s.rows}
+}
+func (s set[T]) Filter(field, value string) query.Query {
+	return set[T]{s.src.Filter(field, value), s.rows}
+}
+func (s set[T]) Seek(field string, op query.Op, position string) query.Query {
+	return set[T]{s.src.Seek(field, op, position), s.rows}
+}
+func (s set[T]) SeekAfter(ordering []query.Order, positions []string) query.Query {
+	return set[T]{s.src.SeekAfter(ordering, positions), s.rows}
+}
+func (s set[T]) Search(fields []string, terms []string) query.Query {
+	return set[T]{s.src.Search(fields, terms), s.rows}
+}
+func (s set[T]) Count(ctx context.Context) (int, error) { return s.src.Count(ctx) }
+
+func (s set[T]) EstimateCount(ctx context.Context) (int, bool, error) {
+	if e, ok := s.src.(Estimator); ok {
+		return e.EstimateCount(ctx)
+	}
+	n, err := s.src.Count(ctx)
+	return n, true, err
+}
+
+func (s set[T]) Fetch(ctx context.Context, offset, limit int) (query.Rows, error) {
+	items, err := s.src.Slice(ctx, offset, limit)
+	if err != nil {
+		return nil, err
+	}
+	rows := s.rows
+	if rows == nil {
+		rows = new(Rows[T])
+	}
+	rows.Items, rows.src = items, s.src
+	return rows, nil
 }

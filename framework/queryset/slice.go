@@ -2,10 +2,10 @@ package queryset
 
 import (
 	"context"
-	"reflect"
 	"slices"
 	"unsafe"
 
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/internal/structs"
 )
 
@@ -22,7 +22,7 @@ type SliceSource[T any] struct {
 
 // NewSlice returns a source over items ordered by ordering (the slice's
 // own order when none).
-func NewSlice[T any](items []T, ordering ...Order) (*SliceSource[T], error) {
+func NewSlice[T any](items []T, ordering ...query.Order) (*SliceSource[T], error) {
 	m, err := describe[T]()
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func NewSlice[T any](items []T, ordering ...Order) (*SliceSource[T], error) {
 }
 
 // MustSlice is NewSlice that panics on a setup error.
-func MustSlice[T any](items []T, ordering ...Order) *SliceSource[T] {
+func MustSlice[T any](items []T, ordering ...query.Order) *SliceSource[T] {
 	s, err := NewSlice(items, ordering...)
 	if err != nil {
 		panic(err)
@@ -51,38 +51,35 @@ func (s *SliceSource[T]) with(st state) *SliceSource[T] {
 // Fields lists T's `db` columns, the fields the source can filter and order by.
 func (s *SliceSource[T]) Fields() []string { return s.m.names }
 
-// ItemType returns T.
-func (s *SliceSource[T]) ItemType() reflect.Type { return reflect.TypeFor[T]() }
-
 // Ordering returns the current ordering; do not modify it.
-func (s *SliceSource[T]) Ordering() []Order { return s.st.ordering }
+func (s *SliceSource[T]) Ordering() []query.Order { return s.st.ordering }
 
 // OrderBy returns the source ordered by o.
-func (s *SliceSource[T]) OrderBy(o ...Order) Source { return s.with(s.st.orderBy(s.m, o)) }
+func (s *SliceSource[T]) OrderBy(o ...query.Order) Source[T] { return s.with(s.st.orderBy(s.m, o)) }
 
 // Filter returns the items whose field equals value.
-func (s *SliceSource[T]) Filter(field, value string) Source {
+func (s *SliceSource[T]) Filter(field, value string) Source[T] {
 	return s.with(s.st.cond(s.m, field, '=', value))
 }
 
 // Seek returns the items whose field compares op to position.
-func (s *SliceSource[T]) Seek(field string, op Op, position string) Source {
+func (s *SliceSource[T]) Seek(field string, op query.Op, position string) Source[T] {
 	return s.with(s.st.seek(s.m, field, op, position))
 }
 
 // SeekAfter returns the items after the position in ordering.
-func (s *SliceSource[T]) SeekAfter(ordering []Order, positions []string) Source {
+func (s *SliceSource[T]) SeekAfter(ordering []query.Order, positions []string) Source[T] {
 	return s.with(s.st.seekAfter(s.m, ordering, positions))
 }
 
 // Search returns the items where every term is in one of fields.
-func (s *SliceSource[T]) Search(fields []string, terms []string) Source {
+func (s *SliceSource[T]) Search(fields []string, terms []string) Source[T] {
 	return s.with(s.st.search(s.m, fields, terms))
 }
 
 // Position returns Django's str() of item's field.
-func (s *SliceSource[T]) Position(item any, field string) (string, error) {
-	return s.m.position(item, field, pointerOf[T])
+func (s *SliceSource[T]) Position(item *T, field string) (string, error) {
+	return s.m.position(unsafe.Pointer(item), field)
 }
 
 // Count returns the number of items.
@@ -103,7 +100,7 @@ func (s *SliceSource[T]) Count(context.Context) (int, error) {
 }
 
 // Slice returns up to limit items from offset; limit < 0 means all.
-func (s *SliceSource[T]) Slice(_ context.Context, offset, limit int) ([]any, error) {
+func (s *SliceSource[T]) Slice(_ context.Context, offset, limit int) ([]*T, error) {
 	if s.st.err != nil {
 		return nil, s.st.err
 	}
@@ -111,7 +108,7 @@ func (s *SliceSource[T]) Slice(_ context.Context, offset, limit int) ([]any, err
 	var picked []*T
 	if len(s.st.order) == 0 {
 		// No sort needed: stop as soon as the page is full.
-		items := []any{}
+		items := []*T{}
 		for i := range s.items {
 			if limit >= 0 && len(items) == limit {
 				break
@@ -136,17 +133,13 @@ func (s *SliceSource[T]) Slice(_ context.Context, offset, limit int) ([]any, err
 		slices.SortStableFunc(picked, s.compare)
 	}
 	if offset >= len(picked) {
-		return []any{}, nil
+		return []*T{}, nil
 	}
 	picked = picked[offset:]
 	if limit >= 0 && limit < len(picked) {
 		picked = picked[:limit]
 	}
-	items := make([]any, len(picked))
-	for i, p := range picked {
-		items[i] = p
-	}
-	return items, nil
+	return picked, nil
 }
 
 func (s *SliceSource[T]) compare(a, b *T) int {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -35,7 +35,7 @@ type SQLConfig struct {
 	// (a read-only source) otherwise.
 	Columns []string
 	// Ordering is the default ordering (Django's Meta.ordering).
-	Ordering []Order
+	Ordering []query.Order
 	// Counter counts the source while it has no filter, search or seek,
 	// instead of SELECT COUNT(*) over Query: CountTable, RowCounter or
 	// CachedCount. Nil counts through Query.
@@ -214,17 +214,14 @@ func (s *SQLSource[T]) with(st state) *SQLSource[T] { return &SQLSource[T]{t: s.
 // Fields lists T's `db` columns, the fields the source can filter and order by.
 func (s *SQLSource[T]) Fields() []string { return s.t.m.names }
 
-// ItemType returns T.
-func (s *SQLSource[T]) ItemType() reflect.Type { return reflect.TypeFor[T]() }
-
 // Ordering returns the current ordering; do not modify it.
-func (s *SQLSource[T]) Ordering() []Order { return s.st.ordering }
+func (s *SQLSource[T]) Ordering() []query.Order { return s.st.ordering }
 
 // OrderBy returns the source ordered by o.
-func (s *SQLSource[T]) OrderBy(o ...Order) Source { return s.with(s.st.orderBy(s.t.m, o)) }
+func (s *SQLSource[T]) OrderBy(o ...query.Order) Source[T] { return s.with(s.st.orderBy(s.t.m, o)) }
 
 // Filter returns the items whose field equals value.
-func (s *SQLSource[T]) Filter(field, value string) Source {
+func (s *SQLSource[T]) Filter(field, value string) Source[T] {
 	st := s.st.cond(s.t.m, field, '=', value)
 	if s.unstorable(st, value) {
 		// PostgreSQL stores no such text, and refuses to compare with it.
@@ -234,10 +231,10 @@ func (s *SQLSource[T]) Filter(field, value string) Source {
 }
 
 // Seek returns the items whose field compares op to position.
-func (s *SQLSource[T]) Seek(field string, op Op, position string) Source {
+func (s *SQLSource[T]) Seek(field string, op query.Op, position string) Source[T] {
 	st := s.st.seek(s.t.m, field, op, position)
 	if s.unstorable(st, position) {
-		st.err = errors.Join(st.err, fmt.Errorf("%w: field %q: not text PostgreSQL can compare", ErrInvalidValue, field))
+		st.err = errors.Join(st.err, fmt.Errorf("%w: field %q: not text PostgreSQL can compare", query.ErrInvalidValue, field))
 	}
 	return s.with(st)
 }
@@ -247,11 +244,11 @@ func (s *SQLSource[T]) Seek(field string, op Op, position string) Source {
 // (a, b, id) ascending, a >= ? AND (a > ? OR (a = ? AND (b > ? OR (b = ?
 // AND id > ?)))), the row-value comparison spelled out so that it works
 // on every SQL dialect and with mixed directions.
-func (s *SQLSource[T]) SeekAfter(ordering []Order, positions []string) Source {
+func (s *SQLSource[T]) SeekAfter(ordering []query.Order, positions []string) Source[T] {
 	st := s.st.seekAfter(s.t.m, ordering, positions)
 	for _, k := range st.keyset {
 		if s.t.pg && st.err == nil && k.f.Kind == structs.String && !store.StorableText(k.v.S) {
-			st.err = fmt.Errorf("%w: field %q: not text PostgreSQL can compare", ErrInvalidValue, k.f.Column)
+			st.err = fmt.Errorf("%w: field %q: not text PostgreSQL can compare", query.ErrInvalidValue, k.f.Column)
 		}
 	}
 	return s.with(st)
@@ -266,7 +263,7 @@ func (s *SQLSource[T]) unstorable(st state, text string) bool {
 // Search returns the items where every term is in one of fields (Django's
 // icontains: LIKE, case-insensitive for ASCII on SQLite, and for all of
 // Unicode on PostgreSQL).
-func (s *SQLSource[T]) Search(fields []string, terms []string) Source {
+func (s *SQLSource[T]) Search(fields []string, terms []string) Source[T] {
 	st := s.st.search(s.t.m, fields, terms)
 	if s.t.pg && !st.none && slices.ContainsFunc(terms, func(term string) bool { return !store.StorableText(term) }) {
 		st.none = true
@@ -275,8 +272,8 @@ func (s *SQLSource[T]) Search(fields []string, terms []string) Source {
 }
 
 // Position returns Django's str() of item's field.
-func (s *SQLSource[T]) Position(item any, field string) (string, error) {
-	return s.t.m.position(item, field, pointerOf[T])
+func (s *SQLSource[T]) Position(item *T, field string) (string, error) {
+	return s.t.m.position(unsafe.Pointer(item), field)
 }
 
 // Count returns the number of items.
@@ -315,12 +312,12 @@ func (s *SQLSource[T]) unfiltered() bool {
 }
 
 // Slice returns up to limit items from offset; limit < 0 means all.
-func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]any, error) {
+func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]*T, error) {
 	if s.st.err != nil {
 		return nil, s.st.err
 	}
 	if limit == 0 || s.st.none {
-		return []any{}, nil
+		return []*T{}, nil
 	}
 	return s.query(ctx, s.t.db, s.sliceSQL(offset, limit), s.args(nil), limit)
 }
@@ -353,7 +350,7 @@ type queryer interface {
 
 // query runs q, whose result columns are the source's, on db and reads up
 // to limit items (all when limit < 0) from its rows.
-func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []any, limit int) ([]any, error) {
+func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []any, limit int) ([]*T, error) {
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -366,7 +363,7 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 	for i := range holders {
 		dest[i] = &holders[i]
 	}
-	items := []any{}
+	items := []*T{}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, err
@@ -549,10 +546,10 @@ func (s *SQLSource[T]) args(tail []any) []any {
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// Insert writes item, a *T, as a new row of the table and reads the row
+// Insert writes item as a new row of the table and reads the row
 // back into item (the key the database chose, and the columns of a join),
 // as one statement or one transaction: see write.
-func (s *SQLSource[T]) Insert(ctx context.Context, item any) error {
+func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
 	base, err := s.writable(item)
 	if err != nil {
 		return err
@@ -563,13 +560,13 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item any) error {
 	for i, f := range s.t.writes {
 		names[i], marks[i], args[i] = quote(f.Column), s.t.param(f), f.Get(base).Bind()
 	}
-	return s.write(ctx, "INSERT INTO "+quote(s.t.table)+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args, item.(*T))
+	return s.write(ctx, "INSERT INTO "+quote(s.t.table)+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args, item)
 }
 
 // Update writes item's columns to its row (found by key) and reads the
 // row back into item, as Insert does; a row that no longer exists is
 // sql.ErrNoRows.
-func (s *SQLSource[T]) Update(ctx context.Context, item any) error {
+func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 	base, err := s.writable(item)
 	if err != nil {
 		return err
@@ -581,7 +578,7 @@ func (s *SQLSource[T]) Update(ctx context.Context, item any) error {
 		args = append(args, f.Get(base).Bind())
 	}
 	args = append(args, s.t.key.Get(base).Bind())
-	return s.write(ctx, "UPDATE "+quote(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+quote(s.t.table)+"."+quote(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item.(*T))
+	return s.write(ctx, "UPDATE "+quote(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+quote(s.t.table)+"."+quote(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item)
 }
 
 // write runs q, an INSERT or UPDATE of one row, and reads the row it wrote
@@ -623,13 +620,13 @@ func (s *SQLSource[T]) readInto(ctx context.Context, db queryer, q string, args 
 	if len(items) == 0 {
 		return sql.ErrNoRows
 	}
-	*obj = *items[0].(*T)
+	*obj = *items[0]
 	return nil
 }
 
 // Delete removes item's row (found by key); a row that no longer exists
 // is sql.ErrNoRows.
-func (s *SQLSource[T]) Delete(ctx context.Context, item any) error {
+func (s *SQLSource[T]) Delete(ctx context.Context, item *T) error {
 	base, err := s.writable(item)
 	if err != nil {
 		return err
@@ -648,9 +645,9 @@ func (s *SQLSource[T]) Delete(ctx context.Context, item any) error {
 // CanWrite reports whether the source writes: whether it has Columns.
 func (s *SQLSource[T]) CanWrite() bool { return len(s.t.writes) > 0 }
 
-func (s *SQLSource[T]) writable(item any) (unsafe.Pointer, error) {
+func (s *SQLSource[T]) writable(item *T) (unsafe.Pointer, error) {
 	if len(s.t.writes) == 0 {
 		return nil, ErrReadOnly
 	}
-	return pointerOf[T](item)
+	return unsafe.Pointer(item), nil
 }

@@ -3,20 +3,15 @@ package queryset
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
 
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/structs"
 )
-
-// ErrInvalidValue is the error of a filter value or a position that does
-// not convert to its field's type (a lookup of "abc" on an integer field).
-// Generic views answer it with 404, as Django's get_object_or_404 does.
-var ErrInvalidValue = structs.ErrInvalidValue
 
 // UnknownFieldError is the error of a field name that is not one of the
 // model's `db` columns.
@@ -69,25 +64,12 @@ func (m *model) field(name string) (*structs.Field, error) {
 	return nil, &UnknownFieldError{Field: name}
 }
 
-func (m *model) position(item any, field string, base func(any) (unsafe.Pointer, error)) (string, error) {
+func (m *model) position(base unsafe.Pointer, field string) (string, error) {
 	f, err := m.field(field)
 	if err != nil {
 		return "", err
 	}
-	p, err := base(item)
-	if err != nil {
-		return "", err
-	}
-	return f.Get(p).Text(), nil
-}
-
-// pointerOf returns the base pointer of an item, which must be a *T.
-func pointerOf[T any](item any) (unsafe.Pointer, error) {
-	p, ok := item.(*T)
-	if !ok || p == nil {
-		return nil, fmt.Errorf("queryset: item is %T, not %s", item, reflect.TypeFor[*T]())
-	}
-	return unsafe.Pointer(p), nil
+	return f.Get(base).Text(), nil
 }
 
 type orderTerm struct {
@@ -117,7 +99,7 @@ type search struct {
 
 // state is the immutable query a source carries; every change copies it.
 type state struct {
-	ordering []Order
+	ordering []query.Order
 	order    []orderTerm
 	conds    []cond
 	keyset   []keyTerm
@@ -128,11 +110,11 @@ type state struct {
 
 // orderBy replaces the ordering; a field named again is dropped, as
 // Django drops repeated ORDER BY terms (they cannot change the order).
-func (s state) orderBy(m *model, o []Order) state {
-	s.ordering = make([]Order, 0, len(o))
+func (s state) orderBy(m *model, o []query.Order) state {
+	s.ordering = make([]query.Order, 0, len(o))
 	s.order = make([]orderTerm, 0, len(o))
 	for _, t := range o {
-		if slices.ContainsFunc(s.ordering, func(x Order) bool { return x.Field == t.Field }) {
+		if slices.ContainsFunc(s.ordering, func(x query.Order) bool { return x.Field == t.Field }) {
 			continue
 		}
 		s.ordering = append(s.ordering, t)
@@ -161,16 +143,16 @@ func (s state) cond(m *model, field string, op byte, text string) state {
 	return s
 }
 
-func (s state) seek(m *model, field string, op Op, position string) state {
+func (s state) seek(m *model, field string, op query.Op, position string) state {
 	c := byte('>')
-	if op == Less {
+	if op == query.Less {
 		c = '<'
 	}
 	return s.cond(m, field, c, position)
 }
 
 // seekAfter replaces the keyset condition by the position in ordering.
-func (s state) seekAfter(m *model, ordering []Order, positions []string) state {
+func (s state) seekAfter(m *model, ordering []query.Order, positions []string) state {
 	if len(ordering) == 0 || len(positions) != len(ordering) {
 		s.err = errors.Join(s.err, fmt.Errorf("queryset: a keyset position needs one value per ordering field, got %d for %d", len(positions), len(ordering)))
 		return s

@@ -273,7 +273,7 @@ func TestRegisterErrors(t *testing.T) {
 }
 
 // readOnly hides the source's Writer.
-type readOnly struct{ queryset.Source }
+type readOnly struct{ queryset.Source[qt.Book] }
 
 // TestConcurrentRequests: one viewset serves many clients at once.
 func TestConcurrentRequests(t *testing.T) {

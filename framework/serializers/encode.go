@@ -26,15 +26,14 @@ func (s *Serializer[T]) Data(obj *T, c *Context) (json.RawMessage, error) {
 	return b, nil
 }
 
-// Many returns the representation of items, each a *T (a data source's
-// page), as a JSON array (DRF's many=True).
-func (s *Serializer[T]) Many(items []any, c *Context) (json.RawMessage, error) {
+// Many returns the representation of items (a data source's page) as a
+// JSON array (DRF's many=True); nil items are an error.
+func (s *Serializer[T]) Many(items []*T, c *Context) (json.RawMessage, error) {
 	b := make([]byte, 0, s.sizeHint(len(items)))
 	b = append(b, '[')
-	for i, item := range items {
-		obj, ok := item.(*T)
-		if !ok || obj == nil {
-			return nil, fmt.Errorf("serializers: item %d is %T, not %T", i, item, obj)
+	for i, obj := range items {
+		if obj == nil {
+			return nil, fmt.Errorf("serializers: item %d is nil", i)
 		}
 		if i > 0 {
 			b = append(b, ',')

@@ -50,15 +50,15 @@ func TestDataIsDRFsRepresentation(t *testing.T) {
 		!strings.Contains(string(got), `"title":`+strings.TrimSpace(std.String())) {
 		t.Errorf("data = %s", got)
 	}
-	many, err := books.Many([]any{book3(), book3()}, nil)
+	many, err := books.Many([]*qt.Book{book3(), book3()}, nil)
 	if err != nil || !strings.HasPrefix(string(many), `[{"id":3,`) || !json.Valid(many) || bytes.Count(many, []byte(`"id"`)) != 2 {
 		t.Errorf("many = %s, %v", many, err)
 	}
 	if empty, _ := books.Many(nil, nil); string(empty) != "[]" {
 		t.Errorf("no items = %s", empty)
 	}
-	if _, err := books.Many([]any{"not a book"}, nil); err == nil {
-		t.Error("a foreign item should fail")
+	if _, err := books.Many([]*qt.Book{nil}, nil); err == nil {
+		t.Error("a nil item should fail")
 	}
 }
 

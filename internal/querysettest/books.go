@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
@@ -133,7 +134,7 @@ func OpenDB(t testing.TB, db *sqlx.DB, n int) *Fixture {
 		Table:    "books",
 		Query:    BooksQuery,
 		Columns:  []string{"title", "author", "rating", "created", "owner_id"},
-		Ordering: []queryset.Order{{Field: "id"}},
+		Ordering: []query.Order{{Field: "id"}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +151,7 @@ func (f *Fixture) All(t testing.TB) []Book {
 	}
 	out := make([]Book, len(items))
 	for i, it := range items {
-		out[i] = *it.(*Book)
+		out[i] = *it
 	}
 	return out
 }

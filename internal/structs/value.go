@@ -3,13 +3,13 @@ package structs
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -27,7 +27,8 @@ type Value struct {
 
 // ErrInvalidValue is the error of a text that does not convert to a
 // field's kind (Django's "Field 'id' expected a number but got 'abc'").
-var ErrInvalidValue = errors.New("invalid value")
+// It is query.ErrInvalidValue, which filters and paginators test for.
+var ErrInvalidValue = query.ErrInvalidValue
 
 // Compare orders a and b of the same kind the way SQLite does: NULL first.
 func Compare(a, b Value) int {

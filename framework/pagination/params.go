@@ -11,19 +11,19 @@ import (
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
-// query is a request's query string as Django reads it
+// params is a request's query string as Django reads it
 // (pycompat.AppendQuery).
-type query []pycompat.QueryPair
+type params []pycompat.QueryPair
 
 // requestQuery appends the fields of r's query string, in the request's
 // charset, to q, which may be a page's own buffer so that a short query
 // string costs no allocation.
-func requestQuery(r *request.Request, q query) query {
+func requestQuery(r *request.Request, q params) params {
 	return pycompat.AppendQuery(q, r.URL.RawQuery, pycompat.CodecOf(r.Charset()))
 }
 
 // size is the length of q's pairs, unescaped, with their separators.
-func (q query) size() int {
+func (q params) size() int {
 	n := 0
 	for _, p := range q {
 		n += len(p.Key) + len(p.Value) + 2
@@ -32,7 +32,7 @@ func (q query) size() int {
 }
 
 // get returns the last value of key, as a QueryDict does.
-func (q query) get(key string) (string, bool) {
+func (q params) get(key string) (string, bool) {
 	for i := len(q) - 1; i >= 0; i-- {
 		if q[i].Key == key {
 			return q[i].Value, true
@@ -42,7 +42,7 @@ func (q query) get(key string) (string, bool) {
 }
 
 // first returns the first value of key, as Python's parse_qs(...)[key][0].
-func (q query) first(key string) (string, bool) {
+func (q params) first(key string) (string, bool) {
 	for _, p := range q {
 		if p.Key == key {
 			return p.Value, true
@@ -55,7 +55,7 @@ func (q query) first(key string) (string, bool) {
 // values in their order, quoted as a form; key is left out, and added with
 // value when set is true. One stable sort by key, so the cost grows as
 // n log n in the number of parameters.
-func (q query) appendEncoded(b []byte, key string, set bool, value string) []byte {
+func (q params) appendEncoded(b []byte, key string, set bool, value string) []byte {
 	var buf [8]pycompat.QueryPair
 	ps := buf[:0]
 	for _, p := range q {
@@ -96,7 +96,7 @@ type linker struct {
 	r *http.Request
 	// path is the request's path, escaped.
 	path  string
-	query query
+	query params
 }
 
 // newLinker returns the linker of r, whose query string read as Django
@@ -105,7 +105,7 @@ type linker struct {
 // (iri_to_uri), and read it back in UTF-8 (parse_qs) whatever the
 // charset: a query that is not ASCII, or a charset other than UTF-8,
 // gives links another reading than q.
-func newLinker(r *request.Request, q query) linker {
+func newLinker(r *request.Request, q params) linker {
 	if raw := r.URL.RawQuery; !pycompat.IsASCII(raw) || pycompat.CodecOf(r.Charset()) != pycompat.UTF8 {
 		q = pycompat.AppendQuery(nil, string(pycompat.Latin1([]byte(raw))), pycompat.UTF8)
 	}
@@ -117,7 +117,7 @@ func (l linker) replace(key, value string) string { return l.build(key, true, va
 
 // with returns a linker whose query has key set to value alone.
 func (l linker) with(key, value string) linker {
-	q := make(query, 0, len(l.query)+1)
+	q := make(params, 0, len(l.query)+1)
 	for _, p := range l.query {
 		if p.Key != key {
 			q = append(q, p)

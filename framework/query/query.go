@@ -1,0 +1,107 @@
+// Package query is the vocabulary of list queries that filter backends
+// and paginators share without knowing the item type: an ordering term,
+// a keyset comparison, the Query they narrow, count and fetch, and the
+// Rows a fetch returns. Typed sources (package queryset) implement it;
+// the framework's core and its policies depend on this package alone.
+package query
+
+import (
+	"context"
+	"errors"
+	"strings"
+)
+
+// Order is one term of an ordering: a field, ascending or descending.
+type Order struct {
+	Field string
+	Desc  bool
+}
+
+// ParseOrder reads DRF's notation: "created" ascending, "-created" descending.
+func ParseOrder(s string) Order {
+	if f, ok := strings.CutPrefix(s, "-"); ok {
+		return Order{Field: f, Desc: true}
+	}
+	return Order{Field: s}
+}
+
+// String returns the DRF notation of o.
+func (o Order) String() string {
+	if o.Desc {
+		return "-" + o.Field
+	}
+	return o.Field
+}
+
+// Reversed returns the ordering with every term's direction flipped.
+func Reversed(ordering []Order) []Order {
+	r := make([]Order, len(ordering))
+	for i, o := range ordering {
+		r[i] = Order{Field: o.Field, Desc: !o.Desc}
+	}
+	return r
+}
+
+// Op is a comparison of a keyset condition.
+type Op int
+
+// Keyset comparisons.
+const (
+	Greater Op = iota
+	Less
+)
+
+// ErrInvalidValue is the error of a filter value or a position that does
+// not convert to its field's type (a lookup of "abc" on an integer field).
+// Generic views answer it with 404, as Django's get_object_or_404 does.
+var ErrInvalidValue = errors.New("invalid value")
+
+// Query is a list query over a source of items whose type it does not
+// name. Every method that returns a Query returns a new one; the receiver
+// is unchanged. Unknown fields and values that do not convert are errors
+// reported when the query is evaluated (Count, Fetch).
+type Query interface {
+	// Fields lists the field names the query can filter and order by.
+	Fields() []string
+	// Ordering returns the current ordering; do not modify it.
+	Ordering() []Order
+	// OrderBy returns the query ordered by o (replacing any ordering).
+	OrderBy(o ...Order) Query
+	// Filter returns the items whose field equals value (given as text,
+	// as it comes in a URL).
+	Filter(field, value string) Query
+	// Seek returns the items whose field compares op to position, where
+	// position is the text form of the field's value (Rows.Position).
+	Seek(field string, op Op, position string) Query
+	// SeekAfter returns the items that come strictly after the position
+	// in ordering: positions holds the text forms of ordering's fields, in
+	// its order. Items where one of those fields is null never come after
+	// a position. The ordering should end with a unique field (the
+	// primary key), so that no two items share a position.
+	SeekAfter(ordering []Order, positions []string) Query
+	// Search returns the items where every term is contained,
+	// case-insensitively, in at least one of the fields.
+	Search(fields []string, terms []string) Query
+	// Count returns the number of items.
+	Count(ctx context.Context) (int, error)
+	// EstimateCount returns the number of items or, when the source can
+	// estimate it faster than counting, an estimate; exact says which.
+	EstimateCount(ctx context.Context) (n int, exact bool, err error)
+	// Fetch reads up to limit items from offset (limit < 0: all) into the
+	// typed rows the query was made with, and returns them.
+	Fetch(ctx context.Context, offset, limit int) (Rows, error)
+}
+
+// Rows are the items a Fetch read, in order, as a paginator sees them.
+type Rows interface {
+	// Len is the number of items.
+	Len() int
+	// Position returns the text form of item i's field, the value a
+	// cursor carries (Django's str() of it: "2024-01-05 00:00:00+00:00"
+	// for times).
+	Position(i int, field string) (string, error)
+	// Keep keeps the first n items (n <= Len).
+	Keep(n int)
+	// Reverse reverses the items' order.
+	Reverse()
+}
