@@ -65,7 +65,7 @@ var adminMessages = map[string]string{
 func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	u, err := a.Sessions.SessionUser(r)
 	if err != nil {
-		adminError(w, r, err)
+		a.serverError(w, r, err)
 		return
 	}
 	if u == nil {
@@ -93,7 +93,7 @@ func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		done, msg, err := a.change(r)
 		switch {
 		case err != nil:
-			adminError(w, r, err)
+			a.serverError(w, r, err)
 		case msg != "":
 			page.Message, page.Error = "", msg
 			a.render(w, r, http.StatusBadRequest, page)
@@ -150,7 +150,7 @@ func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page 
 		toks, total, err = a.Tokens.List(r.Context(), AdminPageSize, (n-1)*AdminPageSize)
 	}
 	if err != nil {
-		adminError(w, r, err)
+		a.serverError(w, r, err)
 		return
 	}
 	page.Tokens, page.Total = toks, total
@@ -172,7 +172,12 @@ func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page 
 	}
 }
 
-func adminError(w http.ResponseWriter, r *http.Request, err error) {
-	slog.Error("internal server error", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+// serverError logs err on the Sessions' Logger and answers 500.
+func (a *Admin) serverError(w http.ResponseWriter, r *http.Request, err error) {
+	logger := a.Sessions.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	logger.ErrorContext(r.Context(), "internal server error", "method", r.Method, "path", r.URL.Path, "error", err.Error())
 	http.Error(w, "A server error occurred.", http.StatusInternalServerError)
 }

@@ -6,7 +6,6 @@ import (
 	"embed"
 	"errors"
 	"html/template"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -120,7 +119,7 @@ func (m *Manager) postLogin(w http.ResponseWriter, r *http.Request) {
 		err = m.Login(w, r, u)
 	}
 	if err != nil {
-		serverError(w, r, err)
+		m.serverError(w, r, err)
 		return
 	}
 	redirect(w, cmp.Or(form.Next, m.LoginRedirect, DefaultLoginRedirect))
@@ -148,7 +147,7 @@ func (m *Manager) LogoutPage() http.Handler {
 			return
 		}
 		if err := m.Logout(w, r); err != nil {
-			serverError(w, r, err)
+			m.serverError(w, r, err)
 			return
 		}
 		target := cmp.Or(m.LogoutRedirect, DefaultLogoutRedirect)
@@ -210,7 +209,7 @@ func (m *Manager) CheckForm(w http.ResponseWriter, r *http.Request) bool {
 	}
 	var failure *csrf.Error
 	if !errors.As(err, &failure) {
-		serverError(w, r, err)
+		m.serverError(w, r, err)
 		return false
 	}
 	w.Header().Set("Content-Type", "text/html")
@@ -224,7 +223,7 @@ func (m *Manager) renderLogin(w http.ResponseWriter, r *http.Request, form login
 	form.Token = m.Protection().Token(w, r)
 	var page bytes.Buffer
 	if err := templates.ExecuteTemplate(&page, "login.html", form); err != nil {
-		serverError(w, r, err)
+		m.serverError(w, r, err)
 		return
 	}
 	h := w.Header()
@@ -295,7 +294,7 @@ func allowedURL(target, host string, secure bool) bool {
 	return false
 }
 
-func serverError(w http.ResponseWriter, r *http.Request, err error) {
-	slog.Error("internal server error", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+func (m *Manager) serverError(w http.ResponseWriter, r *http.Request, err error) {
+	m.logger().ErrorContext(r.Context(), "internal server error", "method", r.Method, "path", r.URL.Path, "error", err.Error())
 	http.Error(w, "A server error occurred.", http.StatusInternalServerError)
 }

@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"mime"
 	"net/http"
 	"slices"
@@ -97,8 +98,11 @@ type Manager struct {
 	// Users holds the users who log in.
 	Users *auth.Users
 	// CSRF is the CSRF protection of the session scheme and of the login
-	// and logout pages; nil gives Django's defaults.
+	// and logout pages; nil gives Django's defaults, logging on Logger.
 	CSRF *csrf.Protection
+	// Logger receives what the pages log (a server error); nil gives
+	// slog.Default(). Give it the API's (framework.Settings.Logger).
+	Logger *slog.Logger
 
 	// SecretKey is Django's SECRET_KEY: it signs the session data and the
 	// session auth hash. A Django site sharing the sessions must have the
@@ -139,10 +143,18 @@ func (m *Manager) Protection() *csrf.Protection {
 	m.once.Do(func() {
 		m.protection = m.CSRF
 		if m.protection == nil {
-			m.protection = &csrf.Protection{}
+			m.protection = &csrf.Protection{Logger: m.Logger}
 		}
 	})
 	return m.protection
+}
+
+// logger is Logger, slog.Default() when nil.
+func (m *Manager) logger() *slog.Logger {
+	if m.Logger == nil {
+		return slog.Default()
+	}
+	return m.Logger
 }
 
 // SessionCookieName returns the session cookie's name (SESSION_COOKIE_NAME),

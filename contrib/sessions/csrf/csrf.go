@@ -50,6 +50,8 @@ const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 // Protection checks requests and hands out tokens. Its zero value uses
 // Django's defaults. Do not change a Protection once it is in use.
 type Protection struct {
+	// Logger receives the refusals, as warnings; nil gives slog.Default().
+	Logger *slog.Logger
 	// CookieName is CSRF_COOKIE_NAME; "" gives "csrftoken".
 	CookieName string
 	// HeaderName is CSRF_HEADER_NAME; "" gives "X-CSRFToken".
@@ -128,7 +130,11 @@ func (p *Protection) Check(r *http.Request, form func() string) error {
 		return p.cfgErr
 	}
 	if f := p.check(r, form); f != nil {
-		slog.Warn("Forbidden (CSRF)", "reason", f.log, "method", r.Method, "path", r.URL.Path)
+		logger := p.Logger
+		if logger == nil {
+			logger = slog.Default()
+		}
+		logger.WarnContext(r.Context(), "Forbidden (CSRF)", "reason", f.log, "method", r.Method, "path", r.URL.Path)
 		return &Error{Reason: f.reason}
 	}
 	return nil
