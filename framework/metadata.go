@@ -1,6 +1,10 @@
 package framework
 
-import "github.com/go-drf/drf/framework/request"
+import (
+	"encoding/json"
+
+	"github.com/go-drf/drf/framework/request"
+)
 
 // metadata is the OPTIONS answer, DRF's SimpleMetadata without actions.
 type metadata struct {
@@ -11,7 +15,9 @@ type metadata struct {
 }
 
 // Metadata describes the view for an OPTIONS request.
-func Metadata(v *View, r *request.Request) any {
+func Metadata(v *View, r *request.Request) any { return metadataOf(v) }
+
+func metadataOf(v *View) metadata {
 	m := metadata{Name: v.Name, Description: v.Description, Renders: []string{}, Parses: []string{}}
 	for _, rd := range v.Renderers.items {
 		m.Renders = append(m.Renders, rd.MediaType())
@@ -20,4 +26,17 @@ func Metadata(v *View, r *request.Request) any {
 		m.Parses = append(m.Parses, p.MediaType())
 	}
 	return m
+}
+
+// MetadataWithActions is Metadata with DRF's "actions": for each method
+// given, the fields its serializer accepts (a serializer's FieldInfo), as
+// SimpleMetadata answers OPTIONS on a view that takes writes the caller
+// may send.
+func MetadataWithActions(v *View, r *request.Request, actions map[string]json.RawMessage) any {
+	return metadataWithActions{metadataOf(v), actions}
+}
+
+type metadataWithActions struct {
+	metadata
+	Actions map[string]json.RawMessage `json:"actions"`
 }

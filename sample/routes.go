@@ -67,6 +67,9 @@ func (a *app) routes(api *framework.API) {
 	// Beyond DRF: opt-in features, outside the contract (beyond.go).
 	a.beyondRoutes(api)
 
+	// Ecosystem packages imitated (eco_*.go).
+	a.ecoJWTRoutes(api)
+
 	// The OpenAPI document: the whole API, or ?version=v1 or v2's routes.
 	schema := Schema(api).View()
 	api.Handle("/schema/", schema, framework.Named("schema"))

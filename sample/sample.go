@@ -21,6 +21,7 @@ import (
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/contrib/hashedtoken"
 	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/contrib/simplejwt"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/cache"
@@ -31,8 +32,10 @@ import (
 
 // Migrations are the sample's schema, Django's own: users, tokens,
 // sessions, and the books table; then the hashed device tokens of the
-// /beyond/ routes, a table of their own.
-var Migrations = slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, []store.Migration{booksMigration}, hashedtoken.Migrations)
+// /beyond/ routes, a table of their own; then simplejwt's blacklist
+// (/eco/jwt/).
+var Migrations = slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, []store.Migration{booksMigration}, hashedtoken.Migrations,
+	simplejwt.Migrations)
 
 // Migrate applies the Migrations that db does not have yet.
 func Migrate(ctx context.Context, db *sqlx.DB) error {

@@ -1,7 +1,9 @@
 package simplejwt
 
 import (
+	"encoding/json"
 	"errors"
+	"net/http"
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
@@ -24,8 +26,10 @@ func (r realm) AuthenticateHeader(*request.Request) string { return r.header }
 
 // tokenView is simplejwt's TokenViewBase: no authentication (but the
 // challenge), no permissions; renderers, parsers and throttles are the
-// settings'. A *TokenError from post is InvalidToken.
-func (j *JWT) tokenView(name, description string, post framework.HandlerFunc) framework.View {
+// settings'. A *TokenError from post is InvalidToken. OPTIONS lists the
+// serializer's fields, as DRF's SimpleMetadata does.
+func (j *JWT) tokenView(name, description string, fields json.RawMessage, post framework.HandlerFunc) framework.View {
+	actions := map[string]json.RawMessage{http.MethodPost: fields}
 	return framework.View{
 		Name:           name,
 		Description:    description,
@@ -39,6 +43,9 @@ func (j *JWT) tokenView(name, description string, post framework.HandlerFunc) fr
 			}
 			return resp, err
 		},
+		Options: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			return framework.OK(framework.MetadataWithActions(v, r, actions)), nil
+		},
 	}
 }
 
@@ -51,16 +58,21 @@ type (
 	}
 	refreshFields struct {
 		Refresh string `json:"refresh" drf:"required,write_only"`
+		Access  string `json:"access" drf:"read_only"`
 	}
 	verifyFields struct {
 		Token string `json:"token" drf:"required,write_only"`
 	}
+	blacklistFields struct {
+		Refresh string `json:"refresh" drf:"required,write_only"`
+	}
 )
 
 var (
-	obtainSerializer  = serializers.MustNew[obtainFields]()
-	refreshSerializer = serializers.MustNew[refreshFields]()
-	verifySerializer  = serializers.MustNew[verifyFields]()
+	obtainSerializer    = serializers.MustNew[obtainFields]()
+	refreshSerializer   = serializers.MustNew[refreshFields]()
+	verifySerializer    = serializers.MustNew[verifyFields]()
+	blacklistSerializer = serializers.MustNew[blacklistFields]()
 )
 
 // validate reads the request's data into in with s, as a serializer's
@@ -93,7 +105,7 @@ type empty struct{}
 // {"detail": "No active account found with the given credentials"}.
 func (j *JWT) ObtainPairView() framework.View {
 	return j.tokenView("Token Obtain Pair", "Takes a set of user credentials and returns an access and refresh JSON web\n"+
-		"token pair to prove the authentication of those credentials.", func(_ *framework.View, r *request.Request) (*framework.Response, error) {
+		"token pair to prove the authentication of those credentials.", obtainSerializer.FieldInfo(), func(_ *framework.View, r *request.Request) (*framework.Response, error) {
 		var in obtainFields
 		if err := validate(obtainSerializer, r, &in); err != nil {
 			return nil, err
@@ -119,7 +131,7 @@ func (j *JWT) ObtainPairView() framework.View {
 // {"detail": MESSAGE, "code": "token_not_valid"}.
 func (j *JWT) RefreshView() framework.View {
 	return j.tokenView("Token Refresh", "Takes a refresh type JSON web token and returns an access type JSON web\n"+
-		"token if the refresh token is valid.", func(_ *framework.View, r *request.Request) (*framework.Response, error) {
+		"token if the refresh token is valid.", refreshSerializer.FieldInfo(), func(_ *framework.View, r *request.Request) (*framework.Response, error) {
 		var in refreshFields
 		if err := validate(refreshSerializer, r, &in); err != nil {
 			return nil, err
@@ -137,7 +149,7 @@ func (j *JWT) RefreshView() framework.View {
 // {"non_field_errors": ["Token is blacklisted"]}.
 func (j *JWT) VerifyView() framework.View {
 	return j.tokenView("Token Verify", "Takes a token and indicates if it is valid.  This view provides no\n"+
-		"information about a token's fitness for a particular use.", func(_ *framework.View, r *request.Request) (*framework.Response, error) {
+		"information about a token's fitness for a particular use.", verifySerializer.FieldInfo(), func(_ *framework.View, r *request.Request) (*framework.Response, error) {
 		var in verifyFields
 		if err := validate(verifySerializer, r, &in); err != nil {
 			return nil, err
@@ -163,9 +175,9 @@ func (j *JWT) BlacklistView() framework.View {
 		panic("simplejwt: BlacklistView needs Settings.TokenBlacklist (the blacklist's Migrations applied)")
 	}
 	return j.tokenView("Token Blacklist", "Takes a token and blacklists it. Must be used with the\n"+
-		"`rest_framework_simplejwt.token_blacklist` app installed.", func(_ *framework.View, r *request.Request) (*framework.Response, error) {
-		var in refreshFields
-		if err := validate(refreshSerializer, r, &in); err != nil {
+		"`rest_framework_simplejwt.token_blacklist` app installed.", blacklistSerializer.FieldInfo(), func(_ *framework.View, r *request.Request) (*framework.Response, error) {
+		var in blacklistFields
+		if err := validate(blacklistSerializer, r, &in); err != nil {
 			return nil, err
 		}
 		if err := j.Blacklist(r.Context(), in.Refresh); err != nil {
