@@ -92,6 +92,12 @@ func TestSchema(t *testing.T) {
 		"/beyond/auth/bearer/":           {"get:"},
 		"/beyond/auth/session-401/":      {"get:"},
 		"/beyond/url/{version}/resolve/": {"get:path:version"},
+		// Ecosystem routes.
+		"/eco/jwt/token/":           {"post:"},
+		"/eco/jwt/token/refresh/":   {"post:"},
+		"/eco/jwt/token/verify/":    {"post:"},
+		"/eco/jwt/token/blacklist/": {"post:"},
+		"/eco/jwt/whoami/":          {"get:"},
 	}
 	for path, ops := range doc.Paths {
 		var got []string
