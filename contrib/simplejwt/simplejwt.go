@@ -185,13 +185,6 @@ func (j *JWT) loadKeys(secretKey string) error {
 	return nil
 }
 
-// Settings returns the settings in effect, defaults filled in.
-func (j *JWT) Settings() Settings {
-	s := j.settings
-	s.AuthHeaderTypes = slices.Clone(s.AuthHeaderTypes)
-	return s
-}
-
 // authenticateHeader is simplejwt's WWW-Authenticate value: the first
 // header type and the realm "api".
 func (j *JWT) authenticateHeader() string {

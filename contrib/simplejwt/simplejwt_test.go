@@ -245,6 +245,21 @@ func TestFailuresAsTheReference(t *testing.T) {
 	}
 }
 
+// OPTIONS lists each view's serializer fields as the reference does.
+func TestOptionsAsTheReference(t *testing.T) {
+	f := newFixture(t, ":memory:", theReferences)
+	for path, want := range map[string]string{
+		"/token/":           `"actions":{"POST":{"username":{"type":"string","required":true,"read_only":false,"label":"Username"},"password":{"type":"string","required":true,"read_only":false,"label":"Password"}}}}`,
+		"/token/refresh/":   `"actions":{"POST":{"refresh":{"type":"string","required":true,"read_only":false,"label":"Refresh"},"access":{"type":"string","required":false,"read_only":true,"label":"Access"}}}}`,
+		"/token/verify/":    `"actions":{"POST":{"token":{"type":"string","required":true,"read_only":false,"label":"Token"}}}}`,
+		"/token/blacklist/": `"actions":{"POST":{"refresh":{"type":"string","required":true,"read_only":false,"label":"Refresh"}}}}`,
+	} {
+		if r := f.c.Do("OPTIONS", path, ""); r.Status != 200 || !strings.HasSuffix(r.Body, want) || !strings.HasPrefix(r.Body, `{"name":"Token `) {
+			t.Errorf("OPTIONS %s: %d %s\nwant ...%s", path, r.Status, r.Body, want)
+		}
+	}
+}
+
 // sign signs claims with the fixture's key, as a third party holding it
 // (or a Django site) would.
 func sign(t *testing.T, f *fixture, set func(c *simplejwt.Claims)) string {
