@@ -69,6 +69,8 @@ func (a *app) routes(api *framework.API) {
 
 	// Ecosystem packages imitated (eco_*.go).
 	a.ecoJWTRoutes(api)
+	a.ecoAPIKeyRoutes(api)
+	a.ecoPermsRoutes(api)
 
 	// The OpenAPI document: the whole API, or ?version=v1 or v2's routes.
 	schema := Schema(api).View()

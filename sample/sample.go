@@ -33,9 +33,10 @@ import (
 // Migrations are the sample's schema, Django's own: users, tokens,
 // sessions, and the books table; then the hashed device tokens of the
 // /beyond/ routes, a table of their own; then simplejwt's blacklist
-// (/eco/jwt/).
+// (/eco/jwt/), the API keys (/eco/api-key/), and the content types and
+// default permissions of the Models (/eco/perms/).
 var Migrations = slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, []store.Migration{booksMigration}, hashedtoken.Migrations,
-	simplejwt.Migrations)
+	simplejwt.Migrations, ecoMigrations)
 
 // Migrate applies the Migrations that db does not have yet.
 func Migrate(ctx context.Context, db *sqlx.DB) error {

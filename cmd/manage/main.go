@@ -6,6 +6,10 @@
 //	manage createsuperuser              add an administrator
 //	manage drf_create_token USER [-r]   print USER's API token (-r: a new one)
 //	manage hashedtoken create USER      a hashed device token (also list, revoke, clearexpired)
+//	manage create_api_key NAME          print a new API key (djangorestframework-api-key), once
+//	manage revoke_api_key PREFIX        revoke the API key with that prefix, for good
+//	manage grant_permission USER PERM   add APP_LABEL.CODENAME to USER's own permissions
+//	manage revoke_permission USER PERM  remove it
 //	manage runserver [ADDR]             serve the API, by default on 127.0.0.1:8000
 //	manage generateschema [--format openapi|openapi-json] [--api-version V]
 //	                                    print the API's OpenAPI 3.1 document
@@ -39,6 +43,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/go-drf/drf/contrib/apikey"
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/contrib/hashedtoken"
@@ -61,6 +66,10 @@ func commands() []management.Command {
 		auth.CreateSuperuserCommand(nil),
 		authtoken.CreateTokenCommand(),
 		hashedtoken.Command(sample.DeviceTokens),
+		apikey.CreateCommand(passwordHashers),
+		apikey.RevokeCommand(),
+		auth.GrantPermissionCommand(),
+		auth.RevokePermissionCommand(),
 		management.Runserver(serve, nil),
 		schemas.Command(schema),
 	}
@@ -158,14 +167,28 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 	} else {
 		fmt.Fprintln(env.Stdout, "Signing sessions with the public development key: set SECRET_KEY in production.")
 	}
-	if names := list(env.Var("PASSWORD_HASHERS")); names != nil {
-		hs, err := auth.HashersNamed(names...)
-		if err != nil {
-			return nil, &management.CommandError{Msg: "PASSWORD_HASHERS: " + err.Error()}
-		}
+	hs, err := passwordHashers(env)
+	if err != nil {
+		return nil, &management.CommandError{Msg: err.Error()}
+	}
+	if hs != nil {
 		opts = append(opts, sample.PasswordHashers(hs))
 	}
 	return sample.New(ctx, db, opts...)
+}
+
+// passwordHashers are $PASSWORD_HASHERS, nil when unset (Django's
+// defaults).
+func passwordHashers(env *management.Env) (auth.Hashers, error) {
+	names := list(env.Var("PASSWORD_HASHERS"))
+	if names == nil {
+		return nil, nil
+	}
+	hs, err := auth.HashersNamed(names...)
+	if err != nil {
+		return nil, fmt.Errorf("PASSWORD_HASHERS: %w", err)
+	}
+	return hs, nil
 }
 
 // list splits a comma-separated setting, nil when it is empty.

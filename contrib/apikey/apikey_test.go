@@ -230,7 +230,7 @@ func run(t *testing.T, dsn string, args ...string) (code int, stdout, stderr str
 	t.Helper()
 	var out, errOut bytes.Buffer
 	env := &management.Env{Stdout: &out, Stderr: &errOut, DatabaseURL: dsn}
-	code = management.Execute(context.Background(), env, args, apikey.CreateCommand(cheap), apikey.RevokeCommand())
+	code = management.Execute(context.Background(), env, args, apikey.CreateCommand(func(*management.Env) (auth.Hashers, error) { return cheap, nil }), apikey.RevokeCommand())
 	return code, out.String(), errOut.String()
 }
 

@@ -16,9 +16,9 @@ var errNoKeys = errors.New("apikey.HasAPIKey needs Keys with a DB")
 
 // CreateCommand returns "create_api_key NAME": it creates a key named
 // NAME and prints the full key, "PREFIX.SECRET", on stdout: the only time
-// it is shown. hashers are the PASSWORD_HASHERS the key is hashed with
-// (nil: Django's defaults).
-func CreateCommand(hashers auth.Hashers) management.Command {
+// it is shown. hashers gives the PASSWORD_HASHERS the key is hashed with,
+// the service's (nil: Django's defaults).
+func CreateCommand(hashers func(env *management.Env) (auth.Hashers, error)) management.Command {
 	return management.Command{
 		Name:  "create_api_key",
 		Usage: "NAME",
@@ -33,7 +33,13 @@ func CreateCommand(hashers auth.Hashers) management.Command {
 			if err != nil {
 				return &management.CommandError{Msg: err.Error()}
 			}
-			_, key, err := (&Keys{DB: db, Hashers: hashers}).Create(ctx, name, nil)
+			var hs auth.Hashers
+			if hashers != nil {
+				if hs, err = hashers(env); err != nil {
+					return &management.CommandError{Msg: err.Error()}
+				}
+			}
+			_, key, err := (&Keys{DB: db, Hashers: hs}).Create(ctx, name, nil)
 			if errors.Is(err, ErrInvalidName) {
 				return &management.CommandError{Msg: fmt.Sprintf("The name must be 1 to %d characters, got %q", MaxNameLength, name)}
 			}

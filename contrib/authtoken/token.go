@@ -179,9 +179,12 @@ func (row *tokenRow) scanDest() []any {
 	return append([]any{&row.Key, &row.Created, &row.UserID}, row.User.ScanDest()...)
 }
 
-func (row *tokenRow) token() *Token {
+// token returns the token with its user, whose permissions HasPerm
+// reads from db.
+func (row *tokenRow) token(db *sqlx.DB) *Token {
 	tok := row.Token
 	u := row.User
+	u.BindDB(db)
 	tok.User = &u
 	return &tok
 }
@@ -208,7 +211,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	if subtle.ConstantTimeCompare([]byte(row.Key), []byte(key)) != 1 {
 		return nil, ErrNotFound
 	}
-	return row.token(), nil
+	return row.token(s.DB), nil
 }
 
 // LookupToken implements authentication.TokenStore: the owner and the
@@ -239,7 +242,7 @@ func (s *Tokens) List(ctx context.Context, limit, offset int) ([]*Token, int, er
 	}
 	toks := make([]*Token, len(rows))
 	for i := range rows {
-		toks[i] = rows[i].token()
+		toks[i] = rows[i].token(s.DB)
 	}
 	return toks, total, nil
 }

@@ -238,6 +238,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	if err != nil {
 		return nil, err
 	}
+	u.BindDB(s.DB)
 	tok.User = u
 	now := s.clock()
 	if tok.Expiry != nil && !now.Before(*tok.Expiry) {
