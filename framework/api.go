@@ -172,10 +172,8 @@ func (a *API) compile(v View, what string) *handler {
 	if err == nil {
 		err = setupPagination(&h.view, a.settings)
 	}
-	for _, t := range h.view.Throttles.items {
-		if c, ok := t.(ThrottleChecker); ok && err == nil {
-			err = c.CheckThrottle(&h.view)
-		}
+	if err == nil {
+		err = setupThrottles(&h.view, a.settings)
 	}
 	if err != nil {
 		panic(fmt.Sprintf("framework: %s: %v", what, err))

@@ -4,20 +4,49 @@ import (
 	"net/http"
 
 	"github.com/go-drf/drf/framework/request"
-	"github.com/go-drf/drf/framework/serializers"
 )
 
 // Describer tells what a view reads and answers and who may send what:
 // the OpenAPI schema and the browsable page's forms are built from it.
 // Generic views and viewsets are Describers of their views.
 type Describer interface {
-	// SerializerOf returns the serializer of r's bodies (DRF's
-	// get_serializer_class); r's method and version are the ones to describe.
-	SerializerOf(r *request.Request) (serializers.Describer, error)
+	// SerializerOf describes the serializer of r's bodies (DRF's
+	// get_serializer_class), nil when the view has none; r's method and
+	// version are the ones to describe.
+	SerializerOf(r *request.Request) (*SerializerDescription, error)
 	// Allows reports whether r's user may send method to v: the view's
 	// permissions and, on an item's route, its object permissions (DRF's
 	// show_form_for_method). Denials are false with no error.
 	Allows(v *View, r *request.Request, method string) (bool, error)
+}
+
+// SerializerDescription describes a serializer: one value per serializer,
+// made once, so that a schema can name each serializer's component once.
+type SerializerDescription struct {
+	// Model is the item type's name ("Book").
+	Model string
+	// Fields are the fields in output order.
+	Fields []FieldDescription
+}
+
+// FieldDescription describes one field of a serializer: what an OpenAPI
+// schema documents and what a browsable page's form is built from.
+type FieldDescription struct {
+	// Name is the field's JSON name; Label its label ("Title", "ID").
+	Name, Label string
+	// Type is the field's type as OPTIONS metadata names it: "string",
+	// "boolean", "integer", "float", "datetime", or "field" for a value of
+	// no fixed type.
+	Type string
+	// Link reports a hyperlinked identity: a read-only absolute URL.
+	Link bool
+	// ReadOnly, WriteOnly, Required, AllowBlank and AllowNull are the
+	// field's options.
+	ReadOnly, WriteOnly, Required, AllowBlank, AllowNull bool
+	// MaxLength and MinLength bound a string's length; -1 when unset.
+	MaxLength, MinLength int
+	// MaxValue and MinValue bound a number, as JSON numbers; "" when unset.
+	MaxValue, MinValue string
 }
 
 // Endpoint is a route registered on an API with a view: what an OpenAPI

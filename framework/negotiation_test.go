@@ -16,6 +16,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/throttling"
 )
 
 type htmlRenderer struct{}
@@ -114,7 +115,7 @@ func TestParsers(t *testing.T) {
 
 func TestThrottles(t *testing.T) {
 	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	anon := framework.AnonRateThrottle()
+	anon := throttling.AnonRateThrottle()
 	anon.Now = func() time.Time { return now }
 	v := compile(framework.View{
 		Throttles: framework.Throttles(anon),
@@ -143,7 +144,7 @@ func TestThrottles(t *testing.T) {
 
 func TestThrottleCountsUnderConcurrency(t *testing.T) {
 	v := compile(framework.View{
-		Throttles: framework.Throttles(framework.AnonRateThrottle()),
+		Throttles: framework.Throttles(throttling.AnonRateThrottle()),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(nil), nil
 		},
@@ -164,17 +165,6 @@ func TestThrottleCountsUnderConcurrency(t *testing.T) {
 	}
 	if ok != 10 {
 		t.Fatalf("%d requests allowed, want 10", ok)
-	}
-}
-
-func TestParseRate(t *testing.T) {
-	for _, bad := range []string{"", "3", "x/minute", "3/", "3/year", "-1/s"} {
-		if _, _, err := framework.ParseRate(bad); err == nil {
-			t.Errorf("%q parsed", bad)
-		}
-	}
-	if n, per, err := framework.ParseRate("100/day"); err != nil || n != 100 || per != 24*time.Hour {
-		t.Errorf("100/day: %d %v %v", n, per, err)
 	}
 }
 
@@ -222,7 +212,7 @@ func TestThrottleCacheDownFailsOpen(t *testing.T) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	defer slog.SetDefault(prev)
 	v := compile(framework.View{
-		Throttles: framework.Throttles(framework.AnonRateThrottle()),
+		Throttles: framework.Throttles(throttling.AnonRateThrottle()),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(map[string]bool{"ok": true}), nil
 		},

@@ -6,7 +6,6 @@ package framework
 import (
 	"log/slog"
 
-	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -88,7 +87,7 @@ type Settings struct {
 	// ThrottleCache keeps throttle histories (Django's cache as DRF's
 	// throttles use it); nil gives a process-wide cache.Memory. Instances
 	// that must share their rates use one cache.Redis.
-	ThrottleCache cache.Cache
+	ThrottleCache ThrottleCache
 	// TrustForwardedHeaders makes absolute URLs, and the host seen by
 	// host-name versioning, use X-Forwarded-Proto and X-Forwarded-Host
 	// (Django's USE_X_FORWARDED_HOST); enable it only behind a proxy that

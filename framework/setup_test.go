@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/throttling"
 )
 
 // TestThrottleWithoutRateFailsHandle: a throttle whose rate is missing from
@@ -22,15 +23,15 @@ func TestThrottleWithoutRateFailsHandle(t *testing.T) {
 		v    framework.View
 		want string // "" for a registration that succeeds
 	}{
-		{"user rate missing", framework.Settings{Throttles: framework.Throttles(framework.UserRateThrottle())}, framework.View{Get: ok},
+		{"user rate missing", framework.Settings{Throttles: framework.Throttles(throttling.UserRateThrottle())}, framework.View{Get: ok},
 			`framework: the view at "/x/": no default throttle rate set for "user" scope`},
 		{"rate that does not parse", framework.Settings{ThrottleRates: map[string]string{"anon": "3/fortnight"}}, framework.View{Get: ok,
-			Throttles: framework.Throttles(framework.AnonRateThrottle())}, `framework: the view at "/x/": invalid throttle rate "3/fortnight"`},
-		{"scope without a rate", framework.Settings{Throttles: framework.Throttles(framework.ScopedRateThrottle{})},
+			Throttles: framework.Throttles(throttling.AnonRateThrottle())}, `framework: the view at "/x/": invalid throttle rate "3/fortnight"`},
+		{"scope without a rate", framework.Settings{Throttles: framework.Throttles(throttling.ScopedRateThrottle{})},
 			framework.View{Get: ok, ThrottleScope: "uploads"}, `no default throttle rate set for "uploads" scope`},
-		{"scope with a rate", framework.Settings{Throttles: framework.Throttles(framework.ScopedRateThrottle{}), ThrottleRates: map[string]string{"uploads": "2/hour"}},
+		{"scope with a rate", framework.Settings{Throttles: framework.Throttles(throttling.ScopedRateThrottle{}), ThrottleRates: map[string]string{"uploads": "2/hour"}},
 			framework.View{Get: ok, ThrottleScope: "uploads"}, ""},
-		{"no scope", framework.Settings{Throttles: framework.Throttles(framework.ScopedRateThrottle{})}, framework.View{Get: ok}, ""},
+		{"no scope", framework.Settings{Throttles: framework.Throttles(throttling.ScopedRateThrottle{})}, framework.View{Get: ok}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer func() {

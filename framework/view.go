@@ -62,6 +62,8 @@ type View struct {
 
 	// global is the settings the view was compiled against; nil before.
 	global *Settings
+	// ownPagination records that the view set Pagination itself.
+	ownPagination bool
 }
 
 // handler is a View compiled against its settings: the effective view
@@ -90,6 +92,7 @@ func compile(v View, s *Settings) *handler {
 	v.Throttles = v.Throttles.or(s.Throttles)
 	v.Renderers = v.Renderers.or(s.Renderers).or(Renderers(JSONRenderer{}))
 	v.Parsers = v.Parsers.or(s.Parsers).or(Parsers(JSONParser{}, FormParser{}, MultiPartParser{}))
+	v.ownPagination = v.Pagination != nil
 	v.Pagination = effective(v.Pagination, s.Pagination, NoPagination)
 	v.Versioning = effective(v.Versioning, s.Versioning, NoVersioning)
 	v.DefaultVersion = cmp.Or(v.DefaultVersion, s.DefaultVersion)
@@ -212,6 +215,11 @@ func (v *View) Global() *Settings {
 func (v *View) VersionConfig() VersionConfig {
 	return VersionConfig{Default: v.DefaultVersion, Param: v.VersionParam}.Restrict(v.AllowedVersions.items...)
 }
+
+// OwnPagination reports whether the view sets its own pagination style
+// (pagination_class) rather than inheriting the setting: DRF's plain
+// views inherit none, only its generic views do.
+func (v *View) OwnPagination() bool { return v.ownPagination }
 
 // Paginator returns the view's pagination style, nil when off.
 func (v *View) Paginator() Paginator {

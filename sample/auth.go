@@ -10,6 +10,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/schemas"
+	"github.com/go-drf/drf/framework/throttling"
 )
 
 // XUsername is a custom authentication scheme that trusts the X-Username
@@ -86,7 +87,7 @@ func (a *app) obtainTokenThrottled() framework.View {
 	v := a.obtainToken("Throttled Obtain Auth Token", nil)
 	login := authtoken.LoginAttemptThrottle()
 	login.Rate = loginAttemptRate
-	v.Throttles = framework.Throttles(framework.AnonRateThrottle(), login)
+	v.Throttles = framework.Throttles(throttling.AnonRateThrottle(), login)
 	return v
 }
 

@@ -78,7 +78,7 @@ func PasswordHashers(hs auth.Hashers) Option {
 // that every instance of the service uses makes /api-token-auth-throttled/
 // allow its rate across all of them together. The default is a
 // cache.Memory of the instance's own.
-func ThrottleCache(c cache.Cache) Option {
+func ThrottleCache(c framework.ThrottleCache) Option {
 	return func(a *app) { a.throttleCache = c }
 }
 
@@ -105,7 +105,7 @@ type app struct {
 	books    *queryset.SQLSource[Book]
 
 	remoteUserHeader string
-	throttleCache    cache.Cache
+	throttleCache    framework.ThrottleCache
 	allowedHosts     []string
 }
 

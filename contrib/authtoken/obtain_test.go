@@ -15,6 +15,7 @@ import (
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/cache"
+	"github.com/go-drf/drf/framework/throttling"
 )
 
 // settings are the sample's: Session, Token and Basic, JSON and the other
@@ -169,7 +170,7 @@ func TestObtainTokenExtraFieldsAndThrottle(t *testing.T) {
 	throttled := f.obtainServer(t, authtoken.ObtainToken{Users: f.users, Tokens: f.tokens}, func(v *framework.View, s *framework.Settings) {
 		s.ThrottleRates = map[string]string{"anon": "3/minute"}
 		s.ThrottleCache = &cache.Memory{}
-		v.Throttles = framework.Throttles(framework.AnonRateThrottle())
+		v.Throttles = framework.Throttles(throttling.AnonRateThrottle())
 	})
 	for i, body := range []string{`{"username":"alice","password":"x"}`, `{}`, `{"username":"alice","password":"alice-pass"}`} {
 		if a := throttled.Do("POST", "/", body, jsonType); a.Status == 429 {

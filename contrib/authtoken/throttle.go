@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/throttling"
 )
 
 // LoginAttemptThrottle limits, beyond DRF, the attempts to obtain a token
@@ -24,20 +24,20 @@ import (
 // without checking a password (no username or no password, unparsable)
 // is not counted, nor is a method other than POST. Keying by the client
 // as well keeps a third party from locking a user out from everywhere.
-func LoginAttemptThrottle() framework.RateThrottle {
-	return framework.RateThrottle{Scope: "login", Key: loginAttempt}
+func LoginAttemptThrottle() throttling.RateThrottle {
+	return throttling.RateThrottle{Scope: "login", Key: loginAttempt}
 }
 
 // loginAttempt is the key of a login attempt: the client's address and a
 // digest of the lower-cased username, of a fixed size however long the
 // username sent; "" for a request that is not one.
-func loginAttempt(r *request.Request, v *framework.View) string {
+func loginAttempt(r *request.Request, ident string) string {
 	username := AttemptedUsername(r)
 	if username == "" {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(strings.ToLower(username)))
-	return framework.ClientIP(r, v.Global().NumProxies) + "_" + hex.EncodeToString(sum[:16])
+	return ident + "_" + hex.EncodeToString(sum[:16])
 }
 
 // AttemptedUsername is the username a request to the obtain view attempts
@@ -45,7 +45,7 @@ func loginAttempt(r *request.Request, v *framework.View) string {
 // as the view reads them (trimmed; the body parsed once, for the view
 // too); "" for other requests, which the view refuses before it checks a
 // password. It is what LoginAttemptThrottle counts by; a throttle of your
-// own (a framework.RateThrottle's Key) may count by it too.
+// own (a throttling.RateThrottle's Key) may count by it too.
 func AttemptedUsername(r *request.Request) string {
 	if r.Method != http.MethodPost {
 		return ""

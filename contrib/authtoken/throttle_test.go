@@ -12,6 +12,7 @@ import (
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/throttling"
 )
 
 // countingParser is JSON's parser, counting the bodies it parses.
@@ -40,7 +41,7 @@ func TestLoginAttemptThrottle(t *testing.T) {
 	drf := f.obtainServer(t, authtoken.ObtainToken{Users: f.users, Tokens: f.tokens}, func(v *framework.View, s *framework.Settings) {
 		s.ThrottleRates = map[string]string{"anon": "3/minute"}
 		s.ThrottleCache = &cache.Memory{}
-		v.Throttles = framework.Throttles(framework.AnonRateThrottle())
+		v.Throttles = framework.Throttles(throttling.AnonRateThrottle())
 	})
 	for i := range 10 {
 		if a := drf.Post("/", `{"username":"admin","password":"guess"}`, asAlice); a.Status != 400 || a.Body != unable {
@@ -53,7 +54,7 @@ func TestLoginAttemptThrottle(t *testing.T) {
 		s.ThrottleRates = map[string]string{"anon": "3/minute", "login": "4/minute"}
 		s.ThrottleCache = &cache.Memory{}
 		s.NumProxies = 1 // clients told apart by X-Forwarded-For
-		v.Throttles = framework.Throttles(framework.AnonRateThrottle(), authtoken.LoginAttemptThrottle())
+		v.Throttles = framework.Throttles(throttling.AnonRateThrottle(), authtoken.LoginAttemptThrottle())
 		v.Parsers = framework.Parsers(framework.FormParser{}, framework.MultiPartParser{}, countingParser{n: &parsed})
 	})
 	const client = "X-Forwarded-For: 203.0.113.1"

@@ -14,7 +14,6 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
-	"github.com/go-drf/drf/framework/serializers"
 )
 
 // editForm is one edit block of the page: POST on a list, PUT (and PATCH)
@@ -97,13 +96,15 @@ func (p *pageData) addForms(v *framework.View, r *request.Request, resp *framewo
 		}
 	}
 	p.FormType = formType
-	var fields []serializers.FieldDescription
+	var fields []framework.FieldDescription
 	if v.Describer != nil {
 		ser, err := v.Describer.SerializerOf(r)
 		if err != nil {
 			return err
 		}
-		fields = ser.Describe()
+		if ser != nil {
+			fields = ser.Fields
+		}
 	}
 	// The item the answer shows, for PUT: a successful GET of a JSON object.
 	var item map[string]any
@@ -145,7 +146,7 @@ func (p *pageData) addForms(v *framework.View, r *request.Request, resp *framewo
 // initialContent is DRF's raw data for a new item: each writable field's
 // initial value ("" for strings, false for booleans, null otherwise), as
 // JSON indented by 4.
-func initialContent(fields []serializers.FieldDescription) string {
+func initialContent(fields []framework.FieldDescription) string {
 	var b strings.Builder
 	b.WriteString("{")
 	n := 0
@@ -177,7 +178,7 @@ func initialContent(fields []serializers.FieldDescription) string {
 
 // htmlFields are the inputs of the writable fields, with the item's
 // values when it is given.
-func htmlFields(fields []serializers.FieldDescription, item map[string]any) []formField {
+func htmlFields(fields []framework.FieldDescription, item map[string]any) []formField {
 	var out []formField
 	for _, f := range fields {
 		if f.ReadOnly {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/internal/testservers"
 )
@@ -20,14 +21,14 @@ func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 
 // caches runs fn on a Memory and on two Redis clients of one server (two
 // instances of a service), as subtests.
-func caches(t *testing.T, fn func(t *testing.T, a, b cache.Cache)) {
+func caches(t *testing.T, fn func(t *testing.T, a, b framework.ThrottleCache)) {
 	t.Run("memory", func(t *testing.T) {
 		m := &cache.Memory{}
 		fn(t, m, m)
 	})
 	t.Run("redis", func(t *testing.T) {
 		srv := testservers.StartRedis(t)
-		open := func() cache.Cache {
+		open := func() framework.ThrottleCache {
 			c, err := cache.Open(srv.URL)
 			if err != nil {
 				t.Fatal(err)
@@ -42,10 +43,10 @@ func caches(t *testing.T, fn func(t *testing.T, a, b cache.Cache)) {
 // TestHitIsDRFsHistory: limit requests pass in a window, the next is
 // refused with the count and the oldest request, and the window slides.
 func TestHitIsDRFsHistory(t *testing.T) {
-	caches(t, func(t *testing.T, a, b cache.Cache) {
+	caches(t, func(t *testing.T, a, b framework.ThrottleCache) {
 		ctx := context.Background()
 		t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-		for i, c := range []cache.Cache{a, b, a} {
+		for i, c := range []framework.ThrottleCache{a, b, a} {
 			w, err := c.Hit(ctx, "k", t0.Add(time.Duration(i)*time.Second), time.Minute, 3)
 			if err != nil || !w.Allowed || w.Count != i {
 				t.Fatalf("request %d: %+v %v", i+1, w, err)
@@ -69,7 +70,7 @@ func TestHitIsDRFsHistory(t *testing.T) {
 // TestHitIsAtomic: many concurrent requests through both instances pass
 // exactly limit times.
 func TestHitIsAtomic(t *testing.T) {
-	caches(t, func(t *testing.T, a, b cache.Cache) {
+	caches(t, func(t *testing.T, a, b framework.ThrottleCache) {
 		const limit, requests = 25, 200
 		var allowed atomic.Int64
 		var wg sync.WaitGroup

@@ -4,9 +4,11 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/go-drf/drf/framework"
 )
 
-// Memory is a Cache in the process's memory; its zero value is ready.
+// Memory is a framework.ThrottleCache in the process's memory; its zero value is ready.
 // Instances do not share it.
 type Memory struct {
 	mu      sync.Mutex
@@ -19,8 +21,8 @@ type entry struct {
 	expires time.Time
 }
 
-// Hit implements Cache.
-func (c *Memory) Hit(_ context.Context, key string, now time.Time, window time.Duration, limit int) (Window, error) {
+// Hit implements framework.ThrottleCache.
+func (c *Memory) Hit(_ context.Context, key string, now time.Time, window time.Duration, limit int) (framework.ThrottleWindow, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clock := time.Now()
@@ -43,7 +45,7 @@ func (c *Memory) Hit(_ context.Context, key string, now time.Time, window time.D
 	for len(h) > 0 && !h[len(h)-1].After(now.Add(-window)) {
 		h = h[:len(h)-1]
 	}
-	w := Window{Count: len(h)}
+	w := framework.ThrottleWindow{Count: len(h)}
 	if len(h) > 0 {
 		w.Oldest = h[len(h)-1]
 	}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-drf/drf/framework"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -29,7 +30,7 @@ const RedisCoolDown = time.Second
 // ErrUnavailable is Hit's error during a cool-down (see RedisCoolDown).
 var ErrUnavailable = errors.New("cache: redis unreachable, not tried again during the cool-down")
 
-// Redis is a Cache in a Redis server, shared by every instance that uses
+// Redis is a framework.ThrottleCache in a Redis server, shared by every instance that uses
 // the same server and database. Each Hit is one Lua script, so concurrent
 // requests on any number of instances update a history atomically.
 //
@@ -106,10 +107,10 @@ end
 return {0, n, oldest}
 `)
 
-// Hit implements Cache.
-func (c *Redis) Hit(ctx context.Context, key string, now time.Time, window time.Duration, limit int) (Window, error) {
+// Hit implements framework.ThrottleCache.
+func (c *Redis) Hit(ctx context.Context, key string, now time.Time, window time.Duration, limit int) (framework.ThrottleWindow, error) {
 	if !c.try() {
-		return Window{}, ErrUnavailable
+		return framework.ThrottleWindow{}, ErrUnavailable
 	}
 	us := now.UnixMicro()
 	res, err := hitScript.Run(ctx, c.client, []string{key}, us, window.Microseconds(), min(limit, math.MaxInt32)).Slice()
@@ -123,18 +124,18 @@ func (c *Redis) Hit(ctx context.Context, key string, now time.Time, window time.
 		c.coolUntil.Store(monotonicClock() + int64(RedisCoolDown))
 	}
 	if err != nil {
-		return Window{}, fmt.Errorf("cache: redis: %w", err)
+		return framework.ThrottleWindow{}, fmt.Errorf("cache: redis: %w", err)
 	}
 	if len(res) != 3 {
-		return Window{}, fmt.Errorf("cache: redis: unexpected reply %v", res)
+		return framework.ThrottleWindow{}, fmt.Errorf("cache: redis: unexpected reply %v", res)
 	}
 	allowed, _ := res[0].(int64)
 	count, _ := res[1].(int64)
-	w := Window{Allowed: allowed == 1, Count: int(count)}
+	w := framework.ThrottleWindow{Allowed: allowed == 1, Count: int(count)}
 	if s, _ := res[2].(string); s != "0" {
 		oldest, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return Window{}, fmt.Errorf("cache: redis: bad timestamp %q under %q", s, key)
+			return framework.ThrottleWindow{}, fmt.Errorf("cache: redis: bad timestamp %q under %q", s, key)
 		}
 		w.Oldest = time.UnixMicro(oldest)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
-	"github.com/go-drf/drf/framework/serializers"
 )
 
 // Metadata answers OPTIONS as DRF's SimpleMetadata does for generic views:
@@ -65,8 +64,12 @@ func (g *GenericAPIView[T]) Allows(v *framework.View, r *request.Request, method
 
 // SerializerOf returns the serializer of r's bodies. It makes g a
 // framework.Describer.
-func (g *GenericAPIView[T]) SerializerOf(r *request.Request) (serializers.Describer, error) {
-	return g.GetSerializer(r)
+func (g *GenericAPIView[T]) SerializerOf(r *request.Request) (*framework.SerializerDescription, error) {
+	s, err := g.GetSerializer(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.Description(), nil
 }
 
 // allowed reports whether r's user may send method to v (DRF's

@@ -28,7 +28,6 @@ import (
 	"github.com/go-drf/drf/framework/filters"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/request"
-	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/versioning"
 )
 
@@ -99,7 +98,7 @@ type generation struct {
 	doc     *Document
 	version string
 	// components maps each serializer described to its component's name.
-	components map[serializers.Describer]string
+	components map[*framework.SerializerDescription]string
 	names      map[string]bool
 	opIDs      map[string]bool
 }
@@ -115,7 +114,7 @@ func (g *Generator) Document(version string) (*Document, error) {
 	gen := &generation{
 		doc:        &Document{OpenAPI: Version, Info: info},
 		version:    version,
-		components: map[serializers.Describer]string{},
+		components: map[*framework.SerializerDescription]string{},
 		names:      map[string]bool{},
 		opIDs:      map[string]bool{},
 	}
@@ -236,7 +235,7 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	v := e.View
 	versions := v.VersionConfig()
 	r := fakeRequest(v, method, path, version)
-	var ser serializers.Describer
+	var ser *framework.SerializerDescription
 	if v.Describer != nil {
 		s, err := v.Describer.SerializerOf(r)
 		if err != nil {
@@ -248,8 +247,7 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	// serializer or a pagination style of its own: plain views inherit the
 	// global style but only DRF's generic views have pagination_class.
 	paginator := v.Paginator()
-	ownPaginator := paginator != nil && paginator != v.Global().Pagination
-	list := method == http.MethodGet && isList(path) && (ser != nil || ownPaginator)
+	list := method == http.MethodGet && isList(path) && (ser != nil || paginator != nil && v.OwnPagination())
 	paginated := list && paginator != nil
 
 	op := &Operation{Description: v.Description, Tags: tags(path)}
@@ -424,30 +422,30 @@ func (gen *generation) securityScheme(name string, s *SecurityScheme) {
 // component returns the name of ser's schema in components, adding it
 // once: the model's name, "Patched" before it for PATCH bodies (no field
 // required), a number after it when two serializers of one model differ.
-func (gen *generation) component(ser serializers.Describer, patched bool) string {
+func (gen *generation) component(ser *framework.SerializerDescription, patched bool) string {
 	name, ok := gen.components[ser]
 	if !ok {
-		base := cmp.Or(ser.ModelName(), "Item")
+		base := cmp.Or(ser.Model, "Item")
 		name = base
 		for n := 2; gen.names[name] || gen.names["Patched"+name]; n++ {
 			name = base + strconv.Itoa(n)
 		}
 		gen.components[ser] = name
 		gen.names[name] = true
-		gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{name, objectSchema(ser.Describe(), false)})
+		gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{name, objectSchema(ser.Fields, false)})
 	}
 	if !patched {
 		return name
 	}
 	if _, ok := gen.doc.Components.Schemas.Get("Patched" + name); !ok {
-		gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{"Patched" + name, objectSchema(ser.Describe(), true)})
+		gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{"Patched" + name, objectSchema(ser.Fields, true)})
 	}
 	return "Patched" + name
 }
 
 // objectSchema is the JSON Schema of a serializer's fields; partial
 // leaves every field optional.
-func objectSchema(fields []serializers.FieldDescription, partial bool) *Schema {
+func objectSchema(fields []framework.FieldDescription, partial bool) *Schema {
 	s := &Schema{Type: "object"}
 	for _, f := range fields {
 		s.Properties = append(s.Properties, Member[*Schema]{f.Name, FieldSchema(f)})
@@ -459,7 +457,7 @@ func objectSchema(fields []serializers.FieldDescription, partial bool) *Schema {
 }
 
 // FieldSchema is the JSON Schema of one serializer field (DRF's map_field).
-func FieldSchema(f serializers.FieldDescription) *Schema {
+func FieldSchema(f framework.FieldDescription) *Schema {
 	s := &Schema{ReadOnly: f.ReadOnly, WriteOnly: f.WriteOnly}
 	var typ string
 	switch {
@@ -507,7 +505,7 @@ func (gen *generation) addErrorSchemas() {
 // pathParameters documents the path's parameters: the version (an enum
 // of the allowed versions, in a document of the whole API) and the item's
 // key.
-func pathParameters(path string, v *framework.View, ser serializers.Describer) []Parameter {
+func pathParameters(path string, v *framework.View, ser *framework.SerializerDescription) []Parameter {
 	versions := v.VersionConfig()
 	var out []Parameter
 	for _, m := range chiParam.FindAllStringSubmatch(path, -1) {
@@ -517,8 +515,8 @@ func pathParameters(path string, v *framework.View, ser serializers.Describer) [
 			p.Description = "The API version."
 			p.Schema = versionSchema(versions, "")
 		} else if ser != nil {
-			model := strings.ToLower(ser.ModelName())
-			for _, f := range ser.Describe() {
+			model := strings.ToLower(ser.Model)
+			for _, f := range ser.Fields {
 				if f.Name == "id" && f.Type == "integer" {
 					p.Schema = &Schema{Type: "integer"}
 					p.Description = "A unique integer value identifying this " + model + "."
@@ -594,14 +592,14 @@ var actions = map[string]string{
 // operationID is DRF's: the action, then the model's name ("listBooks",
 // "createBook"), or the view's for views without a serializer
 // ("retrieveWhoAmI"). A name already taken uses the view's name, then a number.
-func (gen *generation) operationID(v *framework.View, ser serializers.Describer, method, path string, list bool) string {
+func (gen *generation) operationID(v *framework.View, ser *framework.SerializerDescription, method, path string, list bool) string {
 	action := actions[method]
 	if list {
 		action = "list"
 	}
 	var candidates []string
 	if ser != nil {
-		name := ser.ModelName()
+		name := ser.Model
 		if list {
 			name += "s"
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/schemas/schematest"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/framework/throttling"
 	"github.com/go-drf/drf/framework/versioning"
 )
 
@@ -50,7 +51,7 @@ func api(t *testing.T) (*schemas.Generator, *framework.API) {
 	keep := func(*request.Request, *Note) error { return nil }
 	vs.PerformCreate, vs.PerformUpdate, vs.PerformDestroy = keep, keep, keep
 	vs.Permissions = framework.Permissions(framework.IsAuthenticatedOrReadOnly{})
-	vs.Throttles = framework.Throttles(framework.AnonRateThrottle())
+	vs.Throttles = framework.Throttles(throttling.AnonRateThrottle())
 	var router routers.SimpleRouter
 	router.Register("notes", vs, "note")
 	router.Mount(api)

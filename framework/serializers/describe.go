@@ -1,41 +1,20 @@
 package serializers
 
-import "reflect"
+import (
+	"reflect"
 
-// FieldDescription describes one field of a serializer: what an OpenAPI
-// schema documents and what a browsable page's form is built from.
-type FieldDescription struct {
-	// Name is the field's JSON name; Label its label ("Title", "ID").
-	Name, Label string
-	// Type is the field's type as OPTIONS metadata names it: "string",
-	// "boolean", "integer", "float", "datetime", or "field" for a value of
-	// no fixed type.
-	Type string
-	// Link reports a hyperlinked identity: a read-only absolute URL.
-	Link bool
-	// ReadOnly, WriteOnly, Required, AllowBlank and AllowNull are the
-	// field's options.
-	ReadOnly, WriteOnly, Required, AllowBlank, AllowNull bool
-	// MaxLength and MinLength bound a string's length; -1 when unset.
-	MaxLength, MinLength int
-	// MaxValue and MinValue bound a number, as JSON numbers; "" when unset.
-	MaxValue, MinValue string
-}
+	"github.com/go-drf/drf/framework"
+)
 
-// Describer describes a serializer's fields; every Serializer is one,
-// whatever its item type.
-type Describer interface {
-	// Describe lists the fields in output order.
-	Describe() []FieldDescription
-	// ModelName is the item type's name ("Book").
-	ModelName() string
-}
+// Description describes the serializer (framework.Describer's
+// SerializerOf): the same value every time.
+func (s *Serializer[T]) Description() *framework.SerializerDescription { return s.description }
 
-// Describe lists the fields in output order.
-func (s *Serializer[T]) Describe() []FieldDescription {
-	out := make([]FieldDescription, len(s.fields))
+// describe builds the description of the serializer's fields.
+func (s *Serializer[T]) describe() *framework.SerializerDescription {
+	out := make([]framework.FieldDescription, len(s.fields))
 	for i, f := range s.fields {
-		d := FieldDescription{
+		d := framework.FieldDescription{
 			Name: f.name, Label: f.labelText(), Type: f.typeText(), Link: f.link,
 			ReadOnly: f.readOnly, WriteOnly: f.writeOnly, Required: f.required,
 			AllowBlank: f.allowBlank, AllowNull: f.allowNull,
@@ -49,11 +28,8 @@ func (s *Serializer[T]) Describe() []FieldDescription {
 		}
 		out[i] = d
 	}
-	return out
+	return &framework.SerializerDescription{Model: reflect.TypeFor[T]().Name(), Fields: out}
 }
-
-// ModelName is the name of T ("Book").
-func (s *Serializer[T]) ModelName() string { return reflect.TypeFor[T]().Name() }
 
 // typeText is the field's type name in OPTIONS metadata.
 func (f *field) typeText() string {

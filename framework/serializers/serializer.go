@@ -26,6 +26,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/internal/structs"
@@ -44,6 +45,8 @@ type Serializer[T any] struct {
 	byName     map[string]*field
 	validators []func(*T, *Context) error
 	info       json.RawMessage
+	// description is what Description returns.
+	description *framework.SerializerDescription
 	// avgSize is a running estimate of an item's JSON size, to size buffers.
 	avgSize atomic.Int64
 }
@@ -191,6 +194,7 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		s.byName[f.name] = f
 	}
 	s.info = fieldInfo(order)
+	s.description = s.describe()
 	for _, v := range o.validators {
 		fn, ok := v.(func(*T, *Context) error)
 		if !ok {

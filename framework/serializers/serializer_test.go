@@ -426,16 +426,16 @@ func TestDescribe(t *testing.T) {
 		Secret string   `json:"secret" drf:"write_only"`
 	}
 	ser := serializers.MustNew[thing](serializers.HyperlinkedIdentity{Name: "url", Route: "thing-detail"})
-	got := fmt.Sprintf("%+v", ser.Describe())
+	got := fmt.Sprintf("%+v", ser.Description().Fields)
 	want := "[{Name:id Label:ID Type:integer Link:false ReadOnly:true WriteOnly:false Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue:} " +
 		"{Name:name Label:Full name Type:string Link:false ReadOnly:false WriteOnly:false Required:true AllowBlank:true AllowNull:false MaxLength:9 MinLength:2 MaxValue: MinValue:} " +
 		"{Name:ratio Label:Ratio Type:float Link:false ReadOnly:false WriteOnly:false Required:false AllowBlank:false AllowNull:true MaxLength:-1 MinLength:-1 MaxValue:1e+20 MinValue:0.5} " +
 		"{Name:secret Label:Secret Type:string Link:false ReadOnly:false WriteOnly:true Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue:} " +
 		"{Name:url Label:Url Type:field Link:true ReadOnly:true WriteOnly:false Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue:}]"
 	if got != want {
-		t.Errorf("Describe\n got %s\nwant %s", got, want)
+		t.Errorf("Description\n got %s\nwant %s", got, want)
 	}
-	if name := ser.ModelName(); name != "thing" {
-		t.Errorf("ModelName %q", name)
+	if d := ser.Description(); d.Model != "thing" || d != ser.Description() {
+		t.Errorf("Description %+v: want model thing, the same value each time", d)
 	}
 }
