@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/apikey"
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/request"
@@ -19,8 +20,7 @@ import (
 var Models = []auth.Model{
 	auth.Models[0], auth.Models[1], auth.Models[2], auth.Models[3],
 	{AppLabel: "sessions", Name: "session"},
-	{AppLabel: "authtoken", Name: "token", VerboseName: "Token"},
-	{AppLabel: "authtoken", Name: "tokenproxy", VerboseName: "token"},
+	authtoken.Models[0], authtoken.Models[1],
 	{AppLabel: "bookshelf", Name: "book"},
 	{AppLabel: "token_blacklist", Name: "blacklistedtoken", VerboseName: "blacklisted token"},
 	{AppLabel: "token_blacklist", Name: "outstandingtoken", VerboseName: "outstanding token"},

@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
@@ -28,13 +30,14 @@ const AdminPageSize = 100
 // it lists the tokens (newest first, AdminPageSize a page, ?page=N; any
 // number past the last page shows the last),
 // creates the token of a user given by raw id, regenerates and deletes
-// tokens. Only active superusers logged in through Sessions may use it,
-// as in Django's admin a staff user without the authtoken permissions
-// (view_token, change_token) may not, and this package does not read
-// Django's permission tables: a staff user who is not a superuser never
-// sees a key. Anonymous visitors are redirected to the login page, other
-// users get 403. Every change is a POST checked by Sessions' CSRF
-// protection.
+// tokens. As in Django's admin, only active staff users logged in through
+// Sessions may use it, and each thing needs its permission in Django's
+// tables (auth.User.HasPerm; an active superuser has them all): the list
+// authtoken.view_token or authtoken.change_token, creating add_token,
+// regenerating change_token, deleting delete_token; the page offers only
+// what the user may do. Anonymous visitors are redirected to the login
+// page, other users get 403. Every change is a POST checked by Sessions'
+// CSRF protection.
 type Admin struct {
 	// Tokens stores the tokens.
 	Tokens *Tokens
@@ -48,6 +51,9 @@ type Admin struct {
 }
 
 type adminPage struct {
+	// CanAdd, CanChange and CanDelete show the forms the user may use.
+	CanAdd, CanChange, CanDelete bool
+
 	Username, Field, CSRF string
 	Message, Error        string
 	Tokens                []*Token
@@ -76,18 +82,34 @@ func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, login+"?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusFound)
 		return
 	}
-	if su, ok := u.(interface{ IsSuperuser() bool }); !u.IsStaff() || !ok || !su.IsSuperuser() {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(http.StatusForbidden)
-		_ = templates.ExecuteTemplate(w, "forbidden.html", u.GetUsername())
+	page := adminPage{Username: u.GetUsername(), Message: adminMessages[pycompat.QueryGet(pycompat.RequestGET(r), "done")]}
+	var canView bool
+	if pu, ok := u.(framework.PermissionsUser); ok && u.IsActive() && u.IsStaff() {
+		for _, p := range []struct {
+			perm string
+			can  *bool
+		}{{"authtoken.view_token", &canView}, {"authtoken.add_token", &page.CanAdd},
+			{"authtoken.change_token", &page.CanChange}, {"authtoken.delete_token", &page.CanDelete}} {
+			if *p.can, err = pu.HasPerms(r.Context(), p.perm); err != nil {
+				a.serverError(w, r, err)
+				return
+			}
+		}
+	}
+	if !canView && !page.CanChange {
+		a.forbidden(w, u)
 		return
 	}
-	page := adminPage{Username: u.GetUsername(), Message: adminMessages[pycompat.QueryGet(pycompat.RequestGET(r), "done")]}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		a.render(w, r, http.StatusOK, page)
 	case http.MethodPost:
 		if !a.Sessions.CheckForm(w, r) {
+			return
+		}
+		may, known := map[string]bool{"create": page.CanAdd, "regenerate": page.CanChange, "delete": page.CanDelete}[r.PostFormValue("action")]
+		if known && !may {
+			a.forbidden(w, u)
 			return
 		}
 		done, msg, err := a.change(r)
@@ -170,6 +192,13 @@ func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page 
 	if r.Method != http.MethodHead {
 		_ = templates.ExecuteTemplate(w, "admin.html", page)
 	}
+}
+
+// forbidden answers 403 with the page that names the user.
+func (a *Admin) forbidden(w http.ResponseWriter, u request.User) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusForbidden)
+	_ = templates.ExecuteTemplate(w, "forbidden.html", u.GetUsername())
 }
 
 // serverError logs err on the Sessions' Logger and answers 500.

@@ -83,15 +83,74 @@ func TestAdminAccess(t *testing.T) {
 	if p := a.do(t, "POST", "/admin/tokens/", alice, url.Values{"action": {"create"}, "user_id": {"1"}}); p.status != 403 {
 		t.Errorf("non-staff POST: %d", p.status)
 	}
-	// A staff user who is not a superuser has no authtoken permission:
-	// Django's admin shows such a user no token, and neither does this one.
+	// A staff user needs the authtoken permissions, as in Django's admin.
+	ctx := context.Background()
 	staffer := &auth.User{Username: "staffer", Active: true, Staff: true}
-	if err := a.users.Create(context.Background(), staffer, "staffer-pass"); err != nil {
+	if err := a.users.Create(ctx, staffer, "staffer-pass"); err != nil {
 		t.Fatal(err)
 	}
-	staff, _ := a.cookieFor(t, staffer)
+	staff, staffCSRF := a.cookieFor(t, staffer)
+	post := func(form url.Values) page {
+		form.Set("csrfmiddlewaretoken", staffCSRF)
+		return a.do(t, "POST", "/admin/tokens/", staff, form)
+	}
 	if p := a.do(t, "GET", "/admin/tokens/", staff, nil); p.status != 403 || !strings.Contains(p.body, "staffer") {
-		t.Errorf("staff, not superuser: %d %s", p.status, p.body)
+		t.Errorf("staff without permissions: %d %s", p.status, p.body)
+	}
+	grant := func(perm string) {
+		t.Helper()
+		if err := a.users.GrantPermission(ctx, staffer, perm); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grant("authtoken.view_token")
+	if _, _, err := a.tokens.GetOrCreate(ctx, a.alice.ID); err != nil {
+		t.Fatal(err)
+	}
+	p := a.do(t, "GET", "/admin/tokens/", staff, nil)
+	if p.status != 200 || !strings.Contains(p.body, "alice") || strings.Contains(p.body, "Create token") ||
+		strings.Contains(p.body, "Regenerate") || strings.Contains(p.body, `value="Delete"`) {
+		t.Errorf("staff with view_token: %d %s", p.status, p.body)
+	}
+	if p := post(url.Values{"action": {"create"}, "user_id": {strconv.FormatInt(a.admin.ID, 10)}}); p.status != 403 {
+		t.Errorf("create without add_token: %d", p.status)
+	}
+	if p := post(url.Values{"action": {"regenerate"}, "user_id": {strconv.FormatInt(a.alice.ID, 10)}}); p.status != 403 {
+		t.Errorf("regenerate without change_token: %d", p.status)
+	}
+	grant("authtoken.add_token")
+	if p := post(url.Values{"action": {"create"}, "user_id": {strconv.FormatInt(a.admin.ID, 10)}}); p.status != 303 {
+		t.Errorf("create with add_token: %d %s", p.status, p.body)
+	}
+	if err := a.users.RevokePermission(ctx, staffer, "authtoken.view_token"); err != nil {
+		t.Fatal(err)
+	}
+	grant("authtoken.change_token")
+	if p := a.do(t, "GET", "/admin/tokens/", staff, nil); p.status != 200 || !strings.Contains(p.body, "Regenerate") || strings.Contains(p.body, `value="Delete"`) {
+		t.Errorf("staff with change_token: %d %s", p.status, p.body)
+	}
+	if p := post(url.Values{"action": {"regenerate"}, "user_id": {strconv.FormatInt(a.alice.ID, 10)}}); p.status != 303 {
+		t.Errorf("regenerate with change_token: %d %s", p.status, p.body)
+	}
+	tok, err := a.tokens.ForUser(ctx, a.alice.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := post(url.Values{"action": {"delete"}, "key": {tok.Key}}); p.status != 403 {
+		t.Errorf("delete without delete_token: %d", p.status)
+	}
+	grant("authtoken.delete_token")
+	if p := post(url.Values{"action": {"delete"}, "key": {tok.Key}}); p.status != 303 {
+		t.Errorf("delete with delete_token: %d %s", p.status, p.body)
+	}
+	// A user with the permissions who is not staff may not use the admin.
+	for _, perm := range []string{"authtoken.view_token", "authtoken.change_token"} {
+		if err := a.users.GrantPermission(ctx, a.alice, perm); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p := a.do(t, "GET", "/admin/tokens/", alice, nil); p.status != 403 {
+		t.Errorf("non-staff with the permissions: %d", p.status)
 	}
 	admin, _ := a.cookieFor(t, a.admin)
 	if p := a.do(t, "PUT", "/admin/tokens/", admin, nil); p.status != 405 {
@@ -106,8 +165,8 @@ func TestAdminAccess(t *testing.T) {
 	if rec.Code != 200 || strings.Contains(rec.Body.String(), "evil") {
 		t.Errorf("page at //evil.example/: %d\n%s", rec.Code, rec.Body.String())
 	}
-	if n := a.count(t, ""); n != 0 {
-		t.Errorf("%d tokens were made", n)
+	if n := a.count(t, ""); n != 1 {
+		t.Errorf("%d tokens are left, want the admin's", n)
 	}
 }
 

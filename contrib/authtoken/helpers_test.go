@@ -30,7 +30,9 @@ func newFixture(t *testing.T, dsn string) *fixture {
 	}
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, db, append(append([]store.Migration{}, auth.Migrations...), authtoken.Migrations...)...); err != nil {
+	migs := append(append([]store.Migration{}, auth.Migrations...), authtoken.Migrations...)
+	migs = append(migs, auth.PermissionsMigration("tests", "default_permissions", authtoken.Models...))
+	if _, err := store.Migrate(ctx, db, migs...); err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{db: db, users: &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}, tokens: &authtoken.Tokens{DB: db}}

@@ -43,6 +43,14 @@ var Migrations = []store.Migration{
 	{App: "authtoken", Name: "0003_tokenproxy", Up: store.SQL()},
 }
 
+// Models are DRF's token models, for auth.PermissionsMigration: Token
+// (authtoken.add_token ..., "Can add Token") and TokenProxy, the model of
+// its admin.
+var Models = []auth.Model{
+	{AppLabel: "authtoken", Name: "token", VerboseName: "Token"},
+	{AppLabel: "authtoken", Name: "tokenproxy", VerboseName: "token"},
+}
+
 // ErrNotFound is returned by lookups of a token that does not exist.
 var ErrNotFound = errors.New("authtoken: token not found")
 
