@@ -37,6 +37,7 @@ var scenarios = []struct {
 	{"Expiry", expiring},
 	{"SlidingRefresh", slidingRefresh},
 	{"Devices", devices},
+	{"KeysBeforeThePrefix", keysBeforeThePrefix},
 }
 
 func TestOnSQLite(t *testing.T) {
@@ -135,10 +136,11 @@ func (f *fixture) login(t *testing.T, name string) (string, map[string]any) {
 func storedHashed(t *testing.T, dsn string) {
 	f := newFixture(t, dsn, Tokens{})
 	key, m := f.login(t, "laptop")
-	if !validKey(key) {
+	if !validKey(key) || !strings.HasPrefix(key, KeyPrefix) || len(key) != len(KeyPrefix)+KeyLength {
 		t.Fatalf("key %q", key)
 	}
-	if m["prefix"] != key[:PrefixLength] || m["name"] != "laptop" || m["created"] != "2025-03-01T12:00:00Z" || m["expiry"] != "2025-03-01T22:00:00Z" {
+	random := key[len(KeyPrefix):]
+	if m["prefix"] != random[:PrefixLength] || m["name"] != "laptop" || m["created"] != "2025-03-01T12:00:00Z" || m["expiry"] != "2025-03-01T22:00:00Z" {
 		t.Errorf("login answer %v", m)
 	}
 	var rows []map[string]any
@@ -158,15 +160,30 @@ func storedHashed(t *testing.T, dsn string) {
 		t.Fatalf("%d rows", len(rows))
 	}
 	for col, v := range rows[0] {
-		if s, ok := v.(string); ok && strings.Contains(s, key[PrefixLength:PrefixLength+8]) {
+		if s, ok := v.(string); ok && strings.Contains(s, random[PrefixLength:PrefixLength+8]) {
 			t.Errorf("column %s holds the key: %q", col, s)
 		}
 	}
-	if rows[0]["digest"] != Digest(key) || rows[0]["token_key"] != key[:PrefixLength] {
+	if rows[0]["digest"] != Digest(key) || rows[0]["token_key"] != random[:PrefixLength] {
 		t.Errorf("row %v", rows[0])
 	}
 	if strings.Contains(f.send(t, "GET", "/auth/tokens/", "Bearer "+key, "").Body, key) {
 		t.Error("the listing shows the key")
+	}
+}
+
+// A key made before KeyPrefix (the random part alone, its digest stored)
+// still authenticates, and is not taken with the prefix put before it.
+func keysBeforeThePrefix(t *testing.T, dsn string) {
+	f := newFixture(t, dsn, Tokens{})
+	old := strings.Repeat("0123456789abcdef", 4)
+	f.db.MustExec(f.db.Rebind(`INSERT INTO "hashedtoken_token" ("digest", "token_key", "name", "created", "expiry", "user_id") VALUES (?, ?, ?, ?, NULL, ?)`),
+		Digest(old), old[:PrefixLength], "old", store.FormatTime(f.clock), f.alice.ID)
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+old, ""); a.Status != 200 || a.JSON()["username"] != "alice" {
+		t.Errorf("a key without the prefix: %d %s", a.Status, a.Body)
+	}
+	if a := f.send(t, "GET", "/whoami/", "Bearer "+KeyPrefix+old, ""); a.Status != 401 {
+		t.Errorf("the old key with the prefix before it: %d %s", a.Status, a.Body)
 	}
 }
 
@@ -186,6 +203,9 @@ func bearerKeyword(t *testing.T, dsn string) {
 		{"", 401, "Bearer", "Authentication credentials were not provided."},
 		{"Token " + key, 401, "Bearer", "Authentication credentials were not provided."},
 		{"Bearer " + strings.Repeat("0", KeyLength), 401, "Bearer", "Invalid token."},
+		{"Bearer " + KeyPrefix + strings.Repeat("0", KeyLength), 401, "Bearer", "Invalid token."},
+		{"Bearer " + key[len(KeyPrefix):], 401, "Bearer", "Invalid token."},
+		{"Bearer xx" + key[2:], 401, "Bearer", "Invalid token."},
 		{"Bearer " + strings.ToUpper(key), 401, "Bearer", "Invalid token."},
 		{"Bearer " + key[:KeyLength-1], 401, "Bearer", "Invalid token."},
 		{"Bearer", 401, "Bearer", "Invalid token header. No credentials provided."},
@@ -365,7 +385,7 @@ func TestCommand(t *testing.T) {
 		code := management.Execute(context.Background(), env, append([]string{"hashedtoken"}, args...), Command(Tokens{TTL: -1}))
 		return code, out.String(), errOut.String()
 	}
-	created := regexp.MustCompile(`^Generated token ([0-9a-f]{64}) for user alice \(id (\d+), expires never\)\n$`)
+	created := regexp.MustCompile(`^Generated token (drfht_[0-9a-f]{64}) for user alice \(id (\d+), expires never\)\n$`)
 	code, out, errOut := run("create", "alice", "--name", "ci")
 	m := created.FindStringSubmatch(out)
 	if code != 0 || m == nil {
@@ -374,7 +394,7 @@ func TestCommand(t *testing.T) {
 	if a := f.send(t, "GET", "/whoami/", "Bearer "+m[1], ""); a.Status != 200 {
 		t.Errorf("the printed key: %d", a.Status)
 	}
-	if code, out, _ := run("list", "alice"); code != 0 || !strings.Contains(out, m[1][:PrefixLength]+"  ci") || strings.Contains(out, m[1]) {
+	if code, out, _ := run("list", "alice"); code != 0 || !strings.Contains(out, m[1][len(KeyPrefix):][:PrefixLength]+"  ci") || strings.Contains(out, m[1][len(KeyPrefix):]) {
 		t.Errorf("list: %d %q", code, out)
 	}
 	if code, out, _ := run("revoke", "alice", m[2]); code != 0 || out != "Revoked token "+m[2]+" of user alice.\n" {

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -58,12 +59,20 @@ var Migrations = []store.Migration{
 	))},
 }
 
+// KeyPrefix starts every key this package makes, as django-rest-knox's
+// TOKEN_PREFIX starts its tokens: a fixed, distinctive string by which a
+// secret scanner (GitHub's, a pre-commit hook, a log filter) recognises a
+// leaked key, followed by the random part. Keys made before it was added
+// are the random part alone, and stay valid.
+const KeyPrefix = "drfht_"
+
 // Sizes of keys and what is stored of them.
 const (
-	// KeyLength is the length of a key: 32 random bytes in hexadecimal.
+	// KeyLength is the length of a key's random part, after KeyPrefix:
+	// 32 random bytes in hexadecimal.
 	KeyLength = 64
-	// PrefixLength is the length of the key's prefix kept in the table, by
-	// which users tell their tokens apart.
+	// PrefixLength is the length of the start of the random part kept in
+	// the table, by which users tell their tokens apart.
 	PrefixLength = 8
 	// MaxNameLength bounds a token's name.
 	MaxNameLength = 64
@@ -94,7 +103,8 @@ type Token struct {
 	ID int64 `db:"id" json:"id" drf:"read_only"`
 	// Name says which device or client holds the token ("" when unnamed).
 	Name string `db:"name" json:"name" drf:"max_length=64,allow_blank"`
-	// Prefix is the key's first PrefixLength characters.
+	// Prefix is the first PrefixLength characters of the key's random
+	// part (after KeyPrefix).
 	Prefix string `db:"token_key" json:"prefix" drf:"read_only"`
 	// Digest is the hexadecimal SHA-256 of the key.
 	Digest string `db:"digest" json:"-"`
@@ -165,11 +175,12 @@ func (s *Tokens) ttl() time.Duration {
 	return s.TTL
 }
 
-// GenerateKey returns a new key: 32 bytes from crypto/rand, in hexadecimal.
+// GenerateKey returns a new key: KeyPrefix, then 32 bytes from
+// crypto/rand in hexadecimal.
 func GenerateKey() string {
 	b := make([]byte, KeyLength/2)
 	rand.Read(b)
-	return hex.EncodeToString(b)
+	return KeyPrefix + hex.EncodeToString(b)
 }
 
 // Create makes a token for the user and returns it with its key, which is
@@ -181,7 +192,7 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 	}
 	key = GenerateKey()
 	now := s.clock().Truncate(time.Microsecond)
-	tok = &Token{Name: name, Prefix: key[:PrefixLength], Digest: Digest(key), Created: now, UserID: userID}
+	tok = &Token{Name: name, Prefix: key[len(KeyPrefix):][:PrefixLength], Digest: Digest(key), Created: now, UserID: userID}
 	if ttl := s.ttl(); ttl > 0 {
 		exp := now.Add(ttl)
 		tok.Expiry = &exp
@@ -279,9 +290,11 @@ func (s *Tokens) refresh(ctx context.Context, tok *Token, now time.Time) error {
 	return nil
 }
 
-// validKey reports whether key has the form of a key: KeyLength lowercase
-// hexadecimal characters.
+// validKey reports whether key has the form of a key: KeyPrefix (absent
+// from the keys made before it) and KeyLength lowercase hexadecimal
+// characters.
 func validKey(key string) bool {
+	key = strings.TrimPrefix(key, KeyPrefix)
 	if len(key) != KeyLength {
 		return false
 	}
