@@ -17,7 +17,10 @@ import (
 
 	"github.com/go-drf/drf/contrib/apikey"
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
@@ -277,4 +280,58 @@ func TestCommands(t *testing.T) {
 	if code, _, errOut := run(t, dsn, "create_api_key", strings.Repeat("n", 51)); code != 1 || !strings.Contains(errOut, "1 to 50 characters") {
 		t.Errorf("a long name: %d %q", code, errOut)
 	}
+}
+
+// TestHasAPIKey: the permission reads the key as the package's KeyParser
+// does (Authorization split on "Api-Key " into exactly two parts, or a
+// header of one's own), allows valid keys only, on objects too, and a
+// HasAPIKey without its keys fails registration.
+func TestHasAPIKey(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, ":memory:")
+	migrate(t, db)
+	keys := &apikey.Keys{DB: db, Hashers: cheap}
+	_, key, err := keys.Create(ctx, "test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		if err := v.CheckObjectPermissions(r, key); err != nil {
+			return nil, err
+		}
+		return framework.OK(map[string]bool{"ok": true}), nil
+	}
+	api := framework.NewAPI(db, framework.Settings{})
+	api.Handle("/authorization/", framework.View{Permissions: framework.Permissions(apikey.HasAPIKey{Keys: keys}), Get: ok})
+	api.Handle("/header/", framework.View{Permissions: framework.Permissions(apikey.HasAPIKey{Keys: keys, Header: "X-Api-Key"}), Get: ok})
+	c := apitest.New(t, api)
+	for _, tc := range []struct {
+		path, header string
+		status       int
+	}{
+		{"/authorization/", "Authorization: Api-Key " + key, 200},
+		{"/authorization/", "Authorization: Api-Key " + key + "x", 403},
+		{"/authorization/", "Authorization: Token " + key, 403},
+		{"/authorization/", "Authorization: Api-Key " + key + " Api-Key " + key, 403},
+		{"/authorization/", "Authorization: Bearer-Api-Key " + key, 200},
+		{"/authorization/", "X-Api-Key: " + key, 403},
+		{"/authorization/", "", 403},
+		{"/header/", "X-Api-Key: " + key, 200},
+		{"/header/", "Authorization: Api-Key " + key, 403},
+		{"/header/", "X-Api-Key: Api-Key " + key, 403},
+	} {
+		var h []string
+		if tc.header != "" {
+			h = append(h, tc.header)
+		}
+		if r := c.Get(tc.path, h...); r.Status != tc.status {
+			t.Errorf("%s with %q: %d %s, want %d", tc.path, tc.header, r.Status, r.Body, tc.status)
+		}
+	}
+	defer func() {
+		if msg, _ := recover().(string); !strings.Contains(msg, `"/nokeys/"`) || !strings.Contains(msg, "HasAPIKey needs Keys") {
+			t.Errorf("Handle of a HasAPIKey without keys panicked with %q", msg)
+		}
+	}()
+	api.Handle("/nokeys/", framework.View{Permissions: framework.Permissions(apikey.HasAPIKey{}), Get: ok})
 }
