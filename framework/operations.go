@@ -285,10 +285,16 @@ type Step struct {
 	// Outcome is one of the Outcome constants.
 	Outcome string
 	// PageSize is how many items the page has (StepPagination), when
-	// its Page has an Items() []any method, as the built-in styles' do.
+	// its Page is a PageLen; 0 otherwise.
 	PageSize int
 	// Start and End bound the step.
 	Start, End time.Time
+}
+
+// PageLen is implemented by pages that tell how many items they hold:
+// the page size an Observer is told of.
+type PageLen interface {
+	Len() int
 }
 
 // observed is what a compiled view tells its Observer: the observer and
@@ -382,8 +388,8 @@ func (o *observed) page(r *request.Request, start time.Time, resp *Response) {
 		return
 	}
 	s := Step{Kind: StepPagination, Policy: o.pagination, Outcome: OutcomePage, Start: start, End: time.Now()}
-	if p, ok := resp.Page.(interface{ Items() []any }); ok {
-		s.PageSize = len(p.Items())
+	if p, ok := resp.Page.(PageLen); ok {
+		s.PageSize = p.Len()
 	}
 	o.observer.Observe(r, s)
 }

@@ -72,6 +72,9 @@ func (a *app) routes(api *framework.API) {
 	a.ecoAPIKeyRoutes(api)
 	a.ecoPermsRoutes(api)
 
+	// Health: /livez and /readyz, for load balancers and orchestrators.
+	api.MountHealth(a.health())
+
 	// The OpenAPI document: the whole API, or ?version=v1 or v2's routes.
 	schema := Schema(api).View()
 	api.Handle("/schema/", schema, framework.Named("schema"))

@@ -12,6 +12,7 @@ package sample
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 
@@ -96,6 +97,25 @@ func AllowedHosts(hosts ...string) Option {
 	return func(a *app) { a.allowedHosts = hosts }
 }
 
+// Logger is the logger of the API, its pages and CSRF checks
+// (framework.Settings.Logger); the default is slog.Default().
+func Logger(l *slog.Logger) Option {
+	return func(a *app) { a.logger = l }
+}
+
+// Observer is told of every request's authentication, permission,
+// throttle and pagination steps (framework.Settings.Observer): what
+// framework/telemetry makes spans and metrics of.
+func Observer(o framework.Observer) Option {
+	return func(a *app) { a.observer = o }
+}
+
+// Stopping is done once the service begins to shut down: /readyz answers
+// 503 from then on (runserver's context, which SIGTERM ends).
+func Stopping(ctx context.Context) Option {
+	return func(a *app) { a.stopping = ctx }
+}
+
 // app holds what the views share: the stores and the options.
 type app struct {
 	users    *auth.Users
@@ -107,6 +127,9 @@ type app struct {
 	remoteUserHeader string
 	throttleCache    framework.ThrottleCache
 	allowedHosts     []string
+	logger           *slog.Logger
+	observer         framework.Observer
+	stopping         context.Context
 }
 
 // New returns the bookshelf API on db, which must be migrated (Migrate),
@@ -155,9 +178,16 @@ func newAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*app, *framework.
 	for _, opt := range opts {
 		opt(a)
 	}
+	a.sessions.Logger = a.logger
 	api := framework.NewAPI(db, a.settings())
 	a.routes(api)
 	return a, api, nil
+}
+
+// health is what /livez and /readyz check: the database, the throttle
+// cache when it is Redis, and the Migrations.
+func (a *app) health() framework.Health {
+	return framework.Health{Stopping: a.stopping, Migrations: Migrations}
 }
 
 // Schema is the generator of the API's OpenAPI documents, which /schema/

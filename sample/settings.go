@@ -31,5 +31,9 @@ func (a *app) settings() framework.Settings {
 		// memory unless the instances share a cache (ThrottleCache).
 		ThrottleRates: map[string]string{"anon": "3/minute"},
 		ThrottleCache: a.throttleCache,
+
+		// Logs and telemetry (docs/operations.md).
+		Logger:   a.logger,
+		Observer: a.observer,
 	}
 }

@@ -33,6 +33,15 @@
 // $SECRET_KEY_FALLBACKS lists older keys, comma-separated, and
 // $PASSWORD_HASHERS the hashers' algorithm names in Django's order
 // ("argon2,pbkdf2_sha256"; else Django 3.2's defaults).
+//
+// Operations (docs/operations.md): $LOG_FORMAT=json logs JSON lines (else
+// text), $LOG_LEVEL the least level logged (debug, info, warn, error);
+// every request is one access line with its request ID; /livez and
+// /readyz answer load balancers, and $SHUTDOWN_DELAY ("5s") keeps serving
+// after SIGTERM with /readyz failing before the drain. OpenTelemetry is
+// off unless $OTEL_TRACES_EXPORTER or $OTEL_METRICS_EXPORTER names an
+// exporter (otlp, console; prometheus for metrics), with the SDK's other
+// OTEL_ variables ($OTEL_EXPORTER_OTLP_ENDPOINT, $OTEL_SERVICE_NAME).
 package main
 
 import (
@@ -42,6 +51,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/go-drf/drf/contrib/apikey"
 	"github.com/go-drf/drf/contrib/auth"
@@ -51,6 +61,7 @@ import (
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/framework/telemetry"
 	"github.com/go-drf/drf/sample"
 )
 
@@ -124,11 +135,28 @@ func seed() management.Command {
 }
 
 // serve is what runserver serves: the sample on a migrated database, with
-// the demo data loaded into an empty one.
+// the demo data loaded into an empty one, its /readyz failing once ctx
+// ends, logging on runserver's logger, with the OpenTelemetry the OTEL_
+// variables ask for (framework/telemetry; flushed when runserver ends).
 func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
+	tel, err := telemetry.FromEnv(ctx)
+	if err != nil {
+		return nil, &management.CommandError{Msg: err.Error()}
+	}
+	env.AtClose(func() {
+		flush, cancel := context.WithTimeout(context.WithoutCancel(ctx), telemetryFlushTimeout)
+		defer cancel()
+		if err := tel.Shutdown(flush); err != nil {
+			fmt.Fprintf(env.Stderr, "telemetry: %v\n", err)
+		}
+	})
+	env.Store = tel.StoreOptions()
 	db, err := env.DB()
 	if err != nil {
 		return nil, &management.CommandError{Msg: err.Error()}
+	}
+	if err := tel.ObservePool(db.DB); err != nil {
+		return nil, err
 	}
 	if err := sample.Migrate(ctx, db); err != nil {
 		return nil, err
@@ -148,7 +176,7 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 			fmt.Fprintf(env.Stdout, "Loaded the demo data: users admin, alice and bob, %d books.\n", sample.DefaultBooks)
 		}
 	}
-	var opts []sample.Option
+	opts := []sample.Option{sample.Logger(env.Logger), sample.Observer(tel.Observer()), sample.Stopping(ctx)}
 	if url := env.Var("CACHE_URL"); url != "" {
 		c, err := cache.Open(url)
 		if err != nil {
@@ -174,7 +202,11 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 	if hs != nil {
 		opts = append(opts, sample.PasswordHashers(hs))
 	}
-	return sample.New(ctx, db, opts...)
+	h, err := sample.New(ctx, db, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return tel.Middleware(h), nil
 }
 
 // passwordHashers are $PASSWORD_HASHERS, nil when unset (Django's
@@ -190,6 +222,9 @@ func passwordHashers(env *management.Env) (auth.Hashers, error) {
 	}
 	return hs, nil
 }
+
+// telemetryFlushTimeout bounds the flush of the telemetry at the end.
+const telemetryFlushTimeout = 5 * time.Second
 
 // list splits a comma-separated setting, nil when it is empty.
 func list(s string) []string {
