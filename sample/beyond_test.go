@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-drf/drf/contrib/hashedtoken"
 	"github.com/go-drf/drf/framework/apitest"
 )
 
@@ -122,7 +123,7 @@ func TestBeyondAuth(t *testing.T) {
 		Token string `json:"token"`
 	}
 	resp.Decode(&login)
-	if resp.Status != 200 || len(login.Token) != 64 {
+	if resp.Status != 200 || !strings.HasPrefix(login.Token, hashedtoken.KeyPrefix) || len(login.Token) != len(hashedtoken.KeyPrefix)+hashedtoken.KeyLength {
 		t.Fatalf("login: %d %s", resp.Status, resp.Body)
 	}
 	bearer := "Authorization: Bearer " + login.Token
