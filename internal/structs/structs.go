@@ -18,8 +18,10 @@ import (
 // Kind is the scalar kind of a field.
 type Kind int
 
-// Field kinds. Unsupported fields (slices, maps, nested structs) can be
-// described but not read or written.
+// Field kinds. The six scalar kinds are read and written in place, by
+// offset. Custom values are read and written through their type's own
+// interfaces (see Custom). Unsupported fields (slices, maps, other structs)
+// can be described but not read or written.
 const (
 	Unsupported Kind = iota
 	String
@@ -28,6 +30,12 @@ const (
 	Uint
 	Float
 	Time
+	// Custom is a type that implements sql.Scanner (on its pointer) and
+	// driver.Valuer, such as uuid.UUID or a decimal, or json.RawMessage:
+	// it is scanned and bound through those interfaces, compared as its
+	// Valuer's value compares, and serialized through json.Marshaler,
+	// else encoding.TextMarshaler, else as its Valuer's value.
+	Custom
 )
 
 var timeType = reflect.TypeOf(time.Time{})
@@ -50,10 +58,20 @@ type Field struct {
 	Kind Kind
 	// Bits is the size of Int, Uint and Float values.
 	Bits int
-	// Nullable reports a pointer field: nil is NULL.
+	// Nullable reports a field that holds NULL: a pointer (nil is NULL) or
+	// a wrapper with a Valid flag, as sql.NullString and sql.Null[T] are
+	// (Valid false is NULL; the value's kind is Kind).
 	Nullable bool
+	// Format is what a Custom value is, as DRF names its field: "uuid",
+	// "decimal", "json", or "" for another type.
+	Format string
 
 	offset uintptr
+	// valid is the offset of a wrapper's Valid flag; 0 for other fields
+	// (a wrapper's value comes first, so its flag is never at 0).
+	valid uintptr
+	// custom reads and writes a Custom value; nil for other kinds.
+	custom *codec
 }
 
 // Struct is the description of a struct type.
@@ -115,7 +133,20 @@ func (s *Struct) collect(t reflect.Type, base uintptr, seen map[reflect.Type]boo
 			f.Nullable = true
 			vt = vt.Elem()
 		}
-		f.Kind, f.Bits = kindOf(vt)
+		switch inner, valid, ok := nullWrapper(vt); {
+		case ok && !f.Nullable:
+			f.Nullable = true
+			f.Kind, f.Bits = kindOf(inner.Type)
+			f.offset += inner.Offset
+			f.valid = base + sf.Offset + valid
+		default:
+			f.Kind, f.Bits = kindOf(vt)
+			if c, err := codecOf(vt); err != nil {
+				f.Kind, f.custom = Unsupported, &codec{err: err}
+			} else if c != nil {
+				f.Kind, f.Bits, f.custom, f.Format = Custom, 0, c, c.format
+			}
+		}
 		s.Fields = append(s.Fields, f)
 	}
 	return nil
@@ -164,7 +195,10 @@ func (s *Struct) Columns() []*Field {
 // Supported reports an error naming the field if its kind is Unsupported.
 func (f *Field) Supported() error {
 	if f.Kind == Unsupported {
-		return fmt.Errorf("structs: field %s has unsupported type %s", f.Name, f.Type)
+		if f.custom != nil {
+			return fmt.Errorf("structs: field %s: %w", f.Name, f.custom.err)
+		}
+		return fmt.Errorf("structs: field %s has unsupported type %s (a column type implements sql.Scanner and driver.Valuer)", f.Name, f.Type)
 	}
 	return nil
 }
@@ -177,6 +211,12 @@ func (f *Field) slot(base unsafe.Pointer) unsafe.Pointer { return unsafe.Add(bas
 func (f *Field) ptr(base unsafe.Pointer) unsafe.Pointer {
 	p := f.slot(base)
 	if f.Nullable {
+		if f.valid != 0 {
+			if !*(*bool)(unsafe.Add(base, f.valid)) {
+				return nil
+			}
+			return p
+		}
 		return *(*unsafe.Pointer)(p)
 	}
 	return p
@@ -186,25 +226,32 @@ func (f *Field) ptr(base unsafe.Pointer) unsafe.Pointer {
 // the field itself, or what a nullable field points to (nil when nil).
 func (f *Field) Addr(base unsafe.Pointer) unsafe.Pointer { return f.ptr(base) }
 
-// IsNull reports a nil nullable field.
+// IsNull reports a nullable field that holds NULL.
 func (f *Field) IsNull(base unsafe.Pointer) bool {
-	return f.Nullable && *(*unsafe.Pointer)(f.slot(base)) == nil
+	return f.Nullable && f.ptr(base) == nil
 }
 
-// SetNull sets a nullable field to nil; other fields get their zero value.
+// SetNull sets a nullable field to NULL; other fields get their zero
+// value (a Custom one what its Scan makes of NULL).
 func (f *Field) SetNull(base unsafe.Pointer) {
-	if f.Nullable {
-		*(*unsafe.Pointer)(f.slot(base)) = nil
+	if f.Nullable || f.custom != nil {
+		f.Set(base, Value{Kind: f.Kind, Null: true})
 		return
 	}
 	f.Set(base, Value{Kind: f.Kind})
 }
 
-// Get returns the field's value; Null is set for nil nullable fields.
+// Get returns the field's value; Null is set for nil nullable fields. A
+// Custom field's value is its Valuer's (of kind String for text and
+// bytes), Null when that fails; Valuer reports the error.
 func (f *Field) Get(base unsafe.Pointer) Value {
 	p := f.ptr(base)
 	if p == nil {
 		return Value{Kind: f.Kind, Null: true}
+	}
+	if f.custom != nil {
+		v, _ := f.custom.valueAt(p)
+		return v
 	}
 	v := Value{Kind: f.Kind}
 	switch f.Kind {
@@ -247,17 +294,32 @@ func (f *Field) Get(base unsafe.Pointer) Value {
 }
 
 // Set stores v, converted to the field's kind by the caller, in the field.
-// A Null value sets a nullable field to nil. A nullable field gets newly
-// allocated storage, so values are never shared between structs.
+// A Null value sets a nullable field to nil (a wrapper to Valid false and
+// its zero value). A nullable pointer field gets newly allocated storage,
+// so values are never shared between structs. Custom fields are set by
+// Scan and Decode, not Set; only a Null value reaches them here.
 func (f *Field) Set(base unsafe.Pointer, v Value) {
-	if f.Nullable {
+	if f.custom != nil {
 		if v.Null {
-			*(*unsafe.Pointer)(f.slot(base)) = nil
+			f.setNullCustom(base)
+		}
+		return
+	}
+	p := f.slot(base)
+	switch {
+	case f.Nullable && f.valid != 0:
+		*(*bool)(unsafe.Add(base, f.valid)) = !v.Null
+		if v.Null {
+			v = Value{Kind: f.Kind}
+		}
+	case f.Nullable:
+		if v.Null {
+			*(*unsafe.Pointer)(p) = nil
 			return
 		}
-		*(*unsafe.Pointer)(f.slot(base)) = f.alloc()
+		*(*unsafe.Pointer)(p) = f.alloc()
+		p = *(*unsafe.Pointer)(p)
 	}
-	p := f.ptr(base)
 	switch f.Kind {
 	case String:
 		*(*string)(p) = v.S

@@ -31,6 +31,7 @@ type Value struct {
 var ErrInvalidValue = query.ErrInvalidValue
 
 // Compare orders a and b of the same kind the way SQLite does: NULL first.
+// Custom values compare as their Valuer's values.
 func Compare(a, b Value) int {
 	switch {
 	case a.Null || b.Null:
@@ -153,6 +154,8 @@ func (f *Field) Parse(text string) (Value, error) {
 		v.F, err = strconv.ParseFloat(strings.TrimSpace(text), 64)
 	case Time:
 		v.T, err = ParseDateTime(text)
+	case Custom:
+		v, err = f.parseCustom(text)
 	default:
 		err = ErrInvalidValue
 	}
@@ -296,7 +299,9 @@ func (v Value) Bind() any {
 }
 
 // FromDB converts a value read from the database (int64, float64, bool,
-// []byte, string, time.Time or nil) to the field's kind.
+// []byte, string, time.Time or nil) to the field's kind; a Custom field's
+// value is scanned into a new value of its type and given as its
+// Valuer's.
 func (f *Field) FromDB(src any) (Value, error) {
 	v := Value{Kind: f.Kind}
 	if src == nil {
@@ -305,6 +310,13 @@ func (f *Field) FromDB(src any) (Value, error) {
 		}
 		v.Null = true
 		return v, nil
+	}
+	if f.custom != nil {
+		p := f.custom.fresh()
+		if err := f.custom.scan(p, src); err != nil {
+			return Value{}, fmt.Errorf("structs: column %q: %w", f.Column, err)
+		}
+		return f.custom.valueAt(p)
 	}
 	if b, ok := src.([]byte); ok {
 		src = string(b)
