@@ -246,7 +246,7 @@ func TestHashedToken(t *testing.T) {
 		t.Fatalf("seed: exit %d: %s", code, stderr)
 	}
 	stdout, stderr, code := run(t, dir, "--database", db, "hashedtoken", "create", "alice", "--name", "ci")
-	m := regexp.MustCompile(`^Generated token ([0-9a-f]{64}) for user alice \(id (\d+), expires \S+Z\)\n$`).FindStringSubmatch(stdout)
+	m := regexp.MustCompile(`^Generated token drfht_([0-9a-f]{64}) for user alice \(id (\d+), expires \S+Z\)\n$`).FindStringSubmatch(stdout)
 	if code != 0 || m == nil {
 		t.Fatalf("hashedtoken create: exit %d, %q %s", code, stdout, stderr)
 	}
@@ -258,11 +258,52 @@ func TestHashedToken(t *testing.T) {
 	}
 }
 
+// TestAPIKeyAndPermissionCommands: create_api_key prints a key once,
+// revoke_api_key revokes it; grant_permission and revoke_permission change
+// a user's own permissions, and exit with 1 for an unknown user or
+// permission, in the wording of the reference's commands.
+func TestAPIKeyAndPermissionCommands(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "other.sqlite3")
+	for _, args := range [][]string{{"migrate"}, {"seed", "--books", "0"}} {
+		if _, stderr, code := run(t, dir, append([]string{"--database", db}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	stdout, stderr, code := run(t, dir, "--database", db, "create_api_key", "ci")
+	if code != 0 || !regexp.MustCompile(`^[A-Za-z0-9]{8}\.[A-Za-z0-9]{32}\n$`).MatchString(stdout) {
+		t.Fatalf("create_api_key: exit %d, %q %s", code, stdout, stderr)
+	}
+	prefix := stdout[:8]
+	if stdout, _, code := run(t, dir, "--database", db, "revoke_api_key", prefix); code != 0 || stdout != `Revoked API key "ci" (`+prefix+")\n" {
+		t.Errorf("revoke_api_key: exit %d, %q", code, stdout)
+	}
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"grant_permission", "alice", "bookshelf.add_book"}, 0, "Granted bookshelf.add_book to alice\n", ""},
+		{[]string{"revoke_permission", "alice", "bookshelf.add_book"}, 0, "Revoked bookshelf.add_book from alice\n", ""},
+		{[]string{"grant_permission", "nobody", "bookshelf.add_book"}, 1, "", "CommandError: User nobody does not exist\n"},
+		{[]string{"grant_permission", "alice", "bookshelf.fly_book"}, 1, "", "CommandError: Permission bookshelf.fly_book does not exist\n"},
+		{[]string{"revoke_permission", "alice", "add_book"}, 1, "", "CommandError: Permission must be APP_LABEL.CODENAME, got \"add_book\"\n"},
+		{[]string{"revoke_api_key", "nokey"}, 1, "", "CommandError: No API key with prefix \"nokey\"\n"},
+	} {
+		stdout, stderr, code := run(t, dir, append([]string{"--database", db}, c.args...)...)
+		if code != c.code || stdout != c.stdout || stderr != c.stderr {
+			t.Errorf("%v: exit %d, %q %q; want %d, %q %q", c.args, code, stdout, stderr, c.code, c.stdout, c.stderr)
+		}
+	}
+}
+
 // TestUsage checks help and the exit status of bad command lines.
 func TestUsage(t *testing.T) {
 	dir := t.TempDir()
 	stdout, _, code := run(t, dir, "help")
-	for _, name := range []string{"migrate", "seed", "createsuperuser", "drf_create_token", "hashedtoken", "runserver"} {
+	for _, name := range []string{"migrate", "seed", "createsuperuser", "drf_create_token", "hashedtoken", "runserver",
+		"create_api_key", "revoke_api_key", "grant_permission", "revoke_permission"} {
 		if !strings.Contains(stdout, "  "+name+" ") {
 			t.Errorf("help does not list %s:\n%s", name, stdout)
 		}
