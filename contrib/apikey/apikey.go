@@ -203,6 +203,9 @@ func (s *Keys) IsValid(ctx context.Context, key string) (bool, error) {
 	prefix, _, _ := strings.Cut(key, ".")
 	k, err := s.get(ctx, prefix, true)
 	if errors.Is(err, ErrNotFound) {
+		// Hash all the same, so that the time of the answer does not
+		// tell a prefix in use from another.
+		_, _ = s.Hashers.Check(key, "")
 		return false, nil
 	}
 	if err != nil {

@@ -86,7 +86,9 @@ func CreatePermissions(ctx context.Context, tx *sqlx.Tx, models ...Model) error 
 // runs CreatePermissions for models: put it after the migrations that
 // create their tables. Django would create the same rows after its own
 // migrate, and the migration adds only what is missing, so a database
-// Django migrated is left as it is.
+// Django migrated is left as it is. Like any migration it runs once: the
+// models of a later version need a PermissionsMigration of their own,
+// under another name.
 func PermissionsMigration(app, name string, models ...Model) store.Migration {
 	return store.Migration{App: app, Name: name, Up: func(ctx context.Context, tx *sqlx.Tx) error {
 		return CreatePermissions(ctx, tx, models...)
