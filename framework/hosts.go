@@ -38,7 +38,7 @@ func (a allowedHosts) allows(domain string) bool {
 // (without a final dot) and port of host, "" for a host that is not valid.
 func splitDomainPort(host string) (domain, port string) {
 	host = strings.ToLower(host)
-	if !validHost(host) {
+	if !pycompat.ValidHost(host) {
 		return "", ""
 	}
 	if strings.HasSuffix(host, "]") {
@@ -48,52 +48,6 @@ func splitDomainPort(host string) (domain, port string) {
 		host, port = host[:i], host[i+1:]
 	}
 	return strings.TrimSuffix(host, "."), port
-}
-
-// validHost reports whether a lowercased host matches Django's
-// host_validation_re, ^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:[0-9]+)?$:
-// a name or an IPv6 literal, then an optional port.
-func validHost(h string) bool {
-	hex := func(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
-	i := 0
-	if h != "" && h[0] == '[' {
-		end := strings.IndexByte(h, ']')
-		if end < 0 {
-			return false
-		}
-		i = 1
-		for i < end && hex(h[i]) {
-			i++
-		}
-		if i == end || h[i] != ':' || i+1 == end {
-			return false
-		}
-		for i++; i < end; i++ {
-			if c := h[i]; !hex(c) && c != '.' && c != ':' {
-				return false
-			}
-		}
-		i = end + 1
-	} else {
-		for i < len(h) && (h[i] >= 'a' && h[i] <= 'z' || h[i] >= '0' && h[i] <= '9' || h[i] == '.' || h[i] == '-') {
-			i++
-		}
-		if i == 0 {
-			return false
-		}
-	}
-	if i == len(h) {
-		return true
-	}
-	if h[i] != ':' || i+1 == len(h) {
-		return false
-	}
-	for i++; i < len(h); i++ {
-		if h[i] < '0' || h[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // checkHost reports whether the host of r (the one its absolute links

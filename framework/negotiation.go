@@ -13,6 +13,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
+	"github.com/go-drf/drf/internal/rawjson"
 )
 
 // Renderer turns response data into bytes of one media type.
@@ -107,13 +108,10 @@ func (JSONRenderer) AppendRender(dst []byte, data any, c *RenderContext) ([]byte
 			return dst, err
 		}
 	default:
-		buf := bytes.NewBuffer(dst)
-		enc := json.NewEncoder(buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(data); err != nil {
+		var err error
+		if b, err = rawjson.Append(dst, data); err != nil {
 			return dst, err
 		}
-		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	}
 	if indent == 0 {
 		return b, nil

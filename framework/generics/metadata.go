@@ -1,7 +1,6 @@
 package generics
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -9,6 +8,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/rawjson"
 )
 
 // Metadata answers OPTIONS as DRF's SimpleMetadata does for generic views:
@@ -16,13 +16,10 @@ import (
 // each of PUT and POST that the view answers and the requester may use
 // (its permissions allow the method and, for PUT, the object).
 func (g *GenericAPIView[T]) Metadata(v *framework.View, r *request.Request) (*framework.Response, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(framework.Metadata(v, r)); err != nil {
+	base, err := rawjson.Marshal(framework.Metadata(v, r))
+	if err != nil {
 		return nil, err
 	}
-	base := bytes.TrimSpace(buf.Bytes())
 	var actions []byte
 	for _, m := range []struct {
 		method string

@@ -5,13 +5,13 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/request"
 )
 
-// CheckActions reports a setup error when g cannot serve the actions
-// ("list", "create", "retrieve", "update", "partial_update", "destroy"):
-// no source, no serializer, or a source that cannot write for a write
-// with no Perform hook. Routers call it on registration.
-func (g *GenericAPIView[T]) CheckActions(actions ...string) error {
+// CheckActions reports a setup error when g cannot serve the actions: no
+// source, no serializer, or a source that cannot write for a write with
+// no Perform hook. Routers call it on registration.
+func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error {
 	name := g.DefaultBasename()
 	if g.Source == nil && g.SourceFor == nil {
 		return fmt.Errorf("generics: view of %s needs a Source or SourceFor", name)
@@ -24,15 +24,26 @@ func (g *GenericAPIView[T]) CheckActions(actions ...string) error {
 	} else if c, ok := w.(queryset.WriteChecker); ok && !c.CanWrite() {
 		cannot = fmt.Sprintf("the source %T is read-only (it has a Query and no Columns)", g.Source)
 	}
-	hook := map[string]bool{"create": g.PerformCreate != nil, "update": g.PerformUpdate != nil,
-		"partial_update": g.PerformUpdate != nil, "destroy": g.PerformDestroy != nil}
 	for _, a := range actions {
-		if a != "destroy" && g.Serializer == nil && g.SerializerFor == nil {
+		if a != framework.ActionDestroy && g.Serializer == nil && g.SerializerFor == nil {
 			return fmt.Errorf("generics: view of %s needs a Serializer or SerializerFor", name)
 		}
-		if has, writes := hook[a]; writes && !has && cannot != "" {
+		if a.Writes() && g.perform(a) == nil && cannot != "" {
 			return fmt.Errorf("generics: %s of %s writes but %s; set a Perform hook", a, name, cannot)
 		}
+	}
+	return nil
+}
+
+// perform is the view's own hook of a writing action, nil when it has none.
+func (g *GenericAPIView[T]) perform(a framework.ViewAction) func(*request.Request, *T) error {
+	switch a {
+	case framework.ActionCreate:
+		return g.PerformCreate
+	case framework.ActionUpdate, framework.ActionPartialUpdate:
+		return g.PerformUpdate
+	case framework.ActionDestroy:
+		return g.PerformDestroy
 	}
 	return nil
 }
@@ -42,24 +53,24 @@ func (g *GenericAPIView[T]) CheckActions(actions ...string) error {
 // answers Metadata unless g has an OPTIONS handler of its own; g describes
 // the view unless it has a Describer. g is a copy, so the caller's value
 // is left as it was.
-func concrete[T any](g GenericAPIView[T], actions ...string) framework.View {
+func concrete[T any](g GenericAPIView[T], actions ...framework.ViewAction) framework.View {
 	if err := g.CheckActions(actions...); err != nil {
 		panic(err)
 	}
 	v := g.View
 	for _, a := range actions {
 		switch a {
-		case "list":
+		case framework.ActionList:
 			v.Get = g.ListModel
-		case "create":
+		case framework.ActionCreate:
 			v.Post = g.CreateModel
-		case "retrieve":
+		case framework.ActionRetrieve:
 			v.Get = g.RetrieveModel
-		case "update":
+		case framework.ActionUpdate:
 			v.Put = g.UpdateModel
-		case "partial_update":
+		case framework.ActionPartialUpdate:
 			v.Patch = g.PartialUpdateModel
-		case "destroy":
+		case framework.ActionDestroy:
 			v.Delete = g.DestroyModel
 		}
 	}
@@ -74,38 +85,44 @@ func concrete[T any](g GenericAPIView[T], actions ...string) framework.View {
 
 // ListAPIView answers GET with the list (ListAPIView). Like every
 // concrete view, it panics on a setup error (see CheckActions).
-func ListAPIView[T any](g GenericAPIView[T]) framework.View { return concrete(g, "list") }
+func ListAPIView[T any](g GenericAPIView[T]) framework.View { return concrete(g, framework.ActionList) }
 
 // CreateAPIView answers POST with a created item (CreateAPIView).
-func CreateAPIView[T any](g GenericAPIView[T]) framework.View { return concrete(g, "create") }
+func CreateAPIView[T any](g GenericAPIView[T]) framework.View {
+	return concrete(g, framework.ActionCreate)
+}
 
 // RetrieveAPIView answers GET with one item (RetrieveAPIView).
-func RetrieveAPIView[T any](g GenericAPIView[T]) framework.View { return concrete(g, "retrieve") }
+func RetrieveAPIView[T any](g GenericAPIView[T]) framework.View {
+	return concrete(g, framework.ActionRetrieve)
+}
 
 // UpdateAPIView answers PUT and PATCH on one item (UpdateAPIView).
 func UpdateAPIView[T any](g GenericAPIView[T]) framework.View {
-	return concrete(g, "update", "partial_update")
+	return concrete(g, framework.ActionUpdate, framework.ActionPartialUpdate)
 }
 
 // DestroyAPIView answers DELETE on one item (DestroyAPIView).
-func DestroyAPIView[T any](g GenericAPIView[T]) framework.View { return concrete(g, "destroy") }
+func DestroyAPIView[T any](g GenericAPIView[T]) framework.View {
+	return concrete(g, framework.ActionDestroy)
+}
 
 // ListCreateAPIView answers GET with the list and POST with a created item.
 func ListCreateAPIView[T any](g GenericAPIView[T]) framework.View {
-	return concrete(g, "list", "create")
+	return concrete(g, framework.ActionList, framework.ActionCreate)
 }
 
 // RetrieveUpdateAPIView answers GET, PUT and PATCH on one item.
 func RetrieveUpdateAPIView[T any](g GenericAPIView[T]) framework.View {
-	return concrete(g, "retrieve", "update", "partial_update")
+	return concrete(g, framework.ActionRetrieve, framework.ActionUpdate, framework.ActionPartialUpdate)
 }
 
 // RetrieveDestroyAPIView answers GET and DELETE on one item.
 func RetrieveDestroyAPIView[T any](g GenericAPIView[T]) framework.View {
-	return concrete(g, "retrieve", "destroy")
+	return concrete(g, framework.ActionRetrieve, framework.ActionDestroy)
 }
 
 // RetrieveUpdateDestroyAPIView answers GET, PUT, PATCH and DELETE on one item.
 func RetrieveUpdateDestroyAPIView[T any](g GenericAPIView[T]) framework.View {
-	return concrete(g, "retrieve", "update", "partial_update", "destroy")
+	return concrete(g, framework.ActionRetrieve, framework.ActionUpdate, framework.ActionPartialUpdate, framework.ActionDestroy)
 }

@@ -97,7 +97,6 @@
 package pagination
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -107,6 +106,7 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/internal/rawjson"
 )
 
 // Link is a pagination link: a URL, or none (""), which JSON renders as
@@ -124,34 +124,12 @@ func (l Link) appendJSON(b []byte) ([]byte, error) {
 	}
 	for i := 0; i < len(l); i++ {
 		if c := l[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return appendEncoded(b, string(l))
+			return rawjson.Append(b, string(l))
 		}
 	}
 	b = append(b, '"')
 	b = append(b, l...)
 	return append(b, '"'), nil
-}
-
-// appendEncoded appends v as encoding/json encodes it without HTML
-// escaping, as the JSON renderer does; a json.RawMessage is appended as it
-// is (a serializer's output).
-func appendEncoded(b []byte, v any) ([]byte, error) {
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...), nil
-	case json.RawMessage:
-		if len(v) == 0 {
-			return append(b, "null"...), nil
-		}
-		return append(b, v...), nil
-	}
-	buf := bytes.NewBuffer(b)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // Envelope is the body of the page-number and limit/offset styles:
@@ -198,7 +176,7 @@ func appendLinks(b []byte, lead string, next, previous Link, results any) ([]byt
 		return nil, err
 	}
 	b = append(b, `,"results":`...)
-	if b, err = appendEncoded(b, results); err != nil {
+	if b, err = rawjson.Append(b, results); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil

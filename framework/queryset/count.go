@@ -36,7 +36,7 @@ type Estimator interface {
 // row, but still reads the table's smallest index, so it grows with the
 // table.
 func CountTable(table string) Counter {
-	return tableCounter("SELECT COUNT(*) FROM " + quote(table))
+	return tableCounter("SELECT COUNT(*) FROM " + store.QuoteName(table))
 }
 
 type tableCounter string
@@ -58,20 +58,20 @@ type RowCounter struct {
 	Table string
 }
 
-func (c RowCounter) counter() string { return quote(c.Table + "_rowcount") }
+func (c RowCounter) counter() string { return store.QuoteName(c.Table + "_rowcount") }
 
 // Migration creates the counter table, fills it with the table's current
 // count and installs the triggers that keep it, recorded as app.name: on
 // SQLite a trigger per inserted or deleted row, on PostgreSQL a trigger per
 // statement that adds the number of rows it inserted or deleted.
 func (c RowCounter) Migration(app, name string) store.Migration {
-	table, counter := quote(c.Table), c.counter()
-	trigger := func(event string) string { return quote(c.Table + "_rowcount_" + event) }
+	table, counter := store.QuoteName(c.Table), c.counter()
+	trigger := func(event string) string { return store.QuoteName(c.Table + "_rowcount_" + event) }
 	create := []string{
 		`CREATE TABLE ` + counter + ` ("rows" bigint NOT NULL)`,
 		`INSERT INTO ` + counter + ` ("rows") SELECT COUNT(*) FROM ` + table,
 	}
-	fn := quote(c.Table + "_rowcount")
+	fn := store.QuoteName(c.Table + "_rowcount")
 	return store.Migration{App: app, Name: name, Up: store.ByDialect(
 		store.SQL(append(create,
 			`CREATE TRIGGER `+trigger("insert")+` AFTER INSERT ON `+table+
@@ -152,7 +152,7 @@ func (e *tableEstimate) CountRows(ctx context.Context, db *sqlx.DB) (int, error)
 		return e.cached.CountRows(ctx, db)
 	}
 	var n float64
-	err := db.QueryRowContext(ctx, `SELECT "reltuples" FROM "pg_class" WHERE "oid" = to_regclass($1)`, quote(e.table)).Scan(&n)
+	err := db.QueryRowContext(ctx, `SELECT "reltuples" FROM "pg_class" WHERE "oid" = to_regclass($1)`, store.QuoteName(e.table)).Scan(&n)
 	if err != nil {
 		return 0, err
 	}

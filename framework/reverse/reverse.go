@@ -515,14 +515,10 @@ func AppendBaseURL(b []byte, r *http.Request) []byte {
 	return append(append(append(b, scheme(r, trust)...), "://"...), host(r, trust)...)
 }
 
-// validHost is Django's host validation: a name or bracketed IPv6
-// address, then an optional port.
-var validHost = regexp.MustCompile(`^(?i:[a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:[0-9]+)?$`)
-
 func host(r *http.Request, trust bool) string {
 	if trust {
 		h, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Host"), ",")
-		if h = strings.TrimSpace(h); validHost.MatchString(h) {
+		if h = strings.TrimSpace(h); pycompat.ValidHost(h) {
 			return h
 		}
 	}

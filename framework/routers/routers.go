@@ -7,7 +7,6 @@
 package routers
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
+	"github.com/go-drf/drf/internal/rawjson"
 )
 
 // ViewSet is what Register accepts: a pointer to a struct embedding
@@ -47,7 +47,7 @@ type LookupParamer interface {
 // that they can serve the actions the router found (generic viewsets: a
 // source, a serializer, a writable source for writes).
 type ActionChecker interface {
-	CheckActions(actions ...string) error
+	CheckActions(actions ...framework.ViewAction) error
 }
 
 // Action declares an extra action of a viewset (DRF's @action).
@@ -68,21 +68,6 @@ type Action struct {
 	// URLName names the route "{basename}-{URLName}"; "" gives URLPath
 	// with "-" for "_".
 	URLName string
-}
-
-// standard actions: route, HTTP method, viewset method, DRF action name.
-var standard = []struct {
-	detail     bool
-	httpMethod string
-	method     string
-	action     string
-}{
-	{false, http.MethodGet, "List", "list"},
-	{false, http.MethodPost, "Create", "create"},
-	{true, http.MethodGet, "Retrieve", "retrieve"},
-	{true, http.MethodPut, "Update", "update"},
-	{true, http.MethodPatch, "PartialUpdate", "partial_update"},
-	{true, http.MethodDelete, "Destroy", "destroy"},
 }
 
 var handlerType = reflect.TypeFor[func(*framework.View, *request.Request) (*framework.Response, error)]()
@@ -141,8 +126,8 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 	}
 	prefix = strings.Trim(prefix, "/")
 	reg := &registration{prefix: prefix, basename: basename, template: viewset.Policies()}
-	if h, ok := actionMethod(viewset, "Metadata"); ok && reg.template.Options == nil {
-		reg.options = h
+	if x, ok := viewset.(metadataer); ok && reg.template.Options == nil {
+		reg.options = x.Metadata
 	}
 	if d, ok := viewset.(framework.Describer); ok && reg.template.Describer == nil {
 		reg.template.Describer = d
@@ -159,17 +144,17 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 	viewName := viewsetName(viewset, reg.template)
 	list := route{pattern: listPattern, name: basename + "-list", viewName: viewName + " List", handlers: map[string]framework.HandlerFunc{}}
 	detail := route{pattern: detailPattern, name: basename + "-detail", viewName: viewName + " Instance", handlers: map[string]framework.HandlerFunc{}}
-	var actions []string
-	for _, s := range standard {
-		h, ok := actionMethod(viewset, s.method)
+	var actions []framework.ViewAction
+	for _, a := range framework.StandardActions {
+		h, ok := actionMethod(viewset, a)
 		if !ok {
 			continue
 		}
-		actions = append(actions, s.action)
-		if s.detail {
-			detail.handlers[s.httpMethod] = h
+		actions = append(actions, a)
+		if a.Detail() {
+			detail.handlers[a.HTTPMethod()] = h
 		} else {
-			list.handlers[s.httpMethod] = h
+			list.handlers[a.HTTPMethod()] = h
 		}
 	}
 	if c, ok := viewset.(ActionChecker); ok && len(actions) > 0 {
@@ -224,38 +209,34 @@ type (
 	}
 )
 
-// actionMethod returns the viewset's method of a standard action (or
-// Metadata) as a plain func value.
-func actionMethod(viewset any, name string) (framework.HandlerFunc, bool) {
+// actionMethod returns the viewset's method of a standard action as a
+// plain func value.
+func actionMethod(viewset any, a framework.ViewAction) (framework.HandlerFunc, bool) {
 	var h framework.HandlerFunc
-	switch name {
-	case "List":
+	switch a {
+	case framework.ActionList:
 		if x, ok := viewset.(lister); ok {
 			h = x.List
 		}
-	case "Create":
+	case framework.ActionCreate:
 		if x, ok := viewset.(creator); ok {
 			h = x.Create
 		}
-	case "Retrieve":
+	case framework.ActionRetrieve:
 		if x, ok := viewset.(retriever); ok {
 			h = x.Retrieve
 		}
-	case "Update":
+	case framework.ActionUpdate:
 		if x, ok := viewset.(updater); ok {
 			h = x.Update
 		}
-	case "PartialUpdate":
+	case framework.ActionPartialUpdate:
 		if x, ok := viewset.(partialUpdater); ok {
 			h = x.PartialUpdate
 		}
-	case "Destroy":
+	case framework.ActionDestroy:
 		if x, ok := viewset.(destroyer); ok {
 			h = x.Destroy
-		}
-	case "Metadata":
-		if x, ok := viewset.(metadataer); ok {
-			h = x.Metadata
 		}
 	}
 	return h, h != nil
@@ -386,17 +367,8 @@ func apiRoot(regs []*registration, r *request.Request) json.RawMessage {
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
-		b = append(appendJSON(b, reg.prefix), ':')
-		b = appendJSON(b, u)
+		b = append(rawjson.AppendString(b, reg.prefix), ':')
+		b = rawjson.AppendString(b, u)
 	}
 	return append(b, '}')
-}
-
-// appendJSON appends a JSON string as DRF's renderer writes it (no HTML escaping).
-func appendJSON(b []byte, s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }

@@ -1,8 +1,9 @@
 package schemas
 
 import (
-	"bytes"
 	"encoding/json"
+
+	"github.com/go-drf/drf/internal/rawjson"
 )
 
 // Version is the OpenAPI version of the documents.
@@ -135,22 +136,16 @@ func (o Ordered[V]) Get(name string) (V, bool) {
 
 // MarshalJSON renders the members in order; none is {}.
 func (o Ordered[V]) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	b.WriteByte('{')
+	b := []byte{'{'}
 	for i, m := range o {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		if err := enc.Encode(m.Name); err != nil {
-			return nil, err
-		}
-		b.WriteByte(':')
-		if err := enc.Encode(m.Value); err != nil {
+		b = append(rawjson.AppendString(b, m.Name), ':')
+		var err error
+		if b, err = rawjson.Append(b, m.Value); err != nil {
 			return nil, err
 		}
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }

@@ -1,8 +1,6 @@
 package schemas
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"sync"
@@ -11,6 +9,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/versioning"
+	"github.com/go-drf/drf/internal/rawjson"
 )
 
 // OpenAPIRenderer renders a Document as YAML (DRF's OpenAPIRenderer):
@@ -54,16 +53,13 @@ func (JSONOpenAPIRenderer) Render(data any, _ *framework.RenderContext) ([]byte,
 	return marshal(data)
 }
 
-// marshal is encoding/json without HTML escaping, indented by 2.
+// marshal is the JSON of data indented by 2, and a final newline.
 func marshal(data any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(data); err != nil {
+	b, err := rawjson.MarshalIndent(data, "  ")
+	if err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return append(b, '\n'), nil
 }
 
 // View returns the schema view of g (DRF's SchemaView): GET answers the

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/go-drf/drf/internal/rawjson"
 )
 
 // YAML converts a JSON value to YAML 1.2 in block style, keeping the order
@@ -137,11 +139,7 @@ func yamlString(s string) string {
 	if plainSafe(s) {
 		return s
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	return string(rawjson.AppendString(nil, s))
 }
 
 // plainSafe reports whether s reads back as the same string when written

@@ -210,11 +210,13 @@ func ResetSequence(ctx context.Context, tx *sqlx.Tx, table, column string) error
 	if DialectOf(tx) != PostgreSQL {
 		return nil
 	}
-	t, c := quoteIdent(table), quoteIdent(column)
+	t, c := QuoteName(table), QuoteName(column)
 	_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence($1, $2), COALESCE(MAX(`+c+`), 1), MAX(`+c+`) IS NOT NULL) FROM `+t,
 		t, column)
 	return err
 }
 
-// quoteIdent quotes an SQL identifier.
-func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+// QuoteName quotes an SQL identifier (a table or column name) as Django's
+// quote_name does on SQLite and PostgreSQL: in double quotes, a double
+// quote doubled.
+func QuoteName(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }

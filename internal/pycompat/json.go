@@ -1,24 +1,21 @@
 package pycompat
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/go-drf/drf/internal/rawjson"
 )
 
 // JSONDumps is Python's json.dumps(v, separators=(",", ":")): compact
 // JSON, every character beyond ASCII escaped as \uXXXX (a surrogate pair
 // beyond the BMP), and <, > and & left as they are.
 func JSONDumps(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	data, err := rawjson.Marshal(v)
+	if err != nil {
 		return nil, err
 	}
-	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	// Outside strings JSON is ASCII, so every rune beyond it is in one.
 	var out []byte
 	for i := 0; i < len(data); {
