@@ -277,6 +277,7 @@ const (
 
 // Step is one step of a request's pipeline, as an Observer is told of it.
 type Step struct {
+	// Kind is the step.
 	Kind StepKind
 	// Policy names the policies of the step by their Go types: the scheme
 	// that decided ("authentication.Token", "" when none applied), the
