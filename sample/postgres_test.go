@@ -9,7 +9,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
 )
@@ -19,15 +18,7 @@ func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 // newPostgres returns a fresh migrated PostgreSQL database.
 func newPostgres(t *testing.T) *sqlx.DB {
 	t.Helper()
-	db, err := store.Open(testservers.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	if err := sample.Migrate(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
-	return db
+	return testservers.OpenPostgres(t, sample.Migrations...)
 }
 
 // schemaQuery describes the columns, constraints and indexes of the

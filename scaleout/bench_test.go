@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
 )
@@ -23,14 +22,7 @@ import (
 //	go test -run '^$' -bench SampleOnPostgres -benchtime 4s ./scaleout/
 func BenchmarkSampleOnPostgres(b *testing.B) {
 	ctx := context.Background()
-	db, err := store.Open(testservers.Postgres(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = db.Close() })
-	if err := sample.Migrate(ctx, db); err != nil {
-		b.Fatal(err)
-	}
+	db := testservers.OpenPostgres(b, sample.Migrations...)
 	if err := sample.Seed(ctx, db, 1000); err != nil {
 		b.Fatal(err)
 	}

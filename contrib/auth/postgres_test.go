@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/contrib/auth"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -18,14 +17,7 @@ func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 // an unknown user, not an error.
 func TestUsersOnPostgres(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(testservers.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := store.Migrate(ctx, db, auth.Migrations...); err != nil {
-		t.Fatal(err)
-	}
+	db := testservers.OpenPostgres(t, auth.Migrations...)
 	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
 	alice, err := users.CreateUser(ctx, "alice", "Alice@EXAMPLE.com", "pw")
 	if err != nil || alice.ID != 1 || alice.Email != "Alice@example.com" {

@@ -22,14 +22,7 @@ func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 // SQLite.
 func TestSessionsOnPostgres(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(testservers.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := store.Migrate(ctx, db, slices.Concat(auth.Migrations, sessions.Migrations)...); err != nil {
-		t.Fatal(err)
-	}
+	db := testservers.OpenPostgres(t, slices.Concat(auth.Migrations, sessions.Migrations)...)
 	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
 	alice, err := users.CreateUser(ctx, "alice", "", "alice-pass")
 	if err != nil {

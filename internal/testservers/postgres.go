@@ -15,6 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/go-drf/drf/framework/store"
+	"github.com/jmoiron/sqlx"
 )
 
 // PostgresServer is a PostgreSQL cluster started by this package, in a
@@ -64,6 +67,22 @@ func Postgres(t testing.TB) string {
 		t.Fatalf("testservers: start PostgreSQL: %v", postgres.err)
 	}
 	return postgres.server.Database(t)
+}
+
+// OpenPostgres opens a new, empty database of the package's PostgreSQL
+// cluster (Postgres) with store.Open, applies the migrations, and closes
+// it when t ends: the prologue of a test or benchmark on PostgreSQL.
+func OpenPostgres(t testing.TB, migrations ...store.Migration) *sqlx.DB {
+	t.Helper()
+	db, err := store.Open(Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	if _, err := store.Migrate(context.Background(), db, migrations...); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
 
 // StartPostgres starts a PostgreSQL cluster of the test's own, which it
