@@ -14,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
+	"github.com/go-drf/drf/internal/rawjson"
 )
 
 // editForm is one edit block of the page: POST on a list, PUT (and PATCH)
@@ -36,7 +37,8 @@ type editForm struct {
 // formField is one input of an HTML form.
 type formField struct {
 	Name, Label string
-	// Input is the input's type: text, number, checkbox, datetime-local.
+	// Input is the input's type: text, number, checkbox, datetime-local,
+	// or textarea (a JSON field's, as DRF's JSONField style).
 	Input string
 	// Value is the initial value; Checked that of a checkbox.
 	Value   string
@@ -195,6 +197,8 @@ func htmlFields(fields []framework.FieldDescription, item map[string]any) []form
 			in.Input = "checkbox"
 		case "datetime":
 			in.Input, in.Step = "datetime-local", "1"
+		case "json":
+			in.Input = "textarea"
 		}
 		switch value := item[f.Name].(type) {
 		case string:
@@ -207,9 +211,25 @@ func htmlFields(fields []framework.FieldDescription, item map[string]any) []form
 		case bool:
 			in.Checked = value
 		}
+		if in.Input == "textarea" && item != nil {
+			in.Value = jsonText(item[f.Name])
+		}
 		out = append(out, in)
 	}
 	return out
+}
+
+// jsonText is a JSON field's value in its form, as DRF's JSONBoundField
+// writes it: indented by four spaces with sorted keys; "" for null.
+func jsonText(v any) string {
+	if v == nil {
+		return ""
+	}
+	b, err := rawjson.MarshalIndent(v, "    ")
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // breadcrumbs names each prefix of r's path that a view answers, from the

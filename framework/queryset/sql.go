@@ -199,6 +199,25 @@ func (t *sqlTable) param(f *structs.Field) string {
 	return store.SQLite.LookupParam()
 }
 
+// bind is x, a value of f bound as an argument, as Django binds it: on
+// SQLite, where Django stores a UUIDField as char(32), a uuid's text
+// without its dashes.
+func (t *sqlTable) bind(f *structs.Field, x any) any {
+	if f.Format != "uuid" || t.pg {
+		return x
+	}
+	if s, ok := x.(string); ok && len(s) == 36 {
+		return strings.ReplaceAll(s, "-", "")
+	}
+	return x
+}
+
+// arg is the argument of f's value in the item at base, as bind binds it.
+func (t *sqlTable) arg(f *structs.Field, base unsafe.Pointer) (any, error) {
+	x, err := f.Arg(base)
+	return t.bind(f, x), err
+}
+
 // like is the search condition on f's column: Django's icontains, which
 // is LIKE on SQLite (case-insensitive for ASCII) and UPPER(...) LIKE
 // UPPER(...) on PostgreSQL. Both escape with a backslash.
@@ -371,6 +390,12 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 		item := new(T)
 		base := unsafe.Pointer(item)
 		for i, f := range cols {
+			if f.Kind == structs.Custom {
+				if err := f.Scan(base, holders[i]); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			v, err := f.FromDB(holders[i])
 			if err != nil {
 				return nil, err
@@ -520,18 +545,18 @@ func (t *sqlTable) keysetSQL(k []keyTerm) string {
 func (s *SQLSource[T]) args(tail []any) []any {
 	var args []any
 	for _, c := range s.st.conds {
-		args = append(args, c.v.Bind())
+		args = append(args, s.t.bind(c.f, c.v.Bind()))
 	}
 	if k := s.st.keyset; len(k) > 1 {
 		// The leading range, then each term but the last twice (its
 		// comparison and its equality), then the last once.
-		args = append(args, k[0].v.Bind())
+		args = append(args, s.t.bind(k[0].f, k[0].v.Bind()))
 		for _, t := range k[:len(k)-1] {
-			args = append(args, t.v.Bind(), t.v.Bind())
+			args = append(args, s.t.bind(t.f, t.v.Bind()), s.t.bind(t.f, t.v.Bind()))
 		}
-		args = append(args, k[len(k)-1].v.Bind())
+		args = append(args, s.t.bind(k[len(k)-1].f, k[len(k)-1].v.Bind()))
 	} else if len(k) == 1 {
-		args = append(args, k[0].v.Bind())
+		args = append(args, s.t.bind(k[0].f, k[0].v.Bind()))
 	}
 	for _, sc := range s.st.searches {
 		for _, term := range sc.terms {
@@ -558,7 +583,10 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
 	marks := make([]string, len(s.t.writes))
 	args := make([]any, len(s.t.writes))
 	for i, f := range s.t.writes {
-		names[i], marks[i], args[i] = quote(f.Column), s.t.param(f), f.Get(base).Bind()
+		if args[i], err = s.t.arg(f, base); err != nil {
+			return err
+		}
+		names[i], marks[i] = quote(f.Column), s.t.param(f)
 	}
 	return s.write(ctx, "INSERT INTO "+quote(s.t.table)+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args, item)
 }
@@ -575,9 +603,17 @@ func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 	args := make([]any, 0, len(s.t.writes)+1)
 	for i, f := range s.t.writes {
 		sets[i] = quote(f.Column) + " = " + s.t.param(f)
-		args = append(args, f.Get(base).Bind())
+		arg, err := s.t.arg(f, base)
+		if err != nil {
+			return err
+		}
+		args = append(args, arg)
 	}
-	args = append(args, s.t.key.Get(base).Bind())
+	key, err := s.t.arg(s.t.key, base)
+	if err != nil {
+		return err
+	}
+	args = append(args, key)
 	return s.write(ctx, "UPDATE "+quote(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+quote(s.t.table)+"."+quote(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item)
 }
 
@@ -632,7 +668,11 @@ func (s *SQLSource[T]) Delete(ctx context.Context, item *T) error {
 		return err
 	}
 	q := s.t.db.Rebind("DELETE FROM " + quote(s.t.table) + " WHERE " + quote(s.t.table) + "." + quote(s.t.key.Column) + " = " + s.t.param(s.t.key))
-	res, err := s.t.db.ExecContext(ctx, q, s.t.key.Get(base).Bind())
+	key, err := s.t.arg(s.t.key, base)
+	if err != nil {
+		return err
+	}
+	res, err := s.t.db.ExecContext(ctx, q, key)
 	if err != nil {
 		return err
 	}

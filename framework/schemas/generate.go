@@ -473,6 +473,11 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 		typ, s.Format = "number", "double"
 	case f.Type == "datetime":
 		typ, s.Format = "string", "date-time"
+	case f.Type == "uuid":
+		typ, s.Format = "string", "uuid"
+	case f.Type == "decimal":
+		// DRF's DecimalField with COERCE_DECIMAL_TO_STRING.
+		typ, s.Format = "string", "decimal"
 	}
 	if typ != "" {
 		s.Type = typ

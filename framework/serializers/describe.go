@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // Description describes the serializer (framework.Describer's
@@ -37,6 +38,9 @@ func (f *field) typeText() string {
 		return f.typeName
 	}
 	if f.sf != nil {
+		if f.sf.Kind == structs.Custom {
+			return customTypeName(f.sf.Format)
+		}
 		if t, ok := typeNames[f.sf.Kind]; ok {
 			return t
 		}

@@ -117,6 +117,9 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 		}
 		return appendTime(b, *(*time.Time)(p)), nil
 	}
+	if f.sf.Kind == structs.Custom {
+		return f.appendCustom(b, obj)
+	}
 	v := f.sf.Get(obj)
 	if v.Null {
 		return append(b, "null"...), nil
@@ -139,6 +142,54 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 		return appendTime(b, v.T), nil
 	}
 	return append(b, "null"...), nil
+}
+
+// appendCustom writes a Custom value through its json.Marshaler (its
+// output compacted), else its encoding.TextMarshaler as a string, else
+// as its Valuer's value.
+func (f *field) appendCustom(b []byte, obj unsafe.Pointer) ([]byte, error) {
+	if f.sf.IsNull(obj) {
+		return append(b, "null"...), nil
+	}
+	jm, tm := f.sf.Marshalers(obj)
+	switch {
+	case jm != nil:
+		js, err := jm.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("serializers: field %q: %w", f.name, err)
+		}
+		buf := bytes.NewBuffer(b)
+		if err := json.Compact(buf, js); err != nil {
+			return nil, fmt.Errorf("serializers: field %q: %w", f.name, err)
+		}
+		return buf.Bytes(), nil
+	case tm != nil:
+		text, err := tm.MarshalText()
+		if err != nil {
+			return nil, fmt.Errorf("serializers: field %q: %w", f.name, err)
+		}
+		return appendString(b, string(text)), nil
+	}
+	v, err := f.sf.Valuer(obj)
+	if err != nil {
+		return nil, fmt.Errorf("serializers: field %q: %w", f.name, err)
+	}
+	switch {
+	case v.Null:
+		return append(b, "null"...), nil
+	case v.Kind == structs.String:
+		return appendString(b, v.S), nil
+	case v.Kind == structs.Bool:
+		return strconv.AppendBool(b, v.B), nil
+	case v.Kind == structs.Int:
+		return strconv.AppendInt(b, v.I, 10), nil
+	case v.Kind == structs.Float:
+		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
+			return nil, errNonFinite
+		}
+		return structs.AppendPythonFloat(b, v.F), nil
+	}
+	return appendTime(b, v.T), nil
 }
 
 // appendTime writes t as DRF does: ISO 8601 in UTC with "Z", microseconds

@@ -23,6 +23,16 @@ var typeNames = map[structs.Kind]string{
 	structs.Time:   "datetime",
 }
 
+// customTypeName is the OPTIONS type of a Custom field: DRF's name for
+// its format ("uuid", "decimal", "json"), else "field" (DRF's ModelField,
+// a model field of its own type).
+func customTypeName(format string) string {
+	if format == "" {
+		return "field"
+	}
+	return format
+}
+
 func fieldInfo(fields []*field) json.RawMessage {
 	b := []byte{'{'}
 	for i, f := range fields {

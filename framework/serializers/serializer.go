@@ -11,8 +11,16 @@
 //     metadata; type=field describes a value of no fixed type, as DRF's
 //     ReadOnlyField, e.g. a column a join adds).
 //
-// Writable fields are optional unless marked required; pointer fields are
-// nullable. Reading and validating use no reflection.
+// Writable fields are optional unless marked required; pointer fields and
+// sql.Null types (sql.NullString, sql.Null[T], ...) are nullable. Types
+// that implement sql.Scanner and driver.Valuer (a UUID, a decimal, your
+// own) and json.RawMessage are written through their json.Marshaler,
+// else encoding.TextMarshaler, else as their Valuer's value, and read
+// through their json.Unmarshaler, else encoding.TextUnmarshaler, else
+// sql.Scanner; OPTIONS and OpenAPI name a [16]byte type "uuid", a type
+// called *Decimal* "decimal" and json.RawMessage "json" (type=name sets
+// another). Reading and validating use no reflection, but for the new
+// value a pointer to such a type gets.
 package serializers
 
 import (
@@ -263,8 +271,8 @@ func structField(sf *structs.Field) (*field, error) {
 			return nil, fmt.Errorf("bad drf tag option %q", opt)
 		}
 	}
-	if f.allowNull && !sf.Nullable {
-		return nil, fmt.Errorf("allow_null needs a pointer field")
+	if f.allowNull && !sf.Nullable && sf.Kind != structs.Custom {
+		return nil, fmt.Errorf("allow_null needs a pointer field, an sql.Null type or a type that scans NULL")
 	}
 	if f.readOnly && (f.writeOnly || f.required) {
 		return nil, fmt.Errorf("a read_only field cannot be write_only or required")

@@ -14,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
+	"github.com/go-drf/drf/internal/rawjson"
 	"github.com/go-drf/drf/internal/structs"
 )
 
@@ -28,6 +29,9 @@ const (
 	msgBoolean      = "Must be a valid boolean."
 	msgTooLarge     = "String value too large."
 	msgNullChar     = "Null characters are not allowed."
+	msgUUID         = "Must be a valid UUID."
+	msgJSON         = "Value must be valid JSON."
+	msgInvalid      = "Invalid value."
 	msgDatetime     = "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."
 	msgNoData       = "No data provided"
 	msgNotDict      = "Invalid data. Expected a dictionary, but got %s."
@@ -64,6 +68,9 @@ func (s *Serializer[T]) Validate(data any, obj *T, partial bool, c *Context) err
 		v structs.Value
 	}
 	var sets []set
+	// Custom values are decoded in place, into the copy that replaces obj
+	// once everything is valid.
+	tmp := *obj
 	for _, f := range s.fields {
 		if f.readOnly {
 			continue
@@ -78,6 +85,12 @@ func (s *Serializer[T]) Validate(data any, obj *T, partial bool, c *Context) err
 			}
 			continue
 		}
+		if f.sf.Kind == structs.Custom {
+			for _, msg := range f.decodeCustom(unsafe.Pointer(&tmp), raw, form) {
+				errs.Add(f.name, msg)
+			}
+			continue
+		}
 		v, msgs := f.toInternal(raw)
 		for _, msg := range msgs {
 			errs.Add(f.name, msg)
@@ -89,7 +102,6 @@ func (s *Serializer[T]) Validate(data any, obj *T, partial bool, c *Context) err
 	if len(errs) > 0 {
 		return exceptions.ValidationError(errs)
 	}
-	tmp := *obj
 	for _, st := range sets {
 		st.f.sf.Set(unsafe.Pointer(&tmp), st.v)
 	}
@@ -205,6 +217,39 @@ func (f *field) toInternal(raw any) (structs.Value, []string) {
 		return v, nil
 	}
 	return v, []string{msgString}
+}
+
+// decodeCustom validates one present value of a Custom field and decodes
+// it into the struct at base: null when allowed, else the value as JSON
+// through the type's decoder (a form's text, for a JSON field, is the
+// JSON itself, as DRF's JSONField reads HTML input). A value the type
+// refuses gets DRF's message for the field's type.
+func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
+	if raw == nil && !f.allowNull {
+		return []string{msgNull}
+	}
+	typ := f.typeText()
+	var js []byte
+	if s, ok := raw.(string); ok && form && typ == "json" {
+		js = []byte(s)
+	} else {
+		var err error
+		if js, err = rawjson.Marshal(raw); err != nil {
+			return []string{msgJSON}
+		}
+	}
+	if err := f.sf.Decode(base, js); err != nil {
+		switch typ {
+		case "uuid":
+			return []string{msgUUID}
+		case "decimal":
+			return []string{msgNumber}
+		case "json":
+			return []string{msgJSON}
+		}
+		return []string{msgInvalid}
+	}
+	return nil
 }
 
 // pythonStr is Python's str() of a JSON scalar, false for other types.
