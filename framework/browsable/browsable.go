@@ -81,9 +81,6 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 	}
 	v, r, resp := c.View, c.Request, c.Response
 	renderers := v.Renderers
-	if !renderers.IsSet() {
-		renderers = v.Global().Renderers
-	}
 	plain := defaultRenderer(renderers.Items())
 	body, err := plain.Render(data, &framework.RenderContext{View: v, Request: r, Response: resp,
 		MediaType: plain.MediaType() + "; indent=4"})
@@ -91,10 +88,7 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 		return nil, err
 	}
 	allowed := v.AllowedMethods()
-	formatParam := v.Global().URLFormatOverride
-	if formatParam == "" {
-		formatParam = "format"
-	}
+	formatParam := r.FormatParam()
 	p := pageData{
 		Title:       v.Name,
 		Description: v.Description,
