@@ -104,10 +104,14 @@ func AccessLog(logger *slog.Logger, next http.Handler) http.Handler {
 	logger = slog.New(LogHandler(logger.Handler()))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		info := &RequestInfo{ID: NewRequestID(r.Header.Get(RequestIDHeader))}
+		// One allocation for both.
+		x := &struct {
+			info RequestInfo
+			sw   StatusWriter
+		}{RequestInfo{ID: NewRequestID(r.Header.Get(RequestIDHeader))}, StatusWriter{ResponseWriter: w}}
+		info, sw := &x.info, &x.sw
 		w.Header().Set(RequestIDHeader, info.ID)
 		ctx := WithRequestInfo(r.Context(), info)
-		sw := &StatusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r.WithContext(ctx))
 		level := slog.LevelInfo
 		if info.Quiet {
