@@ -109,8 +109,13 @@ func (g *GenericAPIView[T]) Query(r *request.Request, rows *queryset.Rows[T]) (q
 	if err != nil {
 		return nil, err
 	}
-	q := queryset.Into(src, rows)
+	return g.filter(r, queryset.Into(src, rows))
+}
+
+// filter applies the filter backends to q, in order.
+func (g *GenericAPIView[T]) filter(r *request.Request, q query.Query) (query.Query, error) {
 	for _, b := range g.FilterBackends {
+		var err error
 		if q, err = b.Filter(r, q); err != nil {
 			return nil, err
 		}
@@ -140,20 +145,29 @@ func (g *GenericAPIView[T]) SerializerContext(r *request.Request) *serializers.C
 // view's object permissions. No item, or a value of the wrong type, is
 // 404 "Not found.".
 func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T, error) {
-	var rows queryset.Rows[T]
-	q, err := g.Query(r, &rows)
+	src, err := g.GetSource(r)
 	if err != nil {
 		return nil, err
 	}
-	value := chi.URLParam(r.Request, g.LookupParam())
-	_, err = q.Filter(g.lookupField(), value).Fetch(r.Context(), 0, 1)
-	if errors.Is(err, query.ErrInvalidValue) || (err == nil && len(rows.Items) == 0) {
+	field, value := g.lookupField(), chi.URLParam(r.Request, g.LookupParam())
+	var items []*T
+	if len(g.FilterBackends) == 0 {
+		items, err = src.Filter(field, value).Slice(r.Context(), 0, 1)
+	} else {
+		var rows queryset.Rows[T]
+		var q query.Query
+		if q, err = g.filter(r, queryset.Into(src, &rows)); err == nil {
+			_, err = q.Filter(field, value).Fetch(r.Context(), 0, 1)
+		}
+		items = rows.Items
+	}
+	if errors.Is(err, query.ErrInvalidValue) || (err == nil && len(items) == 0) {
 		return nil, exceptions.NotFound()
 	}
 	if err != nil {
 		return nil, err
 	}
-	obj := rows.Items[0]
+	obj := items[0]
 	if err := v.CheckObjectPermissions(r, obj); err != nil {
 		return nil, err
 	}
@@ -214,8 +228,14 @@ func (g *GenericAPIView[T]) DeleteObject(r *request.Request, obj *T) error {
 // an ordering filter among the backends, the cursor paginator pages in
 // the filter's ordering.
 func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*framework.Response, error) {
-	var rows queryset.Rows[T]
-	q, err := g.Query(r, &rows)
+	// The rows and the serializer's context live as long as the answer:
+	// one allocation for both.
+	st := &struct {
+		rows queryset.Rows[T]
+		ctx  serializers.Context
+	}{ctx: serializers.Context{Request: r}}
+	rows := &st.rows
+	q, err := g.Query(r, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +260,7 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 			return nil, err
 		}
 	}
-	data, err := ser.Many(rows.Items, g.SerializerContext(r))
+	data, err := ser.Many(rows.Items, &st.ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,8 @@ type Source[T any] interface {
 }
 
 // Rows holds the items a query made by Into fetched: after a paginator
-// ran, the page's items, in order.
+// ran, the page's items, in order. It is also the query Into returns, so
+// that a list that is not narrowed costs no allocation of its own.
 type Rows[T any] struct {
 	// Items are the fetched items.
 	Items []*T
@@ -67,17 +68,67 @@ func (r *Rows[T]) Keep(n int) { r.Items = r.Items[:n:n] }
 func (r *Rows[T]) Reverse() { slices.Reverse(r.Items) }
 
 // Into returns src as an untyped query.Query whose Fetch reads the items
-// into rows (which may be nil when nothing is fetched, as at setup): the
-// one place where the typed and the untyped halves of the data path meet,
+// into rows (nil for a query that only checks, as at setup): the one
+// place where the typed and the untyped halves of the data path meet,
 // with no type assertion. Filters and paginators narrow the query; the
 // caller then reads rows.Items.
 //
 //	var rows queryset.Rows[Book]
 //	page, err := paginator.Paginate(r, queryset.Into(books, &rows))
 //	data, err := serializer.Many(rows.Items, ctx)
-func Into[T any](src Source[T], rows *Rows[T]) query.Query { return set[T]{src, rows} }
+func Into[T any](src Source[T], rows *Rows[T]) query.Query {
+	if rows == nil {
+		rows = new(Rows[T])
+	}
+	rows.src = src
+	return rows
+}
 
-// set is a Source seen as a query.Query.
+// The query of rows is its source's; narrowing it gives a set.
+
+// Fields lists the source's fields.
+func (r *Rows[T]) Fields() []string { return r.src.Fields() }
+
+// Ordering returns the source's ordering.
+func (r *Rows[T]) Ordering() []query.Order { return r.src.Ordering() }
+
+// OrderBy returns the source ordered by o, fetching into r.
+func (r *Rows[T]) OrderBy(o ...query.Order) query.Query { return set[T]{r.src, r}.OrderBy(o...) }
+
+// Filter returns the source filtered, fetching into r.
+func (r *Rows[T]) Filter(field, value string) query.Query {
+	return set[T]{r.src, r}.Filter(field, value)
+}
+
+// Seek returns the source sought, fetching into r.
+func (r *Rows[T]) Seek(field string, op query.Op, position string) query.Query {
+	return set[T]{r.src, r}.Seek(field, op, position)
+}
+
+// SeekAfter returns the source sought past positions, fetching into r.
+func (r *Rows[T]) SeekAfter(ordering []query.Order, positions []string) query.Query {
+	return set[T]{r.src, r}.SeekAfter(ordering, positions)
+}
+
+// Search returns the source searched, fetching into r.
+func (r *Rows[T]) Search(fields []string, terms []string) query.Query {
+	return set[T]{r.src, r}.Search(fields, terms)
+}
+
+// Count counts the source's items.
+func (r *Rows[T]) Count(ctx context.Context) (int, error) { return r.src.Count(ctx) }
+
+// EstimateCount estimates the source's items (see query.Query).
+func (r *Rows[T]) EstimateCount(ctx context.Context) (int, bool, error) {
+	return set[T]{r.src, r}.EstimateCount(ctx)
+}
+
+// Fetch reads the source's items into r.
+func (r *Rows[T]) Fetch(ctx context.Context, offset, limit int) (query.Rows, error) {
+	return set[T]{r.src, r}.Fetch(ctx, offset, limit)
+}
+
+// set is a narrowed source whose fetches fill rows.
 type set[T any] struct {
 	src  Source[T]
 	rows *Rows[T]
@@ -115,10 +166,6 @@ func (s set[T]) Fetch(ctx context.Context, offset, limit int) (query.Rows, error
 	if err != nil {
 		return nil, err
 	}
-	rows := s.rows
-	if rows == nil {
-		rows = new(Rows[T])
-	}
-	rows.Items, rows.src = items, s.src
-	return rows, nil
+	s.rows.Items = items
+	return s.rows, nil
 }
