@@ -16,6 +16,7 @@ import (
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/pagination"
@@ -111,7 +112,7 @@ func listView(src queryset.Source[benchBook], tokens authentication.TokenStore) 
 		Source:     src,
 		Serializer: serializers.MustNew[benchBook](),
 	}
-	return compile(generics.ListAPIView(g), settings)
+	return apitest.View(generics.ListAPIView(g), settings)
 }
 
 // benchHTML stands for the browsable renderer in negotiation; requests
@@ -323,7 +324,7 @@ func (a appended) AppendJSON(b []byte) ([]byte, error) {
 // parsing the query) answer what encoding/json and a parsed query would.
 func TestRendererShortcuts(t *testing.T) {
 	view := func(data any) http.Handler {
-		return compile(framework.View{
+		return apitest.View(framework.View{
 			Renderers: framework.Renderers(framework.JSONRenderer{}, benchHTML{}),
 			Get: func(*framework.View, *request.Request) (*framework.Response, error) {
 				return framework.OK(data), nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -96,7 +97,7 @@ func TestMaxNumberFields(t *testing.T) {
 		{"multipart over a set limit", small, "POST", "", map[string]string{"Content-Type": ct4}, mp4, 400},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			v := compile(framework.View{Get: list, Post: echo}, c.settings)
+			v := apitest.View(framework.View{Get: list, Post: echo}, c.settings)
 			resp, body := do(t, v, c.method, "/?"+c.query, c.header, c.body)
 			if resp.Status != c.status {
 				t.Fatalf("%d %v, want %d", resp.Status, body, c.status)

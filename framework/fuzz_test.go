@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 )
@@ -30,7 +31,7 @@ const fuzzBodyLimit = 4096
 // echoView answers a POST with the parsed body: JSON values as they are,
 // form fields as strings and uploaded files as "file:<name>:<size>".
 func echoView() http.Handler {
-	return compile(framework.View{
+	return apitest.View(framework.View{
 		Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			data, err := r.Data()
 			if err != nil {

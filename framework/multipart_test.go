@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 )
 
 // fileView answers each field of a multipart body, a file as
 // "name|type|content".
 func fileView() http.Handler {
-	return compile(framework.View{
+	return apitest.View(framework.View{
 		Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			data, err := r.Data()
 			if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/throttling"
@@ -32,9 +33,9 @@ func TestNegotiation(t *testing.T) {
 	echo := func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		return framework.OK(map[string]string{"a": "<b>"}), nil
 	}
-	jsonOnly := compile(framework.View{Get: echo})
-	both := compile(framework.View{Renderers: framework.Renderers(framework.JSONRenderer{}, htmlRenderer{}), Get: echo})
-	htmlFirst := compile(framework.View{Renderers: framework.Renderers(htmlRenderer{}, framework.JSONRenderer{}), Get: echo})
+	jsonOnly := apitest.View(framework.View{Get: echo})
+	both := apitest.View(framework.View{Renderers: framework.Renderers(framework.JSONRenderer{}, htmlRenderer{}), Get: echo})
+	htmlFirst := apitest.View(framework.View{Renderers: framework.Renderers(htmlRenderer{}, framework.JSONRenderer{}), Get: echo})
 	cases := []struct {
 		view        http.Handler
 		path        string
@@ -78,7 +79,7 @@ func TestNegotiation(t *testing.T) {
 }
 
 func TestParsers(t *testing.T) {
-	v := compile(framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	v := apitest.View(framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		d, err := r.Data()
 		if err != nil {
 			return nil, err
@@ -117,7 +118,7 @@ func TestThrottles(t *testing.T) {
 	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	anon := throttling.AnonRateThrottle()
 	anon.Now = func() time.Time { return now }
-	v := compile(framework.View{
+	v := apitest.View(framework.View{
 		Throttles: framework.Throttles(anon),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(map[string]bool{"ok": true}), nil
@@ -143,7 +144,7 @@ func TestThrottles(t *testing.T) {
 }
 
 func TestThrottleCountsUnderConcurrency(t *testing.T) {
-	v := compile(framework.View{
+	v := apitest.View(framework.View{
 		Throttles: framework.Throttles(throttling.AnonRateThrottle()),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(nil), nil
@@ -175,7 +176,7 @@ func (failingBody) Read([]byte) (int, error) { return 0, errors.New("i/o timeout
 // A body that cannot be read (a client cut off by the read timeout) is a
 // 400 for every parser, never a 500.
 func TestUnreadableBodyIs400(t *testing.T) {
-	v := compile(framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	v := apitest.View(framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		_, err := r.Data()
 		return framework.OK(nil), err
 	}})
@@ -211,7 +212,7 @@ func TestThrottleCacheDownFailsOpen(t *testing.T) {
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	defer slog.SetDefault(prev)
-	v := compile(framework.View{
+	v := apitest.View(framework.View{
 		Throttles: framework.Throttles(throttling.AnonRateThrottle()),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return framework.OK(map[string]bool{"ok": true}), nil
@@ -253,7 +254,7 @@ func TestVaryIsOneLine(t *testing.T) {
 		{[]string{"Origin", " X-A ,X-B"}, []framework.Renderer{framework.JSONRenderer{}}, "Origin, X-A, X-B, Cookie"},
 		{[]string{"*"}, []framework.Renderer{framework.JSONRenderer{}, htmlRenderer{}}, "*"},
 	} {
-		view := compile(framework.View{
+		view := apitest.View(framework.View{
 			Authentication: framework.Authenticators(readsCookie{}),
 			Renderers:      framework.Renderers(c.renderers...),
 			Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -75,7 +76,7 @@ func modelView(p framework.Permission) framework.View {
 // OrAnonReadOnly variant lets anonymous reads through.
 func TestDjangoModelPermissionsAsDRF(t *testing.T) {
 	item := framework.DjangoModelPermissions{AppLabel: "shop", ModelName: "item"}
-	model, anonRead := compile(modelView(item)), compile(modelView(framework.DjangoModelPermissionsOrAnonReadOnly(item)))
+	model, anonRead := apitest.View(modelView(item)), apitest.View(modelView(framework.DjangoModelPermissionsOrAnonReadOnly(item)))
 	const notProvided, denied = "Authentication credentials were not provided.", "You do not have permission to perform this action."
 	for _, c := range []struct {
 		anonRead     bool
@@ -166,7 +167,7 @@ func TestDjangoObjectPermissionsAsDRF(t *testing.T) {
 		}
 		return framework.OK(map[string]string{"object": obj}), nil
 	}
-	h := compile(framework.View{Authentication: framework.Authenticators(scheme), Permissions: framework.Permissions(p), Get: ok, Patch: ok})
+	h := apitest.View(framework.View{Authentication: framework.Authenticators(scheme), Permissions: framework.Permissions(p), Get: ok, Patch: ok})
 	for _, c := range []struct {
 		method, path, user string
 		status             int

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -58,7 +59,7 @@ func TestJSONAppendRender(t *testing.T) {
 // across requests; concurrent requests of bodies of many sizes each get
 // their own body whole.
 func TestRenderBuffersAreNotShared(t *testing.T) {
-	view := compile(framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	view := apitest.View(framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
 		return framework.OK(map[string]any{"n": n, "pad": fmt.Sprintf("%0*d", n, n)}), nil
 	}})

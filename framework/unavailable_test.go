@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
@@ -43,7 +44,7 @@ func TestUnavailableDatabaseIs503(t *testing.T) {
 					return framework.OK(nil), nil
 				}},
 			} {
-				resp, body := do(t, compile(v, s), "GET", "/", nil, "")
+				resp, body := do(t, apitest.View(v, s), "GET", "/", nil, "")
 				if resp.Status != c.status {
 					t.Errorf("%d %s, want %d", resp.Status, resp.Body, c.status)
 				}

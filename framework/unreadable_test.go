@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -52,7 +53,7 @@ func TestUnreadableBodyIsAFixedParseError(t *testing.T) {
 		}
 		return framework.OK(data), nil
 	}}
-	srv := httptest.NewUnstartedServer(compile(v))
+	srv := httptest.NewUnstartedServer(apitest.View(v))
 	srv.Config.ReadTimeout = 300 * time.Millisecond
 	srv.Start()
 	defer srv.Close()

@@ -70,15 +70,6 @@ func (t recordThrottle) Allow(*request.Request, *framework.View) (bool, time.Dur
 	return true, 0, nil
 }
 
-// compile is v as an API with the settings s (or the defaults) serves it.
-func compile(v framework.View, s ...framework.Settings) http.Handler {
-	var settings framework.Settings
-	if len(s) > 0 {
-		settings = s[0]
-	}
-	return framework.NewAPI(nil, settings).Handler(v)
-}
-
 // do sends one request to h with header's fields and returns the answer
 // and, for a JSON object, its fields.
 func do(t *testing.T, h http.Handler, method, path string, header map[string]string, body string) (*apitest.Response, map[string]any) {
@@ -106,7 +97,7 @@ func TestPipelineOrder(t *testing.T) {
 			return framework.OK(map[string]string{"user": r.User().GetUsername()}), nil
 		},
 	}
-	resp, body := do(t, compile(v), "GET", "/", map[string]string{"X-User": "alice"}, "")
+	resp, body := do(t, apitest.View(v), "GET", "/", map[string]string{"X-User": "alice"}, "")
 	if resp.Status != 200 || body["user"] != "alice" {
 		t.Fatalf("got %d %v", resp.Status, body)
 	}
@@ -128,7 +119,7 @@ func TestLazyAuthenticationRunsOnFirstAccessOnce(t *testing.T) {
 			return framework.OK(map[string]int{"before": before, "after": calls}), nil
 		},
 	}
-	_, body := do(t, compile(v), "GET", "/", map[string]string{"X-User": "alice"}, "")
+	_, body := do(t, apitest.View(v), "GET", "/", map[string]string{"X-User": "alice"}, "")
 	if body["before"] != 0.0 || body["after"] != 1.0 {
 		t.Fatalf("calls %v", body)
 	}
@@ -143,17 +134,17 @@ func TestSchemeOrder(t *testing.T) {
 		},
 	}
 	// First wins: the second scheme is not consulted.
-	_, body := do(t, compile(v), "GET", "/", map[string]string{"X-User": "alice"}, "")
+	_, body := do(t, apitest.View(v), "GET", "/", map[string]string{"X-User": "alice"}, "")
 	if body["user"] != "alice" || body["auth"] != "auth:alice" || second != 0 {
 		t.Fatalf("first wins: %v second=%d", body, second)
 	}
 	// Not attempted: every scheme is tried, the request is anonymous.
-	_, body = do(t, compile(v), "GET", "/", nil, "")
+	_, body = do(t, apitest.View(v), "GET", "/", nil, "")
 	if body["user"] != "" || body["auth"] != nil || second != 1 {
 		t.Fatalf("anonymous: %v second=%d", body, second)
 	}
 	// Failed: stops at once, whatever the permissions.
-	resp, body := do(t, compile(v), "GET", "/", map[string]string{"X-User": "bad"}, "")
+	resp, body := do(t, apitest.View(v), "GET", "/", map[string]string{"X-User": "bad"}, "")
 	if resp.Status != 403 || body["detail"] != "No such user" || second != 1 {
 		t.Fatalf("failed: %d %v second=%d", resp.Status, body, second)
 	}
@@ -189,7 +180,7 @@ func Test401403Matrix(t *testing.T) {
 			if c.user != "" {
 				h["X-User"] = c.user
 			}
-			resp, body := do(t, compile(v), "GET", "/", h, "")
+			resp, body := do(t, apitest.View(v), "GET", "/", h, "")
 			if resp.Status != c.status {
 				t.Fatalf("status %d, want %d (%v)", resp.Status, c.status, body)
 			}
@@ -212,12 +203,12 @@ func TestSettingsInheritanceAndExplicitNone(t *testing.T) {
 		return framework.OK(map[string]bool{"ok": true}), nil
 	}
 	inherit := framework.View{Get: ok}
-	resp, _ := do(t, compile(inherit, s), "GET", "/", nil, "")
+	resp, _ := do(t, apitest.View(inherit, s), "GET", "/", nil, "")
 	if resp.Status != 401 || resp.Header.Get("WWW-Authenticate") != "Token" {
 		t.Fatalf("inherit: %d %q", resp.Status, resp.Header.Get("WWW-Authenticate"))
 	}
 	none := framework.View{Authentication: framework.Authenticators(), Permissions: framework.Permissions(), Get: ok}
-	resp, _ = do(t, compile(none, s), "GET", "/", map[string]string{"X-User": "bad"}, "")
+	resp, _ = do(t, apitest.View(none, s), "GET", "/", map[string]string{"X-User": "bad"}, "")
 	if resp.Status != 200 {
 		t.Fatalf("explicit none: %d", resp.Status)
 	}
@@ -227,15 +218,15 @@ func TestMethodNotAllowedAndOptions(t *testing.T) {
 	v := framework.View{Name: "Thing", Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		return framework.OK(map[string]int{"n": 1}), nil
 	}}
-	resp, body := do(t, compile(v), "POST", "/", nil, "")
+	resp, body := do(t, apitest.View(v), "POST", "/", nil, "")
 	if resp.Status != 405 || body["detail"] != `Method "POST" not allowed.` || resp.Header.Get("Allow") != "GET, HEAD, OPTIONS" {
 		t.Fatalf("405: %d %v %q", resp.Status, body, resp.Header.Get("Allow"))
 	}
-	resp, body = do(t, compile(v), "OPTIONS", "/", nil, "")
+	resp, body = do(t, apitest.View(v), "OPTIONS", "/", nil, "")
 	if resp.Status != 200 || body["name"] != "Thing" {
 		t.Fatalf("options: %d %v", resp.Status, body)
 	}
-	resp, _ = do(t, compile(v), "HEAD", "/", nil, "")
+	resp, _ = do(t, apitest.View(v), "HEAD", "/", nil, "")
 	if resp.Status != 200 || resp.Header.Get("Content-Length") != "7" {
 		t.Fatalf("head: %d %q", resp.Status, resp.Header.Get("Content-Length"))
 	}
@@ -252,7 +243,7 @@ func TestPanicBecomesLogged500AndServerKeepsServing(t *testing.T) {
 		}
 		return framework.OK(map[string]bool{"ok": true}), nil
 	}}
-	srv := httptest.NewServer(compile(v))
+	srv := httptest.NewServer(apitest.View(v))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/?boom=1")
 	if err != nil {
@@ -288,7 +279,7 @@ func TestAuthenticatorErrorIsSurfacedWrapped(t *testing.T) {
 			return framework.OK(map[string]bool{"reached": true}), nil
 		},
 	}
-	resp, _ := do(t, compile(v, s), "GET", "/", nil, "")
+	resp, _ := do(t, apitest.View(v, s), "GET", "/", nil, "")
 	var wrapped *request.WrappedError
 	if resp.Status != 500 || !errors.As(seen, &wrapped) || wrapped.Err.Error() != "database is down" {
 		t.Fatalf("%d %v", resp.Status, seen)
@@ -308,14 +299,14 @@ func TestCustomExceptionHandler(t *testing.T) {
 			return nil, exceptions.NotFound()
 		},
 	}
-	resp, body := do(t, compile(v, s), "GET", "/", nil, "")
+	resp, body := do(t, apitest.View(v, s), "GET", "/", nil, "")
 	if resp.Status != 404 || body["status_code"] != 404.0 {
 		t.Fatalf("%d %v", resp.Status, body)
 	}
 }
 
 func TestSecurityHeaders(t *testing.T) {
-	h := framework.SecurityHeaders(compile(framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	h := framework.SecurityHeaders(apitest.View(framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		return framework.OK(nil), nil
 	}}))
 	resp, _ := do(t, h, "GET", "/", nil, "")
@@ -338,7 +329,7 @@ func TestAbandonedRequestIsNotLoggedAsError(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	w := httptest.NewRecorder()
-	compile(v).ServeHTTP(w, httptest.NewRequest("GET", "/", nil).WithContext(ctx))
+	apitest.View(v).ServeHTTP(w, httptest.NewRequest("GET", "/", nil).WithContext(ctx))
 	if strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "abandoned") {
 		t.Fatalf("log %q", logs.String())
 	}

@@ -19,7 +19,16 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/go-drf/drf/framework"
 )
+
+// View compiles v against the settings s (the defaults when none are
+// given) on a new API, as API.Handler does: the handler of a test that
+// needs one view and no routes.
+func View(v framework.View, s ...framework.Settings) http.Handler {
+	return framework.NewAPI(nil, append(s, framework.Settings{})[0]).Handler(v)
+}
 
 // Host is the host requests are sent to, Django's test client's.
 const Host = "testserver"

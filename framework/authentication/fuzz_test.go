@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -84,7 +85,7 @@ func (s *fuzzStore) reset() {
 // protected is a view that needs an authenticated user and answers
 // {"username", "auth"}.
 func fuzzProtected(scheme request.Authenticator) http.Handler {
-	return handler(framework.View{
+	return apitest.View(framework.View{
 		Authentication: framework.Authenticators(scheme),
 		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {

@@ -87,7 +87,7 @@ func whoami(_ *framework.View, r *request.Request) (*framework.Response, error) 
 // and POST with whoami.
 func serve(t *testing.T, perm framework.Permission, schemes ...request.Authenticator) *httptest.Server {
 	t.Helper()
-	v := handler(framework.View{
+	v := apitest.View(framework.View{
 		Authentication: framework.Authenticators(schemes...),
 		Permissions:    framework.Permissions(perm),
 		Get:            whoami,
@@ -124,9 +124,4 @@ func do(t *testing.T, srv *httptest.Server, method, path, body string, headers .
 func (a answer) detail() string {
 	s, _ := a.body["detail"].(string)
 	return s
-}
-
-// handler is v compiled with the settings s (or the defaults).
-func handler(v framework.View, s ...framework.Settings) http.Handler {
-	return framework.NewAPI(nil, append(s, framework.Settings{})[0]).Handler(v)
 }

@@ -49,8 +49,8 @@ func TestSecretsNeverLogged(t *testing.T) {
 		authentication.Token{Tokens: w.tokens},
 		authentication.Basic{Users: inactiveChecker(w)},
 	)}
-	obtain := handler(authtoken.ObtainToken{Users: w.users, Tokens: w.tokens}.View(), settings)
-	logged := handler(framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	obtain := apitest.View(authtoken.ObtainToken{Users: w.users, Tokens: w.tokens}.View(), settings)
+	logged := apitest.View(framework.View{Post: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		slog.Info("handled", "user", r.User().GetUsername(), "auth", r.Auth())
 		return whoami(v, r)
 	}}, settings)

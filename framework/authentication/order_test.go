@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
@@ -164,7 +165,7 @@ func TestInactiveUsersRejectedByEveryScheme(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v := handler(framework.View{
+			v := apitest.View(framework.View{
 				Authentication: framework.Authenticators(c.scheme),
 				Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 				Post:           whoami,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -176,7 +177,7 @@ func TestTokenKeywordIsReplaceable(t *testing.T) {
 func TestRemoteUserAuthentication(t *testing.T) {
 	w := newWorld(t)
 	view := func(s authentication.RemoteUser) *httptest.Server {
-		v := handler(framework.View{
+		v := apitest.View(framework.View{
 			Authentication: framework.Authenticators(s),
 			Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 			Get:            whoami,
@@ -224,7 +225,7 @@ func TestRemoteUserAuthentication(t *testing.T) {
 
 func TestCGIRemoteUser(t *testing.T) {
 	w := newWorld(t)
-	v := handler(framework.View{
+	v := apitest.View(framework.View{
 		Authentication: framework.Authenticators(authentication.RemoteUser{Users: auth.RemoteUserBackend{Users: w.users}}),
 		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
 		Get:            whoami,

@@ -11,6 +11,7 @@ import (
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/contrib/sessions/csrf"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 )
 
@@ -23,7 +24,7 @@ const (
 
 // csrfView is /auth/csrf/ of the sample: Session only, AllowAny.
 func csrfView(m *sessions.Manager) http.Handler {
-	return handler(framework.View{
+	return apitest.View(framework.View{
 		Authentication: framework.Authenticators(authentication.Session{Sessions: m}),
 		Get:            whoami,
 		Post:           whoami,

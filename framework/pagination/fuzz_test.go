@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
@@ -45,7 +46,7 @@ func fuzzServer() http.Handler {
 	src := queryset.MustSlice(books, query.Order{Field: "id"})
 	handle := list(src, nil)
 	view := func(p framework.Paginator) http.Handler {
-		return handler(framework.View{Pagination: p, Get: handle})
+		return apitest.View(framework.View{Pagination: p, Get: handle})
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/page-number/", view(&pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}))

@@ -166,7 +166,7 @@ func orderingFilter(src query.Query, r *request.Request) query.Query {
 
 // styleView is a view listing src with style p.
 func styleView[T any](src queryset.Source[T], p framework.Paginator) http.Handler {
-	return handler(framework.View{Pagination: p, Get: list(src, nil)})
+	return apitest.View(framework.View{Pagination: p, Get: list(src, nil)})
 }
 
 // referenceMux serves the reference's pagination routes over src.
@@ -176,11 +176,11 @@ func referenceMux(src queryset.Source[book]) *http.ServeMux {
 	mux.Handle("/pages/limit-offset/", styleView(src, &pagination.LimitOffsetPagination{DefaultLimit: 5, MaxLimit: 20}))
 	mux.Handle("/pages/cursor/", styleView(src, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"-created"}, PageSizeQueryParam: "page_size", MaxPageSize: 20}))
 	mux.Handle("/pages/cursor-rating/", styleView(src, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"rating"}}))
-	mux.Handle("/pages/cursor-orderable/", handler(framework.View{Pagination: &pagination.CursorPagination{PageSize: 5}, Get: list(src, orderingFilter)}))
+	mux.Handle("/pages/cursor-orderable/", apitest.View(framework.View{Pagination: &pagination.CursorPagination{PageSize: 5}, Get: list(src, orderingFilter)}))
 	mux.Handle("/pages/link-header/", styleView(src, &pagination.LinkHeaderPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}))
 	mux.Handle("/pages/nested-links/", styleView(src, &pagination.NestedLinksPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}))
-	mux.Handle("/pages/off/", handler(framework.View{Pagination: framework.NoPagination, Get: list(src, nil)}, defaultSettings))
-	mux.Handle("/books/", handler(framework.View{Get: list(src, nil)}, defaultSettings))
+	mux.Handle("/pages/off/", apitest.View(framework.View{Pagination: framework.NoPagination, Get: list(src, nil)}, defaultSettings))
+	mux.Handle("/books/", apitest.View(framework.View{Get: list(src, nil)}, defaultSettings))
 	return mux
 }
 
@@ -243,9 +243,4 @@ func str(s *string) string {
 		return "null"
 	}
 	return *s
-}
-
-// handler is v compiled with the settings s (or the defaults).
-func handler(v framework.View, s ...framework.Settings) http.Handler {
-	return framework.NewAPI(nil, append(s, framework.Settings{})[0]).Handler(v)
 }

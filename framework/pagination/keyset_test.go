@@ -17,6 +17,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
@@ -271,7 +272,7 @@ func newKeysetWorld(t *testing.T, kind string, db *sqlx.DB, rng *rand.Rand) *key
 		w.insert()
 	}
 	style := &pagination.KeysetPagination{PageSize: w.size, Ordering: w.ordering, Secret: keysetSecret}
-	w.srv = httptest.NewServer(handler(framework.View{Pagination: style,
+	w.srv = httptest.NewServer(apitest.View(framework.View{Pagination: style,
 		Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 			return list(w.source(), nil)(v, r)
 		}}))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/browsable"
 	"github.com/go-drf/drf/framework/pagination"
 )
@@ -30,7 +31,7 @@ func manyParamViews(t testing.TB) map[string]http.Handler {
 	settings := framework.Settings{MaxNumberFields: -1,
 		Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{})}
 	view := func(p framework.Paginator) http.Handler {
-		return handler(framework.View{Pagination: p, Get: list(src, nil)}, settings)
+		return apitest.View(framework.View{Pagination: p, Get: list(src, nil)}, settings)
 	}
 	return map[string]http.Handler{
 		"page-number":  view(&pagination.PageNumberPagination{PageSize: 5}),

@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
@@ -237,9 +238,9 @@ func TestEmptyAndUnpaginated(t *testing.T) {
 	src := booksSource(t, openBooks(t, 0))
 	mux := referenceMux(src)
 	noSize := framework.Settings{}
-	mux.Handle("/unsized/page-number/", handler(framework.View{Pagination: &pagination.PageNumberPagination{}, Get: list(booksSource(t, openBooks(t, 3)), nil)}, noSize))
-	mux.Handle("/unsized/cursor/", handler(framework.View{Pagination: &pagination.CursorPagination{}, Get: list(booksSource(t, openBooks(t, 3)), nil)}, noSize))
-	mux.Handle("/unsized/limit-offset/", handler(framework.View{Pagination: &pagination.LimitOffsetPagination{}, Get: list(booksSource(t, openBooks(t, 3)), nil)}, noSize))
+	mux.Handle("/unsized/page-number/", apitest.View(framework.View{Pagination: &pagination.PageNumberPagination{}, Get: list(booksSource(t, openBooks(t, 3)), nil)}, noSize))
+	mux.Handle("/unsized/cursor/", apitest.View(framework.View{Pagination: &pagination.CursorPagination{}, Get: list(booksSource(t, openBooks(t, 3)), nil)}, noSize))
+	mux.Handle("/unsized/limit-offset/", apitest.View(framework.View{Pagination: &pagination.LimitOffsetPagination{}, Get: list(booksSource(t, openBooks(t, 3)), nil)}, noSize))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	runStyleCases(t, srv, []styleCase{

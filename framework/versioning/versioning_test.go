@@ -172,7 +172,7 @@ func TestAcceptHeaderVersioning(t *testing.T) {
 func TestAcceptHeaderVendorMediaType(t *testing.T) {
 	const vendor = "application/vnd.example.books+json"
 	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
-	rt.Handle(r, "/books/info/", handler(framework.View{
+	rt.Handle(r, "/books/info/", apitest.View(framework.View{
 		Versioning: versioning.AcceptHeaderVersioning{},
 		Renderers:  framework.Renderers(framework.JSONRenderer{Type: vendor}, framework.JSONRenderer{}),
 		Get:        info,
@@ -223,7 +223,7 @@ func TestHostNameVersioning(t *testing.T) {
 
 func TestHostNameVersioningCustomPattern(t *testing.T) {
 	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
-	rt.Handle(r, "/info/", handler(framework.View{
+	rt.Handle(r, "/info/", apitest.View(framework.View{
 		Versioning: versioning.HostNameVersioning{
 			Pattern: regexp.MustCompile(`^api-(v[0-9]+)\.`),
 		},
@@ -300,7 +300,7 @@ func TestAllowedAndDefaultVersions(t *testing.T) {
 // A URL path route without the version parameter gets the default.
 func TestURLPathWithoutParameter(t *testing.T) {
 	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
-	rt.Handle(r, "/plain/info/", handler(framework.View{
+	rt.Handle(r, "/plain/info/", apitest.View(framework.View{
 		Versioning: versioning.URLPathVersioning{},
 		Get:        info,
 	}, sampleSettings()), reverse.Named("plain-info"))
@@ -314,12 +314,12 @@ func TestURLPathWithoutParameter(t *testing.T) {
 func TestPerViewOverrides(t *testing.T) {
 	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
 	view := func(scheme framework.Versioner) http.Handler {
-		return handler(framework.View{Get: info, Versioning: scheme,
+		return apitest.View(framework.View{Get: info, Versioning: scheme,
 			DefaultVersion: "2.0", AllowedVersions: framework.Versions("1.0"), VersionParam: "api"}, sampleSettings())
 	}
 	rt.Handle(r, "/q/", view(versioning.QueryParameterVersioning{}), reverse.Named("q"))
 	rt.Handle(r, "/u/{api}/", view(versioning.URLPathVersioning{}), reverse.Named("u"))
-	rt.Handle(r, "/none/", handler(framework.View{Get: info, Versioning: framework.NoVersioning}, sampleSettings()), reverse.Named("none"))
+	rt.Handle(r, "/none/", apitest.View(framework.View{Get: info, Versioning: framework.NoVersioning}, sampleSettings()), reverse.Named("none"))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	check(t, srv, cases{
@@ -353,7 +353,7 @@ func TestReverseOtherRoutes(t *testing.T) {
 		}
 	}
 	use := func(scheme framework.Versioner, detail string) http.Handler {
-		return handler(framework.View{Versioning: scheme, Get: links(detail)}, s)
+		return apitest.View(framework.View{Versioning: scheme, Get: links(detail)}, s)
 	}
 	rt.Handle(r, "/top/", use(nil, "top"), reverse.Named("top"))
 	rt.Handle(r, "/books/{pk}/", use(nil, "top"), reverse.Named("plain-detail"))
@@ -378,9 +378,4 @@ func TestReverseOtherRoutes(t *testing.T) {
 		{call{path: "/query/links/?version=v2"}, 200, `{"plain-detail":"{base}/books/7/?version=v2","top":"{base}/top/?version=v2"}`},
 		{call{"/host/links/", map[string]string{"Host": "v2.example.com"}}, 200, `{"plain-detail":"http://v2.example.com/books/7/","top":"http://v2.example.com/top/"}`},
 	})
-}
-
-// handler is v compiled with the settings s (or the defaults).
-func handler(v framework.View, s ...framework.Settings) http.Handler {
-	return framework.NewAPI(nil, append(s, framework.Settings{})[0]).Handler(v)
 }
