@@ -1,6 +1,7 @@
 package structs
 
 import (
+	"bytes"
 	"database/sql"
 	"database/sql/driver"
 	"encoding"
@@ -122,7 +123,10 @@ func nullWrapper(t reflect.Type) (reflect.StructField, uintptr, bool) {
 // fresh returns the address of a new zero T.
 func (c *codec) fresh() unsafe.Pointer { return reflect.New(c.typ).UnsafePointer() }
 
-// driverValue is the Valuer's value of the T at p.
+// driverValue is the Valuer's value of the T at p. Bytes are copied, so
+// that the value never shares the item's memory: p is hidden from escape
+// analysis (the Valuer is called, not kept), so that an item a source
+// writes stays where its caller put it, on the stack if there.
 func (c *codec) driverValue(p unsafe.Pointer) (driver.Value, error) {
 	if c.raw {
 		raw := *(*json.RawMessage)(p)
@@ -131,11 +135,20 @@ func (c *codec) driverValue(p unsafe.Pointer) (driver.Value, error) {
 		}
 		return string(raw), nil
 	}
-	x, err := at(c.valuer, p).Value()
+	x, err := at(c.valuer, noescape(p)).Value()
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := x.([]byte); ok {
+		return bytes.Clone(b), nil
+	}
 	return driver.DefaultParameterConverter.ConvertValue(x)
+}
+
+// noescape returns p, which escape analysis no longer follows.
+func noescape(p unsafe.Pointer) unsafe.Pointer {
+	x := uintptr(p)
+	return *(*unsafe.Pointer)(unsafe.Pointer(&x))
 }
 
 // valueAt is the Valuer's value of the T at p as a Value: text and bytes
@@ -242,7 +255,7 @@ func (f *Field) setNullCustom(base unsafe.Pointer) {
 	}
 	// A type that refuses NULL keeps its value; Validate refuses null
 	// for it before it gets here.
-	_ = f.custom.scan(f.slot(base), nil)
+	_ = f.custom.scan(noescape(f.slot(base)), nil)
 }
 
 // Marshalers returns a Custom field's json.Marshaler and
