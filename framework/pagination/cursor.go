@@ -159,7 +159,7 @@ func (p *CursorPagination) Page(r *request.Request, q query.Query) (*CursorPage,
 		ordering = p.ordering
 	}
 	page := &CursorPage{size: size, field: ordering[0].Field, param: p.CursorQueryParam, links: newLinker(r, params),
-		controls: newControls(p.Template, PreviousNextTemplate)}
+		controls: newControls(r, p.Template, PreviousNextTemplate)}
 	if raw, ok := params.get(p.CursorQueryParam); ok {
 		c, err := p.decode(raw)
 		if err != nil {
@@ -315,6 +315,9 @@ type CursorPage struct {
 	nextPos, previousPos pos
 	controls
 }
+
+// Len returns the number of items on the page.
+func (p *CursorPage) Len() int { return len(p.positions) }
 
 // NextLink returns the link to the next page; "" on the last one.
 func (p *CursorPage) NextLink() Link {

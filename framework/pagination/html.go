@@ -3,8 +3,9 @@ package pagination
 import (
 	"bytes"
 	"html/template"
-	"log/slog"
 	"slices"
+
+	"github.com/go-drf/drf/framework/request"
 )
 
 // Controls is implemented by pages that have HTML pagination controls for
@@ -83,16 +84,18 @@ var NoTemplate = template.New("none")
 type controls struct {
 	tmpl    *template.Template
 	display bool
+	// r is the page's request, whose logger reports a failing template.
+	r *request.Request
 }
 
-func newControls(t, def *template.Template) controls {
+func newControls(r *request.Request, t, def *template.Template) controls {
 	switch t {
 	case nil:
-		return controls{tmpl: def}
+		return controls{tmpl: def, r: r}
 	case NoTemplate:
 		return controls{}
 	}
-	return controls{tmpl: t}
+	return controls{tmpl: t, r: r}
 }
 
 // DisplayControls reports whether the browsable API shows the page's
@@ -110,7 +113,7 @@ func (c *controls) render(data func() ControlsData) template.HTML {
 	}
 	var b bytes.Buffer
 	if err := c.tmpl.Execute(&b, data()); err != nil {
-		slog.Error("pagination: controls template failed", "template", c.tmpl.Name(), "error", err.Error())
+		c.r.Logger().ErrorContext(c.r.Context(), "pagination: controls template failed", "template", c.tmpl.Name(), "error", err.Error())
 		return ""
 	}
 	return template.HTML(b.String())

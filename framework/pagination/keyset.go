@@ -161,7 +161,7 @@ func (p *KeysetPagination) Page(r *request.Request, q query.Query) (*KeysetPage,
 		ordering = p.withKey(base)
 	}
 	page := &KeysetPage{style: p, ordering: ordering, param: p.CursorQueryParam,
-		links: newLinker(r, params), controls: newControls(p.Template, PreviousNextTemplate)}
+		links: newLinker(r, params), controls: newControls(r, p.Template, PreviousNextTemplate)}
 	var cur keysetCursor
 	if raw, ok := params.get(page.param); ok {
 		if cur, ok = p.decode(raw, ordering); !ok {
@@ -186,6 +186,7 @@ func (p *KeysetPagination) Page(r *request.Request, q query.Query) (*KeysetPage,
 	n := min(rows.Len(), size)
 	more := rows.Len() > n
 	rows.Keep(n)
+	page.len = n
 	if cur.reverse {
 		rows.Reverse()
 		page.hasPrevious, page.hasNext = more, cur.positions != nil
@@ -317,6 +318,7 @@ func (p *KeysetPagination) decode(raw string, ordering []query.Order) (keysetCur
 
 // KeysetPage is one page of KeysetPagination.
 type KeysetPage struct {
+	len      int
 	style    *KeysetPagination
 	ordering []query.Order
 	// first and last are the positions of the first and last items.
@@ -326,6 +328,9 @@ type KeysetPage struct {
 	links                linker
 	controls
 }
+
+// Len returns the number of items on the page.
+func (p *KeysetPage) Len() int { return p.len }
 
 // NextLink returns the link to the items after the page's last one; ""
 // on the last page. The next page of an empty page going backward (its

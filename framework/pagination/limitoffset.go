@@ -119,33 +119,33 @@ func (p *LimitOffsetPagination) Page(r *request.Request, q query.Query) (*LimitO
 	if limit.IsInt64() {
 		n = int(limit.Int64())
 	}
+	var rows query.Rows
 	switch {
 	case p.Count == ExactCount:
 		start, lim := 0, 0
 		if c.n > 0 && offset.Cmp(big.NewInt(int64(c.n))) <= 0 {
 			start, lim = int(offset.Int64()), n
 		}
-		_, err = q.Fetch(ctx, start, lim)
+		rows, err = q.Fetch(ctx, start, lim)
 	case offset.IsInt64() && offset.Int64() <= math.MaxInt-int64(min(n, math.MaxInt-1))-1:
 		// One item more tells whether more follow.
 		start := int(offset.Int64())
-		rows, err := q.Fetch(ctx, start, oneMore(n))
-		if err != nil {
+		if rows, err = q.Fetch(ctx, start, oneMore(n)); err != nil {
 			return nil, err
 		}
 		more := rows.Len() > n
 		rows.Keep(min(rows.Len(), n))
 		c.settle(start, rows.Len(), more)
 	default:
-		_, err = q.Fetch(ctx, 0, 0)
+		rows, err = q.Fetch(ctx, 0, 0)
 	}
 	if err != nil {
 		return nil, err
 	}
 	bigCount := big.NewInt(int64(c.n))
-	page := &LimitOffsetPage{count: c, mode: p.Count, bigCount: bigCount, limit: limit, offset: offset,
+	page := &LimitOffsetPage{len: rows.Len(), count: c, mode: p.Count, bigCount: bigCount, limit: limit, offset: offset,
 		limitParam: p.LimitQueryParam, offsetParam: p.OffsetQueryParam, links: newLinker(r, params),
-		controls: newControls(p.Template, NumbersTemplate)}
+		controls: newControls(r, p.Template, NumbersTemplate)}
 	page.SetDisplayControls(bigCount.Cmp(limit) > 0)
 	return page, nil
 }
@@ -166,6 +166,7 @@ func (p *LimitOffsetPagination) ResponseSchema(results any) any {
 
 // LimitOffsetPage is one page of LimitOffsetPagination.
 type LimitOffsetPage struct {
+	len                     int
 	count                   pageCount
 	mode                    CountMode
 	bigCount, limit, offset *big.Int
@@ -173,6 +174,9 @@ type LimitOffsetPage struct {
 	links                   linker
 	controls
 }
+
+// Len returns the number of items on the page.
+func (p *LimitOffsetPage) Len() int { return p.len }
 
 // Count returns the number of items of the whole source: an estimate
 // when CountEstimated says so; with NoCount, the items up to this page's

@@ -135,9 +135,11 @@ func (p *PageNumberPagination) Page(r *request.Request, q query.Query) (*NumberP
 	}
 	bottom := (number - 1) * size
 	if p.Count == ExactCount {
-		if _, err = q.Fetch(ctx, bottom, max(0, min(c.n, bottom+size)-bottom)); err != nil {
+		rows, err := q.Fetch(ctx, bottom, max(0, min(c.n, bottom+size)-bottom))
+		if err != nil {
 			return nil, err
 		}
+		page.len = rows.Len()
 	} else {
 		// One item more tells whether a page follows.
 		rows, err := q.Fetch(ctx, bottom, oneMore(size))
@@ -151,9 +153,10 @@ func (p *PageNumberPagination) Page(r *request.Request, q query.Query) (*NumberP
 		}
 		c.settle(bottom, rows.Len(), more)
 		numPages = pagesOf(c.n, size)
+		page.len = rows.Len()
 	}
 	page.count, page.mode, page.number, page.numPages = c, p.Count, number, numPages
-	page.param, page.links, page.controls = p.PageQueryParam, newLinker(r, params), newControls(p.Template, NumbersTemplate)
+	page.param, page.links, page.controls = p.PageQueryParam, newLinker(r, params), newControls(r, p.Template, NumbersTemplate)
 	page.SetDisplayControls(numPages > 1)
 	return page, nil
 }
@@ -184,6 +187,7 @@ func (p *PageNumberPagination) ResponseSchema(results any) any {
 
 // NumberPage is one page of PageNumberPagination.
 type NumberPage struct {
+	len              int
 	count            pageCount
 	mode             CountMode
 	number, numPages int
@@ -193,6 +197,9 @@ type NumberPage struct {
 	// params backs the parsed query string when it is short.
 	params [4]pycompat.QueryPair
 }
+
+// Len returns the number of items on the page.
+func (p *NumberPage) Len() int { return p.len }
 
 // Count returns the number of items of all pages: an estimate when
 // CountEstimated says so; with NoCount, the items up to this page's end,

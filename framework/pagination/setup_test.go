@@ -13,7 +13,9 @@ import (
 
 // forgetful embeds a built-in style without defining its own Setup, so
 // the Setup it inherits would register the built-in style in its place.
-type forgetful struct{ pagination.PageNumberPagination }
+type forgetful struct {
+	pagination.PageNumberPagination
+}
 
 // TestSetupRefusesWhatCannotWork: a style whose configuration cannot work
 // refuses the view when it is registered, naming the view, where each
@@ -64,5 +66,23 @@ func TestSetupFoldsPageSize(t *testing.T) {
 	}
 	if p, err := (&pagination.CursorPagination{}).Setup(&framework.Settings{}); p != nil || err != nil {
 		t.Errorf("no page size: %v, %v; want no pagination", p, err)
+	}
+}
+
+// TestPagesTellTheirLength: every built-in page is a framework.PageLen,
+// which the access log and telemetry read.
+func TestPagesTellTheirLength(t *testing.T) {
+	src := booksSource(t, openBooks(t, 7))
+	for _, style := range []framework.Paginator{
+		&pagination.PageNumberPagination{PageSize: 5},
+		&pagination.PageNumberPagination{PageSize: 5, Count: pagination.NoCount},
+		&pagination.LimitOffsetPagination{DefaultLimit: 5},
+		&pagination.CursorPagination{PageSize: 5, Ordering: []string{"id"}},
+		&pagination.KeysetPagination{PageSize: 5, Ordering: []string{"id"}},
+	} {
+		page := paginate(t, style, src, "/b/")
+		if n, ok := page.(framework.PageLen); !ok || n.Len() != 5 {
+			t.Errorf("%T: page %T is no PageLen of 5", style, page)
+		}
 	}
 }

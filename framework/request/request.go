@@ -108,6 +108,9 @@ type Request struct {
 	// varyBuf backs vary for the usual one or two names.
 	varyBuf [2]string
 
+	// answerHeader holds the fields AddAnswerHeader gave every answer.
+	answerHeader http.Header
+
 	// AcceptedMediaType is the media type content negotiation chose.
 	AcceptedMediaType string
 	// AcceptedRenderer is the renderer content negotiation chose.
@@ -277,6 +280,19 @@ func (r *Request) Vary(header string) {
 // VaryHeaders returns the names recorded by Vary.
 func (r *Request) VaryHeaders() []string { return r.vary }
 
+// AddAnswerHeader adds a field that the answer carries whatever it is, a
+// success or an error (a throttle's RateLimit fields): the view writes
+// the fields after the answer's own, replacing those of the same name.
+func (r *Request) AddAnswerHeader(name, value string) {
+	if r.answerHeader == nil {
+		r.answerHeader = http.Header{}
+	}
+	r.answerHeader.Add(name, value)
+}
+
+// AnswerHeader returns the fields added by AddAnswerHeader, nil when none.
+func (r *Request) AnswerHeader() http.Header { return r.answerHeader }
+
 // QueryParams returns the query string as Django reads it (QueryDict),
 // parsed once: fields split on "&" only, "+" a space, a "%" not followed
 // by two hex digits kept as it is, escapes decoded in the request's
@@ -291,6 +307,15 @@ func (r *Request) QueryParams() url.Values {
 // QueryParam returns the last value of the query parameter name, "" when
 // there is none: DRF's request.query_params.get(name).
 func (r *Request) QueryParam(name string) string { return pycompat.QueryGet(r.QueryParams(), name) }
+
+// Logger returns the logger of the request's view (Config.Logger), or
+// slog.Default() for a request built without one.
+func (r *Request) Logger() *slog.Logger {
+	if r.logger == nil {
+		return slog.Default()
+	}
+	return r.logger
+}
 
 // Charset returns the charset parameter of the Content-Type, "" without
 // one: Django's HttpRequest.encoding, in which it decodes the query string
@@ -351,11 +376,7 @@ func (r *Request) parse() (any, error) {
 			if body.err != nil {
 				// A read failure (a timeout, a reset, a cut-off body): its
 				// text names the server's addresses, so it goes to the log.
-				logger := r.logger
-				if logger == nil {
-					logger = slog.Default()
-				}
-				logger.WarnContext(r.Context(), "request body unreadable", "method", r.Method, "path", r.URL.Path, "error", body.err.Error())
+				r.Logger().WarnContext(r.Context(), "request body unreadable", "method", r.Method, "path", r.URL.Path, "error", body.err.Error())
 				return nil, exceptions.ParseError(MsgUnreadableBody)
 			}
 			return nil, err
