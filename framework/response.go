@@ -53,6 +53,9 @@ func (c *handler) finalize(w http.ResponseWriter, x *exchange, resp *Response) {
 	for k, vs := range resp.Header {
 		h[k] = vs
 	}
+	for k, vs := range r.AnswerHeader() {
+		h[k] = vs
+	}
 	x.rc = RenderContext{View: v, Request: r, Response: resp, MediaType: mediaType, Writer: w}
 	vals := append(x.vals[:0], c.allow)
 	h["Allow"] = vals[0:1:1]

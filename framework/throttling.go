@@ -34,6 +34,19 @@ type ThrottleCache interface {
 	// are forgotten; when fewer than limit remain, a request at now is
 	// recorded, the history is kept for window, and Allowed is true.
 	Hit(ctx context.Context, key string, now time.Time, window time.Duration, limit int) (ThrottleWindow, error)
+	// HitLimits is Hit under several limits at once (a burst and a
+	// sustained rate) on one history, kept for the longest window: the
+	// request is recorded when every limit has room, else in none, in one
+	// atomic step. windows[i] is what limits[i]'s window held before the
+	// request, each with the same Allowed.
+	HitLimits(ctx context.Context, key string, now time.Time, limits []ThrottleLimit) (windows []ThrottleWindow, err error)
+}
+
+// ThrottleLimit is one limit of ThrottleCache.HitLimits: at most Limit
+// requests in any Window.
+type ThrottleLimit struct {
+	Window time.Duration
+	Limit  int
 }
 
 // ThrottleWindow is what ThrottleCache.Hit found in the window before the

@@ -233,3 +233,79 @@ func TestOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestHitLimitsCountsAllOrNone: a burst (2 per 10 s) and a sustained rate
+// (3 per minute) on one history: a request refused by one limit counts
+// against none, and each window reports its own count and oldest.
+func TestHitLimitsCountsAllOrNone(t *testing.T) {
+	caches(t, func(t *testing.T, a, b framework.ThrottleCache) {
+		ctx := context.Background()
+		t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+		limits := []framework.ThrottleLimit{{Window: 10 * time.Second, Limit: 2}, {Window: time.Minute, Limit: 3}}
+		hit := func(c framework.ThrottleCache, at time.Duration) []framework.ThrottleWindow {
+			t.Helper()
+			w, err := c.HitLimits(ctx, "multi", t0.Add(at), limits)
+			if err != nil || len(w) != 2 {
+				t.Fatalf("at %v: %+v %v", at, w, err)
+			}
+			return w
+		}
+		for i, at := range []time.Duration{0, time.Second} {
+			if w := hit(a, at); !w[0].Allowed || w[0].Count != i || w[1].Count != i || !w[1].Allowed {
+				t.Fatalf("request %d: %+v", i+1, w)
+			}
+		}
+		// The burst is spent: refused, and not counted by the sustained rate.
+		w := hit(b, 2*time.Second)
+		if w[0].Allowed || w[1].Allowed || w[0].Count != 2 || !w[0].Oldest.Equal(t0) || w[1].Count != 2 {
+			t.Fatalf("third request: %+v", w)
+		}
+		// At 10 s the first request leaves the burst window, not the minute.
+		w = hit(a, 10*time.Second)
+		if !w[0].Allowed || w[0].Count != 1 || !w[0].Oldest.Equal(t0.Add(time.Second)) || w[1].Count != 2 || !w[1].Oldest.Equal(t0) {
+			t.Fatalf("after the burst window slid: %+v", w)
+		}
+		// The minute now holds 3: refused by the sustained rate alone.
+		w = hit(b, 25*time.Second)
+		if w[0].Allowed || w[0].Count != 0 || w[1].Count != 3 {
+			t.Fatalf("over the sustained rate: %+v", w)
+		}
+		// Single-limit Hit reads the same history.
+		if one, err := a.Hit(ctx, "multi", t0.Add(30*time.Second), time.Minute, 4); err != nil || !one.Allowed || one.Count != 3 {
+			t.Fatalf("Hit on the history: %+v %v", one, err)
+		}
+	})
+}
+
+// TestHitLimitsIsAtomic: concurrent requests through both instances under
+// two limits pass exactly the smaller limit's number of times.
+func TestHitLimitsIsAtomic(t *testing.T) {
+	caches(t, func(t *testing.T, a, b framework.ThrottleCache) {
+		limits := []framework.ThrottleLimit{{Window: time.Minute, Limit: 15}, {Window: time.Hour, Limit: 40}}
+		var allowed atomic.Int64
+		var wg sync.WaitGroup
+		now := time.Now()
+		for i := range 150 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c := a
+				if i%2 == 1 {
+					c = b
+				}
+				w, err := c.HitLimits(context.Background(), "race-limits", now, limits)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if w[0].Allowed {
+					allowed.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if n := allowed.Load(); n != 15 {
+			t.Errorf("%d requests allowed, want exactly 15", n)
+		}
+	})
+}

@@ -22,7 +22,21 @@ type entry struct {
 }
 
 // Hit implements framework.ThrottleCache.
-func (c *Memory) Hit(_ context.Context, key string, now time.Time, window time.Duration, limit int) (framework.ThrottleWindow, error) {
+func (c *Memory) Hit(ctx context.Context, key string, now time.Time, window time.Duration, limit int) (framework.ThrottleWindow, error) {
+	var w [1]framework.ThrottleWindow
+	c.hit(key, now, []framework.ThrottleLimit{{Window: window, Limit: limit}}, w[:])
+	return w[0], nil
+}
+
+// HitLimits implements framework.ThrottleCache.
+func (c *Memory) HitLimits(_ context.Context, key string, now time.Time, limits []framework.ThrottleLimit) ([]framework.ThrottleWindow, error) {
+	windows := make([]framework.ThrottleWindow, len(limits))
+	c.hit(key, now, limits, windows)
+	return windows, nil
+}
+
+// hit is one atomic step on the history under key, filling windows.
+func (c *Memory) hit(key string, now time.Time, limits []framework.ThrottleLimit, windows []framework.ThrottleWindow) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clock := time.Now()
@@ -42,18 +56,41 @@ func (c *Memory) Hit(_ context.Context, key string, now time.Time, window time.D
 	if clock.After(e.expires) {
 		h = nil
 	}
-	for len(h) > 0 && !h[len(h)-1].After(now.Add(-window)) {
+	longest := longestWindow(limits)
+	for len(h) > 0 && !h[len(h)-1].After(now.Add(-longest)) {
 		h = h[:len(h)-1]
 	}
-	w := framework.ThrottleWindow{Count: len(h)}
-	if len(h) > 0 {
-		w.Oldest = h[len(h)-1]
+	allowed := true
+	for i, l := range limits {
+		w := framework.ThrottleWindow{}
+		for _, t := range h {
+			if !t.After(now.Add(-l.Window)) {
+				break
+			}
+			w.Count++
+			w.Oldest = t
+		}
+		if w.Count >= l.Limit {
+			allowed = false
+		}
+		windows[i] = w
 	}
-	if len(h) < limit {
-		w.Allowed = true
+	if allowed {
 		h = append([]time.Time{now}, h...)
-		e.expires = clock.Add(window)
+		e.expires = clock.Add(longest)
+	}
+	for i := range windows {
+		windows[i].Allowed = allowed
 	}
 	c.entries[key] = entry{history: h, expires: e.expires}
-	return w, nil
+}
+
+// longestWindow is the longest of the limits' windows: how long a
+// history is kept.
+func longestWindow(limits []framework.ThrottleLimit) time.Duration {
+	var longest time.Duration
+	for _, l := range limits {
+		longest = max(longest, l.Window)
+	}
+	return longest
 }

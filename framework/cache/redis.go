@@ -31,8 +31,9 @@ const RedisCoolDown = time.Second
 var ErrUnavailable = errors.New("cache: redis unreachable, not tried again during the cool-down")
 
 // Redis is a framework.ThrottleCache in a Redis server, shared by every instance that uses
-// the same server and database. Each Hit is one Lua script, so concurrent
-// requests on any number of instances update a history atomically.
+// the same server and database. Each Hit or HitLimits is one Lua script,
+// so concurrent requests on any number of instances update a history
+// atomically.
 //
 // A Redis that cannot be reached (refused, timed out, cut off) costs one
 // attempt, not one per request: after such a failure Hit answers
@@ -86,34 +87,71 @@ func (c *Redis) Close() error { return c.client.Close() }
 // hold it back.
 func (c *Redis) Ping(ctx context.Context) error { return c.client.Ping(ctx).Err() }
 
-// hitScript is Hit on a list of microsecond timestamps, newest first.
+// hitScript is HitLimits on a list of microsecond timestamps, newest
+// first: ARGV holds now, then a window (microseconds) and a limit per
+// limit; the reply is whether the request was recorded, then each
+// window's count and oldest timestamp ("0" when empty).
 var hitScript = redis.NewScript(`
 local key = KEYS[1]
 local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
+local longest = 0
+for i = 2, #ARGV, 2 do
+  longest = math.max(longest, tonumber(ARGV[i]))
+end
 while true do
   local last = redis.call('LINDEX', key, -1)
-  if not last or tonumber(last) > now - window then break end
+  if not last or tonumber(last) > now - longest then break end
   redis.call('RPOP', key)
 end
-local n = redis.call('LLEN', key)
-local oldest = redis.call('LINDEX', key, -1) or '0'
-if n < limit then
-  redis.call('LPUSH', key, ARGV[1])
-  redis.call('PEXPIRE', key, math.ceil(window / 1000))
-  return {1, n, oldest}
+local history = redis.call('LRANGE', key, 0, -1)
+local reply = {1}
+for i = 2, #ARGV, 2 do
+  local window, limit = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
+  local n, oldest = 0, '0'
+  for _, t in ipairs(history) do
+    if tonumber(t) <= now - window then break end
+    n = n + 1
+    oldest = t
+  end
+  if n >= limit then reply[1] = 0 end
+  table.insert(reply, n)
+  table.insert(reply, oldest)
 end
-return {0, n, oldest}
+if reply[1] == 1 then
+  redis.call('LPUSH', key, ARGV[1])
+  redis.call('PEXPIRE', key, math.ceil(longest / 1000))
+end
+return reply
 `)
 
 // Hit implements framework.ThrottleCache.
 func (c *Redis) Hit(ctx context.Context, key string, now time.Time, window time.Duration, limit int) (framework.ThrottleWindow, error) {
-	if !c.try() {
-		return framework.ThrottleWindow{}, ErrUnavailable
+	var w [1]framework.ThrottleWindow
+	err := c.hit(ctx, key, now, []framework.ThrottleLimit{{Window: window, Limit: limit}}, w[:])
+	return w[0], err
+}
+
+// HitLimits implements framework.ThrottleCache: one script, so the limits
+// are checked and the request recorded atomically.
+func (c *Redis) HitLimits(ctx context.Context, key string, now time.Time, limits []framework.ThrottleLimit) ([]framework.ThrottleWindow, error) {
+	windows := make([]framework.ThrottleWindow, len(limits))
+	if err := c.hit(ctx, key, now, limits, windows); err != nil {
+		return nil, err
 	}
-	us := now.UnixMicro()
-	res, err := hitScript.Run(ctx, c.client, []string{key}, us, window.Microseconds(), min(limit, math.MaxInt32)).Slice()
+	return windows, nil
+}
+
+// hit runs hitScript, filling windows.
+func (c *Redis) hit(ctx context.Context, key string, now time.Time, limits []framework.ThrottleLimit, windows []framework.ThrottleWindow) error {
+	if !c.try() {
+		return ErrUnavailable
+	}
+	args := make([]any, 0, 1+2*len(limits))
+	args = append(args, now.UnixMicro())
+	for _, l := range limits {
+		args = append(args, l.Window.Microseconds(), min(l.Limit, math.MaxInt32))
+	}
+	res, err := hitScript.Run(ctx, c.client, []string{key}, args...).Slice()
 	var answered redis.Error
 	switch {
 	case err == nil || errors.As(err, &answered):
@@ -124,22 +162,25 @@ func (c *Redis) Hit(ctx context.Context, key string, now time.Time, window time.
 		c.coolUntil.Store(monotonicClock() + int64(RedisCoolDown))
 	}
 	if err != nil {
-		return framework.ThrottleWindow{}, fmt.Errorf("cache: redis: %w", err)
+		return fmt.Errorf("cache: redis: %w", err)
 	}
-	if len(res) != 3 {
-		return framework.ThrottleWindow{}, fmt.Errorf("cache: redis: unexpected reply %v", res)
+	if len(res) != 1+2*len(limits) {
+		return fmt.Errorf("cache: redis: unexpected reply %v", res)
 	}
 	allowed, _ := res[0].(int64)
-	count, _ := res[1].(int64)
-	w := framework.ThrottleWindow{Allowed: allowed == 1, Count: int(count)}
-	if s, _ := res[2].(string); s != "0" {
-		oldest, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return framework.ThrottleWindow{}, fmt.Errorf("cache: redis: bad timestamp %q under %q", s, key)
+	for i := range limits {
+		count, _ := res[1+2*i].(int64)
+		w := framework.ThrottleWindow{Allowed: allowed == 1, Count: int(count)}
+		if s, _ := res[2+2*i].(string); s != "0" {
+			oldest, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				return fmt.Errorf("cache: redis: bad timestamp %q under %q", s, key)
+			}
+			w.Oldest = time.UnixMicro(oldest)
 		}
-		w.Oldest = time.UnixMicro(oldest)
+		windows[i] = w
 	}
-	return w, nil
+	return nil
 }
 
 // try reports whether Hit may send its script: always while the server

@@ -19,12 +19,21 @@ import (
 	"github.com/go-drf/drf/framework/request"
 )
 
-// ParseRate reads DRF's rate notation, "3/minute" (s, m, h, d by first letter).
+// ParseRate reads DRF's rate notation, "3/minute" (s, m, h, d by first
+// letter), and a period of several units, "10/5m" or "100/30s", which DRF
+// refuses (DRF #3463).
 func ParseRate(rate string) (n int, per time.Duration, err error) {
 	num, period, ok := strings.Cut(rate, "/")
 	n, convErr := strconv.Atoi(num)
 	if !ok || convErr != nil || n < 0 || period == "" {
 		return 0, 0, fmt.Errorf("invalid throttle rate %q", rate)
+	}
+	units := 1
+	if digits := len(period) - len(strings.TrimLeft(period, "0123456789")); digits > 0 {
+		units, convErr = strconv.Atoi(period[:digits])
+		if period = period[digits:]; convErr != nil || units == 0 || period == "" {
+			return 0, 0, fmt.Errorf("invalid throttle rate %q", rate)
+		}
 	}
 	switch period[0] {
 	case 's':
@@ -38,7 +47,10 @@ func ParseRate(rate string) (n int, per time.Duration, err error) {
 	default:
 		return 0, 0, fmt.Errorf("invalid throttle rate %q", rate)
 	}
-	return n, per, nil
+	if units > int(365*24*time.Hour/per) {
+		return 0, 0, fmt.Errorf("invalid throttle rate %q: a period of more than a year", rate)
+	}
+	return n, per * time.Duration(units), nil
 }
 
 // defaultCache is the cache of throttles whose settings name none.
@@ -46,11 +58,23 @@ var defaultCache = &cache.Memory{}
 
 // RateThrottle is DRF's SimpleRateThrottle: Key names the client whose
 // requests count together, Scope picks the rate from THROTTLE_RATES
-// unless Rate is set. The built-in throttles are RateThrottles with their
-// keys.
+// unless Rate or Rates is set. The built-in throttles are RateThrottles
+// with their keys.
 type RateThrottle struct {
 	Scope string
 	Rate  string
+	// Rates, when set, are several limits on one history in place of the
+	// one rate (a burst and a sustained rate: "3/10s", "5/minute"): a
+	// request goes through when every one has room and then counts
+	// against all of them, atomically in the cache; a refused request
+	// counts against none. No two may have the same period.
+	Rates []string
+	// Headers gives every answer of the view the IETF RateLimit-Policy
+	// and RateLimit fields (draft-ietf-httpapi-ratelimit-headers), one
+	// item per limit: its quota and window, what remains of it after the
+	// request and in how many seconds the oldest request counted leaves
+	// the window. Off, the default, answers as DRF does.
+	Headers bool
 	// Key names the client from the request and its ident (the client's
 	// address, DRF's get_ident, which trusts NUM_PROXIES); "" lets the
 	// request through unthrottled. nil gives UserKey.
@@ -60,26 +84,43 @@ type RateThrottle struct {
 
 	// What SetupThrottle resolved; ready marks it done.
 	ready      bool
-	limit      int
-	per        time.Duration
+	limits     []framework.ThrottleLimit
+	names      []string // the limits' policy names, quoted (Headers)
+	policy     string   // the RateLimit-Policy value (Headers)
 	cache      framework.ThrottleCache
 	numProxies int
 }
 
-// SetupThrottle resolves the rate (Rate, else the settings' rate of the
-// scope), the cache and NUM_PROXIES for the view; a rate that is missing
-// or does not parse is an error.
+// SetupThrottle resolves the rates (Rates, else Rate, else the settings'
+// rate of the scope), the cache and NUM_PROXIES for the view; a rate that
+// is missing or does not parse, or two rates of one period, is an error.
 func (t RateThrottle) SetupThrottle(s *framework.Settings, _ *framework.View) (framework.Throttle, error) {
-	rate := t.Rate
-	if rate == "" {
-		var ok bool
-		if rate, ok = s.ThrottleRates[t.Scope]; !ok {
-			return nil, fmt.Errorf("no default throttle rate set for %q scope", t.Scope)
+	rates := t.Rates
+	if len(rates) == 0 {
+		rate := t.Rate
+		if rate == "" {
+			var ok bool
+			if rate, ok = s.ThrottleRates[t.Scope]; !ok {
+				return nil, fmt.Errorf("no default throttle rate set for %q scope", t.Scope)
+			}
 		}
+		rates = []string{rate}
 	}
-	var err error
-	if t.limit, t.per, err = ParseRate(rate); err != nil {
-		return nil, err
+	t.limits = make([]framework.ThrottleLimit, len(rates))
+	for i, rate := range rates {
+		n, per, err := ParseRate(rate)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range t.limits[:i] {
+			if l.Window == per {
+				return nil, fmt.Errorf("throttle rates %q of scope %q: two rates with a period of %v", rates, t.Scope, per)
+			}
+		}
+		t.limits[i] = framework.ThrottleLimit{Window: per, Limit: n}
+	}
+	if t.Headers {
+		t.names, t.policy = policies(t.Scope, t.limits)
 	}
 	t.cache = s.ThrottleCache
 	if t.cache == nil {
@@ -95,11 +136,35 @@ func (t RateThrottle) SetupThrottle(s *framework.Settings, _ *framework.View) (f
 	return t, nil
 }
 
+// policies names the limits (the scope, "default" without one; with the
+// period in seconds when there are several) as quoted Structured Field
+// strings, and writes their RateLimit-Policy value.
+func policies(scope string, limits []framework.ThrottleLimit) (names []string, policy string) {
+	if scope == "" {
+		scope = "default"
+	}
+	var b strings.Builder
+	for i, l := range limits {
+		name := scope
+		if len(limits) > 1 {
+			name += "-" + strconv.FormatInt(int64(l.Window/time.Second), 10) + "s"
+		}
+		name = strconv.Quote(name) // a scope is printable ASCII: Go's quoting is the field's
+		names = append(names, name)
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s;q=%d;w=%d", name, l.Limit, int64(l.Window/time.Second))
+	}
+	return names, b.String()
+}
+
 // errNotSetUp is the error of a throttle that was not registered with a
 // view: it has no rate.
 var errNotSetUp = errors.New("throttling: a rate throttle is resolved by registering it with a view (SetupThrottle)")
 
-// Allow implements framework.Throttle with DRF's history algorithm.
+// Allow implements framework.Throttle with DRF's history algorithm, under
+// every limit at once.
 func (t RateThrottle) Allow(r *request.Request, v *framework.View) (bool, time.Duration, error) {
 	if !t.ready {
 		return false, 0, errNotSetUp
@@ -109,7 +174,14 @@ func (t RateThrottle) Allow(r *request.Request, v *framework.View) (bool, time.D
 		return true, 0, nil
 	}
 	now := t.Now()
-	w, err := t.cache.Hit(r.Context(), "throttle_"+t.Scope+"_"+key, now, t.per, t.limit)
+	var one [1]framework.ThrottleWindow
+	windows := one[:]
+	var err error
+	if len(t.limits) == 1 {
+		one[0], err = t.cache.Hit(r.Context(), "throttle_"+t.Scope+"_"+key, now, t.limits[0].Window, t.limits[0].Limit)
+	} else {
+		windows, err = t.cache.HitLimits(r.Context(), "throttle_"+t.Scope+"_"+key, now, t.limits)
+	}
 	if gone := r.Context().Err(); err != nil && gone != nil {
 		return false, 0, gone // the client went away: not the cache's failure
 	}
@@ -123,18 +195,60 @@ func (t RateThrottle) Allow(r *request.Request, v *framework.View) (bool, time.D
 		}
 		return true, 0, nil
 	}
-	if w.Allowed {
+	if t.Headers {
+		t.addHeaders(r, now, windows)
+	}
+	if windows[0].Allowed {
 		return true, 0, nil
 	}
-	remaining := t.per
-	if w.Count > 0 {
-		remaining = t.per - now.Sub(w.Oldest)
-	}
 	var wait time.Duration
-	if available := t.limit - w.Count + 1; available > 0 {
-		wait = remaining / time.Duration(available)
+	for i, l := range t.limits {
+		if w := windows[i]; w.Count >= l.Limit {
+			wait = max(wait, drfWait(l, w, now))
+		}
 	}
 	return false, wait, nil
+}
+
+// drfWait is DRF's wait() of a full window: the time left until its
+// oldest request leaves it, shared among the requests it will then allow.
+func drfWait(l framework.ThrottleLimit, w framework.ThrottleWindow, now time.Time) time.Duration {
+	remaining := l.Window
+	if w.Count > 0 {
+		remaining = l.Window - now.Sub(w.Oldest)
+	}
+	if available := l.Limit - w.Count + 1; available > 0 {
+		return remaining / time.Duration(available)
+	}
+	return 0
+}
+
+// addHeaders gives the answer the RateLimit-Policy field and a RateLimit
+// item per limit: r is what remains after the request, t the seconds
+// (rounded up) until the oldest request the window holds leaves it, 0
+// when it holds none.
+func (t RateThrottle) addHeaders(r *request.Request, now time.Time, windows []framework.ThrottleWindow) {
+	r.AddAnswerHeader("RateLimit-Policy", t.policy)
+	var b strings.Builder
+	for i, l := range t.limits {
+		w := windows[i]
+		count, oldest := w.Count, w.Oldest
+		if w.Allowed {
+			if count == 0 {
+				oldest = now
+			}
+			count++
+		}
+		var reset time.Duration
+		if count > 0 {
+			reset = l.Window - now.Sub(oldest)
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s;r=%d;t=%d", t.names[i], max(l.Limit-count, 0), int64(max(reset+time.Second-1, 0)/time.Second))
+	}
+	r.AddAnswerHeader("RateLimit", b.String())
 }
 
 // ClientIP identifies a client as DRF's get_ident does, trusting only the
