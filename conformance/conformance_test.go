@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
@@ -157,7 +158,8 @@ func startSample(t *testing.T, dsn string) string {
 			t.Fatal(err)
 		}
 	}
-	h, err := sample.New(ctx, db)
+	// The reference is DRF 3.14 on Django 3.2.
+	h, err := sample.New(ctx, db, sample.Compatibility(framework.DRF314))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ package framework
 import (
 	"log/slog"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -156,7 +157,29 @@ type Settings struct {
 	// throttle and pagination steps (framework/telemetry turns them into
 	// spans and metrics); nil, the default, costs nothing.
 	Observer Observer
+
+	// Compatibility is the DRF and Django release whose answers the API
+	// matches: the zero value DRF 3.18 on Django 5.2, DRF314 DRF 3.14 on
+	// Django 3.2 (docs/django.md lists what differs). Registration hands
+	// it to the policies whose answers differ (compat.Setter).
+	Compatibility Compatibility
 }
+
+// Compatibility is the DRF and Django release whose answers an API
+// matches (compat.Level); ParseCompatibility reads it from $DRF_COMPAT.
+type Compatibility = compat.Level
+
+// The compatibility levels of Settings.Compatibility.
+const (
+	// DRF318 is DRF 3.18 on Django 5.2 LTS, the zero value.
+	DRF318 = compat.Current
+	// DRF314 is DRF 3.14 on Django 3.2.
+	DRF314 = compat.DRF314
+)
+
+// ParseCompatibility reads a level as $DRF_COMPAT spells it: "" for
+// DRF318, "3.14" for DRF314; anything else is an error.
+func ParseCompatibility(s string) (Compatibility, error) { return compat.Parse(s) }
 
 // DefaultMaxBodyBytes is Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
 const DefaultMaxBodyBytes = 2621440

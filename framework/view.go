@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
@@ -64,7 +65,13 @@ type View struct {
 	global *Settings
 	// ownPagination records that the view set Pagination itself.
 	ownPagination bool
+	// compat is the settings' Compatibility, resolved at registration.
+	compat Compatibility
 }
+
+// Compatibility returns the DRF and Django release the compiled view
+// answers as (Settings.Compatibility).
+func (v *View) Compatibility() Compatibility { return v.compat }
 
 // handler is a View compiled against its settings: the effective view
 // plus what every request of it needs, computed once.
@@ -87,7 +94,9 @@ type handler struct {
 // compile merges v's fields over s into the view its requests run.
 func compile(v View, s *Settings) *handler {
 	v.global = s
+	v.compat = s.Compatibility
 	v.Authentication = v.Authentication.or(s.Authentication)
+	v.Authentication.items = compat.Apply(v.Authentication.items, s.Compatibility)
 	v.Permissions = v.Permissions.or(s.Permissions).or(Permissions(AllowAny{}))
 	v.Throttles = v.Throttles.or(s.Throttles)
 	v.Renderers = v.Renderers.or(s.Renderers).or(Renderers(JSONRenderer{}))

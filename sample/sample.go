@@ -116,6 +116,14 @@ func Stopping(ctx context.Context) Option {
 	return func(a *app) { a.stopping = ctx }
 }
 
+// Compatibility sets the DRF and Django release whose answers the sample
+// gives (framework.Settings.Compatibility): the default DRF 3.18 on
+// Django 5.2, or framework.DRF314; manage runserver reads it from
+// $DRF_COMPAT.
+func Compatibility(c framework.Compatibility) Option {
+	return func(a *app) { a.compat = c }
+}
+
 // app holds what the views share: the stores and the options.
 type app struct {
 	users    *auth.Users
@@ -130,6 +138,7 @@ type app struct {
 	logger           *slog.Logger
 	observer         framework.Observer
 	stopping         context.Context
+	compat           framework.Compatibility
 }
 
 // New returns the bookshelf API on db, which must be migrated (Migrate),

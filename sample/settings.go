@@ -35,5 +35,8 @@ func (a *app) settings() framework.Settings {
 		// Logs and telemetry (docs/operations.md).
 		Logger:   a.logger,
 		Observer: a.observer,
+
+		// DRF 3.18 on Django 5.2 unless $DRF_COMPAT asks for 3.14.
+		Compatibility: a.compat,
 	}
 }

@@ -34,6 +34,10 @@
 // $PASSWORD_HASHERS the hashers' algorithm names in Django's order
 // ("argon2,pbkdf2_sha256"; else Django 3.2's defaults).
 //
+// $DRF_COMPAT=3.14 answers as DRF 3.14 on Django 3.2 where those differ
+// from DRF 3.18 on Django 5.2, the default (docs/django.md); another
+// value refuses to start.
+//
 // Operations (docs/operations.md): $LOG_FORMAT=json logs JSON lines (else
 // text), $LOG_LEVEL the least level logged (debug, info, warn, error);
 // every request is one access line with its request ID; /livez and
@@ -57,7 +61,9 @@ import (
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/contrib/hashedtoken"
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/cache"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/store"
@@ -139,6 +145,10 @@ func seed() management.Command {
 // ends, logging on runserver's logger, with the OpenTelemetry the OTEL_
 // variables ask for (framework/telemetry; flushed when runserver ends).
 func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
+	level, err := framework.ParseCompatibility(env.Var(compat.Env))
+	if err != nil {
+		return nil, &management.CommandError{Msg: err.Error()}
+	}
 	tel, err := telemetry.FromEnv(ctx)
 	if err != nil {
 		return nil, &management.CommandError{Msg: err.Error()}
@@ -176,7 +186,7 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 			fmt.Fprintf(env.Stdout, "Loaded the demo data: users admin, alice and bob, %d books.\n", sample.DefaultBooks)
 		}
 	}
-	opts := []sample.Option{sample.Logger(env.Logger), sample.Observer(tel.Observer()), sample.Stopping(ctx)}
+	opts := []sample.Option{sample.Logger(env.Logger), sample.Observer(tel.Observer()), sample.Stopping(ctx), sample.Compatibility(level)}
 	if url := env.Var("CACHE_URL"); url != "" {
 		c, err := cache.Open(url)
 		if err != nil {

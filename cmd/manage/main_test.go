@@ -42,13 +42,13 @@ func TestMain(m *testing.M) {
 }
 
 // command prepares the binary with args in dir, with no DATABASE_URL,
-// SECRET_KEY, PASSWORD_HASHERS or ALLOWED_HOSTS.
+// SECRET_KEY, PASSWORD_HASHERS, ALLOWED_HOSTS or DRF_COMPAT.
 func command(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(manageBin, args...)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "DATABASE_URL=") && !strings.HasPrefix(kv, "SECRET_KEY=") && !strings.HasPrefix(kv, "PASSWORD_HASHERS=") &&
-			!strings.HasPrefix(kv, "ALLOWED_HOSTS=") {
+			!strings.HasPrefix(kv, "ALLOWED_HOSTS=") && !strings.HasPrefix(kv, "DRF_COMPAT=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
@@ -180,6 +180,19 @@ func TestRunserverRefusesAnUnknownHasher(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "development key") {
 		t.Error("the development key was announced with SECRET_KEY set")
+	}
+}
+
+// A DRF_COMPAT other than 3.14 stops runserver with a message naming it.
+func TestRunserverRefusesAnUnknownCompatibility(t *testing.T) {
+	cmd := command(t.TempDir(), "runserver", freeAddr(t))
+	cmd.Env = append(cmd.Env, "DRF_COMPAT=3.15")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	want := `CommandError: DRF_COMPAT="3.15": want "3.14" (DRF 3.14 on Django 3.2), or unset for DRF 3.18 on Django 5.2`
+	if err == nil || !strings.Contains(errOut.String(), want) {
+		t.Errorf("runserver with DRF_COMPAT=3.15: %v\n%s%s", err, out.String(), errOut.String())
 	}
 }
 
