@@ -105,5 +105,6 @@ func (a *app) beyondRoutes(api *framework.API) {
 		api.Handle("/auth/session-401/", a.onlyUsers("Session 401", framework.IsAuthenticated{},
 			authentication.Session{Sessions: a.sessions, Realm: "api"}))
 		api.Handle("/url/{version}/resolve/", resolveView())
+		api.Handle("/ratelimit/", rateLimited())
 	})
 }
