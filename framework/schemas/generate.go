@@ -318,23 +318,26 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	default:
 		op.Responses = append(op.Responses, Member[*Response]{"200", &Response{Description: "OK", Content: content(renders, answer)}})
 	}
-	gen.errorResponses(op, v, path, r, ser != nil, paginated, renders)
+	gen.errorResponses(op, v, path, r, ser, paginated, renders)
 	op.Security = gen.security(v, r, method)
 	return op, nil
 }
 
 // errorResponses adds the error answers the view's policies can give.
-func (gen *generation) errorResponses(op *Operation, v *framework.View, path string, r *request.Request, hasSerializer, paginated bool, renders []string) {
+func (gen *generation) errorResponses(op *Operation, v *framework.View, path string, r *request.Request, ser *framework.SerializerDescription, paginated bool, renders []string) {
 	add := func(code int, schema string) {
 		op.Responses = append(op.Responses, Member[*Response]{strconv.Itoa(code),
 			&Response{Description: http.StatusText(code), Content: content(renders, &Schema{Ref: "#/components/schemas/" + schema})}})
 	}
 	if op.RequestBody != nil {
-		if hasSerializer {
-			add(http.StatusBadRequest, ValidationErrorSchema)
-		} else {
-			add(http.StatusBadRequest, ErrorSchema)
+		// A body the parser refuses is {"detail": ...}; one the serializer
+		// refuses, its messages by field.
+		invalid := ValidationErrorSchema
+		if ser != nil {
+			invalid = gen.validationComponent(ser)
 		}
+		op.Responses = append(op.Responses, Member[*Response]{"400", &Response{Description: "Bad Request",
+			Content: content(renders, &Schema{AnyOf: []*Schema{{Ref: "#/components/schemas/" + invalid}, {Ref: "#/components/schemas/" + ErrorSchema}}})}})
 	}
 	// 401 when the first scheme challenges (DRF's authenticate_header), else 403.
 	schemes := v.Authentication.Items()
@@ -354,6 +357,8 @@ func (gen *generation) errorResponses(op *Operation, v *framework.View, path str
 	if strings.Contains(path, "{") || paginated || urlVersioned || queryVersioned {
 		add(http.StatusNotFound, ErrorSchema)
 	}
+	// Any request whose Accept no renderer satisfies.
+	add(http.StatusNotAcceptable, ErrorSchema)
 	if op.RequestBody != nil {
 		add(http.StatusUnsupportedMediaType, ErrorSchema)
 	}
@@ -441,6 +446,26 @@ func (gen *generation) component(ser *framework.SerializerDescription, patched b
 		gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{"Patched" + name, objectSchema(ser.Fields, true)})
 	}
 	return "Patched" + name
+}
+
+// validationComponent returns the name of the schema of ser's validation
+// errors in components, adding it once: the messages of each writable
+// field, and non_field_errors.
+func (gen *generation) validationComponent(ser *framework.SerializerDescription) string {
+	name := gen.component(ser, false) + ValidationErrorSchema
+	if _, ok := gen.doc.Components.Schemas.Get(name); ok {
+		return name
+	}
+	messages := func() *Schema { return &Schema{Type: "array", Items: &Schema{Type: "string"}} }
+	s := &Schema{Type: "object", Description: "The messages of each invalid field; non_field_errors holds those of the whole object."}
+	for _, f := range ser.Fields {
+		if !f.ReadOnly {
+			s.Properties = append(s.Properties, Member[*Schema]{f.Name, messages()})
+		}
+	}
+	s.Properties = append(s.Properties, Member[*Schema]{"non_field_errors", messages()})
+	gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{name, s})
+	return name
 }
 
 // objectSchema is the JSON Schema of a serializer's fields; partial

@@ -98,6 +98,7 @@ type SecurityRequirement map[string][]string
 // of it as serializers, parameters and error bodies need.
 type Schema struct {
 	Ref                  string           `json:"$ref,omitempty"`
+	AnyOf                []*Schema        `json:"anyOf,omitempty"`
 	Type                 any              `json:"type,omitempty"`
 	Format               string           `json:"format,omitempty"`
 	Description          string           `json:"description,omitempty"`

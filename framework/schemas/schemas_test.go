@@ -166,10 +166,16 @@ func TestDocument(t *testing.T) {
 	if got := toJSON(t, at(t, create, "requestBody", "content", "multipart/form-data", "schema")); got != `{"$ref":"#/components/schemas/Note"}` {
 		t.Errorf("create body %s", got)
 	}
-	if got := toJSON(t, at(t, create, "responses", "400", "content", "application/json", "schema")); got != `{"$ref":"#/components/schemas/ValidationError"}` {
+	// A 400 is the serializer's messages by field, or the parser's detail.
+	if got := toJSON(t, at(t, create, "responses", "400", "content", "application/json", "schema")); got != `{"anyOf":[{"$ref":"#/components/schemas/NoteValidationError"},{"$ref":"#/components/schemas/Error"}]}` {
 		t.Errorf("create 400 %s", got)
 	}
-	for _, code := range []string{"201", "400", "403", "415", "429"} {
+	messages := `{"items":{"type":"string"},"type":"array"}`
+	if got, want := toJSON(t, at(t, doc, "components", "schemas", "NoteValidationError", "properties")),
+		`{"done":`+messages+`,"non_field_errors":`+messages+`,"secret":`+messages+`,"stars":`+messages+`,"text":`+messages+`,"weight":`+messages+`}`; got != want {
+		t.Errorf("NoteValidationError\n got %s\nwant %s", got, want)
+	}
+	for _, code := range []string{"201", "400", "403", "406", "415", "429"} {
 		at(t, create, "responses", code)
 	}
 	if got := toJSON(t, at(t, create, "security")); got != `[{"cookieAuth":[],"csrfToken":[]},{"tokenAuth":[]},{"basicAuth":[]}]` {
