@@ -98,6 +98,9 @@ func TestSchema(t *testing.T) {
 		"/eco/jwt/token/verify/":    {"post:"},
 		"/eco/jwt/token/blacklist/": {"post:"},
 		"/eco/jwt/whoami/":          {"get:"},
+		"/eco/api-key/books/":       {"get:query:page"},
+		"/eco/perms/books/":         {"get:query:page", "post:"},
+		"/eco/perms/books/{pk}/":    {"delete:path:pk", "get:path:pk", "patch:path:pk", "put:path:pk"},
 	}
 	for path, ops := range doc.Paths {
 		var got []string
