@@ -35,8 +35,8 @@ type FieldDescription struct {
 	// Name is the field's JSON name; Label its label ("Title", "ID").
 	Name, Label string
 	// Type is the field's type as OPTIONS metadata names it: "string",
-	// "boolean", "integer", "float", "datetime", or "field" for a value of
-	// no fixed type.
+	// "boolean", "integer", "float", "datetime", "uuid", "decimal", "json",
+	// or "field" for a value of no fixed type.
 	Type string
 	// Link reports a hyperlinked identity: a read-only absolute URL.
 	Link bool
