@@ -72,32 +72,19 @@ var DefaultCursorOrdering = []string{"-created"}
 // choose one. An empty ordering, or one that names no plain field, is an
 // error.
 func (p *CursorPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
-	c, err := p.Resolve(s)
-	if c == nil {
-		return nil, err
-	}
-	return c, nil
+	return setup(p.Resolve(s))
 }
 
 // Resolve is Setup for code that embeds the style: it returns the style
 // itself, resolved, or nil.
 func (p *CursorPagination) Resolve(s *framework.Settings) (*CursorPagination, error) {
 	c := *p
-	c.PageSize = cmp.Or(c.PageSize, s.PageSize)
-	c.CursorQueryParam = cmp.Or(c.CursorQueryParam, DefaultCursorQueryParam)
 	c.OffsetCutoff = cmp.Or(c.OffsetCutoff, DefaultOffsetCutoff)
-	c.InvalidCursorMessage = cmp.Or(c.InvalidCursorMessage, DefaultInvalidCursor)
-	if c.Ordering == nil {
-		c.Ordering = DefaultCursorOrdering
-	}
 	var err error
-	if c.ordering, err = parseOrdering(c.Ordering); err != nil {
+	if c.ordering, err = cursorSetup(s, &c.PageSize, &c.CursorQueryParam, &c.InvalidCursorMessage, &c.Ordering, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
 		return nil, err
 	}
-	if err := checkSizes(c.PageSize, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
-		return nil, err
-	}
-	if c.PageSize <= 0 && c.PageSizeQueryParam == "" {
+	if !paged(c.PageSize, c.PageSizeQueryParam) {
 		return nil, nil
 	}
 	return &c, nil

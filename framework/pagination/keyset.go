@@ -72,36 +72,23 @@ const DefaultKey = "id"
 // when there is no page size and clients may not choose one. An empty
 // ordering, or one that names no plain field, is an error.
 func (p *KeysetPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
-	c, err := p.Resolve(s)
-	if c == nil {
-		return nil, err
-	}
-	return c, nil
+	return setup(p.Resolve(s))
 }
 
 // Resolve is Setup for code that embeds the style: it returns the style
 // itself, resolved, or nil.
 func (p *KeysetPagination) Resolve(s *framework.Settings) (*KeysetPagination, error) {
 	c := *p
-	c.PageSize = cmp.Or(c.PageSize, s.PageSize)
-	c.CursorQueryParam = cmp.Or(c.CursorQueryParam, DefaultCursorQueryParam)
-	c.InvalidCursorMessage = cmp.Or(c.InvalidCursorMessage, DefaultInvalidCursor)
 	c.Key = cmp.Or(c.Key, DefaultKey)
-	if c.Ordering == nil {
-		c.Ordering = DefaultCursorOrdering
-	}
 	if len(c.Secret) == 0 {
 		c.Secret = processSecret()
 	}
-	base, err := parseOrdering(c.Ordering)
+	base, err := cursorSetup(s, &c.PageSize, &c.CursorQueryParam, &c.InvalidCursorMessage, &c.Ordering, c.PageSizeQueryParam, c.MaxPageSize)
 	if err != nil {
 		return nil, err
 	}
 	c.ordering = c.withKey(base)
-	if err := checkSizes(c.PageSize, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
-		return nil, err
-	}
-	if c.PageSize <= 0 && c.PageSizeQueryParam == "" {
+	if !paged(c.PageSize, c.PageSizeQueryParam) {
 		return nil, nil
 	}
 	return &c, nil

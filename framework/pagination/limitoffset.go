@@ -46,11 +46,7 @@ type LimitOffsetPagination struct {
 
 // Setup returns the style with PAGE_SIZE and the defaults filled in.
 func (p *LimitOffsetPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
-	c, err := p.Resolve(s)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
+	return setup(p.Resolve(s))
 }
 
 // Resolve is Setup for code that embeds the style: it returns the style

@@ -58,11 +58,7 @@ type PageNumberPagination struct {
 // Setup returns the style with PAGE_SIZE and the defaults filled in; nil
 // when there is no page size and clients may not choose one.
 func (p *PageNumberPagination) Setup(s *framework.Settings) (framework.Paginator, error) {
-	c, err := p.Resolve(s)
-	if c == nil {
-		return nil, err
-	}
-	return c, nil
+	return setup(p.Resolve(s))
 }
 
 // Resolve is Setup for code that embeds the style: it returns the style
@@ -79,7 +75,7 @@ func (p *PageNumberPagination) Resolve(s *framework.Settings) (*PageNumberPagina
 	if err := checkSizes(c.PageSize, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
 		return nil, err
 	}
-	if c.PageSize <= 0 && c.PageSizeQueryParam == "" {
+	if !paged(c.PageSize, c.PageSizeQueryParam) {
 		return nil, nil
 	}
 	return &c, nil

@@ -97,6 +97,7 @@
 package pagination
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -323,6 +324,39 @@ func checkFields(q query.Query, ordering []query.Order) error {
 	}
 	return nil
 }
+
+// setup returns a style Resolve returned as a framework.Paginator: nil
+// (no pagination) for none.
+func setup[P interface {
+	*S
+	framework.Paginator
+}, S any](c P, err error) (framework.Paginator, error) {
+	if c == nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// cursorSetup fills in what both cursor styles default: the page size
+// (PAGE_SIZE), the cursor parameter, the 404's message and the ordering,
+// which it returns parsed.
+func cursorSetup(s *framework.Settings, size *int, param, invalid *string, names *[]string, sizeParam string, maxSize int) ([]query.Order, error) {
+	*size = cmp.Or(*size, s.PageSize)
+	*param = cmp.Or(*param, DefaultCursorQueryParam)
+	*invalid = cmp.Or(*invalid, DefaultInvalidCursor)
+	if *names == nil {
+		*names = DefaultCursorOrdering
+	}
+	ordering, err := parseOrdering(*names)
+	if err != nil {
+		return nil, err
+	}
+	return ordering, checkSizes(*size, sizeParam, maxSize)
+}
+
+// paged reports whether a style pages: it has a page size, or clients
+// may choose one.
+func paged(size int, sizeParam string) bool { return size > 0 || sizeParam != "" }
 
 // checkSizes refuses a page size below zero, and a cap on the page size
 // clients choose when they may not choose one.
