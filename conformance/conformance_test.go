@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/contrib/auth"
-	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
@@ -126,12 +125,16 @@ func conform(t *testing.T, database func() string) {
 	t.Logf("rows passing by route:%s", summary.String())
 }
 
-// startSample serves the sample in process on the fresh database dsn with
-// the demo data. CONFORMANCE_SELF_CHECK=1 serves a second reference
-// instead, which shows whether the table itself is deterministic.
-func startSample(t *testing.T, dsn string) string {
+// startSample serves the sample at DRF 3.14 level (startSampleAt).
+func startSample(t *testing.T, dsn string) string { return startSampleAt(t, dsn, drf314) }
+
+// startSampleAt serves the sample in process on the fresh database dsn
+// with the demo data, answering as the oracle o does. CONFORMANCE_SELF_CHECK=1
+// serves a second reference instead, which shows whether the table
+// itself is deterministic.
+func startSampleAt(t *testing.T, dsn string, o oracle) string {
 	if os.Getenv("CONFORMANCE_SELF_CHECK") == "1" {
-		return startReference(t).base
+		return startOracle(t, o).base
 	}
 	ctx := context.Background()
 	db, err := store.Open(dsn)
@@ -158,8 +161,7 @@ func startSample(t *testing.T, dsn string) string {
 			t.Fatal(err)
 		}
 	}
-	// The reference is DRF 3.14 on Django 3.2.
-	h, err := sample.New(ctx, db, sample.Compatibility(framework.DRF314))
+	h, err := sample.New(ctx, db, sample.Compatibility(o.level))
 	if err != nil {
 		t.Fatal(err)
 	}

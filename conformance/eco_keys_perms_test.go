@@ -213,7 +213,7 @@ func permissionRows(t *testing.T, dsn string) []string {
 // there) and returns its exit status and what it printed.
 func referenceManage(t *testing.T, dsn string, args ...string) (int, string) {
 	t.Helper()
-	dir := referenceDir(t)
+	dir := drf314.dir(t)
 	cmd := exec.Command("/usr/bin/python3", append([]string{"manage.py"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
@@ -312,7 +312,7 @@ func TestEcoAPIKeyAndPerms(t *testing.T) {
 // a permission that its grant_permission writes into Django's tables
 // takes effect there (and ends when its revoke_permission removes it).
 func TestEcoSharedDatabase(t *testing.T) {
-	if why := missingReference(referenceDir(t)); why != "" {
+	if why := drf314.missing(drf314.dir(t)); why != "" {
 		if os.Getenv("CI_REQUIRE_REFERENCE") == "1" {
 			t.Fatalf("the DRF reference cannot run and CI_REQUIRE_REFERENCE=1: %s", why)
 		}

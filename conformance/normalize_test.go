@@ -161,6 +161,7 @@ func quote(s string) string {
 var comparedHeaders = []string{
 	"Content-Type", "Allow", "WWW-Authenticate", "Link", "Retry-After", "Location",
 	"Cache-Control", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy",
+	"Cross-Origin-Opener-Policy",
 }
 
 // view is the comparable form of an answer.

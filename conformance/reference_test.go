@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/go-drf/drf/framework"
 )
 
 // reference is a running DRF reference server.
@@ -29,9 +31,25 @@ type reference struct {
 	output strings.Builder // what it wrote on stdout and stderr
 }
 
-// referenceDir is $DRF_REFERENCE_DIR, or ../shared/reference next to the repository.
-func referenceDir(t *testing.T) string {
-	if d := os.Getenv("DRF_REFERENCE_DIR"); d != "" {
+// oracle is one DRF reference of the contract: its directory next to the
+// repository, the environment variable that moves it, and the level at
+// which the sample answers as it does.
+type oracle struct {
+	name  string // the directory's name under ../shared
+	env   string // the variable naming another directory
+	level framework.Compatibility
+}
+
+var (
+	// drf314 is Debian 12's DRF 3.14 on Django 3.2.
+	drf314 = oracle{"reference", "DRF_REFERENCE_DIR", framework.DRF314}
+	// drf318 is DRF 3.18.3 on Django 5.2.19, vendored by its ./install.
+	drf318 = oracle{"reference-latest", "DRF_REFERENCE_LATEST_DIR", framework.DRF318}
+)
+
+// dir is $env, or ../shared/NAME next to the repository.
+func (o oracle) dir(t *testing.T) string {
+	if d := os.Getenv(o.env); d != "" {
 		return d
 	}
 	wd, err := os.Getwd()
@@ -40,20 +58,24 @@ func referenceDir(t *testing.T) string {
 	}
 	for dir := wd; ; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "reference")
+			return filepath.Join(dir, "..", "shared", o.name)
 		}
 		if filepath.Dir(dir) == dir {
-			return filepath.Join(wd, "..", "..", "shared", "reference")
+			return filepath.Join(wd, "..", "..", "shared", o.name)
 		}
 	}
 }
 
-// missingReference says why the reference cannot run here, "" if it can.
-func missingReference(dir string) string {
+// missing says why the oracle cannot run here, "" if it can.
+func (o oracle) missing(dir string) string {
 	if _, err := os.Stat(filepath.Join(dir, "start")); err != nil {
-		return fmt.Sprintf("no reference at %s (set DRF_REFERENCE_DIR)", dir)
+		return fmt.Sprintf("no reference at %s (set %s)", dir, o.env)
 	}
-	if err := exec.Command("/usr/bin/python3", "-c", "import rest_framework, django").Run(); err != nil {
+	if o.level == framework.DRF318 {
+		if _, err := os.Stat(filepath.Join(dir, "vendor", "rest_framework")); err != nil {
+			return fmt.Sprintf("no DRF 3.18 in %s/vendor (run %s/install)", dir, dir)
+		}
+	} else if err := exec.Command("/usr/bin/python3", "-c", "import rest_framework, django").Run(); err != nil {
 		return "/usr/bin/python3 cannot import rest_framework (apt-get install python3-djangorestframework)"
 	}
 	if _, err := os.Stat("/usr/bin/gunicorn"); err != nil {
@@ -62,12 +84,15 @@ func missingReference(dir string) string {
 	return ""
 }
 
-// startReference serves the reference on a free port with the demo data and
+// startReference serves the DRF 3.14 reference (startOracle).
+func startReference(t *testing.T) *reference { return startOracle(t, drf314) }
+
+// startOracle serves the oracle on a free port with the demo data and
 // stops it when the test ends. Without Python, DRF or gunicorn the test is
 // skipped, unless CI_REQUIRE_REFERENCE=1, where it fails.
-func startReference(t *testing.T) *reference {
-	dir := referenceDir(t)
-	if why := missingReference(dir); why != "" {
+func startOracle(t *testing.T, o oracle) *reference {
+	dir := o.dir(t)
+	if why := o.missing(dir); why != "" {
 		if os.Getenv("CI_REQUIRE_REFERENCE") == "1" {
 			t.Fatalf("the DRF reference cannot run and CI_REQUIRE_REFERENCE=1: %s", why)
 		}
@@ -93,7 +118,7 @@ func startReference(t *testing.T) *reference {
 		t.Fatalf("the reference did not come up: %v\n%s", err, ref.log())
 	}
 	ref.mu.Lock()
-	t.Logf("DRF reference at %s (database %s)", ref.base, ref.db)
+	t.Logf("DRF reference %s at %s (database %s)", o.level, ref.base, ref.db)
 	ref.mu.Unlock()
 	return ref
 }

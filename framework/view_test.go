@@ -306,13 +306,19 @@ func TestCustomExceptionHandler(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
-	h := framework.SecurityHeaders(apitest.View(framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+	ok := apitest.View(framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
 		return framework.OK(nil), nil
-	}}))
-	resp, _ := do(t, h, "GET", "/", nil, "")
-	for k, want := range map[string]string{"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"} {
-		if got := resp.Header.Get(k); got != want {
-			t.Errorf("%s: %q, want %q", k, got, want)
+	}})
+	for _, c := range []struct {
+		h    http.Handler
+		coop string // Django 4.0's Cross-Origin-Opener-Policy, none on 3.2
+	}{{framework.SecurityHeaders(ok), "same-origin"}, {framework.SecurityHeadersAt(framework.DRF314, ok), ""}} {
+		resp, _ := do(t, c.h, "GET", "/", nil, "")
+		for k, want := range map[string]string{"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
+			"Cross-Origin-Opener-Policy": c.coop} {
+			if got := resp.Header.Get(k); got != want {
+				t.Errorf("%s: %q, want %q", k, got, want)
+			}
 		}
 	}
 }

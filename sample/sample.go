@@ -150,7 +150,7 @@ func New(ctx context.Context, db *sqlx.DB, opts ...Option) (http.Handler, error)
 	if err != nil {
 		return nil, err
 	}
-	return framework.SecurityHeaders(a.sessions.Middleware(api)), nil
+	return framework.SecurityHeadersAt(a.compat, a.sessions.Middleware(api)), nil
 }
 
 // NewAPI returns the bookshelf API on db, which must be migrated: every

@@ -1,0 +1,48 @@
+package conformance
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// compatTable holds the requests whose answers differ between DRF 3.14 on
+// Django 3.2 and DRF 3.18 on Django 5.2 (docs/django.md's table), each
+// with the DRF or Django change that made the difference.
+var compatTable = []row{
+	// Django 4.0's SecurityMiddleware (SECURE_CROSS_ORIGIN_OPENER_POLICY).
+	{name: "Cross-Origin-Opener-Policy on every answer", path: "/whoami/"},
+}
+
+// TestCompatibility sends each row of compatTable to both oracles and to
+// the sample at both levels: the sample at each level must answer as its
+// oracle does, and the two oracles must differ (else the row pins
+// nothing).
+func TestCompatibility(t *testing.T) {
+	oracles := []oracle{drf314, drf318}
+	var refs, samples [2]*side
+	for i, o := range oracles {
+		refs[i] = newSide("reference "+o.level.String(), startOracle(t, o).base)
+		samples[i] = newSide("sample "+o.level.String(), startSampleAt(t, filepath.Join(t.TempDir(), "db.sqlite3"), o))
+	}
+	for _, r := range compatTable {
+		t.Run(r.name, func(t *testing.T) {
+			var views [2][2]view // [oracle][reference, sample]
+			for i := range oracles {
+				for j, s := range []*side{refs[i], samples[i]} {
+					a, err := s.send(r)
+					if err != nil {
+						t.Fatalf("%s: %v", s.name, err)
+					}
+					views[i][j] = s.view(a)
+				}
+				if d := differences(views[i][0], views[i][1]); len(d) > 0 {
+					t.Errorf("%s %s: the sample at %s differs from its reference:\n  %s", r.verb(), r.target(), oracles[i].level, strings.Join(d, "\n  "))
+				}
+			}
+			if len(differences(views[0][0], views[1][0])) == 0 {
+				t.Errorf("%s %s: both references answer alike; the row pins no difference", r.verb(), r.target())
+			}
+		})
+	}
+}
