@@ -59,6 +59,10 @@ type GenericAPIView[T any] struct {
 	PerformUpdate func(r *request.Request, obj *T) error
 	// PerformDestroy deletes an item (perform_destroy); nil gives DeleteObject.
 	PerformDestroy func(r *request.Request, obj *T) error
+
+	// Conditional, when set, gives the detail actions ETags and answers
+	// If-None-Match and If-Match (RFC 9110); nil answers as DRF does.
+	Conditional *Conditional
 }
 
 // Policies returns the view configuration the handlers run under; a
@@ -338,6 +342,9 @@ func (g *GenericAPIView[T]) RetrieveModel(v *framework.View, r *request.Request)
 	if err != nil {
 		return nil, err
 	}
+	if g.Conditional != nil {
+		return g.Conditional.tagged(r, out), nil
+	}
 	return framework.OK(out), nil
 }
 
@@ -356,6 +363,13 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 	if err != nil {
 		return nil, err
 	}
+	if g.Conditional != nil {
+		var unlock func()
+		if obj, unlock, err = g.ifMatch(v, r, obj); err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
 	changed := *obj
 	ser, ctx, err := g.validate(r, &changed, partial)
 	if err != nil {
@@ -372,6 +386,9 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 	if err != nil {
 		return nil, err
 	}
+	if g.Conditional != nil {
+		return g.Conditional.tagged(r, out), nil
+	}
 	return framework.OK(out), nil
 }
 
@@ -380,6 +397,13 @@ func (g *GenericAPIView[T]) DestroyModel(v *framework.View, r *request.Request) 
 	obj, err := g.GetObject(v, r)
 	if err != nil {
 		return nil, err
+	}
+	if g.Conditional != nil {
+		var unlock func()
+		if obj, unlock, err = g.ifMatch(v, r, obj); err != nil {
+			return nil, err
+		}
+		defer unlock()
 	}
 	del := g.PerformDestroy
 	if del == nil {
