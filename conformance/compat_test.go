@@ -12,6 +12,9 @@ import (
 var compatTable = []row{
 	// Django 4.0's SecurityMiddleware (SECURE_CROSS_ORIGIN_OPENER_POLICY).
 	{name: "Cross-Origin-Opener-Policy on every answer", path: "/whoami/"},
+	// DRF 3.15 #8790: credentials without a colon are badly encoded.
+	{name: "Basic credentials without a colon", path: "/auth/basic-first/", header: []string{"Authorization: Basic YWxpY2U="}},
+	{name: "Basic credentials decoding to nothing", path: "/auth/basic-first/", header: []string{"Authorization: Basic !!!"}},
 }
 
 // TestCompatibility sends each row of compatTable to both oracles and to

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
@@ -18,6 +19,18 @@ type Basic struct {
 	Users PasswordChecker
 	// Realm is the realm of the challenge; "" gives "api".
 	Realm string
+
+	// legacy: DRF 3.14 checks credentials without a colon as a username
+	// with an empty password (WithCompatibility).
+	legacy bool
+}
+
+// WithCompatibility returns b answering as the release c names: from DRF
+// 3.15 on (#8790) credentials without a colon are badly encoded; DRF 3.14
+// checks them as a username with an empty password.
+func (b Basic) WithCompatibility(c compat.Level) request.Authenticator {
+	b.legacy = c == compat.DRF314
+	return b
 }
 
 // Failure messages of Basic, in DRF's wording.
@@ -46,7 +59,10 @@ func (b Basic) Authenticate(r *request.Request) (request.User, any, error) {
 	if !ok {
 		return nil, nil, exceptions.AuthenticationFailed(MsgBasicEncoding)
 	}
-	username, password, _ := strings.Cut(decodeText(raw), ":")
+	username, password, colon := strings.Cut(decodeText(raw), ":")
+	if !colon && !b.legacy {
+		return nil, nil, exceptions.AuthenticationFailed(MsgBasicEncoding)
+	}
 	u, err := b.Users.CheckPassword(r.Context(), username, password)
 	if err != nil {
 		return nil, nil, err

@@ -152,7 +152,8 @@ func fuzzRefused(t *testing.T, header string, a fuzzAnswer, challenge, detail st
 // base64; otherwise the store is asked for the decoded user and password,
 // and only alice's own password gives 200. Every refusal is 401 with
 // `WWW-Authenticate: Basic realm="api"`. The header's text, read as
-// "user:password" and encoded properly, reaches the store unchanged.
+// "user:password" and encoded properly, reaches the store unchanged; one
+// without a colon is refused as not base64, as DRF 3.15 does (#8790).
 func FuzzBasicHeader(f *testing.F) {
 	store := &fuzzStore{}
 	h := fuzzProtected(authentication.Basic{Users: store})
@@ -198,7 +199,15 @@ func FuzzBasicHeader(f *testing.F) {
 		store.reset()
 		encoded := "Basic " + base64.StdEncoding.EncodeToString([]byte(header))
 		a = fuzzGet(t, h, encoded)
-		user, password, _ := strings.Cut(header, ":")
+		user, password, colon := strings.Cut(header, ":")
+		if !colon {
+			// Not credentials from DRF 3.15 on (#8790).
+			fuzzRefused(t, encoded, a, challenge, authentication.MsgBasicEncoding)
+			if store.calls != 0 {
+				t.Fatalf("%q encoded: no colon, and the store was asked", header)
+			}
+			return
+		}
 		if store.calls != 1 || store.username != user || store.password != password {
 			t.Fatalf("%q encoded: the store got %q/%q, want %q/%q", header, store.username, store.password, user, password)
 		}
