@@ -178,13 +178,13 @@ func (gen *generation) endpoint(e framework.Endpoint) error {
 		}
 		version = gen.version
 	}
-	if _, ok := v.Versioning.(versioning.NamespaceVersioning); ok && gen.version != "" {
+	if _, ok := versioning.Scheme(v.Versioning).(versioning.NamespaceVersioning); ok && gen.version != "" {
 		ns := e.Namespace[strings.LastIndexByte(e.Namespace, ':')+1:]
 		if ns != gen.version {
 			return nil
 		}
 	}
-	_, urlVersioned := v.Versioning.(versioning.URLPathVersioning)
+	_, urlVersioned := versioning.Scheme(v.Versioning).(versioning.URLPathVersioning)
 	if urlVersioned && gen.version != "" {
 		path = strings.ReplaceAll(path, "{"+versions.Param+"}", gen.version)
 	}
@@ -251,6 +251,9 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	paginated := list && paginator != nil
 
 	op := &Operation{Description: v.Description, Tags: tags(path)}
+	if l, ok := v.Versioning.(versioning.Lifecycle); ok && gen.version != "" {
+		_, op.Deprecated = l.Deprecated[gen.version]
+	}
 	op.OperationID = gen.operationID(v, ser, method, path, list)
 	op.Parameters = pathParameters(path, v, ser)
 	if paginated {
@@ -267,7 +270,7 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 			}
 		}
 	}
-	if _, ok := v.Versioning.(versioning.QueryParameterVersioning); ok {
+	if _, ok := versioning.Scheme(v.Versioning).(versioning.QueryParameterVersioning); ok {
 		op.Parameters = append(op.Parameters, Parameter{Name: versions.Param, In: "query",
 			Description: "The API version; the default is " + cmp.Or(versions.Default, "none") + ".",
 			Schema:      versionSchema(versions, gen.version)})
@@ -352,8 +355,8 @@ func (gen *generation) errorResponses(op *Operation, v *framework.View, path str
 	if len(schemes) > 0 || v.CheckPermissions(r) != nil {
 		add(http.StatusForbidden, ErrorSchema)
 	}
-	_, urlVersioned := v.Versioning.(versioning.URLPathVersioning)
-	_, queryVersioned := v.Versioning.(versioning.QueryParameterVersioning)
+	_, urlVersioned := versioning.Scheme(v.Versioning).(versioning.URLPathVersioning)
+	_, queryVersioned := versioning.Scheme(v.Versioning).(versioning.QueryParameterVersioning)
 	if strings.Contains(path, "{") || paginated || urlVersioned || queryVersioned {
 		add(http.StatusNotFound, ErrorSchema)
 	}
@@ -541,7 +544,7 @@ func pathParameters(path string, v *framework.View, ser *framework.SerializerDes
 	for _, m := range chiParam.FindAllStringSubmatch(path, -1) {
 		name := m[1]
 		p := Parameter{Name: name, In: "path", Required: true, Schema: &Schema{Type: "string"}}
-		if _, ok := v.Versioning.(versioning.URLPathVersioning); ok && name == versions.Param {
+		if _, ok := versioning.Scheme(v.Versioning).(versioning.URLPathVersioning); ok && name == versions.Param {
 			p.Description = "The API version."
 			p.Schema = versionSchema(versions, "")
 		} else if ser != nil {

@@ -45,6 +45,9 @@ type Operation struct {
 	RequestBody *RequestBody          `json:"requestBody,omitempty"`
 	Responses   Ordered[*Response]    `json:"responses"`
 	Security    []SecurityRequirement `json:"security,omitempty"`
+	// Deprecated marks the operations of a deprecated version
+	// (versioning.Lifecycle) in that version's document.
+	Deprecated bool `json:"deprecated,omitempty"`
 }
 
 // Parameter is a path or query parameter.
