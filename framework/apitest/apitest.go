@@ -11,16 +11,20 @@
 package apitest
 
 import (
+	"cmp"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/request"
 )
 
 // View compiles v against the settings s (the defaults when none are
@@ -45,7 +49,20 @@ type Client struct {
 	Header http.Header
 	// Secure sends the requests as over HTTPS (Django's secure=True).
 	Secure bool
+	// LoginURL and LogoutURL are the session pages Login and Logout go
+	// through; "" gives DefaultLoginURL and DefaultLogoutURL.
+	LoginURL, LogoutURL string
+
+	// forced is the user and token of ForceAuthenticate, nil for none.
+	forced *request.Forced
 }
+
+// Where DRF's urls mount the session pages (rest_framework.urls under
+// "api-auth/"), the browsable page's defaults.
+const (
+	DefaultLoginURL  = "/api-auth/login/"
+	DefaultLogoutURL = "/api-auth/logout/"
+)
 
 // New returns a client of h that reports failures to t.
 func New(t testing.TB, h http.Handler) *Client {
@@ -117,12 +134,67 @@ func (c *Client) Do(method, path, body string, header ...string) *Response {
 			req.AddCookie(ck)
 		}
 	}
+	if c.forced != nil {
+		req = request.ForceAuthenticate(req, c.forced.User, c.forced.Token)
+	}
 	rec := httptest.NewRecorder()
 	c.handler.ServeHTTP(rec, req)
 	if c.Jar != nil {
 		c.Jar.SetCookies(u, rec.Result().Cookies())
 	}
 	return &Response{t: c.t, Status: rec.Code, Header: rec.Header(), Body: rec.Body.String()}
+}
+
+// ForceAuthenticate makes the client's requests authenticate as user,
+// with token as their auth, without credentials, as DRF's APIClient's
+// force_authenticate: every view's schemes are replaced by this one
+// (request.Forced), so a view needing a scheme of its own still sees the
+// user. A nil user ends it.
+func (c *Client) ForceAuthenticate(user request.User, token any) {
+	c.forced = nil
+	if user != nil {
+		c.forced = &request.Forced{User: user, Token: token}
+	}
+}
+
+// csrfField finds the hidden CSRF input of a Django form page.
+var csrfField = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value="([^"]+)">`)
+
+// Login logs the client in through the login page the service mounts
+// (LoginURL), as a browser does: it fetches the form for its CSRF token,
+// posts the credentials with it and keeps the session cookie. It reports
+// whether the page accepted them (Django's redirect), as Django's
+// Client.login reports success; a page that is not mounted fails the
+// test. The client needs its Jar.
+func (c *Client) Login(username, password string) bool {
+	c.t.Helper()
+	if c.Jar == nil {
+		c.t.Fatal("apitest: Login needs the client's Jar for the session cookie")
+	}
+	page := cmp.Or(c.LoginURL, DefaultLoginURL)
+	form := c.Get(page)
+	m := csrfField.FindStringSubmatch(form.Body)
+	if form.Status != http.StatusOK || m == nil {
+		c.t.Fatalf("apitest: no login form at %s (%d):\n%s", page, form.Status, form.Body)
+	}
+	body := url.Values{m[1]: {html.UnescapeString(m[2])}, "username": {username}, "password": {password}}
+	return c.Post(page, body.Encode(), "Content-Type: application/x-www-form-urlencoded").Status == http.StatusFound
+}
+
+// Logout ends what Login and ForceAuthenticate began, as DRF's APIClient's
+// logout: the forced user is dropped, the session is ended through the
+// logout page (LogoutURL, which Django 3.2 serves to a GET) when the client
+// has cookies, and the cookies are forgotten.
+func (c *Client) Logout() {
+	c.t.Helper()
+	c.forced = nil
+	if c.Jar == nil {
+		return
+	}
+	if len(c.Jar.Cookies(&url.URL{Scheme: "http", Host: Host, Path: "/"})) > 0 {
+		c.Get(cmp.Or(c.LogoutURL, DefaultLogoutURL))
+	}
+	c.Jar, _ = cookiejar.New(nil)
 }
 
 // Cookie returns the value of the cookie name the client would send to

@@ -140,7 +140,12 @@ type Config struct {
 }
 
 // New wraps r.
+// A request marked by ForceAuthenticate has the forced scheme as its only
+// one.
 func New(r *http.Request, c Config) *Request {
+	if f := forcedScheme(r); f != nil {
+		c.Authenticators = []Authenticator{f}
+	}
 	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers, maxFields: c.MaxNumberFields,
 		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken,
 		versionParam: c.VersionParam, formatParam: c.FormatParam, logger: c.Logger}
