@@ -5,6 +5,7 @@ import (
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/routers"
+	"github.com/go-drf/drf/framework/schemas/apidocs"
 	"github.com/go-drf/drf/framework/versioning"
 )
 
@@ -64,8 +65,11 @@ func (a *app) routes(api *framework.API) {
 	api.Handle("/url/{version}/books/", a.versionedBooks("Versioned Book List", generics.ListAPIView[Book]), framework.Named("url-book-list"))
 	api.Handle("/url/{version}/books/{pk}/", a.versionedBooks("Versioned Book Detail", generics.RetrieveAPIView[Book]), framework.Named("url-book-detail"))
 
-	// Beyond DRF: opt-in features, outside the contract (beyond.go).
+	// Beyond DRF: opt-in features, outside the contract (beyond.go,
+	// problems.go).
 	a.beyondRoutes(api)
+	a.problemRoutes(api)
+	a.deprecationRoutes(api)
 
 	// Ecosystem packages imitated (eco_*.go).
 	a.ecoJWTRoutes(api)
@@ -75,7 +79,9 @@ func (a *app) routes(api *framework.API) {
 	// Health: /livez and /readyz, for load balancers and orchestrators.
 	api.MountHealth(a.health())
 
-	// The OpenAPI document: the whole API, or ?version=v1 or v2's routes.
-	schema := Schema(api).View()
-	api.Handle("/schema/", schema, framework.Named("schema"))
+	// The OpenAPI document: the whole API, or ?version=v1 or v2's routes;
+	// Swagger UI and Redoc show it at /schema/swagger-ui/ and /schema/redoc/.
+	gen := Schema(api)
+	api.Handle("/schema/", gen.View(), framework.Named("schema"))
+	apidocs.Pages{SchemaPath: "/schema/", Versions: gen.Versions, Title: gen.Info.Title}.Register(api, "/schema/")
 }

@@ -32,6 +32,10 @@ func (a *app) settings() framework.Settings {
 		ThrottleRates: map[string]string{"anon": "3/minute"},
 		ThrottleCache: a.throttleCache,
 
+		// Problem details on /beyond/problems/, DRF's bodies elsewhere
+		// (problems.go).
+		ExceptionHandler: exceptionHandler,
+
 		// Logs and telemetry (docs/operations.md).
 		Logger:   a.logger,
 		Observer: a.observer,

@@ -1,0 +1,64 @@
+package sample_test
+
+import (
+	"net/http"
+	"testing"
+)
+
+const aliceBasic = "Authorization: Basic YWxpY2U6YWxpY2UtcGFzcw=="
+
+// TestBeyondProblems: the errors of /beyond/problems/ are problem details
+// (RFC 9457); the same viewset at /books/ keeps DRF's bodies.
+func TestBeyondProblems(t *testing.T) {
+	c := serve(t, newDB(t))
+	cases := []struct {
+		method, path, body string
+		header             []string
+		status             int
+		want               string
+	}{
+		{"GET", "/beyond/problems/books/999/", "", nil, 404,
+			`{"type":"about:blank","title":"Not Found","status":404,"detail":"No Book matches the given query.","instance":"/beyond/problems/books/999/","code":"not_found"}`},
+		{"POST", "/beyond/problems/books/", `{"author":"A","rating":9}`, []string{aliceBasic}, 400,
+			`{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid input.","instance":"/beyond/problems/books/","code":"invalid","errors":{"title":["This field is required."],"rating":["Ensure this value is less than or equal to 5."]}}`},
+		{"POST", "/beyond/problems/books/", `{"title":"T","author":"A","rating":1}`, nil, 403,
+			`{"type":"about:blank","title":"Forbidden","status":403,"detail":"Authentication credentials were not provided.","instance":"/beyond/problems/books/","code":"not_authenticated"}`},
+		{"DELETE", "/beyond/problems/books/", "", []string{aliceBasic}, 405,
+			`{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"Method \"DELETE\" not allowed.","instance":"/beyond/problems/books/","code":"method_not_allowed"}`},
+	}
+	for _, tc := range cases {
+		r := c.Do(tc.method, tc.path, tc.body, tc.header...)
+		if r.Status != tc.status || r.Header.Get("Content-Type") != "application/problem+json" || r.Body != tc.want {
+			t.Errorf("%s %s: %d %s\n%s\nwant %d\n%s", tc.method, tc.path, r.Status, r.Header.Get("Content-Type"), r.Body, tc.status, tc.want)
+		}
+	}
+	if r := c.Get("/beyond/problems/books/1/"); r.Status != http.StatusOK || r.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("a book: %d %s", r.Status, r.Header.Get("Content-Type"))
+	}
+	if r := c.Get("/books/999/"); r.Status != http.StatusNotFound || r.Header.Get("Content-Type") != "application/json" || r.Body != `{"detail":"No Book matches the given query."}` {
+		t.Errorf("/books/999/: %d %s %s", r.Status, r.Header.Get("Content-Type"), r.Body)
+	}
+}
+
+// TestBeyondDeprecation: /beyond/url/v1/books/ announces v1's deprecation
+// and sunset on every answer, and links the same page in v2; v2 does not.
+func TestBeyondDeprecation(t *testing.T) {
+	c := serve(t, newDB(t))
+	for path, successor := range map[string]string{
+		"/beyond/url/v1/books/?page=2": "<http://testserver/beyond/url/v2/books/?page=2>; rel=\"successor-version\"",
+		"/beyond/url/v1/books/3/":      "<http://testserver/beyond/url/v2/books/3/>; rel=\"successor-version\"",
+		"/beyond/url/v1/books/999/":    "<http://testserver/beyond/url/v2/books/999/>; rel=\"successor-version\"",
+	} {
+		r := c.Get(path)
+		if r.Header.Get("Deprecation") != "@1767225600" || r.Header.Get("Sunset") != "Fri, 31 Dec 2027 23:59:59 GMT" || r.Header.Get("Link") != successor {
+			t.Errorf("%s: %d %v", path, r.Status, r.Header)
+		}
+	}
+	r := c.Get("/beyond/url/v2/books/3/")
+	if r.Status != http.StatusOK || r.Header.Get("Deprecation") != "" || r.Header.Get("Sunset") != "" || r.Header.Get("Link") != "" {
+		t.Errorf("v2: %d %v", r.Status, r.Header)
+	}
+	if r := c.Get("/beyond/url/v1/books/3/"); r.Status != http.StatusOK || r.Body != `{"id":3,"title":"Book 003"}` {
+		t.Errorf("v1 body: %d %s", r.Status, r.Body)
+	}
+}
