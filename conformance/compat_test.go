@@ -12,6 +12,9 @@ import (
 var compatTable = []row{
 	// Django 4.0's SecurityMiddleware (SECURE_CROSS_ORIGIN_OPENER_POLICY).
 	{name: "Cross-Origin-Opener-Policy on every answer", path: "/whoami/"},
+	// DRF 3.15 #8051: Django's Http404 keeps its message.
+	{name: "a missing book names the model", path: "/books/99999/"},
+	{name: "a missing versioned book names the model", path: "/url/v2/books/99999/"},
 	// DRF 3.15 #8790: credentials without a colon are badly encoded.
 	{name: "Basic credentials without a colon", path: "/auth/basic-first/", header: []string{"Authorization: Basic YWxpY2U="}},
 	{name: "Basic credentials decoding to nothing", path: "/auth/basic-first/", header: []string{"Authorization: Basic !!!"}},

@@ -63,6 +63,10 @@ type GenericAPIView[T any] struct {
 	// Conditional, when set, gives the detail actions ETags and answers
 	// If-None-Match and If-Match (RFC 9110); nil answers as DRF does.
 	Conditional *Conditional
+
+	// missing is the detail of GetObject's 404 from DRF 3.15 on, naming
+	// T (CheckActions sets it).
+	missing string
 }
 
 // Policies returns the view configuration the handlers run under; a
@@ -81,6 +85,12 @@ func (g *GenericAPIView[T]) LookupParam() string {
 // router uses when given none (DRF uses the model's name).
 func (g *GenericAPIView[T]) DefaultBasename() string {
 	return strings.ToLower(reflect.TypeFor[T]().Name())
+}
+
+// missingDetail is Django's Http404 detail for no T: "No Book matches the
+// given query.".
+func missingDetail[T any]() string {
+	return "No " + reflect.TypeFor[T]().Name() + " matches the given query."
 }
 
 func (g *GenericAPIView[T]) lookupField() string {
@@ -146,8 +156,9 @@ func (g *GenericAPIView[T]) SerializerContext(r *request.Request) *serializers.C
 
 // GetObject returns the item the URL names (get_object): the filtered
 // source's item whose lookup field equals the URL parameter, after the
-// view's object permissions. No item, or a value of the wrong type, is
-// 404 "Not found.".
+// view's object permissions. No item is 404 "No T matches the given
+// query." (Django's get_object_or_404, kept by DRF 3.15, #8051), "Not
+// found." at DRF 3.14 level; a value of the wrong type is 404 "Not found.".
 func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T, error) {
 	src, err := g.GetSource(r)
 	if err != nil {
@@ -165,8 +176,15 @@ func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T
 		}
 		items = rows.Items
 	}
-	if errors.Is(err, query.ErrInvalidValue) || (err == nil && len(items) == 0) {
+	if errors.Is(err, query.ErrInvalidValue) || (err == nil && len(items) == 0 && v.Compatibility() == framework.DRF314) {
 		return nil, exceptions.NotFound()
+	}
+	if err == nil && len(items) == 0 {
+		detail := g.missing
+		if detail == "" { // a view not set up by CheckActions
+			detail = missingDetail[T]()
+		}
+		return nil, exceptions.NotFound(detail)
 	}
 	if err != nil {
 		return nil, err

@@ -267,10 +267,10 @@ func TestObjectPermissionsAndHooks(t *testing.T) {
 		{"OPTIONS", "/books/4/", "alice", "", 200, `{"name":"","description":"","renders":["application/json"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"],"actions":{"PUT":{"id":{"type":"integer",...`},
 		{"PATCH", "/books/1/", "alice", `{"title":"mine"}`, 403, `{"detail":"You do not have permission to perform this action."}`},
 		{"DELETE", "/books/1/", "alice", "", 403, `{"detail":"You do not have permission to perform this action."}`},
-		{"PATCH", "/books/9/", "alice", `{"title":"x"}`, 404, `{"detail":"Not found."}`},
+		{"PATCH", "/books/9/", "alice", `{"title":"x"}`, 404, `{"detail":"No Book matches the given query."}`},
 		{"PATCH", "/books/2/", "alice", `{"title":"mine"}`, 200, `{"id":2,"title":"mine!","author":"Author 2","rating":5,"created":"2024-01-01T02:00:00Z","owner":"alice"}`},
 		{"DELETE", "/books/2/", "alice", "", 204, ``},
-		{"GET", "/books/2/", "", "", 404, `{"detail":"Not found."}`},
+		{"GET", "/books/2/", "", "", 404, `{"detail":"No Book matches the given query."}`},
 	} {
 		code, _, body := s.do(t, c.method, c.path, c.user, c.body)
 		ok := body == c.want

@@ -33,7 +33,7 @@ func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 type Gadget struct {
 	ID    int64           `db:"id" json:"id" drf:"read_only"`
 	Code  uuid.UUID       `db:"code" json:"code" drf:"required"`
-	Price decimal.Decimal `db:"price" json:"price" drf:"required"`
+	Price decimal.Decimal `db:"price" json:"price" drf:"required,max_digits=8,decimal_places=2"`
 	Note  sql.NullString  `db:"note" json:"note" drf:"max_length=100"`
 	Nick  *string         `db:"nick" json:"nick" drf:"max_length=50"`
 	Seen  sql.NullTime    `db:"seen" json:"seen"`
@@ -102,20 +102,30 @@ func TestCustomTypesRoundTrip(t *testing.T) {
 		// the decimal a string, the JSON any value.
 		expect(c.Post("/gadgets/", `{"code":"`+strings.ToUpper(code1)+`","price":"12.50","note":"first gadget","nick":null,`+
 			`"seen":"2024-01-05T10:00:00+01:00","data":{"b":[1,2.5,"x"],"a":{"c":null}}}`, js...),
-			201, `{"id":1,"code":"`+code1+`","price":"12.5","note":"first gadget","nick":null,"seen":"2024-01-05T09:00:00Z","data":{"a":{"c":null},"b":[1,2.5,"x"]}}`)
+			201, `{"id":1,"code":"`+code1+`","price":"12.50","note":"first gadget","nick":null,"seen":"2024-01-05T09:00:00Z","data":{"a":{"c":null},"b":[1,2.5,"x"]}}`)
 		expect(c.Post("/gadgets/", `{"code":"`+code2+`","price":100,"nick":"second","data":[]}`, js...),
-			201, `{"id":2,"code":"`+code2+`","price":"100","note":null,"nick":"second","seen":null,"data":[]}`)
+			201, `{"id":2,"code":"`+code2+`","price":"100.00","note":null,"nick":"second","seen":null,"data":[]}`)
 		// Values the types refuse, in DRF's words.
 		expect(c.Post("/gadgets/", `{"code":"not-a-uuid","price":"abc","data":null,"note":"`+strings.Repeat("n", 101)+`"}`, js...),
 			400, `{"code":["Must be a valid UUID."],"price":["A valid number is required."],"note":["Ensure this field has no more than 100 characters."],"data":["This field may not be null."]}`)
 		expect(c.Post("/gadgets/", `{"code":12,"price":true}`, js...),
 			400, `{"code":["Must be a valid UUID."],"price":["A valid number is required."]}`)
+		// The decimal's precision, in DRF's order and words.
+		for price, msg := range map[string]string{
+			`"123456789"`: "Ensure that there are no more than 8 digits in total.",
+			`1.005`:       "Ensure that there are no more than 2 decimal places.",
+			`"1234567.1"`: "Ensure that there are no more than 6 digits before the decimal point.",
+			`"NaN"`:       "A valid number is required.",
+			`"1e999"`:     "Ensure that there are no more than 8 digits in total.",
+		} {
+			expect(c.Post("/gadgets/", `{"code":"`+code2+`","price":`+price+`,"data":{}}`, js...), 400, `{"price":["`+msg+`"]}`)
+		}
 		// Read back by the UUID, in any spelling Python's uuid.UUID reads.
-		first := `{"id":1,"code":"` + code1 + `","price":"12.5","note":"first gadget","nick":null,"seen":"2024-01-05T09:00:00Z","data":{"a":{"c":null},"b":[1,2.5,"x"]}}`
+		first := `{"id":1,"code":"` + code1 + `","price":"12.50","note":"first gadget","nick":null,"seen":"2024-01-05T09:00:00Z","data":{"a":{"c":null},"b":[1,2.5,"x"]}}`
 		expect(c.Get("/gadgets/"+code1+"/"), 200, first)
 		expect(c.Get("/gadgets/"+strings.ToUpper(strings.ReplaceAll(code1, "-", ""))+"/"), 200, first)
 		expect(c.Get("/gadgets/not-a-uuid/"), 404, `{"detail":"Not found."}`)
-		expect(c.Get("/gadgets/00000000-0000-0000-0000-000000000000/"), 404, `{"detail":"Not found."}`)
+		expect(c.Get("/gadgets/00000000-0000-0000-0000-000000000000/"), 404, `{"detail":"No Gadget matches the given query."}`)
 
 		// Updated: nulls in, values out.
 		expect(c.Do("PATCH", "/gadgets/"+code1+"/", `{"price":7.25,"note":null,"nick":"n","seen":null,"data":[1,"<&>"]}`, js...),
@@ -125,7 +135,7 @@ func TestCustomTypesRoundTrip(t *testing.T) {
 
 		// Listed, ordered by the decimal as a number (7.25 before 100),
 		// by the UUID, and searched.
-		second := `{"id":2,"code":"` + code2 + `","price":"100","note":null,"nick":"second","seen":null,"data":[]}`
+		second := `{"id":2,"code":"` + code2 + `","price":"100.00","note":null,"nick":"second","seen":null,"data":[]}`
 		first = `{"id":1,"code":"` + code1 + `","price":"7.25","note":"again","nick":"n","seen":null,"data":"text"}`
 		expect(c.Get("/gadgets/"), 200, "["+first+","+second+"]")
 		expect(c.Get("/gadgets/?ordering=-price"), 200, "["+second+","+first+"]")
@@ -137,7 +147,7 @@ func TestCustomTypesRoundTrip(t *testing.T) {
 		// A form's text is the JSON of a JSON field.
 		form := []string{"Content-Type: application/x-www-form-urlencoded"}
 		expect(c.Post("/gadgets/", url.Values{"code": {"11111111-2222-3333-4444-555555555555"}, "price": {"0.5"}, "data": {`{"k": "v"}`}}.Encode(), form...),
-			201, `{"id":3,"code":"11111111-2222-3333-4444-555555555555","price":"0.5","note":null,"nick":null,"seen":null,"data":{"k":"v"}}`)
+			201, `{"id":3,"code":"11111111-2222-3333-4444-555555555555","price":"0.50","note":null,"nick":null,"seen":null,"data":{"k":"v"}}`)
 		expect(c.Post("/gadgets/", url.Values{"code": {"11111111-2222-3333-4444-555555555556"}, "price": {"1"}, "data": {`{"k": `}}.Encode(), form...),
 			400, `{"data":["Value must be valid JSON."]}`)
 
@@ -153,7 +163,7 @@ func TestCustomTypesRoundTrip(t *testing.T) {
 		}
 
 		expect(c.Do("DELETE", "/gadgets/"+code2+"/", ""), 204, "")
-		expect(c.Get("/gadgets/"+code2+"/"), 404, `{"detail":"Not found."}`)
+		expect(c.Get("/gadgets/"+code2+"/"), 404, `{"detail":"No Gadget matches the given query."}`)
 
 		// OPTIONS names the fields as DRF's SimpleMetadata does.
 		r := c.Do("OPTIONS", "/gadgets/", "")
@@ -204,7 +214,7 @@ func checkGadgetSchema(t *testing.T, doc *schemas.Document) {
 	}
 	got, _ := json.Marshal(s)
 	if want := `{"type":"object","properties":{"id":{"type":"integer","readOnly":true},"code":{"type":"string","format":"uuid"},` +
-		`"price":{"type":"string","format":"decimal"},"note":{"type":["string","null"],"maxLength":100},` +
+		`"price":{"type":"string","format":"decimal","multipleOf":0.01,"maximum":1000000,"minimum":-1000000},"note":{"type":["string","null"],"maxLength":100},` +
 		`"nick":{"type":["string","null"],"maxLength":50},"seen":{"type":["string","null"],"format":"date-time"},"data":{}},` +
 		`"required":["code","price"]}`; string(got) != want {
 		t.Errorf("Gadget schema =\n%s\nwant\n%s", got, want)

@@ -13,6 +13,7 @@ import (
 // no Perform hook. Routers call it on registration.
 func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error {
 	name := g.DefaultBasename()
+	g.missing = missingDetail[T]()
 	if g.Source == nil && g.SourceFor == nil {
 		return fmt.Errorf("generics: view of %s needs a Source or SourceFor", name)
 	}

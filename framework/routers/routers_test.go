@@ -79,7 +79,9 @@ func TestModelViewSetAsTheReference(t *testing.T) {
 	srv := apitest.New(t, api)
 
 	const listAllow, detailAllow = "GET, POST, HEAD, OPTIONS", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS"
-	notFound := `{"detail":"Not found."}`
+	// A lookup value that cannot be an id is "Not found."; no such book
+	// names the model (DRF 3.15, #8051).
+	notFound, noBook := `{"detail":"Not found."}`, `{"detail":"No Book matches the given query."}`
 	for _, c := range []struct {
 		method, path, user, body string
 		status                   int
@@ -90,7 +92,7 @@ func TestModelViewSetAsTheReference(t *testing.T) {
 		{"GET", "/books/?page=10", "", "", 200, listAllow, `{"count":100,"next":null,"previous":"http://testserver/books/?page=9","results":[{"id":91,...`},
 		{"GET", "/books/3/", "", "", 200, detailAllow, `{"id":3,"title":"Book 003","author":"Author 3","rating":2,"created":"2024-01-01T03:00:00Z","owner":"admin"}`},
 		{"GET", "/books/abc/", "", "", 404, detailAllow, notFound},
-		{"GET", "/books/999/", "", "", 404, detailAllow, notFound},
+		{"GET", "/books/999/", "", "", 404, detailAllow, noBook},
 		{"GET", "/books/1%20OR%201=1/", "", "", 404, detailAllow, notFound},
 		{"POST", "/books/", "", `{"title":"t","author":"a","rating":3}`, 403, listAllow, `{"detail":"Authentication credentials were not provided."}`},
 		{"DELETE", "/books/7/", "", "", 403, detailAllow, `{"detail":"Authentication credentials were not provided."}`},
@@ -105,9 +107,9 @@ func TestModelViewSetAsTheReference(t *testing.T) {
 		{"PATCH", "/books/5/", "alice", `{"rating":1, "title":"patched"}`, 200, detailAllow, `{"id":5,"title":"patched","author":"Author 5","rating":1,"created":"2024-01-01T05:00:00Z","owner":"admin"}`},
 		{"PATCH", "/books/5/", "alice", `[]`, 400, detailAllow, `{"non_field_errors":["Invalid data. Expected a dictionary, but got list."]}`},
 		{"PATCH", "/books/5/", "alice", "", 200, detailAllow, `{"id":5,"title":"patched","author":"Author 5","rating":1,"created":"2024-01-01T05:00:00Z","owner":"admin"}`},
-		{"PATCH", "/books/999/", "alice", `{"rating":9}`, 404, detailAllow, notFound},
+		{"PATCH", "/books/999/", "alice", `{"rating":9}`, 404, detailAllow, noBook},
 		{"DELETE", "/books/6/", "alice", "", 204, detailAllow, ``},
-		{"DELETE", "/books/6/", "alice", "", 404, detailAllow, notFound},
+		{"DELETE", "/books/6/", "alice", "", 404, detailAllow, noBook},
 		{"POST", "/books/7/", "alice", "", 405, detailAllow, `{"detail":"Method \"POST\" not allowed."}`},
 		{"DELETE", "/books/", "alice", "", 405, listAllow, `{"detail":"Method \"DELETE\" not allowed."}`},
 		{"OPTIONS", "/books/", "", "", 200, listAllow, `{"name":"Book List","description":"","renders":["application/json"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}`},
@@ -187,7 +189,7 @@ func TestExtraActionsAndNamespaces(t *testing.T) {
 		{"GET", "/api/shelf/top/", 200, "GET, HEAD, OPTIONS", `{"action":"top"}`},
 		{"OPTIONS", "/api/shelf/top/", 200, "GET, HEAD, OPTIONS", `{"name":"Top","description":"","renders":["application/json"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}`},
 		{"POST", "/api/shelf/2/set_rating/", 200, "POST, PUT, OPTIONS", `{"id":2,"method":"POST"}`},
-		{"PUT", "/api/shelf/9/set_rating/", 404, "POST, PUT, OPTIONS", `{"detail":"Not found."}`},
+		{"PUT", "/api/shelf/9/set_rating/", 404, "POST, PUT, OPTIONS", `{"detail":"No Book matches the given query."}`},
 		{"GET", "/api/shelf/2/set_rating/", 405, "POST, PUT, OPTIONS", `{"detail":"Method \"GET\" not allowed."}`},
 		{"POST", "/api/shelf/", 405, "GET, HEAD, OPTIONS", `{"detail":"Method \"POST\" not allowed."}`},
 		{"DELETE", "/api/shelf/2/", 405, "GET, HEAD, OPTIONS", `{"detail":"Method \"DELETE\" not allowed."}`},
