@@ -106,5 +106,8 @@ func (a *app) beyondRoutes(api *framework.API) {
 			authentication.Session{Sessions: a.sessions, Realm: "api"}))
 		api.Handle("/url/{version}/resolve/", resolveView())
 		api.Handle("/ratelimit/", rateLimited())
+		books, book := a.beyondBooks()
+		api.Handle("/books/", books)
+		api.Handle("/books/{id}/", book)
 	})
 }

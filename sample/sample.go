@@ -35,9 +35,10 @@ import (
 // sessions, and the books table; then the hashed device tokens of the
 // /beyond/ routes, a table of their own; then simplejwt's blacklist
 // (/eco/jwt/), the API keys (/eco/api-key/), and the content types and
-// default permissions of the Models (/eco/perms/).
+// default permissions of the Models (/eco/perms/); then the leases and
+// idempotency keys of /beyond/books/.
 var Migrations = slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, []store.Migration{booksMigration}, hashedtoken.Migrations,
-	simplejwt.Migrations, ecoMigrations)
+	simplejwt.Migrations, ecoMigrations, beyondMigrations)
 
 // Migrate applies the Migrations that db does not have yet.
 func Migrate(ctx context.Context, db *sqlx.DB) error {
@@ -188,6 +189,7 @@ func newAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*app, *framework.
 		opt(a)
 	}
 	a.sessions.Logger = a.logger
+	a.sessions.Compatibility = a.compat
 	api := framework.NewAPI(db, a.settings())
 	a.routes(api)
 	return a, api, nil
