@@ -20,6 +20,9 @@ type Response struct {
 	Page Page
 	// Exception marks answers built from an error.
 	Exception bool
+	// TemplateName names the template TemplateHTMLRenderer renders the
+	// answer with, over the renderer's own (DRF's Response(template_name=)).
+	TemplateName string
 }
 
 // OK is a 200 answer with data.

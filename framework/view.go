@@ -410,14 +410,14 @@ func (h *handler) handleException(r *request.Request, err error) *Response {
 	if gone := r.Context().Err(); gone != nil && errors.Is(err, gone) {
 		// The client went away mid-request: nothing is wrong with the server.
 		h.log.InfoContext(r.Context(), "request abandoned by the client", attrs...)
-		return &Response{Status: http.StatusServiceUnavailable, Data: map[string]string{"detail": "Request abandoned."}}
+		return &Response{Status: http.StatusServiceUnavailable, Data: ErrorDetail{"Request abandoned."}, Exception: true}
 	}
 	var p *panicError
 	if errors.As(err, &p) {
 		attrs = append(attrs, "stack", string(p.stack))
 	}
 	h.log.ErrorContext(r.Context(), "internal server error", attrs...)
-	return &Response{Status: http.StatusInternalServerError, Data: map[string]string{"detail": "A server error occurred."}}
+	return &Response{Status: http.StatusInternalServerError, Data: ErrorDetail{"A server error occurred."}, Exception: true}
 }
 
 // authenticateHeader is the WWW-Authenticate value of the view's first scheme.
@@ -445,13 +445,9 @@ func DefaultExceptionHandler(err error, v *View, r *request.Request) *Response {
 	}
 	var data any = api.Detail
 	if s, ok := api.Detail.(string); ok {
-		data = detailBody{s}
+		data = ErrorDetail{s}
 	}
 	return &Response{Status: api.Status, Data: data, Header: api.Header.Clone(), Exception: true}
-}
-
-type detailBody struct {
-	Detail string `json:"detail"`
 }
 
 func defaultOptions(v *View, r *request.Request) (*Response, error) {
