@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -26,6 +25,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/framework/throttling"
 	"github.com/go-drf/drf/internal/rawjson"
 )
 
@@ -78,7 +78,8 @@ type Keys struct {
 	Running time.Duration
 	// Owner names the client whose keys are its own; nil gives the user
 	// ("user:" and the username) or, for anonymous requests, the address
-	// the request came from ("ip:" and the address).
+	// the request came from ("ip:" and the address, as throttles read it:
+	// throttling.ClientIP, trusting NUM_PROXIES).
 	Owner func(r *request.Request) string
 	// Now is the clock; nil gives time.Now.
 	Now func() time.Time
@@ -107,7 +108,7 @@ func (k Keys) Post(h framework.HandlerFunc) framework.HandlerFunc {
 		if !ok {
 			return h(v, r) // the body could not be read: the view answers why
 		}
-		owner := k.owner(r)
+		owner := k.owner(v, r)
 		ctx := r.Context()
 		for {
 			took, err := k.take(ctx, owner, key, fingerprint)
@@ -200,18 +201,14 @@ type errReader struct{ err error }
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // owner is the client whose keys r's are.
-func (k Keys) owner(r *request.Request) string {
+func (k Keys) owner(v *framework.View, r *request.Request) string {
 	if k.Owner != nil {
 		return k.Owner(r)
 	}
 	if u := r.User(); u.IsAuthenticated() {
 		return "user:" + u.GetUsername()
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	return "ip:" + host
+	return "ip:" + throttling.ClientIP(r, v.Global().NumProxies)
 }
 
 func (k Keys) now() time.Time {
