@@ -68,6 +68,48 @@ type Action struct {
 	// URLName names the route "{basename}-{URLName}"; "" gives URLPath
 	// with "-" for "_".
 	URLName string
+
+	// The action's own policies, over the viewset's (DRF's @action(
+	// authentication_classes=..., permission_classes=...,
+	// throttle_classes=..., renderer_classes=..., parser_classes=...));
+	// an unset list keeps the viewset's. The tutorial's highlight is
+	// Renderers: framework.Renderers(framework.StaticHTMLRenderer{}).
+	Authentication framework.List[request.Authenticator]
+	Permissions    framework.List[framework.Permission]
+	Throttles      framework.List[framework.Throttle]
+	Renderers      framework.List[framework.Renderer]
+	Parsers        framework.List[request.Parser]
+	// Describer describes the action's serializer (DRF's @action(
+	// serializer_class=...)) for its OPTIONS, schema and browsable form,
+	// e.g. a generics.GenericAPIView with the action's Serializer; nil
+	// keeps the viewset's. When it has a Metadata method, it answers the
+	// action's OPTIONS.
+	Describer framework.Describer
+}
+
+// apply puts the action's own policies over v, the viewset's.
+func (a *Action) apply(v *framework.View) {
+	if a.Authentication.IsSet() {
+		v.Authentication = a.Authentication
+	}
+	if a.Permissions.IsSet() {
+		v.Permissions = a.Permissions
+	}
+	if a.Throttles.IsSet() {
+		v.Throttles = a.Throttles
+	}
+	if a.Renderers.IsSet() {
+		v.Renderers = a.Renderers
+	}
+	if a.Parsers.IsSet() {
+		v.Parsers = a.Parsers
+	}
+	if a.Describer != nil {
+		v.Describer = a.Describer
+		if m, ok := a.Describer.(metadataer); ok {
+			v.Options = m.Metadata
+		}
+	}
 }
 
 var handlerType = reflect.TypeFor[func(*framework.View, *request.Request) (*framework.Response, error)]()
@@ -78,6 +120,8 @@ type route struct {
 	name     string
 	viewName string
 	handlers map[string]framework.HandlerFunc
+	// action is the extra action the route serves, nil for a standard one.
+	action *Action
 }
 
 type registration struct {
@@ -259,7 +303,7 @@ func extraRoute(a Action, basename, listPattern, detailPattern string) (route, e
 	if a.Detail {
 		pattern = detailPattern + path + "/"
 	}
-	r := route{pattern: pattern, name: basename + "-" + name, viewName: prettyName(a.Name), handlers: map[string]framework.HandlerFunc{}}
+	r := route{pattern: pattern, name: basename + "-" + name, viewName: prettyName(a.Name), handlers: map[string]framework.HandlerFunc{}, action: &a}
 	methods := a.HTTPMethods
 	if len(methods) == 0 {
 		methods = []string{http.MethodGet}
@@ -322,6 +366,9 @@ func (rt *SimpleRouter) Mount(api *framework.API) {
 			v.Patch, v.Delete, v.Head = ro.handlers[http.MethodPatch], ro.handlers[http.MethodDelete], nil
 			if reg.options != nil {
 				v.Options = reg.options
+			}
+			if ro.action != nil {
+				ro.action.apply(&v)
 			}
 			api.Handle(ro.pattern, v, framework.Named(ro.name))
 		}

@@ -1,0 +1,66 @@
+package routers_test
+
+import (
+	"testing"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/routers"
+)
+
+// snippets is a viewset with the tutorial's highlight action.
+type snippets struct{ plain }
+
+func (s *snippets) Retrieve(v *framework.View, r *request.Request) (*framework.Response, error) {
+	return framework.OK(map[string]string{"pk": r.PathValue("pk")}), nil
+}
+
+func (s *snippets) Highlight(v *framework.View, r *request.Request) (*framework.Response, error) {
+	return framework.OK("<p>" + r.PathValue("pk") + "</p>"), nil
+}
+
+func (s *snippets) Echo(v *framework.View, r *request.Request) (*framework.Response, error) {
+	data, err := r.Data()
+	if err != nil {
+		return nil, err
+	}
+	return framework.OK(data), nil
+}
+
+// An extra action's own policies replace the viewset's, as DRF's
+// @action(renderer_classes=[StaticHTMLRenderer]) in the tutorial: the
+// answers of DRF 3.14 for the same viewset.
+func TestActionPolicies(t *testing.T) {
+	vs := &snippets{}
+	var router routers.DefaultRouter
+	router.Register("snippets", vs, "snippet",
+		routers.Action{Name: "Highlight", Handler: vs.Highlight, Detail: true, Renderers: framework.Renderers(framework.StaticHTMLRenderer{})},
+		routers.Action{Name: "Echo", Handler: vs.Echo, HTTPMethods: []string{"POST"}, Parsers: framework.Parsers(framework.JSONParser{})},
+		routers.Action{Name: "Mine", Handler: vs.Echo, Permissions: framework.Permissions(framework.IsAuthenticated{})},
+	)
+	api := framework.NewAPI(nil, framework.Settings{Renderers: framework.Renderers(framework.JSONRenderer{}, framework.StaticHTMLRenderer{})})
+	router.Mount(api)
+	c := apitest.New(t, api)
+	for _, tc := range []struct {
+		method, path, body, ctype string
+		status                    int
+		contentType, vary, want   string
+	}{
+		{"GET", "/snippets/1/highlight/", "", "", 200, "text/html; charset=utf-8", "", "<p>1</p>"},
+		{"GET", "/snippets/1/highlight/?format=json", "", "", 404, "text/html; charset=utf-8", "", "404 Not Found"},
+		{"GET", "/snippets/1/", "", "", 200, "application/json", "Accept", `{"pk":"1"}`},
+		{"POST", "/snippets/echo/", `{"a":1}`, "application/json", 200, "application/json", "Accept", `{"a":1}`},
+		{"POST", "/snippets/echo/", "a=1", "application/x-www-form-urlencoded", 415, "application/json", "Accept", `{"detail":"Unsupported media type \"application/x-www-form-urlencoded\" in request."}`},
+		{"GET", "/snippets/mine/", "", "", 403, "application/json", "Accept", `{"detail":"You do not have permission to perform this action."}`},
+	} {
+		var header []string
+		if tc.ctype != "" {
+			header = append(header, "Content-Type: "+tc.ctype)
+		}
+		r := c.Do(tc.method, tc.path, tc.body, header...)
+		if r.Status != tc.status || r.Header.Get("Content-Type") != tc.contentType || r.Header.Get("Vary") != tc.vary || r.Body != tc.want {
+			t.Errorf("%s %s: %d %v %q, want %d %s %q", tc.method, tc.path, r.Status, r.Header, r.Body, tc.status, tc.contentType, tc.want)
+		}
+	}
+}
