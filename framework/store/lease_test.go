@@ -1,0 +1,81 @@
+package store_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/testservers"
+)
+
+// leaseDBs runs fn on a migrated SQLite file and a migrated PostgreSQL
+// database.
+func leaseDBs(t *testing.T, fn func(t *testing.T, db *sqlx.DB)) {
+	t.Run("sqlite", func(t *testing.T) {
+		db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite3"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = db.Close() })
+		if _, err := store.Migrate(context.Background(), db, store.LeaseMigration); err != nil {
+			t.Fatal(err)
+		}
+		fn(t, db)
+	})
+	t.Run("postgresql", func(t *testing.T) { fn(t, testservers.OpenPostgres(t, store.LeaseMigration)) })
+}
+
+// TestLeases: a held name makes another caller wait (here until its
+// context ends), other names are free, a released name can be taken, and
+// a lease never released is taken once its TTL has run out; the late
+// release of the old holder does not free its successor's lease.
+func TestLeases(t *testing.T) {
+	leaseDBs(t, func(t *testing.T, db *sqlx.DB) {
+		ctx := context.Background()
+		a, b := store.Leases{DB: db}, store.Leases{DB: db} // two instances
+		unlock, err := a.Lock(ctx, "item:1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// held fails if name is free: it waits for the name until its
+		// context ends.
+		held := func(l store.Leases, name string) {
+			t.Helper()
+			waiting, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+			defer cancel()
+			if unlock, err := l.Lock(waiting, name); err == nil {
+				unlock()
+				t.Errorf("%s was free", name)
+			}
+		}
+		held(b, "item:1")
+		other, err := b.Lock(ctx, "item:2")
+		if err != nil {
+			t.Fatalf("another name: %v", err)
+		}
+		other()
+		unlock()
+		again, err := b.Lock(ctx, "item:1")
+		if err != nil {
+			t.Fatalf("after release: %v", err)
+		}
+		again()
+
+		short := store.Leases{DB: db, TTL: time.Nanosecond}
+		stale, err := short.Lock(ctx, "item:3") // its holder "dies": never released in time
+		if err != nil {
+			t.Fatal(err)
+		}
+		successor, err := b.Lock(ctx, "item:3")
+		if err != nil {
+			t.Fatalf("expired lease: %v", err)
+		}
+		stale()
+		held(a, "item:3") // the old holder's release did not free it
+		successor()
+	})
+}
