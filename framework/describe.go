@@ -47,6 +47,11 @@ type FieldDescription struct {
 	MaxLength, MinLength int
 	// MaxValue and MinValue bound a number, as JSON numbers; "" when unset.
 	MaxValue, MinValue string
+	// DecimalPlaces and MaxWholeDigits are a decimal's places and the
+	// digits it may have before the point (DRF's decimal_places and
+	// max_digits - decimal_places); 0 when unset, as DRF leaves them out
+	// of its schema when 0.
+	DecimalPlaces, MaxWholeDigits int
 }
 
 // Endpoint is a route registered on an API with a view: what an OpenAPI

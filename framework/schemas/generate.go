@@ -16,6 +16,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"regexp"
 	"slices"
@@ -29,6 +30,7 @@ import (
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/versioning"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // Generator builds the documents of an API (DRF's SchemaGenerator).
@@ -520,6 +522,16 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 		s.MinLength = &f.MinLength
 	}
 	s.Maximum, s.Minimum = json.Number(f.MaxValue), json.Number(f.MinValue)
+	if f.Type == "decimal" {
+		// DRF's bounds of a DecimalField's precision, unless it has its own.
+		if f.DecimalPlaces > 0 {
+			s.MultipleOf = json.Number(structs.AppendPythonFloat(nil, math.Pow10(-f.DecimalPlaces)))
+		}
+		if w := f.MaxWholeDigits; w > 0 {
+			bound := "1" + strings.Repeat("0", w)
+			s.Maximum, s.Minimum = cmp.Or(s.Maximum, json.Number(bound)), cmp.Or(s.Minimum, json.Number("-"+bound))
+		}
+	}
 	return s
 }
 

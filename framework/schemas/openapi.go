@@ -114,6 +114,7 @@ type Schema struct {
 	WriteOnly            bool             `json:"writeOnly,omitempty"`
 	MaxLength            *int             `json:"maxLength,omitempty"`
 	MinLength            *int             `json:"minLength,omitempty"`
+	MultipleOf           json.Number      `json:"multipleOf,omitempty"`
 	Maximum              json.Number      `json:"maximum,omitempty"`
 	Minimum              json.Number      `json:"minimum,omitempty"`
 }

@@ -20,6 +20,10 @@ func (s *Serializer[T]) describe() *framework.SerializerDescription {
 			ReadOnly: f.readOnly, WriteOnly: f.writeOnly, Required: f.required,
 			AllowBlank: f.allowBlank, AllowNull: f.allowNull,
 			MaxLength: f.maxLength, MinLength: f.minLength,
+			DecimalPlaces: max(f.decimalPlaces, 0),
+		}
+		if f.maxDigits >= 0 && f.decimalPlaces >= 0 {
+			d.MaxWholeDigits = f.maxDigits - f.decimalPlaces
 		}
 		if f.maxValue != nil {
 			d.MaxValue = string(f.maxValue.json())

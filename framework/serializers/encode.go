@@ -151,6 +151,11 @@ func (f *field) appendCustom(b []byte, obj unsafe.Pointer) ([]byte, error) {
 	if f.sf.IsNull(obj) {
 		return append(b, "null"...), nil
 	}
+	if f.decimalPlaces >= 0 {
+		if text, ok := f.decimalOutput(obj); ok {
+			return appendString(b, text), nil
+		}
+	}
 	jm, tm := f.sf.Marshalers(obj)
 	switch {
 	case jm != nil:

@@ -7,6 +7,8 @@
 //   - `drf:"..."` holds comma-separated options: read_only, write_only,
 //     required, allow_blank, allow_null, no_trim (keep surrounding
 //     whitespace), max_length=N, min_length=N, max_value=X, min_value=X,
+//     max_digits=N and decimal_places=N (a decimal field's precision,
+//     checked on input, and the places written, as DRF's DecimalField),
 //     label=Text and type=name (the field's label and type in OPTIONS
 //     metadata; type=field describes a value of no fixed type, as DRF's
 //     ReadOnlyField, e.g. a column a join adds).
@@ -67,7 +69,10 @@ type field struct {
 	readOnly, writeOnly, required bool
 	allowBlank, allowNull, trim   bool
 	maxLength, minLength          int // -1 when unset
-	maxValue, minValue            *bound
+	// maxDigits and decimalPlaces are a decimal's precision (DRF's
+	// DecimalField max_digits and decimal_places); -1 when unset.
+	maxDigits, decimalPlaces int
+	maxValue, minValue       *bound
 
 	compute func(obj unsafe.Pointer, c *Context) (any, error)
 	// link reports a hyperlinked identity field.
@@ -223,7 +228,7 @@ func MustNew[T any](opts ...Option) *Serializer[T] {
 }
 
 func structField(sf *structs.Field) (*field, error) {
-	f := &field{sf: sf, name: sf.JSON, trim: true, maxLength: -1, minLength: -1, allowNull: sf.Nullable}
+	f := &field{sf: sf, name: sf.JSON, trim: true, maxLength: -1, minLength: -1, maxDigits: -1, decimalPlaces: -1, allowNull: sf.Nullable}
 	if f.name == "" {
 		f.name = sf.Column
 	}
@@ -256,6 +261,14 @@ func structField(sf *structs.Field) (*field, error) {
 			f.maxLength, err = strconv.Atoi(val)
 		case "min_length":
 			f.minLength, err = strconv.Atoi(val)
+		case "max_digits":
+			if f.maxDigits, err = strconv.Atoi(val); err == nil && f.maxDigits < 1 {
+				err = strconv.ErrRange
+			}
+		case "decimal_places":
+			if f.decimalPlaces, err = strconv.Atoi(val); err == nil && f.decimalPlaces < 0 {
+				err = strconv.ErrRange
+			}
 		case "max_value":
 			f.maxValue, err = parseBound(sf, val)
 		case "min_value":
@@ -270,6 +283,12 @@ func structField(sf *structs.Field) (*field, error) {
 		if err != nil || (hasVal && val == "") {
 			return nil, fmt.Errorf("bad drf tag option %q", opt)
 		}
+	}
+	if (f.maxDigits >= 0 || f.decimalPlaces >= 0) && f.typeText() != "decimal" {
+		return nil, fmt.Errorf("max_digits and decimal_places need a decimal field")
+	}
+	if f.maxDigits >= 0 && f.decimalPlaces > f.maxDigits {
+		return nil, fmt.Errorf("decimal_places cannot exceed max_digits")
 	}
 	if f.allowNull && !sf.Nullable && sf.Kind != structs.Custom {
 		return nil, fmt.Errorf("allow_null needs a pointer field, an sql.Null type or a type that scans NULL")

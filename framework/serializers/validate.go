@@ -232,6 +232,11 @@ func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 	var js []byte
 	if s, ok := raw.(string); ok && form && typ == "json" {
 		js = []byte(s)
+	} else if raw != nil && (f.maxDigits >= 0 || f.decimalPlaces >= 0) {
+		var msg string
+		if js, msg = f.checkDecimal(raw); msg != "" {
+			return []string{msg}
+		}
 	} else {
 		var err error
 		if js, err = rawjson.Marshal(raw); err != nil {
