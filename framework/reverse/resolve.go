@@ -56,17 +56,19 @@ func (rt *Routes) Resolve(path string) (*Resolved, error) {
 	bestScore := -1
 	for _, name := range rt.Names() {
 		rt.reg.mu.RLock()
-		rte := rt.reg.routes[name]
+		routes := rt.reg.routes[name]
 		rt.reg.mu.RUnlock()
-		params, score, ok := rte.match(decoded)
-		if !ok || score <= bestScore {
-			continue
+		for _, rte := range routes {
+			params, score, ok := rte.match(decoded)
+			if !ok || score <= bestScore {
+				continue
+			}
+			res := &Resolved{Name: name, URLName: name, Pattern: rte.pattern, Params: params, routes: rt}
+			if i := strings.LastIndexByte(name, ':'); i >= 0 {
+				res.Namespace, res.URLName = name[:i], name[i+1:]
+			}
+			best, bestScore = res, score
 		}
-		res := &Resolved{Name: name, URLName: name, Pattern: rte.pattern, Params: params, routes: rt}
-		if i := strings.LastIndexByte(name, ':'); i >= 0 {
-			res.Namespace, res.URLName = name[:i], name[i+1:]
-		}
-		best, bestScore = res, score
 	}
 	if best == nil {
 		return nil, &NoResolveMatch{Path: path}

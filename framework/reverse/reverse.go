@@ -8,6 +8,7 @@
 package reverse
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -33,8 +34,10 @@ type Routes struct {
 }
 
 type registry struct {
-	mu     sync.RWMutex
-	routes map[string]*route
+	mu sync.RWMutex
+	// routes are the named routes by absolute name, in registration
+	// order: Django lets patterns share a name (reversed by arguments).
+	routes map[string][]*route
 	// handlers are the handlers mounted through Handle, by full pattern.
 	handlers map[string]http.Handler
 	config   Config
@@ -67,7 +70,7 @@ type part struct {
 
 // New returns an empty root registry configured by c.
 func New(c Config) *Routes {
-	return &Routes{reg: &registry{routes: map[string]*route{}, handlers: map[string]http.Handler{}, config: c}}
+	return &Routes{reg: &registry{routes: map[string][]*route{}, handlers: map[string]http.Handler{}, config: c}}
 }
 
 func (rt *Routes) trusted() bool { return rt.reg.config.TrustForwardedHeaders }
@@ -191,7 +194,9 @@ func HandlerAt(r *http.Request, path string) (http.Handler, bool) {
 }
 
 // Add names pattern (relative to rt's prefix) without mounting anything.
-// It panics if the name is taken or the pattern is malformed.
+// Several patterns may share a name, as in Django; Path picks the one
+// its parameters fit. It panics if the name is already given to the same
+// pattern or the pattern is malformed.
 func (rt *Routes) Add(name, pattern string) {
 	full := rt.qualify(name)
 	p := joinPath(rt.prefix, pattern)
@@ -201,10 +206,12 @@ func (rt *Routes) Add(name, pattern string) {
 	}
 	rt.reg.mu.Lock()
 	defer rt.reg.mu.Unlock()
-	if _, dup := rt.reg.routes[full]; dup {
-		panic(fmt.Sprintf("reverse: route name %q is already taken", full))
+	for _, r := range rt.reg.routes[full] {
+		if r.pattern == p {
+			panic(fmt.Sprintf("reverse: route name %q is already given to %s", full, p))
+		}
 	}
-	rt.reg.routes[full] = &route{pattern: p, parts: parts}
+	rt.reg.routes[full] = append(rt.reg.routes[full], &route{pattern: p, parts: parts})
 }
 
 // Pattern returns pattern, relative to rt, from the root: with the
@@ -336,16 +343,56 @@ func (e *NoReverseMatch) Error() string {
 // Path returns the path of the named route with params filled in. The name
 // is absolute ("v1:info"); params fill the {key} parts of the pattern and
 // must match their regular expressions; params the pattern does not name
-// are ignored; "*" fills a trailing wildcard.
+// are ignored; "*" fills a trailing wildcard. When several patterns share
+// the name, the last registered that params fit is taken, as Django's
+// reverse does, and one whose parameters are exactly params' keys before
+// one that ignores some ("another" at "/another/" and at
+// "/{version}/another/": with a version, the second; without, the first).
 func (rt *Routes) Path(name string, params map[string]string) (string, error) {
 	rt.reg.mu.RLock()
-	rte, ok := rt.reg.routes[name]
+	routes := rt.reg.routes[name]
 	rt.reg.mu.RUnlock()
+	if len(routes) == 0 {
+		return "", &NoReverseMatch{Name: name, Params: params, Reason: "no route has that name"}
+	}
+	if len(routes) > 1 {
+		for i := len(routes) - 1; i >= 0; i-- {
+			if routes[i].takesExactly(params) {
+				if p, err := routes[i].path(name, params); err == nil {
+					return p, nil
+				}
+			}
+		}
+	}
+	var first error
+	for i := len(routes) - 1; i >= 0; i-- {
+		p, err := routes[i].path(name, params)
+		if err == nil {
+			return p, nil
+		}
+		first = cmp.Or(first, err)
+	}
+	return "", first
+}
+
+// takesExactly reports whether the route's parameters are params' keys.
+func (rte *route) takesExactly(params map[string]string) bool {
+	n := 0
+	for _, p := range rte.parts {
+		if p.param != "" {
+			if _, ok := params[p.param]; !ok {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(params)
+}
+
+// path fills the route's pattern with params, as Path describes.
+func (rte *route) path(name string, params map[string]string) (string, error) {
 	fail := func(format string, a ...any) (string, error) {
 		return "", &NoReverseMatch{Name: name, Params: params, Reason: fmt.Sprintf(format, a...)}
-	}
-	if !ok {
-		return fail("no route has that name")
 	}
 	var b strings.Builder
 	for _, p := range rte.parts {

@@ -89,7 +89,7 @@ func TestPath(t *testing.T) {
 
 func TestSetupErrorsPanic(t *testing.T) {
 	for name, fn := range map[string]func(rt *reverse.Routes){
-		"duplicate name":      func(rt *reverse.Routes) { rt.Add("x", "/a/"); rt.Add("x", "/b/") },
+		"duplicate route":     func(rt *reverse.Routes) { rt.Add("x", "/a/"); rt.Add("x", "/a/") },
 		"unclosed parameter":  func(rt *reverse.Routes) { rt.Add("x", "/a/{id/") },
 		"bad regexp":          func(rt *reverse.Routes) { rt.Add("x", "/a/{id:[0-9}/") },
 		"wildcard not at end": func(rt *reverse.Routes) { rt.Add("x", "/a/*/b") },
