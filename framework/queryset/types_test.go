@@ -28,22 +28,23 @@ type part struct {
 	Tag    *string         `db:"tag"`
 	At     sql.NullTime    `db:"at"`
 	Meta   json.RawMessage `db:"meta"`
+	Alt    *uuid.UUID      `db:"alt"`
 }
 
 var partTables = map[store.Dialect]string{
 	store.SQLite: `CREATE TABLE "part" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "code" char(32) NOT NULL,
-		"weight" decimal NOT NULL, "label" varchar(20) NULL, "tag" varchar(20) NULL, "at" datetime NULL, "meta" text NOT NULL)`,
+		"weight" decimal NOT NULL, "label" varchar(20) NULL, "tag" varchar(20) NULL, "at" datetime NULL, "meta" text NOT NULL, "alt" char(32) NULL)`,
 	store.PostgreSQL: `CREATE TABLE "part" ("id" serial NOT NULL PRIMARY KEY, "code" uuid NOT NULL,
 		"weight" numeric(6, 3) NOT NULL, "label" varchar(20) NULL, "tag" varchar(20) NULL,
-		"at" timestamp with time zone NULL, "meta" jsonb NOT NULL)`,
+		"at" timestamp with time zone NULL, "meta" jsonb NOT NULL, "alt" uuid NULL)`,
 }
 
 func parts() []part {
-	tag := "t"
+	tag, alt := "t", uuid.MustParse("d0000000-0000-0000-0000-000000000004")
 	return []part{
 		{Code: uuid.MustParse("c0000000-0000-0000-0000-000000000001"), Weight: decimal.RequireFromString("10"),
 			Label: sql.NullString{String: "bolt", Valid: true}, At: sql.NullTime{Time: time.Date(2024, 1, 5, 0, 0, 0, 0, time.UTC), Valid: true},
-			Meta: json.RawMessage(`{"k":1}`)},
+			Meta: json.RawMessage(`{"k":1}`), Alt: &alt},
 		{Code: uuid.MustParse("a0000000-0000-0000-0000-000000000002"), Weight: decimal.RequireFromString("9.5"), Tag: &tag, Meta: json.RawMessage(`[]`)},
 		{Code: uuid.MustParse("b0000000-0000-0000-0000-000000000003"), Weight: decimal.RequireFromString("0.125"),
 			Label: sql.NullString{String: "nut", Valid: true}, Meta: json.RawMessage(`null`)},
@@ -129,21 +130,29 @@ func TestSQLSourceCustomTypes(t *testing.T) {
 		}
 		p := items[0]
 		if !p.Weight.Equal(decimal.RequireFromString("10")) || p.Label.String != "bolt" || p.Tag != nil || !p.At.Valid ||
-			!p.At.Time.Equal(time.Date(2024, 1, 5, 0, 0, 0, 0, time.UTC)) || strings.ReplaceAll(string(p.Meta), " ", "") != `{"k":1}` {
+			!p.At.Time.Equal(time.Date(2024, 1, 5, 0, 0, 0, 0, time.UTC)) || strings.ReplaceAll(string(p.Meta), " ", "") != `{"k":1}` ||
+			p.Alt == nil || p.Alt.String() != "d0000000-0000-0000-0000-000000000004" {
 			t.Errorf("read back %+v", p)
 		}
 		// Updated to NULLs and back, read back by the update.
 		tag := "x"
-		p.Label, p.At, p.Tag, p.Weight = sql.NullString{}, sql.NullTime{}, &tag, decimal.RequireFromString("1.5")
+		p.Label, p.At, p.Tag, p.Weight, p.Alt = sql.NullString{}, sql.NullTime{}, &tag, decimal.RequireFromString("1.5"), nil
 		if err := src.Update(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		if p.Label.Valid || p.At.Valid || p.Tag == nil || *p.Tag != "x" || p.Weight.String() != "1.5" {
+		if p.Label.Valid || p.At.Valid || p.Tag == nil || *p.Tag != "x" || p.Weight.String() != "1.5" || p.Alt != nil {
 			t.Errorf("updated %+v", p)
 		}
-		var label sql.NullString
-		if err := db.Get(&label, `SELECT "label" FROM "part" WHERE "id" = 1`); err != nil || label.Valid {
-			t.Errorf("stored label = %v, %v", label, err)
+		var stored struct {
+			Label sql.NullString `db:"label"`
+			Alt   sql.NullString `db:"alt"`
+		}
+		if err := db.Get(&stored, `SELECT "label", CAST("alt" AS text) AS "alt" FROM "part" WHERE "id" = 1`); err != nil || stored.Label.Valid || stored.Alt.Valid {
+			t.Errorf("stored = %+v, %v", stored, err)
+		}
+		b, err := src.Filter("code", "a0000000-0000-0000-0000-000000000002").Slice(ctx, 0, 1)
+		if err != nil || len(b) != 1 || b[0].Alt != nil || b[0].Tag == nil {
+			t.Errorf("a NULL *uuid.UUID = %+v, %v", b, err)
 		}
 		if err := src.Delete(ctx, p); err != nil {
 			t.Fatal(err)
