@@ -34,6 +34,12 @@ var embedded embed.FS
 // InstallCommand installs the files the pages need, from the repository's root.
 const InstallCommand = "scripts/install-docs-assets"
 
+// ContentSecurityPolicy is the pages' Content-Security-Policy: they load
+// nothing from elsewhere (Redoc's footer would fetch its maker's logo
+// from cdn.redoc.ly), and no document from another server either.
+const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'"
+
 // Files the pages load, besides the document.
 var (
 	swaggerFiles = []string{"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js"}
@@ -175,6 +181,7 @@ func (p Pages) serve(w http.ResponseWriter, r *http.Request, t *template.Templat
 		Config: swaggerConfig{URLs: docs, PrimaryName: cur.Name, DeepLinking: true, CSRFCookie: cmp.Or(p.CSRFCookie, "csrftoken")}}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Content-Security-Policy", ContentSecurityPolicy)
 	_ = t.Execute(w, data)
 }
 
