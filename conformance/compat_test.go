@@ -15,9 +15,24 @@ var compatTable = []row{
 	// DRF 3.15 #8051: Django's Http404 keeps its message.
 	{name: "a missing book names the model", path: "/books/99999/"},
 	{name: "a missing versioned book names the model", path: "/url/v2/books/99999/"},
+	// Django 4.1 (ticket #32902): CSRF failures say what is wrong.
+	{name: "session without a CSRF token", method: "POST", path: "/auth/csrf/", jar: "alice"},
+	{name: "session with a wrong CSRF token", method: "POST", path: "/auth/csrf/", jar: "alice", header: []string{"X-CSRFToken: " + strings.Repeat("a", 64)}},
+	{name: "session with a short CSRF token", method: "POST", path: "/auth/csrf/", jar: "alice", header: []string{"X-CSRFToken: abc"}},
+	{name: "session with a CSRF token of other characters", method: "POST", path: "/auth/csrf/", jar: "alice", header: []string{"X-CSRFToken: " + strings.Repeat("a", 63) + "-"}},
+	{name: "session with a wrong CSRF form field", method: "POST", path: "/auth/csrf/", jar: "alice", body: "csrfmiddlewaretoken=" + strings.Repeat("b", 32)},
+	// Django 4.1: the CSRF failure page has a charset.
+	{name: "logout without a CSRF cookie", method: "POST", path: "/api-auth/logout/", jar: "nocookie"},
 	// DRF 3.15 #8790: credentials without a colon are badly encoded.
 	{name: "Basic credentials without a colon", path: "/auth/basic-first/", header: []string{"Authorization: Basic YWxpY2U="}},
 	{name: "Basic credentials decoding to nothing", path: "/auth/basic-first/", header: []string{"Authorization: Basic !!!"}},
+	// Django 5.0 (ticket #15619): logging out takes a POST; alice stays
+	// logged in on Django 5.2 until the last row.
+	{name: "logout by GET", path: "/api-auth/logout/"},
+	{name: "logout's OPTIONS", method: "OPTIONS", path: "/api-auth/logout/"},
+	{name: "logout by PUT", method: "PUT", path: "/api-auth/logout/", jar: "alice", header: []string{csrfHeader}},
+	// Django 4.1's RedirectURLMixin: an unsafe next leads to LOGOUT_REDIRECT_URL.
+	{name: "logout to an unsafe next", method: "POST", path: "/api-auth/logout/?next=http://evil.example/", jar: "alice", header: []string{csrfHeader}},
 }
 
 // TestCompatibility sends each row of compatTable to both oracles and to

@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/sessions/csrf"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
@@ -135,15 +136,33 @@ func (m *Manager) safeNext(r *http.Request) string {
 	return strings.TrimSpace(next)
 }
 
-// LogoutPage returns Django 3.2's logout view (LogoutView as DRF mounts
-// it): any method logs out, an unsafe one once CSRF-checked (403 on
-// failure), and redirects (302) to the "next" field or query parameter
-// when it is a same-site URL, to the logout page itself when "next" is
-// given but is not (as Django 3.2's get_next_page), and to LogoutRedirect
-// without one. Serve it under Middleware.
+// logoutMethods are the methods of Django 5's LogoutView, its Allow header.
+const logoutMethods = "POST, OPTIONS"
+
+// LogoutPage returns Django's logout view (LogoutView as DRF mounts it).
+// Django 5.2's logs out on POST only, once CSRF-checked (403 on failure),
+// and redirects (302) to the "next" field or query parameter when it is a
+// same-site URL, else to LogoutRedirect; OPTIONS answers its Allow header,
+// other methods 405 (Django 5.0, after a CSRF check of unsafe ones).
+// Django 3.2's, at compat.DRF314, logs out on any method, and redirects
+// to the logout page itself when "next" is given but is not same-site (as
+// its get_next_page). Serve it under Middleware.
 func (m *Manager) LogoutPage() http.Handler {
+	legacy := m.Compatibility == compat.DRF314
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !m.CheckForm(w, r) {
+			return
+		}
+		if !legacy && r.Method != http.MethodPost {
+			h := w.Header()
+			h.Set("Allow", logoutMethods)
+			h.Set("Content-Type", "text/html; charset=utf-8")
+			h.Set("Content-Length", "0")
+			if r.Method == http.MethodOptions {
+				w.WriteHeader(http.StatusOK)
+			} else {
+				w.WriteHeader(http.StatusMethodNotAllowed)
+			}
 			return
 		}
 		if err := m.Logout(w, r); err != nil {
@@ -151,8 +170,10 @@ func (m *Manager) LogoutPage() http.Handler {
 			return
 		}
 		target := cmp.Or(m.LogoutRedirect, DefaultLogoutRedirect)
-		if _, posted := posted(r, "next"); posted || pycompat.RequestGET(r).Has("next") {
+		if _, posted := posted(r, "next"); legacy && (posted || pycompat.RequestGET(r).Has("next")) {
 			target = cmp.Or(m.safeNext(r), r.URL.EscapedPath())
+		} else if next := m.safeNext(r); next != "" {
+			target = next
 		}
 		redirect(w, target)
 	})
@@ -212,7 +233,12 @@ func (m *Manager) CheckForm(w http.ResponseWriter, r *http.Request) bool {
 		m.serverError(w, r, err)
 		return false
 	}
-	w.Header().Set("Content-Type", "text/html")
+	// Django 3.2's csrf_failure says text/html without a charset.
+	ct := "text/html; charset=utf-8"
+	if m.Compatibility == compat.DRF314 {
+		ct = "text/html"
+	}
+	w.Header().Set("Content-Type", ct)
 	w.WriteHeader(http.StatusForbidden)
 	_ = templates.ExecuteTemplate(w, "forbidden.html", failure.Reason)
 	return false

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/framework/compat"
 )
 
 const neverCached = "max-age=0, no-cache, no-store, must-revalidate, private"
@@ -80,32 +81,42 @@ func TestLoginMethodsAsDjangos(t *testing.T) {
 	}
 }
 
-// The logout page is Django 3.2's LogoutView, as the reference's: any
-// method logs out (unsafe ones once CSRF-checked, the token from the
-// header, or a POST's form field) and redirects, never cached, varying on
-// Cookie, deleting the session cookie. A "next" field or query parameter
-// is followed when it is same-site; the reference then redirects to the
-// logout page itself, this one to LogoutRedirect.
+// The logout page is Django's LogoutView, as the references': Django
+// 5.2's logs out on POST only (once CSRF-checked, the token from the
+// header or the form field), answers OPTIONS with its Allow header and
+// other methods 405 (unsafe ones CSRF-checked first); Django 3.2's
+// (compat.DRF314) logs out on any method. A logout redirects, never
+// cached, varying on Cookie, deleting the session cookie. A "next" field
+// or query parameter is followed when it is same-site; one given but not
+// safe leads to LogoutRedirect on Django 5.2, back to the logout page on
+// Django 3.2.
 func TestLogoutAsDjangos(t *testing.T) {
-	f := newFixture(t, func(m *sessions.Manager) { m.LogoutRedirect = "/whoami/" })
+	for _, level := range []compat.Level{compat.Current, compat.DRF314} {
+		t.Run(level.String(), func(t *testing.T) { testLogout(t, level) })
+	}
+}
+
+func testLogout(t *testing.T, level compat.Level) {
+	legacy := level == compat.DRF314
+	f := newFixture(t, func(m *sessions.Manager) { m.LogoutRedirect = "/whoami/"; m.Compatibility = level })
 	for _, c := range []struct {
-		method, form string
-		header       bool
-		status       int
+		method, form      string
+		header            bool
+		status, status314 int
 	}{
-		{"GET", "", false, 302},
-		{"HEAD", "", false, 302},
-		{"OPTIONS", "", false, 302},
-		{"TRACE", "", false, 302},
-		{"POST", "", false, 403},
-		{"POST", "csrf", false, 302},
-		{"POST", "", true, 302},
-		{"PUT", "", false, 403},
-		{"PUT", "csrf", false, 403},
-		{"PUT", "", true, 302},
-		{"PATCH", "", true, 302},
-		{"DELETE", "", false, 403},
-		{"DELETE", "", true, 302},
+		{"GET", "", false, 405, 302},
+		{"HEAD", "", false, 405, 302},
+		{"OPTIONS", "", false, 200, 302},
+		{"TRACE", "", false, 405, 302},
+		{"POST", "", false, 403, 403},
+		{"POST", "csrf", false, 302, 302},
+		{"POST", "", true, 302, 302},
+		{"PUT", "", false, 403, 403},
+		{"PUT", "csrf", false, 403, 403},
+		{"PUT", "", true, 405, 302},
+		{"PATCH", "", true, 405, 302},
+		{"DELETE", "", false, 403, 403},
+		{"DELETE", "", true, 405, 302},
 	} {
 		sid, ck := f.login(t)
 		var body, header string
@@ -117,17 +128,24 @@ func TestLogoutAsDjangos(t *testing.T) {
 		}
 		p := f.sendWith(t, c.method, "/api-auth/logout/", body, header, sid, ck)
 		name := c.method + " " + body + " " + header
-		if p.status != c.status {
-			t.Errorf("%s: %d, want %d", name, p.status, c.status)
-			continue
+		want := c.status
+		if legacy {
+			want = c.status314
 		}
-		if c.status == 403 {
-			if got := f.me(t, sid); got != "alice" {
-				t.Errorf("%s: refused, yet logged out (%q)", name, got)
-			}
+		if p.status != want {
+			t.Errorf("%s: %d, want %d", name, p.status, want)
 			continue
 		}
 		h := p.header
+		if want != 302 {
+			if got := f.me(t, sid); got != "alice" {
+				t.Errorf("%s: refused, yet logged out (%q)", name, got)
+			}
+			if want != 403 && (h.Get("Allow") != "POST, OPTIONS" || h.Get("Content-Length") != "0" || h.Get("Cache-Control") != neverCached) {
+				t.Errorf("%s: %v", name, h)
+			}
+			continue
+		}
 		if h.Get("Location") != "/whoami/" || h.Get("Content-Length") != "0" || h.Get("Cache-Control") != neverCached ||
 			!slices.Equal(h.Values("Vary"), []string{"Cookie"}) || !slices.Equal(h.Values("Set-Cookie"), []string{deleted}) {
 			t.Errorf("%s: %v", name, h)
@@ -137,24 +155,29 @@ func TestLogoutAsDjangos(t *testing.T) {
 		}
 	}
 
-	// Without a session: the same redirect, Vary: Cookie, nothing deleted.
-	if p := f.send(t, "GET", "/api-auth/logout/", ""); p.status != 302 || p.header["Set-Cookie"] != nil ||
-		!slices.Equal(p.header.Values("Vary"), []string{"Cookie"}) {
+	// Without a session: GET is 405 on Django 5.2, the same redirect on
+	// Django 3.2 with Vary: Cookie; nothing deleted.
+	if p := f.send(t, "GET", "/api-auth/logout/", ""); p.status != map[bool]int{false: 405, true: 302}[legacy] || p.header["Set-Cookie"] != nil ||
+		(legacy && !slices.Equal(p.header.Values("Vary"), []string{"Cookie"})) {
 		t.Errorf("anonymous: %d %v", p.status, p.header)
 	}
 
 	// next: a safe one is followed, a POST's field before the query's; one
-	// given but not safe (empty too) leads back to the logout page, as the
-	// reference answers.
+	// given but not safe (empty too) leads to LogoutRedirect, or back to
+	// the logout page on Django 3.2, as the references answer.
 	_, ck := f.login(t)
+	back := "/whoami/"
+	if legacy {
+		back = "/api-auth/logout/"
+	}
 	for _, c := range []struct{ query, form, want string }{
 		{"?next=/books/", "", "/books/"},
 		{"", "", "/whoami/"},
-		{"?next=", "", "/api-auth/logout/"},
-		{"?next=http://evil.example/", "", "/api-auth/logout/"},
-		{"?next=//evil.example", "", "/api-auth/logout/"},
+		{"?next=", "", back},
+		{"?next=http://evil.example/", "", back},
+		{"?next=//evil.example", "", back},
 		{"?next=/pages/off/", "&next=/books/", "/books/"},
-		{"?next=/pages/off/", "&next=", "/api-auth/logout/"},
+		{"?next=/pages/off/", "&next=", back},
 		{"?next=/pages/off/", "&x=1", "/pages/off/"},
 	} {
 		p := f.send(t, "POST", "/api-auth/logout/"+c.query, "csrfmiddlewaretoken="+ck.Value+c.form, ck)

@@ -28,6 +28,7 @@ import (
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/sessions/csrf"
 	"github.com/go-drf/drf/contrib/sessions/internal/djangohttp"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
@@ -134,6 +135,12 @@ type Manager struct {
 	// (LOGOUT_REDIRECT_URL); "" gives DefaultLogoutRedirect.
 	LogoutRedirect string
 
+	// Compatibility is the Django release whose pages and CSRF reasons
+	// the manager gives: Django 5.2's by default, Django 3.2's at
+	// compat.DRF314 (the API's framework.Settings.Compatibility). It is
+	// given to the default CSRF protection.
+	Compatibility compat.Level
+
 	once       sync.Once
 	protection *csrf.Protection
 }
@@ -143,7 +150,7 @@ func (m *Manager) Protection() *csrf.Protection {
 	m.once.Do(func() {
 		m.protection = m.CSRF
 		if m.protection == nil {
-			m.protection = &csrf.Protection{Logger: m.Logger}
+			m.protection = &csrf.Protection{Logger: m.Logger, Compatibility: m.Compatibility}
 		}
 	})
 	return m.protection

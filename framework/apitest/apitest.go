@@ -183,8 +183,9 @@ func (c *Client) Login(username, password string) bool {
 
 // Logout ends what Login and ForceAuthenticate began, as DRF's APIClient's
 // logout: the forced user is dropped, the session is ended through the
-// logout page (LogoutURL, which Django 3.2 serves to a GET) when the client
-// has cookies, and the cookies are forgotten.
+// logout page (LogoutURL, a POST with the csrftoken cookie's secret as
+// X-CSRFToken, as Django 5 requires; Django 3.2 takes it too) when the
+// client has cookies, and the cookies are forgotten.
 func (c *Client) Logout() {
 	c.t.Helper()
 	c.forced = nil
@@ -192,7 +193,7 @@ func (c *Client) Logout() {
 		return
 	}
 	if len(c.Jar.Cookies(&url.URL{Scheme: "http", Host: Host, Path: "/"})) > 0 {
-		c.Get(cmp.Or(c.LogoutURL, DefaultLogoutURL))
+		c.Post(cmp.Or(c.LogoutURL, DefaultLogoutURL), "", "X-CSRFToken: "+c.Cookie("csrftoken"))
 	}
 	c.Jar, _ = cookiejar.New(nil)
 }

@@ -65,7 +65,8 @@ func TestSessionCSRF(t *testing.T) {
 		t.Fatalf("token %q, secret %q", masked, secret)
 	}
 	mp, mpType := multipartBody(t, map[string]string{"csrfmiddlewaretoken": masked})
-	const missing = "CSRF Failed: " + csrf.ReasonBadToken
+	// Django 5.2's reasons (Django 3.2 says csrf.ReasonBadToken of each).
+	const missing, fromHeader = "CSRF Failed: " + csrf.ReasonNoToken, "CSRF Failed: CSRF token from the 'X-Csrftoken' HTTP header "
 	cases := []struct {
 		name, method, body string
 		headers            []string
@@ -80,12 +81,12 @@ func TestSessionCSRF(t *testing.T) {
 		{"session POST without CSRF cookie", "POST", "", []string{"Cookie: " + sessionOnly, "X-CSRFToken: " + masked}, 403, "CSRF Failed: " + csrf.ReasonNoCookie, nil},
 		{"masked token in the header", "POST", "", []string{"Cookie: " + session, "X-CSRFToken: " + masked}, 200, "", "alice"},
 		{"secret itself in the header", "POST", "", []string{"Cookie: " + session, "X-CSRFToken: " + secret}, 200, "", "alice"},
-		{"wrong token", "POST", "", []string{"Cookie: " + session, "X-CSRFToken: " + strings.Repeat("a", 64)}, 403, missing, nil},
-		{"token of odd length", "POST", "", []string{"Cookie: " + session, "X-CSRFToken: abc"}, 403, missing, nil},
-		{"token with other characters", "POST", "", []string{"Cookie: " + session, "X-CSRFToken: " + masked[:63] + "-"}, 403, missing, nil},
-		{"malformed cookie", "POST", "", []string{"Cookie: " + sessionOnly + "; csrftoken=!!", "X-CSRFToken: " + masked}, 403, missing, nil},
+		{"wrong token", "POST", "", []string{"Cookie: " + session, "X-CSRFToken: " + strings.Repeat("a", 64)}, 403, fromHeader + "incorrect.", nil},
+		{"token of odd length", "POST", "", []string{"Cookie: " + session, "X-CSRFToken: abc"}, 403, fromHeader + "has incorrect length.", nil},
+		{"token with other characters", "POST", "", []string{"Cookie: " + session, "X-CSRFToken: " + masked[:63] + "-"}, 403, fromHeader + "has invalid characters.", nil},
+		{"malformed cookie", "POST", "", []string{"Cookie: " + sessionOnly + "; csrftoken=!!", "X-CSRFToken: " + masked}, 403, "CSRF Failed: CSRF cookie has incorrect length.", nil},
 		{"Django's cookie and token", "POST", "", []string{"Cookie: " + sessionOnly + "; csrftoken=" + djangoCookie, "X-CSRFToken: " + djangoToken}, 200, "", "alice"},
-		{"Django's token with our secret", "POST", "", []string{"Cookie: " + session, "X-CSRFToken: " + djangoToken}, 403, missing, nil},
+		{"Django's token with our secret", "POST", "", []string{"Cookie: " + session, "X-CSRFToken: " + djangoToken}, 403, fromHeader + "incorrect.", nil},
 		{"form field", "POST", "csrfmiddlewaretoken=" + masked, []string{"Cookie: " + session, "Content-Type: application/x-www-form-urlencoded"}, 200, "", "alice"},
 		{"multipart field", "POST", mp, []string{"Cookie: " + session, "Content-Type: " + mpType}, 200, "", "alice"},
 		{"field of a JSON body is not read", "POST", `{"csrfmiddlewaretoken":"` + masked + `"}`, []string{"Cookie: " + session, "Content-Type: application/json"}, 403, missing, nil},
@@ -138,7 +139,7 @@ func TestSessionCSRFOverHTTPS(t *testing.T) {
 		{"foreign Origin", with("Referer: "+srv.URL+"/", "Origin: https://evil.example"), 403,
 			"CSRF Failed: Origin checking failed - https://evil.example does not match any trusted origins."},
 		{"same host", with("Referer: " + srv.URL + "/page"), 200, ""},
-		{"same host without the token", []string{"Cookie: " + session, "Referer: " + srv.URL + "/"}, 403, "CSRF Failed: " + csrf.ReasonBadToken},
+		{"same host without the token", []string{"Cookie: " + session, "Referer: " + srv.URL + "/"}, 403, "CSRF Failed: " + csrf.ReasonNoToken},
 		{"trusted origin", with("Referer: https://admin.example/x", "Origin: https://admin.example"), 200, ""},
 		{"anonymous needs no Referer", nil, 200, ""},
 	}

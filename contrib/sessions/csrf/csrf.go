@@ -18,16 +18,22 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/contrib/sessions/internal/djangohttp"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/random"
 )
 
-// Django's failure reasons.
+// Django's failure reasons. Django 4.1 and later say what is wrong with
+// a token: ReasonNoToken, or "CSRF token from POST incorrect.", "CSRF
+// token from the 'X-Csrftoken' HTTP header has incorrect length.", "CSRF
+// cookie has invalid characters." and the like; Django 3.2 says
+// ReasonBadToken of them all.
 const (
 	ReasonNoReferer        = "Referer checking failed - no Referer."
 	ReasonMalformedReferer = "Referer checking failed - Referer is malformed."
 	ReasonInsecureReferer  = "Referer checking failed - Referer is insecure while host is secure."
 	ReasonNoCookie         = "CSRF cookie not set."
+	ReasonNoToken          = "CSRF token missing."
 	ReasonBadToken         = "CSRF token missing or incorrect."
 )
 
@@ -72,6 +78,9 @@ type Protection struct {
 	// r.TLS. Behind a TLS-terminating proxy, set it to read the proxy's
 	// header (Django's SECURE_PROXY_SSL_HEADER).
 	IsSecure func(r *http.Request) bool
+	// Compatibility is the Django release whose reasons a failure gives:
+	// Django 5.2's by default, Django 3.2's at compat.DRF314.
+	Compatibility compat.Level
 
 	once   sync.Once
 	cop    *http.CrossOriginProtection
@@ -159,25 +168,63 @@ func (p *Protection) check(r *http.Request, form func() string) *failure {
 			return f
 		}
 	}
-	secret, ok := p.cookieSecret(r)
-	if !ok {
+	legacy := p.Compatibility == compat.DRF314
+	c, err := r.Cookie(p.cookieName())
+	if err != nil {
 		return fail(ReasonNoCookie)
 	}
-	if secret == "" {
-		return fail(ReasonBadToken)
+	secret, problem := unmask(c.Value)
+	if problem != "" {
+		if legacy {
+			return fail(ReasonBadToken)
+		}
+		return fail("CSRF cookie " + problem + ".")
 	}
-	submitted := ""
+	submitted, source := "", "POST"
 	if r.Method == http.MethodPost && form != nil {
 		submitted = form()
 	}
 	if submitted == "" {
-		submitted = r.Header.Get(p.headerName())
+		values, present := r.Header[http.CanonicalHeaderKey(p.headerName())]
+		switch {
+		case present:
+			submitted = values[0]
+		case legacy:
+			return fail(ReasonBadToken)
+		default:
+			return fail(ReasonNoToken)
+		}
+		source = "the '" + headerTitle(p.headerName()) + "' HTTP header"
 	}
-	got, ok := unmask(submitted)
-	if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(secret)) != 1 {
+	got, problem := unmask(submitted)
+	if problem == "" && subtle.ConstantTimeCompare([]byte(got), []byte(secret)) != 1 {
+		problem = "incorrect"
+	}
+	switch {
+	case problem == "":
+		return nil
+	case legacy:
 		return fail(ReasonBadToken)
 	}
-	return nil
+	return fail("CSRF token from " + source + " " + problem + ".")
+}
+
+// headerTitle is Django's HttpHeaders.parse_header_name of a header's
+// name: "X-CSRFToken" is "X-Csrftoken".
+func headerTitle(name string) string {
+	out := []byte(strings.ReplaceAll(name, "_", "-"))
+	upper := true
+	for i, c := range out {
+		letter := 'a' <= c|0x20 && c|0x20 <= 'z'
+		switch {
+		case letter && upper:
+			out[i] = c &^ 0x20
+		case letter:
+			out[i] = c | 0x20
+		}
+		upper = !letter
+	}
+	return string(out)
 }
 
 // RequestIsSecure reports whether r came over HTTPS, by IsSecure or r.TLS.
@@ -232,44 +279,42 @@ func sameDomain(host, pattern string) bool {
 	return host == pattern
 }
 
-// cookieSecret returns the secret of the request's csrftoken cookie: ok is
-// false without a cookie; the secret is "" when the cookie is malformed.
-func (p *Protection) cookieSecret(r *http.Request) (secret string, ok bool) {
+// cookieSecret returns the secret of the request's csrftoken cookie, ""
+// when it has none or a malformed one.
+func (p *Protection) cookieSecret(r *http.Request) string {
 	c, err := r.Cookie(p.cookieName())
 	if err != nil {
-		return "", false
+		return ""
 	}
-	secret, valid := unmask(c.Value)
-	if !valid {
-		return "", true
-	}
-	return secret, true
+	secret, _ := unmask(c.Value)
+	return secret
 }
 
 // unmask returns the secret of a token: a 64-character masked token, or a
-// 32-character secret as it is (Django accepts both).
-func unmask(token string) (string, bool) {
+// 32-character secret as it is (Django accepts both); else problem says,
+// in Django's words, what is wrong with it.
+func unmask(token string) (secret, problem string) {
+	if len(token) != SecretLength && len(token) != TokenLength {
+		return "", "has incorrect length"
+	}
 	for i := 0; i < len(token); i++ {
 		if strings.IndexByte(chars, token[i]) < 0 {
-			return "", false
+			return "", "has invalid characters"
 		}
 	}
-	switch len(token) {
-	case SecretLength:
-		return token, true
-	case TokenLength:
-		mask, cipher := token[:SecretLength], token[SecretLength:]
-		out := make([]byte, SecretLength)
-		for i := range out {
-			j := strings.IndexByte(chars, cipher[i]) - strings.IndexByte(chars, mask[i])
-			if j < 0 {
-				j += len(chars)
-			}
-			out[i] = chars[j]
-		}
-		return string(out), true
+	if len(token) == SecretLength {
+		return token, ""
 	}
-	return "", false
+	mask, cipher := token[:SecretLength], token[SecretLength:]
+	out := make([]byte, SecretLength)
+	for i := range out {
+		j := strings.IndexByte(chars, cipher[i]) - strings.IndexByte(chars, mask[i])
+		if j < 0 {
+			j += len(chars)
+		}
+		out[i] = chars[j]
+	}
+	return string(out), ""
 }
 
 // mask hides secret under a fresh random mask, as Django does, so that the
@@ -292,7 +337,7 @@ func mask(secret string) string {
 func (p *Protection) Token(w http.ResponseWriter, r *http.Request) string {
 	secret := p.pendingSecret(w)
 	if secret == "" {
-		secret, _ = p.cookieSecret(r)
+		secret = p.cookieSecret(r)
 	}
 	if secret == "" {
 		secret = random.String(SecretLength, chars)
