@@ -15,8 +15,8 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/sessions"
-	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/store"
 )
 
