@@ -35,9 +35,12 @@ type FieldDescription struct {
 	// Name is the field's JSON name; Label its label ("Title", "ID").
 	Name, Label string
 	// Type is the field's type as OPTIONS metadata names it: "string",
-	// "boolean", "integer", "float", "datetime", "uuid", "decimal", "json",
-	// or "field" for a value of no fixed type.
+	// "boolean", "integer", "float", "datetime", "decimal", or "field" for
+	// a value of no fixed type.
 	Type string
+	// Format is what a value of a type of its own holds, as DRF's field
+	// classes tell: "uuid", "decimal", "json", or "".
+	Format string
 	// Link reports a hyperlinked identity: a read-only absolute URL.
 	Link bool
 	// ReadOnly, WriteOnly, Required, AllowBlank and AllowNull are the

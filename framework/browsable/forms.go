@@ -197,7 +197,8 @@ func htmlFields(fields []framework.FieldDescription, item map[string]any) []form
 			in.Input = "checkbox"
 		case "datetime":
 			in.Input, in.Step = "datetime-local", "1"
-		case "json":
+		}
+		if f.Format == "json" {
 			in.Input = "textarea"
 		}
 		switch value := item[f.Name].(type) {

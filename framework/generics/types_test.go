@@ -108,8 +108,9 @@ func TestCustomTypesRoundTrip(t *testing.T) {
 		// Values the types refuse, in DRF's words.
 		expect(c.Post("/gadgets/", `{"code":"not-a-uuid","price":"abc","data":null,"note":"`+strings.Repeat("n", 101)+`"}`, js...),
 			400, `{"code":["Must be a valid UUID."],"price":["A valid number is required."],"note":["Ensure this field has no more than 100 characters."],"data":["This field may not be null."]}`)
-		expect(c.Post("/gadgets/", `{"code":12,"price":true}`, js...),
-			400, `{"code":["Must be a valid UUID."],"price":["A valid number is required."]}`)
+		// DRF's UUIDField reads an integer as uuid.UUID(int=...).
+		expect(c.Post("/gadgets/", `{"code":12,"price":true}`, js...), 400, `{"price":["A valid number is required."]}`)
+		expect(c.Post("/gadgets/", `{"code":-12,"price":1}`, js...), 400, `{"code":["Must be a valid UUID."]}`)
 		// The decimal's precision, in DRF's order and words.
 		for price, msg := range map[string]string{
 			`"123456789"`: "Ensure that there are no more than 8 digits in total.",
@@ -165,19 +166,20 @@ func TestCustomTypesRoundTrip(t *testing.T) {
 		expect(c.Do("DELETE", "/gadgets/"+code2+"/", ""), 204, "")
 		expect(c.Get("/gadgets/"+code2+"/"), 404, `{"detail":"No Gadget matches the given query."}`)
 
-		// OPTIONS names the fields as DRF's SimpleMetadata does.
+		// OPTIONS names the fields as DRF's SimpleMetadata does (a
+		// UUIDField is a "string", a JSONField a "field").
 		r := c.Do("OPTIONS", "/gadgets/", "")
 		var meta struct{ Actions map[string]json.RawMessage }
 		if err := decode(r.Body, &meta); err != nil || r.Status != 200 {
 			t.Fatalf("OPTIONS = %d %s", r.Status, r.Body)
 		}
 		if got := string(meta.Actions["POST"]); got != `{"id":{"type":"integer","required":false,"read_only":true,"label":"ID"},`+
-			`"code":{"type":"uuid","required":true,"read_only":false,"label":"Code"},`+
+			`"code":{"type":"string","required":true,"read_only":false,"label":"Code"},`+
 			`"price":{"type":"decimal","required":true,"read_only":false,"label":"Price"},`+
 			`"note":{"type":"string","required":false,"read_only":false,"label":"Note","max_length":100},`+
 			`"nick":{"type":"string","required":false,"read_only":false,"label":"Nick","max_length":50},`+
 			`"seen":{"type":"datetime","required":false,"read_only":false,"label":"Seen"},`+
-			`"data":{"type":"json","required":false,"read_only":false,"label":"Data"}}` {
+			`"data":{"type":"field","required":false,"read_only":false,"label":"Data"}}` {
 			t.Errorf("OPTIONS actions = %s", got)
 		}
 
@@ -215,7 +217,7 @@ func checkGadgetSchema(t *testing.T, doc *schemas.Document) {
 	got, _ := json.Marshal(s)
 	if want := `{"type":"object","properties":{"id":{"type":"integer","readOnly":true},"code":{"type":"string","format":"uuid"},` +
 		`"price":{"type":"string","format":"decimal","multipleOf":0.01,"maximum":1000000,"minimum":-1000000},"note":{"type":["string","null"],"maxLength":100},` +
-		`"nick":{"type":["string","null"],"maxLength":50},"seen":{"type":["string","null"],"format":"date-time"},"data":{}},` +
+		`"nick":{"type":["string","null"],"maxLength":50},"seen":{"type":["string","null"],"format":"date-time"},"data":{"type":"object"}},` +
 		`"required":["code","price"]}`; string(got) != want {
 		t.Errorf("Gadget schema =\n%s\nwant\n%s", got, want)
 	}

@@ -323,13 +323,13 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	default:
 		op.Responses = append(op.Responses, Member[*Response]{"200", &Response{Description: "OK", Content: content(renders, answer)}})
 	}
-	gen.errorResponses(op, v, path, r, ser, paginated, renders)
+	gen.errorResponses(op, v, r, ser, renders)
 	op.Security = gen.security(v, r, method)
 	return op, nil
 }
 
 // errorResponses adds the error answers the view's policies can give.
-func (gen *generation) errorResponses(op *Operation, v *framework.View, path string, r *request.Request, ser *framework.SerializerDescription, paginated bool, renders []string) {
+func (gen *generation) errorResponses(op *Operation, v *framework.View, r *request.Request, ser *framework.SerializerDescription, renders []string) {
 	add := func(code int, schema string) {
 		op.Responses = append(op.Responses, Member[*Response]{strconv.Itoa(code),
 			&Response{Description: http.StatusText(code), Content: content(renders, &Schema{Ref: "#/components/schemas/" + schema})}})
@@ -357,11 +357,9 @@ func (gen *generation) errorResponses(op *Operation, v *framework.View, path str
 	if len(schemes) > 0 || v.CheckPermissions(r) != nil {
 		add(http.StatusForbidden, ErrorSchema)
 	}
-	_, urlVersioned := versioning.Scheme(v.Versioning).(versioning.URLPathVersioning)
-	_, queryVersioned := versioning.Scheme(v.Versioning).(versioning.QueryParameterVersioning)
-	if strings.Contains(path, "{") || paginated || urlVersioned || queryVersioned {
-		add(http.StatusNotFound, ErrorSchema)
-	}
+	// A missing item, page or version, and on any operation an unknown
+	// ?format= (DRF's Http404).
+	add(http.StatusNotFound, ErrorSchema)
 	// Any request whose Accept no renderer satisfies.
 	add(http.StatusNotAcceptable, ErrorSchema)
 	if op.RequestBody != nil {
@@ -493,6 +491,13 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 	switch {
 	case f.Link:
 		typ, s.Format = "string", "uri"
+	case f.Format == "uuid":
+		typ, s.Format = "string", "uuid"
+	case f.Format == "decimal":
+		// DRF's DecimalField with COERCE_DECIMAL_TO_STRING.
+		typ, s.Format = "string", "decimal"
+	case f.Format == "json":
+		typ = "object" // DRF's JSONField, whatever it holds
 	case f.Type == "string":
 		typ = "string"
 	case f.Type == "boolean":
@@ -503,11 +508,6 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 		typ, s.Format = "number", "double"
 	case f.Type == "datetime":
 		typ, s.Format = "string", "date-time"
-	case f.Type == "uuid":
-		typ, s.Format = "string", "uuid"
-	case f.Type == "decimal":
-		// DRF's DecimalField with COERCE_DECIMAL_TO_STRING.
-		typ, s.Format = "string", "decimal"
 	}
 	if typ != "" {
 		s.Type = typ
@@ -522,7 +522,7 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 		s.MinLength = &f.MinLength
 	}
 	s.Maximum, s.Minimum = json.Number(f.MaxValue), json.Number(f.MinValue)
-	if f.Type == "decimal" {
+	if f.Format == "decimal" {
 		// DRF's bounds of a DecimalField's precision, unless it has its own.
 		if f.DecimalPlaces > 0 {
 			s.MultipleOf = json.Number(structs.AppendPythonFloat(nil, math.Pow10(-f.DecimalPlaces)))

@@ -16,7 +16,7 @@ func (s *Serializer[T]) describe() *framework.SerializerDescription {
 	out := make([]framework.FieldDescription, len(s.fields))
 	for i, f := range s.fields {
 		d := framework.FieldDescription{
-			Name: f.name, Label: f.labelText(), Type: f.typeText(), Link: f.link,
+			Name: f.name, Label: f.labelText(), Type: f.typeText(), Format: f.format, Link: f.link,
 			ReadOnly: f.readOnly, WriteOnly: f.writeOnly, Required: f.required,
 			AllowBlank: f.allowBlank, AllowNull: f.allowNull,
 			MaxLength: f.maxLength, MinLength: f.minLength,
@@ -42,8 +42,11 @@ func (f *field) typeText() string {
 		return f.typeName
 	}
 	if f.sf != nil {
+		if t, ok := formatTypes[f.format]; ok {
+			return t
+		}
 		if f.sf.Kind == structs.Custom {
-			return customTypeName(f.sf.Format)
+			return "field"
 		}
 		if t, ok := typeNames[f.sf.Kind]; ok {
 			return t

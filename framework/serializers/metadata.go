@@ -23,15 +23,18 @@ var typeNames = map[structs.Kind]string{
 	structs.Time:   "datetime",
 }
 
-// customTypeName is the OPTIONS type of a Custom field: DRF's name for
-// its format ("uuid", "decimal", "json"), else "field" (DRF's ModelField,
-// a model field of its own type).
-func customTypeName(format string) string {
-	if format == "" {
-		return "field"
-	}
-	return format
+// formatTypes are the OPTIONS types of the formats, as DRF's
+// SimpleMetadata names a UUIDField, a DecimalField and a JSONField (a
+// field of no listed class); a Custom field of no format is "field"
+// (DRF's ModelField).
+var formatTypes = map[string]string{
+	"uuid":    "string",
+	"decimal": "decimal",
+	"json":    "field",
 }
+
+// formats are the values of the format option.
+var formats = map[string]bool{"uuid": true, "decimal": true, "json": true}
 
 func fieldInfo(fields []*field) json.RawMessage {
 	b := []byte{'{'}

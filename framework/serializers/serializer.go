@@ -9,6 +9,7 @@
 //     whitespace), max_length=N, min_length=N, max_value=X, min_value=X,
 //     max_digits=N and decimal_places=N (a decimal field's precision,
 //     checked on input, and the places written, as DRF's DecimalField),
+//     format=uuid|decimal|json (what a Scanner/Valuer type holds),
 //     label=Text and type=name (the field's label and type in OPTIONS
 //     metadata; type=field describes a value of no fixed type, as DRF's
 //     ReadOnlyField, e.g. a column a join adds).
@@ -19,10 +20,12 @@
 // own) and json.RawMessage are written through their json.Marshaler,
 // else encoding.TextMarshaler, else as their Valuer's value, and read
 // through their json.Unmarshaler, else encoding.TextUnmarshaler, else
-// sql.Scanner; OPTIONS and OpenAPI name a [16]byte type "uuid", a type
-// called *Decimal* "decimal" and json.RawMessage "json" (type=name sets
-// another). Reading and validating use no reflection, but for the new
-// value a pointer to such a type gets.
+// sql.Scanner. A [16]byte type is a UUID, a type called *Decimal* a
+// decimal and json.RawMessage JSON, as DRF's UUIDField, DecimalField and
+// JSONField (in OPTIONS, OpenAPI, the messages and forms); format=uuid,
+// format=decimal or format=json says it of another type. Reading and
+// validating use no reflection, but for the new value a pointer to such a
+// type gets.
 package serializers
 
 import (
@@ -79,6 +82,9 @@ type field struct {
 	link bool
 
 	label, typeName string
+	// format is a Custom field's kind of value: "uuid", "decimal",
+	// "json", or "" (structs.Field.Format, or the format option).
+	format string
 }
 
 // bound is a max_value or min_value: its text for messages, its value.
@@ -228,7 +234,8 @@ func MustNew[T any](opts ...Option) *Serializer[T] {
 }
 
 func structField(sf *structs.Field) (*field, error) {
-	f := &field{sf: sf, name: sf.JSON, trim: true, maxLength: -1, minLength: -1, maxDigits: -1, decimalPlaces: -1, allowNull: sf.Nullable}
+	f := &field{sf: sf, name: sf.JSON, trim: true, maxLength: -1, minLength: -1, maxDigits: -1, decimalPlaces: -1,
+		allowNull: sf.Nullable, format: sf.Format}
 	if f.name == "" {
 		f.name = sf.Column
 	}
@@ -277,6 +284,11 @@ func structField(sf *structs.Field) (*field, error) {
 			f.label = val
 		case "type":
 			f.typeName = val
+		case "format":
+			f.format = val
+			if !formats[val] || sf.Kind != structs.Custom {
+				err = fmt.Errorf("format needs uuid, decimal or json, on a Scanner/Valuer type")
+			}
 		default:
 			return nil, fmt.Errorf("unknown drf tag option %q", key)
 		}
@@ -284,7 +296,7 @@ func structField(sf *structs.Field) (*field, error) {
 			return nil, fmt.Errorf("bad drf tag option %q", opt)
 		}
 	}
-	if (f.maxDigits >= 0 || f.decimalPlaces >= 0) && f.typeText() != "decimal" {
+	if (f.maxDigits >= 0 || f.decimalPlaces >= 0) && f.format != "decimal" {
 		return nil, fmt.Errorf("max_digits and decimal_places need a decimal field")
 	}
 	if f.maxDigits >= 0 && f.decimalPlaces > f.maxDigits {

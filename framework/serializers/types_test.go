@@ -65,7 +65,7 @@ func (s *settings) UnmarshalJSON(b []byte) error {
 type sensor struct {
 	Ref   *uuid.UUID      `json:"ref"`
 	Temp  celsius         `json:"temp"`
-	Prefs settings        `json:"prefs" drf:"type=json"`
+	Prefs settings        `json:"prefs" drf:"format=json"`
 	Raw   json.RawMessage `json:"raw" drf:"allow_null"`
 	Note  sql.NullString  `json:"note"`
 }
@@ -93,7 +93,7 @@ func TestCustomFieldsThroughTheirInterfaces(t *testing.T) {
 	if s.Ref != nil || s.Raw == nil || string(s.Raw) != "null" || s.Note.Valid {
 		t.Errorf("nulls = %+v", s)
 	}
-	err = ser.Validate(decode(t, `{"temp":"warm","prefs":[1],"ref":7}`), &s, true, nil)
+	err = ser.Validate(decode(t, `{"temp":"warm","prefs":[1],"ref":-7}`), &s, true, nil)
 	var apiErr *exceptions.APIException
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("bad values: %v", err)
@@ -105,8 +105,14 @@ func TestCustomFieldsThroughTheirInterfaces(t *testing.T) {
 	if err := ser.Validate(decode(t, `{"temp":null}`), &s, true, nil); err == nil || !strings.Contains(err.Error(), "null") {
 		t.Errorf("null for a type that does not allow it: %v", err)
 	}
-	if got := string(ser.FieldInfo()); !strings.Contains(got, `"ref":{"type":"uuid"`) || !strings.Contains(got, `"temp":{"type":"field"`) ||
-		!strings.Contains(got, `"prefs":{"type":"json"`) || !strings.Contains(got, `"raw":{"type":"json"`) || !strings.Contains(got, `"note":{"type":"string"`) {
+	// DRF's UUIDField reads an integer (and a bool, an int in Python).
+	if err := ser.Validate(decode(t, `{"ref":12}`), &s, true, nil); err != nil || s.Ref == nil || s.Ref.String() != "00000000-0000-0000-0000-00000000000c" {
+		t.Errorf("ref 12 = %v, %v", s.Ref, err)
+	}
+	// OPTIONS types as DRF's SimpleMetadata gives a UUIDField ("string"),
+	// a JSONField and a ModelField ("field").
+	if got := string(ser.FieldInfo()); !strings.Contains(got, `"ref":{"type":"string"`) || !strings.Contains(got, `"temp":{"type":"field"`) ||
+		!strings.Contains(got, `"prefs":{"type":"field"`) || !strings.Contains(got, `"raw":{"type":"field"`) || !strings.Contains(got, `"note":{"type":"string"`) {
 		t.Errorf("OPTIONS = %s", got)
 	}
 }

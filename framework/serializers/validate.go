@@ -228,10 +228,11 @@ func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 	if raw == nil && !f.allowNull {
 		return []string{msgNull}
 	}
-	typ := f.typeText()
 	var js []byte
-	if s, ok := raw.(string); ok && form && typ == "json" {
+	if s, ok := raw.(string); ok && form && f.format == "json" {
 		js = []byte(s)
+	} else if text, ok := uuidOfInt(raw); ok && f.format == "uuid" {
+		js = appendString(nil, text)
 	} else if raw != nil && (f.maxDigits >= 0 || f.decimalPlaces >= 0) {
 		var msg string
 		if js, msg = f.checkDecimal(raw); msg != "" {
@@ -244,7 +245,7 @@ func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 		}
 	}
 	if err := f.sf.Decode(base, js); err != nil {
-		switch typ {
+		switch f.format {
 		case "uuid":
 			return []string{msgUUID}
 		case "decimal":
@@ -255,6 +256,35 @@ func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 		return []string{msgInvalid}
 	}
 	return nil
+}
+
+// uuidOfInt is DRF's UUIDField reading an int (a bool is one in Python):
+// uuid.UUID(int=data), in its text.
+func uuidOfInt(raw any) (string, bool) {
+	var n *big.Int
+	switch x := raw.(type) {
+	case bool:
+		n = big.NewInt(int64(boolInt(x)))
+	case json.Number:
+		var ok bool
+		if n, ok = new(big.Int).SetString(string(x), 10); !ok {
+			return "", false
+		}
+	default:
+		return "", false
+	}
+	if n.Sign() < 0 || n.BitLen() > 128 {
+		return "", false
+	}
+	hex := fmt.Sprintf("%032x", n)
+	return hex[:8] + "-" + hex[8:12] + "-" + hex[12:16] + "-" + hex[16:20] + "-" + hex[20:], true
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // pythonStr is Python's str() of a JSON scalar, false for other types.
