@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -208,6 +209,43 @@ func TestExpiry(t *testing.T) {
 		now = now.Add(2 * time.Hour)
 		if n, err := keys.Purge(context.Background()); err != nil || n != 2 {
 			t.Errorf("purged %d (%v), want 2", n, err)
+		}
+	})
+}
+
+// TestConcurrentRetries: the same request sent many times at once with
+// one key, through two instances, creates once: the others are 409 while
+// it runs, or its replay.
+func TestConcurrentRetries(t *testing.T) {
+	dialects(t, func(t *testing.T, db *sqlx.DB) {
+		a, b := orders(t, db, idempotency.Keys{}, nil), orders(t, db, idempotency.Keys{}, nil)
+		const requests = 16
+		answers := make([]*apitest.Response, requests)
+		var wg sync.WaitGroup
+		for i := range requests {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c := a
+				if i%2 == 1 {
+					c = b
+				}
+				answers[i] = c.Post("/orders/", `{"item":"tea"}`, "Idempotency-Key: burst")
+			}()
+		}
+		wg.Wait()
+		created := 0
+		for i, r := range answers {
+			switch {
+			case r.Status == 201 && r.Header.Get("Idempotent-Replayed") == "":
+				created++
+			case r.Status == 201 && r.Body == `{"id":1,"item":"tea"}`, r.Status == http.StatusConflict:
+			default:
+				t.Errorf("request %d: %d %s", i, r.Status, r.Body)
+			}
+		}
+		if created != 1 || count(t, db) != 1 {
+			t.Errorf("%d created answers, %d orders; want 1 and 1", created, count(t, db))
 		}
 	})
 }
