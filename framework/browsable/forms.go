@@ -162,10 +162,11 @@ func initialContent(fields []framework.FieldDescription) string {
 		n++
 		name, _ := json.Marshal(f.Name)
 		b.WriteString("\n    " + string(name) + ": ")
-		switch f.Type {
-		case "string":
+		switch {
+		case f.Type == "string" && f.Format == "":
+			// A CharField's initial ""; a UUIDField's is None.
 			b.WriteString(`""`)
-		case "boolean":
+		case f.Type == "boolean":
 			b.WriteString("false")
 		default:
 			b.WriteString("null")

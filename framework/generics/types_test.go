@@ -189,7 +189,17 @@ func TestCustomTypesRoundTrip(t *testing.T) {
 		page := c.Get("/gadgets/", html...).Body
 		for _, w := range []string{`<input type="text" id="post-code" name="code" value="">`, `<input type="text" id="post-price" name="price" value="">`,
 			`<input type="text" id="post-note" name="note" value="" maxlength="100">`, `<input type="datetime-local" id="post-seen" name="seen" value="" step="1">`,
-			`<textarea id="post-data" name="data" rows="5"></textarea>`} {
+			`<textarea id="post-data" name="data" rows="5"></textarea>`,
+			// The raw data form starts from each field's initial value, as
+			// DRF's: "" for a CharField, null for a UUID, decimal or JSON.
+			`<textarea id="post-raw-content" name="content" rows="10">{
+    &#34;code&#34;: null,
+    &#34;price&#34;: null,
+    &#34;note&#34;: &#34;&#34;,
+    &#34;nick&#34;: &#34;&#34;,
+    &#34;seen&#34;: null,
+    &#34;data&#34;: null
+}</textarea>`} {
 			if !strings.Contains(page, w) {
 				t.Errorf("list page lacks %s", w)
 			}
