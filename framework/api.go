@@ -190,6 +190,10 @@ type RouteOption func(*route)
 type route struct {
 	name       string
 	middleware []func(http.Handler) http.Handler
+	// suffixes is set by FormatSuffixes: the formats allowed (none for
+	// any) after suffix is.
+	suffix   bool
+	suffixes []string
 }
 
 // Named names a route, so that reverse finds it by name (Django's
@@ -201,6 +205,20 @@ func Named(name string) RouteOption { return func(r *route) { r.name = name } }
 // is the view's).
 func WithMiddleware(mw ...func(http.Handler) http.Handler) RouteOption {
 	return func(r *route) { r.middleware = append(r.middleware, mw...) }
+}
+
+// FormatSuffixes also mounts the route with a format suffix, as DRF's
+// format_suffix_patterns does: "/snippets/{pk}/" answers
+// "/snippets/1.json" and "/snippets/1.json/" too, the suffix choosing the
+// renderer (over the format query parameter; an unknown one is 404).
+// The suffixed route shares the name, so reversing it with a "format"
+// parameter (reverse.FormatSuffixParam) gives "/snippets/1.json", as
+// Django reverses a router's route (a path() route it reverses to
+// "/snippets/1.json/", which is served too). allowed restricts the
+// formats ("json", "api"); none allows any. The schema lists the route
+// once.
+func FormatSuffixes(allowed ...string) RouteOption {
+	return func(r *route) { r.suffix, r.suffixes = true, allowed }
 }
 
 // Handle compiles v (see Handler) and mounts it at pattern, a chi pattern
@@ -228,6 +246,11 @@ func (a *API) mount(pattern string, h http.Handler, opts []RouteOption) route {
 		h = ro.middleware[i](h)
 	}
 	a.routes.Handle(a.router, pattern, h, reverse.Named(ro.name))
+	if ro.suffix {
+		bare, slashed := reverse.FormatSuffixPatterns(pattern, ro.suffixes...)
+		a.routes.Handle(a.router, bare, h, reverse.Named(ro.name))
+		a.routes.Handle(a.router, slashed, h)
+	}
 	return ro
 }
 

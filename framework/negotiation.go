@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/rawjson"
 )
@@ -271,9 +272,14 @@ func acceptHeader(h http.Header) string {
 	return "*/*"
 }
 
-// formatOverride returns the format query parameter, without parsing the
-// query string when the parameter's name cannot be in it.
+// formatOverride returns the format of the URL's format suffix
+// (reverse.FormatSuffixParam), else the format query parameter, without
+// parsing the query string when the parameter's name cannot be in it, as
+// DRF's negotiation prefers the suffix.
 func formatOverride(r *request.Request, param string) string {
+	if f := r.PathValue(reverse.FormatSuffixParam); f != "" {
+		return f
+	}
 	raw := r.URL.RawQuery
 	if raw == "" || !strings.Contains(raw, param) && !strings.ContainsAny(raw, "%+") {
 		return ""

@@ -42,6 +42,7 @@ func TestActionPolicies(t *testing.T) {
 	api := framework.NewAPI(nil, framework.Settings{Renderers: framework.Renderers(framework.JSONRenderer{}, framework.StaticHTMLRenderer{})})
 	router.Mount(api)
 	c := apitest.New(t, api)
+
 	for _, tc := range []struct {
 		method, path, body, ctype string
 		status                    int
@@ -52,6 +53,13 @@ func TestActionPolicies(t *testing.T) {
 		{"GET", "/snippets/1/", "", "", 200, "application/json", "Accept", `{"pk":"1"}`},
 		{"POST", "/snippets/echo/", `{"a":1}`, "application/json", 200, "application/json", "Accept", `{"a":1}`},
 		{"POST", "/snippets/echo/", "a=1", "application/x-www-form-urlencoded", 415, "application/json", "Accept", `{"detail":"Unsupported media type \"application/x-www-form-urlencoded\" in request."}`},
+		// DefaultRouter's format suffixes, as DRF's.
+		{"GET", "/snippets/1.json", "", "", 200, "application/json", "Accept", `{"pk":"1"}`},
+		{"GET", "/snippets/1.json/", "", "", 200, "application/json", "Accept", `{"pk":"1"}`},
+		{"GET", "/snippets/1.xyz", "", "", 404, "application/json", "Accept", `{"detail":"Not found."}`},
+		{"GET", "/snippets/1/highlight.html", "", "", 200, "text/html; charset=utf-8", "", "<p>1</p>"},
+		{"GET", "/.json", "", "", 200, "application/json", "Accept", `{"snippets":"http://testserver/snippets.json"}`},
+		{"GET", "/", "", "", 200, "application/json", "Accept", `{"snippets":"http://testserver/snippets/"}`},
 		{"GET", "/snippets/mine/", "", "", 403, "application/json", "Accept", `{"detail":"You do not have permission to perform this action."}`},
 	} {
 		var header []string
@@ -61,6 +69,26 @@ func TestActionPolicies(t *testing.T) {
 		r := c.Do(tc.method, tc.path, tc.body, header...)
 		if r.Status != tc.status || r.Header.Get("Content-Type") != tc.contentType || r.Header.Get("Vary") != tc.vary || r.Body != tc.want {
 			t.Errorf("%s %s: %d %v %q, want %d %s %q", tc.method, tc.path, r.Status, r.Header, r.Body, tc.status, tc.contentType, tc.want)
+		}
+	}
+}
+
+// SimpleRouter, and a DefaultRouter told so, mount no format suffixes, as
+// DRF's SimpleRouter and include_format_suffixes = False.
+func TestNoFormatSuffixes(t *testing.T) {
+	var simple routers.SimpleRouter
+	simple.Register("snippets", &snippets{}, "snippet")
+	def := routers.DefaultRouter{NoFormatSuffixes: true}
+	def.Register("snippets", &snippets{}, "snippet")
+	for name, mount := range map[string]func(*framework.API){"SimpleRouter": simple.Mount, "DefaultRouter": def.Mount} {
+		api := framework.NewAPI(nil, framework.Settings{})
+		mount(api)
+		c := apitest.New(t, api)
+		if r := c.Get("/snippets/1/"); r.Status != 200 {
+			t.Errorf("%s: %d %s", name, r.Status, r.Body)
+		}
+		if r := c.Get("/snippets/1.json"); r.Status != 404 {
+			t.Errorf("%s has format suffixes: %d %s", name, r.Status, r.Body)
 		}
 	}
 }

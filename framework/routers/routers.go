@@ -357,7 +357,10 @@ func viewsetName(viewset any, template framework.View) string {
 // Mount adds the routes of every registered viewset to api, named there.
 // Each route is its own view with the viewset's policies; a method it
 // lacks is 405 with DRF's Allow header.
-func (rt *SimpleRouter) Mount(api *framework.API) {
+func (rt *SimpleRouter) Mount(api *framework.API) { rt.mount(api) }
+
+// mount mounts the routes with opts.
+func (rt *SimpleRouter) mount(api *framework.API, opts ...framework.RouteOption) {
 	for _, reg := range rt.regs {
 		for _, ro := range reg.routes {
 			v := reg.template
@@ -370,44 +373,59 @@ func (rt *SimpleRouter) Mount(api *framework.API) {
 			if ro.action != nil {
 				ro.action.apply(&v)
 			}
-			api.Handle(ro.pattern, v, framework.Named(ro.name))
+			api.Handle(ro.pattern, v, append([]framework.RouteOption{framework.Named(ro.name)}, opts...)...)
 		}
 	}
 }
 
 // DefaultRouter is a SimpleRouter that also serves the API root at "/":
 // a JSON object mapping each prefix with a list route to its absolute URL.
+// Its routes, the root's too, also answer with a format suffix
+// ("/books/1.json", "/books.api", "/.json"; framework.FormatSuffixes), as
+// DRF's DefaultRouter does.
 type DefaultRouter struct {
 	SimpleRouter
 	// Root holds the API root view's policies; its Get is the router's.
 	Root framework.View
+	// NoFormatSuffixes mounts the routes without their format-suffixed
+	// twins (DRF's include_format_suffixes = False).
+	NoFormatSuffixes bool
 }
 
 // Mount adds the viewsets' routes and the API root, named "api-root".
 func (rt *DefaultRouter) Mount(api *framework.API) {
-	rt.SimpleRouter.Mount(api)
+	var opts []framework.RouteOption
+	if !rt.NoFormatSuffixes {
+		opts = append(opts, framework.FormatSuffixes())
+	}
+	rt.mount(api, opts...)
 	root := rt.Root
 	root.Name = cmp.Or(root.Name, "Api Root")
 	regs := append([]*registration(nil), rt.regs...)
 	root.Get = func(v *framework.View, req *request.Request) (*framework.Response, error) {
 		return framework.OK(apiRoot(regs, req)), nil
 	}
-	api.Handle("/", root, framework.Named("api-root"))
+	api.Handle("/", root, append([]framework.RouteOption{framework.Named("api-root")}, opts...)...)
 }
 
 // apiRoot lists prefix → URL in registration order; routes that do not
-// reverse (for this request's namespace) are left out, as in DRF.
+// reverse (for this request's namespace) are left out, as in DRF. Asked
+// with a format suffix ("/.json"), the URLs carry it.
 func apiRoot(regs []*registration, r *request.Request) json.RawMessage {
 	ns := ""
 	if m, ok := reverse.MatchOf(r.Request); ok && m.Namespace != "" {
 		ns = m.Namespace + ":"
+	}
+	var params map[string]string
+	if f := r.PathValue(reverse.FormatSuffixParam); f != "" {
+		params = map[string]string{reverse.FormatSuffixParam: f}
 	}
 	b := []byte{'{'}
 	for _, reg := range regs {
 		if !reg.hasList {
 			continue
 		}
-		u, err := reverse.Reverse(ns+reg.basename+"-list", nil, r)
+		u, err := reverse.Reverse(ns+reg.basename+"-list", params, r)
 		if err != nil {
 			continue
 		}
