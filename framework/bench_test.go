@@ -72,6 +72,7 @@ func (s fixedSource) Filter(string, string) fixed                           { re
 func (s fixedSource) Seek(string, query.Op, string) fixed                   { return s }
 func (s fixedSource) SeekAfter([]query.Order, []string) fixed               { return s }
 func (s fixedSource) Search([]string, []string) fixed                       { return s }
+func (s fixedSource) Where(string, query.Lookup, ...string) fixed           { return s }
 func (s fixedSource) Count(context.Context) (int, error)                    { return s.count, nil }
 func (s fixedSource) Slice(context.Context, int, int) ([]*benchBook, error) { return s.page, nil }
 func (s fixedSource) Position(*benchBook, string) (string, error)           { return "", nil }

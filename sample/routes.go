@@ -75,6 +75,7 @@ func (a *app) routes(api *framework.API) {
 	a.ecoJWTRoutes(api)
 	a.ecoAPIKeyRoutes(api)
 	a.ecoPermsRoutes(api)
+	a.ecoBooksRoutes(api)
 
 	// Health: /livez and /readyz, for load balancers and orchestrators.
 	api.MountHealth(a.health())

@@ -105,9 +105,11 @@ func TestSchema(t *testing.T) {
 		"/eco/jwt/token/verify/":    {"post:"},
 		"/eco/jwt/token/blacklist/": {"post:"},
 		"/eco/jwt/whoami/":          {"get:"},
-		"/eco/api-key/books/":       {"get:query:page"},
-		"/eco/perms/books/":         {"get:query:page", "post:"},
-		"/eco/perms/books/{pk}/":    {"delete:path:pk", "get:path:pk", "patch:path:pk", "put:path:pk"},
+		"/eco/books/": {"get:query:page,query:rating,query:rating__gte,query:rating__lte,query:rating__in,query:title,query:title__icontains," +
+			"query:author,query:author__in,query:created__gte,query:created__lte,query:owner__username,query:created__date,query:ordering,query:search"},
+		"/eco/api-key/books/":    {"get:query:page"},
+		"/eco/perms/books/":      {"get:query:page", "post:"},
+		"/eco/perms/books/{pk}/": {"delete:path:pk", "get:path:pk", "patch:path:pk", "put:path:pk"},
 	}
 	for path, ops := range doc.Paths {
 		var got []string

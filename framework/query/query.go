@@ -51,6 +51,26 @@ const (
 	Less
 )
 
+// Lookup is a Django field lookup (field__lookup=value): how Where
+// compares a field with its values.
+type Lookup string
+
+// The lookups of Where, Django's.
+const (
+	Exact     Lookup = "exact"     // equal to the value
+	IExact    Lookup = "iexact"    // equal, ignoring case
+	Contains  Lookup = "contains"  // holds the value (case-insensitively for ASCII on SQLite, as Django's LIKE)
+	IContains Lookup = "icontains" // holds the value, ignoring case
+	GT        Lookup = "gt"        // greater than the value
+	GTE       Lookup = "gte"       // greater than or equal
+	LT        Lookup = "lt"        // less than
+	LTE       Lookup = "lte"       // less than or equal
+	In        Lookup = "in"        // equal to one of the values
+	Range     Lookup = "range"     // between the two values, both included
+	IsNull    Lookup = "isnull"    // null when the value is "true", not null when "false"
+	Date      Lookup = "date"      // a date-time whose date (in UTC) is the value, YYYY-MM-DD
+)
+
 // ErrInvalidValue is the error of a filter value or a position that does
 // not convert to its field's type (a lookup of "abc" on an integer field).
 // Generic views answer it with 404, as Django's get_object_or_404 does.
@@ -82,6 +102,12 @@ type Query interface {
 	// Search returns the items where every term is contained,
 	// case-insensitively, in at least one of the fields.
 	Search(fields []string, terms []string) Query
+	// Where returns the items whose field compares by lookup with the
+	// values (their text forms; numbers may be decimals, "2.5", "1e1",
+	// which an integer field truncates toward zero first, as Django's
+	// IntegerField does): one value, or the list of In, or the two bounds
+	// of Range. Null fields match only IsNull.
+	Where(field string, lookup Lookup, values ...string) Query
 	// Count returns the number of items.
 	Count(ctx context.Context) (int, error)
 	// EstimateCount returns the number of items or, when the source can

@@ -35,6 +35,9 @@ type Source[T any] interface {
 	// Search returns the items where every term is contained,
 	// case-insensitively, in at least one of the fields.
 	Search(fields []string, terms []string) Source[T]
+	// Where returns the items whose field meets the lookup (see
+	// query.Query's Where).
+	Where(field string, lookup query.Lookup, values ...string) Source[T]
 	// Count returns the number of items.
 	Count(ctx context.Context) (int, error)
 	// Slice returns up to limit items from offset; limit < 0 means all.
@@ -115,6 +118,11 @@ func (r *Rows[T]) Search(fields []string, terms []string) query.Query {
 	return set[T]{r.src, r}.Search(fields, terms)
 }
 
+// Where returns the source narrowed by a lookup, fetching into r.
+func (r *Rows[T]) Where(field string, lookup query.Lookup, values ...string) query.Query {
+	return set[T]{r.src, r}.Where(field, lookup, values...)
+}
+
 // Count counts the source's items.
 func (r *Rows[T]) Count(ctx context.Context) (int, error) { return r.src.Count(ctx) }
 
@@ -150,6 +158,9 @@ func (s set[T]) SeekAfter(ordering []query.Order, positions []string) query.Quer
 }
 func (s set[T]) Search(fields []string, terms []string) query.Query {
 	return set[T]{s.src.Search(fields, terms), s.rows}
+}
+func (s set[T]) Where(field string, lookup query.Lookup, values ...string) query.Query {
+	return set[T]{s.src.Where(field, lookup, values...), s.rows}
 }
 func (s set[T]) Count(ctx context.Context) (int, error) { return s.src.Count(ctx) }
 

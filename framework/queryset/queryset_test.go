@@ -235,14 +235,22 @@ func TestSliceAgreesWithSQL(t *testing.T) {
 			{"page", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s }, 10, 10},
 			{"past the end", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s }, 200, 10},
 			{"filter", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s.Filter("author", "Author 3") }, 0, -1},
-			{"filter time", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s.Filter("created", "2024-01-02 00:00:00+00:00") }, 0, -1},
-			{"two orders", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s.OrderBy(asc("-rating"), asc("author"), asc("-id")) }, 5, 20},
+			{"filter time", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] {
+				return s.Filter("created", "2024-01-02 00:00:00+00:00")
+			}, 0, -1},
+			{"two orders", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] {
+				return s.OrderBy(asc("-rating"), asc("author"), asc("-id"))
+			}, 5, 20},
 			{"order by text", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s.OrderBy(asc("-title")) }, 0, 7},
 			{"search", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] {
 				return s.Search([]string{"title", "author"}, []string{"author 1", "0"})
 			}, 0, -1},
-			{"search number", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s.Search([]string{"rating"}, []string{"5"}) }, 0, -1},
-			{"search time", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s.Search([]string{"created"}, []string{"01-03 0"}) }, 0, -1},
+			{"search number", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] {
+				return s.Search([]string{"rating"}, []string{"5"})
+			}, 0, -1},
+			{"search time", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] {
+				return s.Search([]string{"created"}, []string{"01-03 0"})
+			}, 0, -1},
 			{"seek desc", func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] {
 				return s.OrderBy(asc("-created")).Seek("created", query.Less, "2024-01-03 12:00:00+00:00")
 			}, 0, 5},
@@ -316,7 +324,9 @@ func TestLateRowLookupAgrees(t *testing.T) {
 			func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s.OrderBy(o("author"), o("-id")) },
 			func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s.OrderBy(o("owner"), o("rating")) },
 			func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s.Filter("author", "Author 3") },
-			func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] { return s.Search([]string{"title"}, []string{"1"}) },
+			func(s queryset.Source[qt.Book]) queryset.Source[qt.Book] {
+				return s.Search([]string{"title"}, []string{"1"})
+			},
 		} {
 			for _, offset := range []int{0, 99, queryset.LateRowLookup, 150, 395, 500} {
 				for _, limit := range []int{1, 10, 37, -1} {

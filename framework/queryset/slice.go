@@ -87,7 +87,10 @@ func (s *SliceSource[T]) Count(context.Context) (int, error) {
 	if s.st.err != nil {
 		return 0, s.st.err
 	}
-	if len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0 {
+	if s.st.none {
+		return 0, nil
+	}
+	if len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0 && len(s.st.lookups) == 0 {
 		return len(s.items), nil
 	}
 	n := 0
@@ -103,6 +106,9 @@ func (s *SliceSource[T]) Count(context.Context) (int, error) {
 func (s *SliceSource[T]) Slice(_ context.Context, offset, limit int) ([]*T, error) {
 	if s.st.err != nil {
 		return nil, s.st.err
+	}
+	if s.st.none {
+		return []*T{}, nil
 	}
 	offset = max(offset, 0)
 	var picked []*T
@@ -169,6 +175,11 @@ func (s *SliceSource[T]) match(base unsafe.Pointer) bool {
 	}
 	if len(s.st.keyset) > 0 && !s.st.after(base) {
 		return false
+	}
+	for _, c := range s.st.lookups {
+		if !c.match(base) {
+			return false
+		}
 	}
 	for _, sc := range s.st.searches {
 		for _, term := range sc.terms {

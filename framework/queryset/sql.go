@@ -112,10 +112,10 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	t := &sqlTable{m: m, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator,
 		tableRows: c.TableRows && c.Query != "" && c.Table != ""}
 	if c.Query != "" {
-		t.alias = quote("q")
+		t.alias = store.QuoteName("q")
 		t.from = "(" + c.Query + ") AS " + t.alias
 	} else {
-		t.alias = quote(c.Table)
+		t.alias = store.QuoteName(c.Table)
 		t.from = t.alias
 	}
 	names := make([]string, len(m.columns))
@@ -134,7 +134,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	if t.readsRow {
 		t.returning = " RETURNING " + t.columns
 	} else {
-		t.returning = " RETURNING " + quote(t.key.Column)
+		t.returning = " RETURNING " + store.QuoteName(t.key.Column)
 	}
 	cols := c.Columns
 	if cols == nil && c.Query == "" {
@@ -176,9 +176,7 @@ func MustSQL[T any](db *sqlx.DB, c SQLConfig) *SQLSource[T] {
 
 // col is the qualified name of f's column: SQLite reads an unknown
 // unqualified "name" as a string, a qualified one is an error.
-func (t *sqlTable) col(f *structs.Field) string { return t.alias + "." + quote(f.Column) }
-
-func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+func (t *sqlTable) col(f *structs.Field) string { return t.alias + "." + store.QuoteName(f.Column) }
 
 // param is the placeholder of a value of f. PostgreSQL types a parameter
 // by its column, so an integer beyond the column's range would be an
@@ -327,7 +325,7 @@ func (s *SQLSource[T]) EstimateCount(ctx context.Context) (n int, exact bool, er
 
 // unfiltered reports whether the source holds every row of its query.
 func (s *SQLSource[T]) unfiltered() bool {
-	return len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0
+	return len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0 && len(s.st.lookups) == 0
 }
 
 // Slice returns up to limit items from offset; limit < 0 means all.
@@ -430,10 +428,10 @@ func (s *SQLSource[T]) lateLookup() bool {
 // over the table alone finds in the source's order. Both orders end with
 // the key, so that rows that tie come in key order, as in sql's text.
 func (s *SQLSource[T]) lateSQL(offset, limit int) string {
-	inner := s.orderTerms(func(f *structs.Field) string { return quote(f.Column) }, true)
+	inner := s.orderTerms(func(f *structs.Field) string { return store.QuoteName(f.Column) }, true)
 	outer := s.orderTerms(s.t.col, true)
 	return "SELECT " + s.t.columns + " FROM " + s.t.from + " WHERE " + s.t.col(s.t.key) + " IN (SELECT " +
-		quote(s.t.key.Column) + " FROM " + quote(s.t.table) + " ORDER BY " + strings.Join(inner, ", ") +
+		store.QuoteName(s.t.key.Column) + " FROM " + store.QuoteName(s.t.table) + " ORDER BY " + strings.Join(inner, ", ") +
 		" LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(offset) + ") ORDER BY " + strings.Join(outer, ", ")
 }
 
@@ -474,6 +472,9 @@ func (s *SQLSource[T]) sql(kind byte) string {
 	var where []string
 	for _, c := range s.st.conds {
 		where = append(where, s.t.col(c.f)+" "+string(c.op)+" "+s.t.param(c.f))
+	}
+	for _, c := range s.st.lookups {
+		where = append(where, s.t.lookupSQL(c))
 	}
 	if k := s.st.keyset; len(k) > 0 {
 		where = append(where, s.t.keysetSQL(k))
@@ -547,6 +548,9 @@ func (s *SQLSource[T]) args(tail []any) []any {
 	for _, c := range s.st.conds {
 		args = append(args, s.t.bind(c.f, c.v.Bind()))
 	}
+	for _, c := range s.st.lookups {
+		args = s.t.lookupArgs(args, c)
+	}
 	if k := s.st.keyset; len(k) > 1 {
 		// The leading range, then each term but the last twice (its
 		// comparison and its equality), then the last once.
@@ -586,9 +590,9 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
 		if args[i], err = s.t.arg(f, base); err != nil {
 			return err
 		}
-		names[i], marks[i] = quote(f.Column), s.t.param(f)
+		names[i], marks[i] = store.QuoteName(f.Column), s.t.param(f)
 	}
-	return s.write(ctx, "INSERT INTO "+quote(s.t.table)+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args, item)
+	return s.write(ctx, "INSERT INTO "+store.QuoteName(s.t.table)+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args, item)
 }
 
 // Update writes item's columns to its row (found by key) and reads the
@@ -602,7 +606,7 @@ func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 	sets := make([]string, len(s.t.writes))
 	args := make([]any, 0, len(s.t.writes)+1)
 	for i, f := range s.t.writes {
-		sets[i] = quote(f.Column) + " = " + s.t.param(f)
+		sets[i] = store.QuoteName(f.Column) + " = " + s.t.param(f)
 		arg, err := s.t.arg(f, base)
 		if err != nil {
 			return err
@@ -614,7 +618,7 @@ func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 		return err
 	}
 	args = append(args, key)
-	return s.write(ctx, "UPDATE "+quote(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+quote(s.t.table)+"."+quote(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item)
+	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item)
 }
 
 // write runs q, an INSERT or UPDATE of one row, and reads the row it wrote
@@ -667,7 +671,7 @@ func (s *SQLSource[T]) Delete(ctx context.Context, item *T) error {
 	if err != nil {
 		return err
 	}
-	q := s.t.db.Rebind("DELETE FROM " + quote(s.t.table) + " WHERE " + quote(s.t.table) + "." + quote(s.t.key.Column) + " = " + s.t.param(s.t.key))
+	q := s.t.db.Rebind("DELETE FROM " + store.QuoteName(s.t.table) + " WHERE " + store.QuoteName(s.t.table) + "." + store.QuoteName(s.t.key.Column) + " = " + s.t.param(s.t.key))
 	key, err := s.t.arg(s.t.key, base)
 	if err != nil {
 		return err

@@ -104,6 +104,7 @@ type state struct {
 	conds    []cond
 	keyset   []keyTerm
 	searches []search
+	lookups  []lookupCond
 	none     bool // matches nothing, whatever else it says
 	err      error
 }
@@ -235,6 +236,9 @@ func (s *state) shape(m *model, kind byte) string {
 			b.WriteByte('-')
 		}
 		b.WriteString(strconv.Itoa(m.index[t.f]))
+	}
+	for _, c := range s.lookups {
+		c.shape(&b, m)
 	}
 	for _, sc := range s.searches {
 		b.WriteByte('s')

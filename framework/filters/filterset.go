@@ -1,0 +1,236 @@
+package filters
+
+import (
+	"strings"
+	"time"
+
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
+	"github.com/go-drf/drf/internal/structs"
+)
+
+// ValueKind is how a filter reads its value: the form field of a
+// django-filter filter.
+type ValueKind int
+
+// The kinds of filter values.
+const (
+	// Text is a CharField's: stripped; any text.
+	Text ValueKind = iota
+	// Number is a DecimalField's (NumberFilter): Python's Decimal,
+	// finite ("Enter a number.").
+	Number
+	// DateTime is an IsoDateTimeField's: ISO 8601 (Django's
+	// parse_datetime), naive times in UTC ("Enter a valid date/time.").
+	DateTime
+	// Date is a DateField's: DATE_INPUT_FORMATS ("Enter a valid date.").
+	Date
+	// Boolean is a NullBooleanField's (BooleanFilter): "true", "True" or
+	// "1", "false", "False" or "0"; anything else is no filter.
+	Boolean
+)
+
+// Messages of the values a filter refuses, Django's.
+const (
+	MsgInvalidNumber   = "Enter a number."
+	MsgInvalidDateTime = "Enter a valid date/time."
+	MsgInvalidDate     = "Enter a valid date."
+	MsgRangeValues     = "Range query expects two values."
+)
+
+// Filter is one filter of a FilterSet: a query parameter whose value is
+// compared with a field of the source by a lookup.
+type Filter struct {
+	// Param is the query parameter; "" gives Field, followed by
+	// "__" and the lookup unless it is exact (django-filter's names).
+	Param string
+	// Field is the source's field (field_name).
+	Field string
+	// Lookup is the comparison (lookup_expr); "" is exact. The values
+	// of In and Range are comma-separated.
+	Lookup query.Lookup
+	// Value is how the value is read.
+	Value ValueKind
+	// Label describes the filter in the schema; "" gives django-filter's
+	// label ("Rating is greater than or equal to").
+	Label string
+}
+
+// verboseLookups are django-filter's words for the lookups in labels.
+var verboseLookups = map[query.Lookup]string{
+	query.Contains: "contains", query.IContains: "contains", query.In: "is in", query.GT: "is greater than",
+	query.GTE: "is greater than or equal to", query.LT: "is less than", query.LTE: "is less than or equal to",
+	query.Range: "is in range", query.IsNull: "is null", query.Date: "date",
+}
+
+// label is the filter's Label, else django-filter's: the field's path
+// in words, then the lookup's, capitalised.
+func (f Filter) label() string {
+	if f.Label != "" {
+		return f.Label
+	}
+	path := f.Field
+	if f.Param != "" {
+		path = strings.TrimSuffix(f.Param, "__"+string(f.Lookup))
+	}
+	words := strings.ReplaceAll(strings.ReplaceAll(path, "__", " "), "_", " ")
+	if v := verboseLookups[f.Lookup]; v != "" {
+		words += " " + v
+	}
+	return strings.ToUpper(words[:1]) + words[1:]
+}
+
+// param is the filter's query parameter.
+func (f Filter) param() string {
+	if f.Param != "" {
+		return f.Param
+	}
+	if f.Lookup == "" || f.Lookup == query.Exact {
+		return f.Field
+	}
+	return f.Field + "__" + string(f.Lookup)
+}
+
+// Lookups declares a filter per lookup of one field, as a FilterSet's
+// Meta.fields = {"rating": ["exact", "gte"]} does.
+func Lookups(field string, value ValueKind, lookups ...query.Lookup) []Filter {
+	out := make([]Filter, len(lookups))
+	for i, l := range lookups {
+		out[i] = Filter{Field: field, Lookup: l, Value: value}
+	}
+	return out
+}
+
+// FilterSet filters a list by its query parameters as django-filter's
+// DjangoFilterBackend does with a FilterSet: each filter whose parameter
+// the request gives (its last value) narrows the list, all of them
+// together; an empty value and an unknown parameter are no filter; the
+// values a filter refuses are answered at once, 400 with one message per
+// parameter in the filters' order ({"rating": ["Enter a number."]}).
+type FilterSet struct {
+	Filters []Filter
+}
+
+// Filter narrows q by the request's filters.
+func (fs FilterSet) Filter(r *request.Request, q query.Query) (query.Query, error) {
+	var errs exceptions.ValidationErrors
+	params := r.QueryParams()
+	for _, f := range fs.Filters {
+		name := f.param()
+		raw, ok := params[name]
+		if !ok || len(raw) == 0 {
+			continue
+		}
+		values, msg := f.read(raw[len(raw)-1])
+		switch {
+		case msg != "":
+			errs.Add(name, msg)
+		case values != nil && len(errs) == 0:
+			lookup := f.Lookup
+			if lookup == "" {
+				lookup = query.Exact
+			}
+			q = q.Where(f.Field, lookup, values...)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, exceptions.ValidationError(errs)
+	}
+	return q, nil
+}
+
+// read returns the values of raw as Where reads them, nil for no filter,
+// or the message refusing it.
+func (f Filter) read(raw string) (values []string, msg string) {
+	if raw == "" {
+		return nil, ""
+	}
+	if f.Lookup != query.In && f.Lookup != query.Range {
+		v, ok, msg := f.Value.read(raw)
+		if msg != "" || !ok {
+			return nil, msg
+		}
+		return []string{v}, ""
+	}
+	// django-filter's BaseCSVField: each item read alone; in a list,
+	// items that are empty are dropped (Django's In discards None); a
+	// range takes two.
+	items := strings.Split(raw, ",")
+	if f.Lookup == query.Range && len(items) != 2 {
+		return nil, MsgRangeValues
+	}
+	values = []string{}
+	for _, item := range items {
+		v, ok, msg := f.Value.read(item)
+		if msg != "" {
+			return nil, msg
+		}
+		if ok {
+			values = append(values, v)
+		}
+	}
+	if f.Lookup == query.Range && len(values) != 2 {
+		return nil, "" // a bound left empty: no filter
+	}
+	return values, ""
+}
+
+// read returns raw as a Where value; ok is false for a value that means
+// no filter (empty once stripped, a Boolean that is neither).
+func (k ValueKind) read(raw string) (value string, ok bool, msg string) {
+	switch k {
+	case Number:
+		if raw == "" {
+			return "", false, ""
+		}
+		n, ok := pycompat.Decimal(raw)
+		if !ok {
+			return "", false, MsgInvalidNumber
+		}
+		return n, true, ""
+	case DateTime:
+		s := pycompat.Strip(raw)
+		if s == "" {
+			return "", false, ""
+		}
+		t, err := structs.ParseDateTime(s)
+		if err != nil {
+			return "", false, MsgInvalidDateTime
+		}
+		return t.UTC().Format("2006-01-02 15:04:05.999999-07:00"), true, ""
+	case Date:
+		s := pycompat.Strip(raw)
+		if s == "" {
+			return "", false, ""
+		}
+		d, ok := pycompat.DjangoDate(s)
+		if !ok {
+			return "", false, MsgInvalidDate
+		}
+		return d.Format(time.DateOnly), true, ""
+	case Boolean:
+		switch raw {
+		case "true", "True", "1":
+			return "true", true, ""
+		case "false", "False", "0":
+			return "false", true, ""
+		}
+		return "", false, ""
+	}
+	s := pycompat.Strip(raw)
+	return s, s != "", ""
+}
+
+// SchemaParameters lists the filters' parameters, for OpenAPI, as
+// django-filter describes them: by their label, as strings.
+func (fs FilterSet) SchemaParameters(*framework.View) []pagination.SchemaParameter {
+	out := make([]pagination.SchemaParameter, len(fs.Filters))
+	for i, f := range fs.Filters {
+		out[i] = pagination.SchemaParameter{Name: f.param(), Location: "query", Description: f.label(), Type: "string"}
+	}
+	return out
+}
