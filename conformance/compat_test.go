@@ -12,6 +12,10 @@ import (
 var compatTable = []row{
 	// Django 4.0's SecurityMiddleware (SECURE_CROSS_ORIGIN_OPENER_POLICY).
 	{name: "Cross-Origin-Opener-Policy on every answer", path: "/whoami/"},
+	// DRF 3.15 #8578: an empty page number is page 1.
+	{name: "empty page", path: "/books/?page="},
+	{name: "empty page of a page-number view", path: "/pages/page-number/?page="},
+	{name: "empty page of a custom page-number style", path: "/pages/link-header/?page="},
 	// DRF 3.15 #8051: Django's Http404 keeps its message.
 	{name: "a missing book names the model", path: "/books/99999/"},
 	{name: "a missing versioned book names the model", path: "/url/v2/books/99999/"},

@@ -41,29 +41,35 @@ type row struct {
 
 func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 
-// TestConformance sends the table to the DRF reference and to the Go
+// TestConformance sends the table to a DRF reference and to the Go
 // sample, row by row, and compares status, the headers that matter and the
-// JSON bodies, once with the sample on SQLite, once on PostgreSQL, and
-// once on PostgreSQL through PgBouncer in transaction pooling mode with
-// the URL docs/scaling.md gives (the reference stays on SQLite).
-// CONFORMANCE_VERBOSE=1 logs every pair of answers.
+// JSON bodies: the sample with its default settings against DRF 3.18 on
+// Django 5.2 (../shared/reference-latest) with the sample on SQLite; the
+// sample at DRF 3.14 level against DRF 3.14 on Django 3.2
+// (../shared/reference), once with the sample on SQLite, once on
+// PostgreSQL, and once on PostgreSQL through PgBouncer in transaction
+// pooling mode with the URL docs/scaling.md gives (the references stay on
+// SQLite). CONFORMANCE_VERBOSE=1 logs every pair of answers.
 func TestConformance(t *testing.T) {
-	t.Run("sqlite", func(t *testing.T) {
-		conform(t, func() string { return filepath.Join(t.TempDir(), "db.sqlite3") })
-	})
-	t.Run("postgresql", func(t *testing.T) { conform(t, func() string { return testservers.Postgres(t) }) })
+	sqlite := func(t *testing.T) func() string {
+		return func() string { return filepath.Join(t.TempDir(), "db.sqlite3") }
+	}
+	t.Run("drf318", func(t *testing.T) { conform(t, drf318, sqlite(t)) })
+	t.Run("sqlite", func(t *testing.T) { conform(t, drf314, sqlite(t)) })
+	t.Run("postgresql", func(t *testing.T) { conform(t, drf314, func() string { return testservers.Postgres(t) }) })
 	t.Run("pgbouncer", func(t *testing.T) {
-		conform(t, func() string {
+		conform(t, drf314, func() string {
 			return testservers.PgBouncer(t, testservers.Postgres(t)) + "&default_query_exec_mode=exec"
 		})
 	})
 }
 
-// conform runs the table against a fresh reference and the sample on a
-// fresh database, whose URL database gives once the reference runs.
-func conform(t *testing.T, database func() string) {
-	ref := startReference(t)
-	sides := [2]*side{newSide("reference", ref.base), newSide("sample", startSample(t, database()))}
+// conform runs the table against a fresh reference o and the sample at
+// its level on a fresh database, whose URL database gives once the
+// reference runs.
+func conform(t *testing.T, o oracle, database func() string) {
+	ref := startOracle(t, o)
+	sides := [2]*side{newSide("reference", ref.base), newSide("sample", startSampleAt(t, database(), o))}
 	verbose := os.Getenv("CONFORMANCE_VERBOSE") == "1"
 
 	type tally struct{ pass, fail int }

@@ -165,20 +165,28 @@ func orderingFilter(src query.Query, r *request.Request) query.Query {
 }
 
 // styleView is a view listing src with style p.
-func styleView[T any](src queryset.Source[T], p framework.Paginator) http.Handler {
-	return apitest.View(framework.View{Pagination: p, Get: list(src, nil)})
+func styleView[T any](src queryset.Source[T], p framework.Paginator, s ...framework.Settings) http.Handler {
+	return apitest.View(framework.View{Pagination: p, Get: list(src, nil)}, s...)
 }
 
-// referenceMux serves the reference's pagination routes over src.
-func referenceMux(src queryset.Source[book]) *http.ServeMux {
+// referenceMux serves the reference's pagination routes over src, as DRF
+// 3.18 answers.
+func referenceMux(src queryset.Source[book]) *http.ServeMux { return referenceMuxAt(src, framework.DRF318) }
+
+// referenceMuxAt serves the reference's pagination routes over src, as
+// the release level names answers.
+func referenceMuxAt(src queryset.Source[book], level framework.Compatibility) *http.ServeMux {
+	at := framework.Settings{Compatibility: level}
+	defaultSettings := defaultSettings
+	defaultSettings.Compatibility = level
 	mux := http.NewServeMux()
-	mux.Handle("/pages/page-number/", styleView(src, &pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}))
-	mux.Handle("/pages/limit-offset/", styleView(src, &pagination.LimitOffsetPagination{DefaultLimit: 5, MaxLimit: 20}))
-	mux.Handle("/pages/cursor/", styleView(src, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"-created"}, PageSizeQueryParam: "page_size", MaxPageSize: 20}))
-	mux.Handle("/pages/cursor-rating/", styleView(src, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"rating"}}))
-	mux.Handle("/pages/cursor-orderable/", apitest.View(framework.View{Pagination: &pagination.CursorPagination{PageSize: 5}, Get: list(src, orderingFilter)}))
-	mux.Handle("/pages/link-header/", styleView(src, &pagination.LinkHeaderPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}))
-	mux.Handle("/pages/nested-links/", styleView(src, &pagination.NestedLinksPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}))
+	mux.Handle("/pages/page-number/", styleView(src, &pagination.PageNumberPagination{PageSize: 5, PageSizeQueryParam: "page_size", MaxPageSize: 20}, at))
+	mux.Handle("/pages/limit-offset/", styleView(src, &pagination.LimitOffsetPagination{DefaultLimit: 5, MaxLimit: 20}, at))
+	mux.Handle("/pages/cursor/", styleView(src, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"-created"}, PageSizeQueryParam: "page_size", MaxPageSize: 20}, at))
+	mux.Handle("/pages/cursor-rating/", styleView(src, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"rating"}}, at))
+	mux.Handle("/pages/cursor-orderable/", apitest.View(framework.View{Pagination: &pagination.CursorPagination{PageSize: 5}, Get: list(src, orderingFilter)}, at))
+	mux.Handle("/pages/link-header/", styleView(src, &pagination.LinkHeaderPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}, at))
+	mux.Handle("/pages/nested-links/", styleView(src, &pagination.NestedLinksPagination{PageNumberPagination: pagination.PageNumberPagination{PageSize: 5}}, at))
 	mux.Handle("/pages/off/", apitest.View(framework.View{Pagination: framework.NoPagination, Get: list(src, nil)}, defaultSettings))
 	mux.Handle("/books/", apitest.View(framework.View{Get: list(src, nil)}, defaultSettings))
 	return mux

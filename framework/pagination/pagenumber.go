@@ -53,6 +53,9 @@ type PageNumberPagination struct {
 
 	// ready marks a style whose defaults are filled in (Setup).
 	ready bool
+	// emptyInvalid: an empty page number is 404, as DRF 3.14 answers;
+	// DRF 3.15 reads it as page 1 (#8578). Setup sets it at DRF314.
+	emptyInvalid bool
 }
 
 // Setup returns the style with PAGE_SIZE and the defaults filled in; nil
@@ -68,6 +71,7 @@ func (p *PageNumberPagination) Resolve(s *framework.Settings) (*PageNumberPagina
 	c.PageSize = cmp.Or(c.PageSize, s.PageSize)
 	c.PageQueryParam = cmp.Or(c.PageQueryParam, DefaultPageQueryParam)
 	c.InvalidPageMessage = cmp.Or(c.InvalidPageMessage, DefaultInvalidPage)
+	c.emptyInvalid = s.Compatibility == framework.DRF314
 	if c.LastPageStrings == nil {
 		c.LastPageStrings = DefaultLastPageStrings
 	}
@@ -83,16 +87,13 @@ func (p *PageNumberPagination) Resolve(s *framework.Settings) (*PageNumberPagina
 
 // Paginate returns the requested page of q; see Page.
 func (p *PageNumberPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
-	page, err := p.Page(r, q)
-	if page == nil {
-		return nil, err
-	}
-	return page, nil
+	return asPage(p.Page(r, q))
 }
 
 // Page returns the requested page of q (two queries: count and fetch),
 // nil when there is no page size, or 404 for a page number that is not an
-// integer, below 1 or past the last page. With another Count than
+// integer, below 1 or past the last page; an empty one is page 1 (DRF
+// 3.15, #8578), 404 at DRF 3.14 level. With another Count than
 // ExactCount, a page past the last is the one found empty.
 func (p *PageNumberPagination) Page(r *request.Request, q query.Query) (*NumberPage, error) {
 	if !p.ready {
@@ -116,7 +117,7 @@ func (p *PageNumberPagination) Page(r *request.Request, q query.Query) (*NumberP
 	// Built only when a page is refused: an error costs two allocations.
 	invalid := func() error { return exceptions.NotFound(p.InvalidPageMessage) }
 	number := 1
-	if raw, ok := params.get(p.PageQueryParam); ok {
+	if raw, ok := params.get(p.PageQueryParam); ok && (raw != "" || p.emptyInvalid) {
 		if slices.Contains(p.LastPageStrings, raw) {
 			if c.unknown {
 				return nil, invalid()

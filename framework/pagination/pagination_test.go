@@ -84,6 +84,21 @@ func runStyleCases(t *testing.T, srv *httptest.Server, cases []styleCase) {
 	}
 }
 
+// TestEmptyPageByCompatibility: ?page= is page 1 from DRF 3.15 on (#8578),
+// 404 "Invalid page." on DRF 3.14; both references answer so on /books/.
+func TestEmptyPageByCompatibility(t *testing.T) {
+	src := booksSource(t, openBooks(t, 30))
+	for level, want := range map[framework.Compatibility]int{framework.DRF318: 200, framework.DRF314: 404} {
+		s := defaultSettings
+		s.Compatibility = level
+		srv := httptest.NewServer(apitest.View(framework.View{Get: list(src, nil)}, s))
+		if a := get(t, srv, "/?page="); a.Status != want {
+			t.Errorf("%s: ?page= is %d %s, want %d", level, a.Status, a.Body, want)
+		}
+		srv.Close()
+	}
+}
+
 // TestPageNumber checks PageNumberPagination's parameters and errors
 // (page size 5, client page size up to 20) against DRF's answers.
 func TestPageNumber(t *testing.T) {
@@ -100,7 +115,10 @@ func TestPageNumber(t *testing.T) {
 		{p + "?page=last&page_size=7", 200, 100, "", p + "?page=14&page_size=7", span(99, 100), ""},
 		// Only the exact last page strings count.
 		{p + "?page=LAST", 404, 0, "", "", nil, "Invalid page."},
-		{p + "?page=", 404, 0, "", "", nil, "Invalid page."},
+		// An empty page number is page 1 (DRF 3.15, #8578; 404 at DRF 3.14
+		// level: TestEmptyPageByCompatibility).
+		{p + "?page=", 200, 100, p + "?page=2", "", span(1, 5), ""},
+		{p + "?page=3&page=", 200, 100, p + "?page=2", "", span(1, 5), ""},
 		{p + "?page=0", 404, 0, "", "", nil, "Invalid page."},
 		{p + "?page=-1", 404, 0, "", "", nil, "Invalid page."},
 		{p + "?page=21", 404, 0, "", "", nil, "Invalid page."},
