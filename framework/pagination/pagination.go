@@ -337,6 +337,18 @@ func setup[P interface {
 	return c, nil
 }
 
+// asPage returns a page a style's Page returned as a framework.Page: nil
+// (the whole list) for none.
+func asPage[P interface {
+	*S
+	framework.Page
+}, S any](page P, err error) (framework.Page, error) {
+	if page == nil {
+		return nil, err
+	}
+	return page, nil
+}
+
 // cursorSetup fills in what both cursor styles default: the page size
 // (PAGE_SIZE), the cursor parameter, the 404's message and the ordering,
 // which it returns parsed.
