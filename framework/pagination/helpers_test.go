@@ -171,7 +171,9 @@ func styleView[T any](src queryset.Source[T], p framework.Paginator, s ...framew
 
 // referenceMux serves the reference's pagination routes over src, as DRF
 // 3.18 answers.
-func referenceMux(src queryset.Source[book]) *http.ServeMux { return referenceMuxAt(src, framework.DRF318) }
+func referenceMux(src queryset.Source[book]) *http.ServeMux {
+	return referenceMuxAt(src, framework.DRF318)
+}
 
 // referenceMuxAt serves the reference's pagination routes over src, as
 // the release level names answers.
