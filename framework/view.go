@@ -57,6 +57,10 @@ type View struct {
 	// Describer tells what the view reads and answers, for the schema and
 	// the browsable page's forms; generic views and viewsets set it.
 	Describer Describer
+	// Schema overrides or extends the view's operations in OpenAPI
+	// documents, by HTTP method ("" for all): drf-spectacular's
+	// extend_schema.
+	Schema map[string]OperationSchema
 
 	// Handlers by method. HEAD falls back to GET; OPTIONS has a default.
 	Get, Post, Put, Patch, Delete, Head, Options HandlerFunc

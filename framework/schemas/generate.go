@@ -16,6 +16,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"regexp"
@@ -199,6 +200,9 @@ func (gen *generation) endpoint(e framework.Endpoint) error {
 		if err != nil {
 			return err
 		}
+		if op == nil {
+			continue // excluded (OperationSchema.Exclude)
+		}
 		switch method {
 		case http.MethodGet:
 			item.Get = op
@@ -211,6 +215,9 @@ func (gen *generation) endpoint(e framework.Endpoint) error {
 		case http.MethodDelete:
 			item.Delete = op
 		}
+	}
+	if *item == (PathItem{}) {
+		return nil // every operation excluded
 	}
 	gen.doc.Paths = append(gen.doc.Paths, Member[*PathItem]{path, item})
 	return nil
@@ -252,6 +259,10 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	list := method == http.MethodGet && isList(path) && (ser != nil || paginator != nil && v.OwnPagination())
 	paginated := list && paginator != nil
 
+	extra := operationSchema(v, method)
+	if extra.Exclude {
+		return nil, nil
+	}
 	op := &Operation{Description: v.Description, Tags: tags(path)}
 	if l, ok := v.Versioning.(versioning.Lifecycle); ok && gen.version != "" {
 		_, op.Deprecated = l.Deprecated[gen.version]
@@ -283,14 +294,19 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	if ser != nil {
 		body = &Schema{Ref: "#/components/schemas/" + gen.component(ser, method == http.MethodPatch)}
 	}
+	// The serializer that validates the body: the view's, else the one its
+	// OperationSchema names.
+	reqSer := cmp.Or(ser, extra.Request)
 	if method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch {
-		op.RequestBody = &RequestBody{Required: ser != nil}
+		op.RequestBody = &RequestBody{Required: reqSer != nil}
 		for _, p := range v.Parsers.Items() {
 			s := body
-			if s == nil {
+			if s == nil && reqSer != nil {
+				s = &Schema{Ref: "#/components/schemas/" + gen.component(reqSer, false)}
+			} else if s == nil {
 				s = &Schema{}
 			}
-			op.RequestBody.Content = append(op.RequestBody.Content, Member[MediaType]{p.MediaType(), MediaType{s}})
+			op.RequestBody.Content = append(op.RequestBody.Content, Member[MediaType]{p.MediaType(), MediaType{Schema: s}})
 		}
 		if len(op.RequestBody.Content) == 0 {
 			op.RequestBody = nil
@@ -323,9 +339,67 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	default:
 		op.Responses = append(op.Responses, Member[*Response]{"200", &Response{Description: "OK", Content: content(renders, answer)}})
 	}
-	gen.errorResponses(op, v, r, ser, renders)
+	gen.errorResponses(op, v, r, reqSer, renders)
 	op.Security = gen.security(v, r, method)
+	gen.extend(op, extra, renders)
 	return op, nil
+}
+
+// operationSchema is the view's OperationSchema of method: the one of
+// every method ("") with the method's own over it.
+func operationSchema(v *framework.View, method string) framework.OperationSchema {
+	all, own := v.Schema[""], v.Schema[method]
+	out := own
+	out.Exclude = all.Exclude || own.Exclude
+	out.Deprecated = all.Deprecated || own.Deprecated
+	out.Summary = cmp.Or(own.Summary, all.Summary)
+	out.Description = cmp.Or(own.Description, all.Description)
+	out.Request = cmp.Or(own.Request, all.Request)
+	if own.Tags == nil {
+		out.Tags = all.Tags
+	}
+	out.Responses = maps.Clone(all.Responses)
+	if out.Responses == nil {
+		out.Responses = map[int]framework.ResponseSchema{}
+	}
+	maps.Copy(out.Responses, own.Responses)
+	return out
+}
+
+// extend applies what an OperationSchema says to op.
+func (gen *generation) extend(op *Operation, extra framework.OperationSchema, renders []string) {
+	op.Summary = extra.Summary
+	op.Description = cmp.Or(extra.Description, op.Description)
+	if extra.Tags != nil {
+		op.Tags = extra.Tags
+	}
+	op.Deprecated = op.Deprecated || extra.Deprecated
+	for _, status := range slices.Sorted(maps.Keys(extra.Responses)) {
+		rs := extra.Responses[status]
+		res := &Response{Description: cmp.Or(rs.Description, http.StatusText(status))}
+		var schema any
+		switch {
+		case rs.Serializer != nil:
+			schema = &Schema{Ref: "#/components/schemas/" + gen.component(rs.Serializer, false)}
+		case rs.Schema != nil:
+			schema = rs.Schema
+		}
+		if schema != nil {
+			var examples Ordered[Example]
+			for _, name := range slices.Sorted(maps.Keys(rs.Examples)) {
+				examples = append(examples, Member[Example]{name, Example{Value: rs.Examples[name]}})
+			}
+			for _, t := range renders {
+				res.Content = append(res.Content, Member[MediaType]{t, MediaType{Schema: schema, Examples: examples}})
+			}
+		}
+		code := strconv.Itoa(status)
+		if i := slices.IndexFunc(op.Responses, func(m Member[*Response]) bool { return m.Name == code }); i >= 0 {
+			op.Responses[i].Value = res
+		} else {
+			op.Responses = append(op.Responses, Member[*Response]{code, res})
+		}
+	}
 }
 
 // errorResponses adds the error answers the view's policies can give.
@@ -614,7 +688,7 @@ func renderTypes(rs []framework.Renderer) []string {
 func content(types []string, schema any) Ordered[MediaType] {
 	out := make(Ordered[MediaType], len(types))
 	for i, t := range types {
-		out[i] = Member[MediaType]{t, MediaType{schema}}
+		out[i] = Member[MediaType]{t, MediaType{Schema: schema}}
 	}
 	return out
 }

@@ -39,6 +39,7 @@ type PathItem struct {
 // Operation is one method of one path.
 type Operation struct {
 	OperationID string                `json:"operationId"`
+	Summary     string                `json:"summary,omitempty"`
 	Description string                `json:"description,omitempty"`
 	Tags        []string              `json:"tags,omitempty"`
 	Parameters  []Parameter           `json:"parameters,omitempty"`
@@ -75,6 +76,13 @@ type Response struct {
 // paginator gives for its envelope.
 type MediaType struct {
 	Schema any `json:"schema"`
+	// Examples are sample bodies by name (framework.ResponseSchema's).
+	Examples Ordered[Example] `json:"examples,omitempty"`
+}
+
+// Example is a sample body.
+type Example struct {
+	Value json.RawMessage `json:"value"`
 }
 
 // Components are the schemas and security schemes operations refer to.
