@@ -44,7 +44,12 @@ type TokenAnswer struct {
 // AnonRateThrottle counts no caller that authenticates, and
 // LoginAttemptThrottle counts every attempt on one username.
 func (o ObtainToken) View() framework.View {
+	op := framework.OperationSchema{Request: authTokenDescription}
+	if o.Answer == nil {
+		op.Responses = map[int]framework.ResponseSchema{200: {Serializer: tokenAnswerDescription}}
+	}
 	return framework.View{
+		Schema:      map[string]framework.OperationSchema{http.MethodPost: op},
 		Name:        "Obtain Auth Token",
 		Renderers:   framework.Renderers(framework.JSONRenderer{}),
 		Parsers:     framework.Parsers(framework.FormParser{}, framework.MultiPartParser{}, framework.JSONParser{}),
@@ -89,6 +94,27 @@ type authTokenFields struct {
 }
 
 var authTokenSerializer = serializers.MustNew[authTokenFields]()
+
+// authTokenDescription describes AuthTokenSerializer in OpenAPI documents,
+// under DRF's name: the body posted and its 400's fields.
+var authTokenDescription = func() *framework.SerializerDescription {
+	d := *authTokenSerializer.Description()
+	d.Model = "AuthToken"
+	return &d
+}()
+
+// tokenAnswerDescription describes the default answer, {"token": KEY}:
+// the serializer's read-only field (a schema that requires the
+// write-only ones would refuse the answer).
+var tokenAnswerDescription = func() *framework.SerializerDescription {
+	d := &framework.SerializerDescription{Model: "AuthTokenAnswer"}
+	for _, f := range authTokenDescription.Fields {
+		if f.ReadOnly {
+			d.Fields = append(d.Fields, f)
+		}
+	}
+	return d
+}()
 
 // credentials validates the body as DRF's AuthTokenSerializer does.
 func credentials(r *request.Request) (username, password string, err error) {
