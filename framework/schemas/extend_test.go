@@ -24,7 +24,7 @@ func TestOperationSchema(t *testing.T) {
 	answer := func(*framework.View, *request.Request) (*framework.Response, error) { return framework.OK(nil), nil }
 	login := framework.View{Name: "Login", Post: answer, Delete: answer, Permissions: framework.Permissions(),
 		Schema: map[string]framework.OperationSchema{
-			"":     {Tags: []string{"sessions"}},
+			"": {Tags: []string{"sessions"}},
 			"POST": {Summary: "Log in", Request: credentials, Responses: map[int]framework.ResponseSchema{
 				200: {Serializer: session, Examples: map[string]json.RawMessage{"alice": json.RawMessage(`{"key":"abc"}`)}},
 				409: {Description: "Already logged in", Schema: json.RawMessage(`{"type":"object","properties":{"detail":{"type":"string"}}}`)},
