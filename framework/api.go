@@ -167,6 +167,9 @@ func (a *API) Handler(v View) http.Handler { return a.compile(v, fmt.Sprintf("th
 // compile compiles v against the settings and refuses, with a panic naming
 // the view (what), a configuration that could not work.
 func (a *API) compile(v View, what string) *handler {
+	if v.Name == "" {
+		v.Name = derivedName(&v)
+	}
 	h := compile(v, a.settings)
 	err := checkPermissions(h.view.Permissions.items)
 	if err == nil {
