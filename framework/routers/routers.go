@@ -339,8 +339,8 @@ func prettyName(method string) string {
 }
 
 // viewsetName is the view name of a viewset's routes: the template's Name,
-// else the type's name without "ViewSet" in words ("BookViewSet" gives
-// "Book"; a generic viewset gives its model's name).
+// else the type's name as DRF names a view (framework.ViewName:
+// "BookViewSet" gives "Book"); a generic viewset gives its model's name.
 func viewsetName(viewset any, template framework.View) string {
 	if template.Name != "" {
 		return template.Name
@@ -350,8 +350,7 @@ func viewsetName(viewset any, template framework.View) string {
 		arg := strings.TrimSuffix(name[open+1:], "]")
 		name = arg[strings.LastIndexByte(arg, '.')+1:]
 	}
-	name = strings.TrimSuffix(strings.TrimSuffix(name, "ViewSet"), "View")
-	return strings.ReplaceAll(upperRun.ReplaceAllString(name, "${1}${3} ${2}${4}"), "_", " ")
+	return framework.ViewName(name)
 }
 
 // Mount adds the routes of every registered viewset to api, named there.
