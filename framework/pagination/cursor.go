@@ -106,11 +106,7 @@ func (p *CursorPagination) Check(q query.Query) error {
 
 // Paginate returns the requested page of q; see Page.
 func (p *CursorPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
-	page, err := p.Page(r, q)
-	if page == nil {
-		return nil, err
-	}
-	return page, nil
+	return asPage(p.Page(r, q))
 }
 
 // errNoOrdering is the error of a cursor style with an empty Ordering.

@@ -118,11 +118,7 @@ func (p *KeysetPagination) withKey(ordering []query.Order) []query.Order {
 
 // Paginate returns the requested page of q; see Page.
 func (p *KeysetPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
-	page, err := p.Page(r, q)
-	if page == nil {
-		return nil, err
-	}
-	return page, nil
+	return asPage(p.Page(r, q))
 }
 
 // Page returns the page the cursor points at, in one query: the source in

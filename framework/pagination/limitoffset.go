@@ -65,11 +65,7 @@ func (p *LimitOffsetPagination) Resolve(s *framework.Settings) (*LimitOffsetPagi
 
 // Paginate returns the requested page of q; see Page.
 func (p *LimitOffsetPagination) Paginate(r *request.Request, q query.Query) (framework.Page, error) {
-	page, err := p.Page(r, q)
-	if page == nil {
-		return nil, err
-	}
-	return page, nil
+	return asPage(p.Page(r, q))
 }
 
 // Page returns limit items of q from offset (a count and, unless the
