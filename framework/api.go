@@ -43,9 +43,9 @@ func NewAPI(db *sqlx.DB, s Settings) *API {
 	s.Logger = slog.New(LogHandler(s.logger().Handler()))
 	mux := chi.NewRouter()
 	routes := reverse.New(reverse.Config{TrustForwardedHeaders: s.TrustForwardedHeaders})
-	notFound := http.Handler(http.HandlerFunc(pageNotFound))
+	notFound := http.Handler(pageNotFound(s.Compatibility))
 	a := &API{settings: &s, db: db, mux: mux, router: mux, routes: routes, notFound: &notFound,
-		hosts: newAllowedHosts(s.AllowedHosts), endpoints: new([]Endpoint)}
+		hosts: newAllowedHosts(s.AllowedHosts, s.Compatibility), endpoints: new([]Endpoint)}
 	mux.NotFound(a.miss)
 	return a
 }
@@ -82,11 +82,23 @@ func (a *API) miss(w http.ResponseWriter, r *http.Request) {
 	(*a.notFound).ServeHTTP(w, r)
 }
 
-// pageNotFound is Django's 404 page.
-func pageNotFound(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/html")
-	w.WriteHeader(http.StatusNotFound)
-	_, _ = io.WriteString(w, "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n")
+// pageNotFound is Django's 404 page, as the release c names types it.
+func pageNotFound(c Compatibility) http.HandlerFunc {
+	ct := errorPageType(c)
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", ct)
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>\n")
+	}
+}
+
+// errorPageType is the Content-Type of Django's 400 and 404 pages: with
+// a charset from Django 4.0 on, without on Django 3.2.
+func errorPageType(c Compatibility) string {
+	if c == DRF314 {
+		return "text/html"
+	}
+	return "text/html; charset=utf-8"
 }
 
 // Settings returns the global settings; do not modify them.
@@ -193,8 +205,8 @@ type RouteOption func(*route)
 type route struct {
 	name       string
 	middleware []func(http.Handler) http.Handler
-	// suffixes is set by FormatSuffixes: the formats allowed (none for
-	// any) after suffix is.
+	// suffix mounts the format-suffixed twins (FormatSuffixes), of the
+	// formats in suffixes (any when empty).
 	suffix   bool
 	suffixes []string
 }
