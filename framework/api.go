@@ -33,6 +33,8 @@ type API struct {
 	routes   *reverse.Routes
 	notFound *http.Handler
 	hosts    allowedHosts
+	// errorType is the Content-Type of Django's 400 page (errorPageType).
+	errorType string
 	// endpoints are the views registered, children's included.
 	endpoints *[]Endpoint
 }
@@ -45,7 +47,7 @@ func NewAPI(db *sqlx.DB, s Settings) *API {
 	routes := reverse.New(reverse.Config{TrustForwardedHeaders: s.TrustForwardedHeaders})
 	notFound := http.Handler(pageNotFound(s.Compatibility))
 	a := &API{settings: &s, db: db, mux: mux, router: mux, routes: routes, notFound: &notFound,
-		hosts: newAllowedHosts(s.AllowedHosts, s.Compatibility), endpoints: new([]Endpoint)}
+		hosts: newAllowedHosts(s.AllowedHosts), errorType: errorPageType(s.Compatibility), endpoints: new([]Endpoint)}
 	mux.NotFound(a.miss)
 	return a
 }
@@ -121,7 +123,7 @@ func (a *API) Routes() *reverse.Routes { return a.routes }
 // an empty segment ("/books//" is the not-found page); a View answers a
 // method it does not declare with 405 after its policies, as DRF does.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if a.hosts != nil && !a.hosts.checkHost(w, r, a.routes.Host(r), a.settings.Logger) {
+	if a.hosts != nil && !a.hosts.checkHost(w, r, a.routes.Host(r), a.settings.Logger, a.errorType) {
 		return
 	}
 	if r.URL.RawPath != "" || !chiMethod(r.Method) {
@@ -259,6 +261,9 @@ func (a *API) mount(pattern string, h http.Handler, opts []RouteOption) route {
 	}
 	for i := len(ro.middleware) - 1; i >= 0; i-- {
 		h = ro.middleware[i](h)
+	}
+	if ro.suffix && strings.HasSuffix(pattern, "*") {
+		panic(fmt.Sprintf("framework: the route at %q: a wildcard route takes no format suffix", pattern))
 	}
 	a.routes.Handle(a.router, pattern, h, reverse.Named(ro.name))
 	if ro.suffix {

@@ -1,7 +1,10 @@
 package framework_test
 
 import (
+	"fmt"
+	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
@@ -51,7 +54,7 @@ func TestFormatSuffixes(t *testing.T) {
 		{"/links/?format=html", "200", "text/html; charset=utf-8", "<p>links</p>"},
 		{"/links.xyz", "404", "application/json", `{"detail":"Not found."}`},
 		{"/only.json", "200", "application/json", `{"html":"http://testserver/links.html","plain":"http://testserver/links/"}`},
-		{"/only.html", "404", "text/html", notFoundPage},
+		{"/only.html", "404", "text/html; charset=utf-8", notFoundPage},
 	} {
 		r := c.Get(tc.path)
 		if got := r.Header.Get("Content-Type"); strconv.Itoa(r.Status) != tc.status || got != tc.ctype || r.Body != tc.body {
@@ -61,4 +64,14 @@ func TestFormatSuffixes(t *testing.T) {
 	if eps := api.Endpoints(); len(eps) != 2 {
 		t.Errorf("the schema's endpoints: %+v", eps)
 	}
+}
+
+// A wildcard route cannot take a suffix: refused at registration.
+func TestFormatSuffixesRefuseAWildcard(t *testing.T) {
+	defer func() {
+		if msg := fmt.Sprint(recover()); !strings.Contains(msg, `the route at "/files/*": a wildcard route takes no format suffix`) {
+			t.Errorf("panic: %s", msg)
+		}
+	}()
+	framework.NewAPI(nil, framework.Settings{}).HandleHTTP("/files/*", http.NotFoundHandler(), framework.FormatSuffixes())
 }

@@ -1,12 +1,16 @@
 package routers_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/routers"
+	"github.com/go-drf/drf/framework/serializers"
+	qt "github.com/go-drf/drf/internal/querysettest"
 )
 
 // snippets is a viewset with the tutorial's highlight action.
@@ -90,5 +94,29 @@ func TestNoFormatSuffixes(t *testing.T) {
 		if r := c.Get("/snippets/1.json"); r.Status != 404 {
 			t.Errorf("%s has format suffixes: %d %s", name, r.Status, r.Body)
 		}
+	}
+}
+
+// An action's Describer is its serializer (DRF's @action(serializer_class=
+// ...)): its OPTIONS lists that serializer's fields, where the viewset's
+// routes list the viewset's.
+func TestActionSerializer(t *testing.T) {
+	f := qt.Open(t, 2)
+	vs := bookViewSet(f)
+	rating := &generics.GenericAPIView[qt.Book]{Source: f.Books, Serializer: serializers.MustNew[qt.Book](serializers.Fields("rating"))}
+	rate := func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		return framework.OK(nil), nil
+	}
+	var router routers.SimpleRouter
+	router.Register("books", vs, "book", routers.Action{Name: "Rate", Handler: rate, Detail: true, HTTPMethods: []string{"PUT"}, Describer: rating})
+	a := api(f)
+	router.Mount(a)
+	c := apitest.New(t, a)
+	const ratingFields = `{"rating":{"type":"integer","required":true,"read_only":false,"label":"Rating","min_value":1,"max_value":5}}`
+	if r := c.Do("OPTIONS", "/books/1/rate/", "", "X-User: alice"); r.Status != 200 || !strings.HasSuffix(r.Body, `"actions":{"PUT":`+ratingFields+`}}`) {
+		t.Errorf("the action's OPTIONS: %d %s", r.Status, r.Body)
+	}
+	if r := c.Do("OPTIONS", "/books/", "", "X-User: alice"); r.Status != 200 || !strings.HasSuffix(r.Body, `"actions":{"POST":`+bookFields+`}}`) {
+		t.Errorf("the viewset's OPTIONS: %d %s", r.Status, r.Body)
 	}
 }
