@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/sample"
@@ -16,7 +17,8 @@ import (
 // The tests of this file send requests to the sample service and expect
 // the answers the DRF reference of the same contract gives
 // (../shared/reference, DRF 3.14 on Django 3.2 under gunicorn), which
-// were read from it for the same requests to the host 127.0.0.1.
+// were read from it for the same requests to the host 127.0.0.1: the
+// sample answers at that level (framework.DRF314).
 
 // answer is what a user sees of a response: its status, the headers
 // named ("Name: value", the values of a repeated header joined by ", ";
@@ -72,7 +74,7 @@ func sampleClient(t *testing.T) (do func(method, path string, header ...string) 
 		}
 		keys[name] = tok.Key
 	}
-	h, err := sample.New(ctx, db)
+	h, err := sample.New(ctx, db, sample.Compatibility(framework.DRF314))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func splitDomainPort(host string) (domain, port string) {
 // checkHost reports whether the host of r (the one its absolute links
 // would use) is allowed; when it is not, it has answered Django's 400 page
 // and logged Django's DisallowedHost message.
-func (a allowedHosts) checkHost(w http.ResponseWriter, r *http.Request, host string, log *slog.Logger) bool {
+func (a allowedHosts) checkHost(w http.ResponseWriter, r *http.Request, host string, log *slog.Logger, contentType string) bool {
 	domain, _ := splitDomainPort(host)
 	if domain != "" && a.allows(domain) {
 		return true
@@ -65,7 +65,7 @@ func (a allowedHosts) checkHost(w http.ResponseWriter, r *http.Request, host str
 		msg += " The domain name provided is not valid according to RFC 1034/1035."
 	}
 	log.WarnContext(r.Context(), msg, "method", r.Method, "path", r.URL.Path)
-	w.Header().Set("Content-Type", "text/html")
+	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(http.StatusBadRequest)
 	_, _ = io.WriteString(w, badRequestPage)
 	return false

@@ -81,7 +81,7 @@ func TestUndeclaredMethodsOutsideViews(t *testing.T) {
 		{"GET", "/plain/", answer{200, nil, "plain"}},
 		{"get", "/plain/", answer{200, nil, "plain"}},
 		{"PROPFIND", "/plain/", answer{405, nil, ""}},
-		{"PROPFIND", "/nope/", answer{404, []string{"Content-Type: text/html"}, ""}},
+		{"PROPFIND", "/nope/", answer{404, []string{"Content-Type: text/html; charset=utf-8"}, ""}},
 		{"PROPFIND", "/page", answer{301, []string{"Location: /page/"}, ""}},
 	} {
 		tc.want.check(t, tc.method+" "+tc.path, c.Do(tc.method, tc.path, ""))
@@ -109,7 +109,7 @@ func TestEscapedPathsRouteDecoded(t *testing.T) {
 	} {
 		answer{200, nil, want}.check(t, path, c.Get(path))
 	}
-	answer{404, []string{"Content-Type: text/html"}, ""}.check(t, "/books/a%2Fb/", c.Get("/books/a%2Fb/"))
+	answer{404, []string{"Content-Type: text/html; charset=utf-8"}, ""}.check(t, "/books/a%2Fb/", c.Get("/books/a%2Fb/"))
 }
 
 // A path that fills a route's {param} with nothing is not the route's, as
@@ -142,7 +142,7 @@ func TestEmptyParamsMatchNoRoute(t *testing.T) {
 		_, _ = io.WriteString(w, "files "+chi.URLParam(r, "*"))
 	}))
 	c := apitest.New(t, api)
-	notFound := answer{404, []string{"Content-Type: text/html", "Location:", "Allow:"}, djangoNotFound}
+	notFound := answer{404, []string{"Content-Type: text/html; charset=utf-8", "Location:", "Allow:"}, djangoNotFound}
 	for _, path := range []string{
 		"/url//books/1/", "/url/v1/books//", "/url//books//", "/url//books/1", "/url/v1/books/", "/url/v1/books/%2F/",
 		"/pages//", "/pages/", "/ns//info/", "/ns//info", "/ns/v1//info/",
