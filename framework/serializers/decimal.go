@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/structs"
 )
 
@@ -18,8 +19,8 @@ const (
 	msgMaxWhole  = "Ensure that there are no more than %d digits before the decimal point."
 )
 
-// maxShift bounds the powers of ten a quantization multiplies by, so that
-// "1e999999999" is refused rather than computed.
+// maxShift bounds the powers of ten a quantization multiplies or divides
+// by, so that "1e999999999" is refused rather than computed.
 const maxShift = 1000
 
 // decimalText is a number as Python's decimal.Decimal reads it: its sign,
@@ -30,42 +31,24 @@ type decimalText struct {
 	exp    int
 }
 
-// parseDecimal reads s as decimal.Decimal does a finite number:
-// [sign] digits [. digits] [e [sign] digits], with digits on at least one
-// side of the point.
+// parseDecimal reads s as decimal.Decimal(s) does a finite number
+// (pycompat.Decimal).
 func parseDecimal(s string) (decimalText, bool) {
-	var d decimalText
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		d.neg = s[0] == '-'
-		s = s[1:]
+	num, ok := pycompat.Decimal(s)
+	if !ok {
+		return decimalText{}, false
 	}
-	mant, expText, hasExp := strings.Cut(strings.ToLower(s), "e")
-	whole, frac, _ := strings.Cut(mant, ".")
-	if whole+frac == "" || !allDigits(whole) || !allDigits(frac) {
-		return d, false
+	mant, expText, _ := strings.Cut(num, "e")
+	d := decimalText{neg: strings.HasPrefix(mant, "-")}
+	var err error
+	if d.exp, err = strconv.Atoi(expText); err != nil {
+		return decimalText{}, false
 	}
-	if hasExp {
-		e, err := strconv.Atoi(expText)
-		if err != nil || e > maxShift || e < -maxShift {
-			return d, false
-		}
-		d.exp = e
-	}
-	d.exp -= len(frac)
-	d.digits = strings.TrimLeft(whole+frac, "0")
+	d.digits = strings.TrimLeft(strings.TrimPrefix(mant, "-"), "0")
 	if d.digits == "" {
 		d.digits = "0"
 	}
 	return d, true
-}
-
-func allDigits(s string) bool {
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // precision is DRF's validate_precision count: the digits in total,
@@ -115,7 +98,8 @@ func (d decimalText) quantize(places int) (string, bool) {
 
 // checkDecimal is DRF's DecimalField reading of raw: str() of it, a
 // finite number, within max_digits and decimal_places, quantized to
-// decimal_places. It returns the number's text as a JSON string.
+// decimal_places. It returns the number's text, without exponent or
+// underscores, as a JSON string.
 func (f *field) checkDecimal(raw any) ([]byte, string) {
 	if s, ok := raw.(string); ok && len(s) > maxNumberLength {
 		return nil, msgTooLarge
@@ -124,7 +108,6 @@ func (f *field) checkDecimal(raw any) ([]byte, string) {
 	if !ok {
 		return nil, msgNumber
 	}
-	s = strings.TrimSpace(s)
 	d, ok := parseDecimal(s)
 	if !ok {
 		return nil, msgNumber
@@ -138,10 +121,13 @@ func (f *field) checkDecimal(raw any) ([]byte, string) {
 	case f.maxDigits >= 0 && f.decimalPlaces >= 0 && whole > f.maxDigits-f.decimalPlaces:
 		return nil, fmt.Sprintf(msgMaxWhole, f.maxDigits-f.decimalPlaces)
 	}
-	if f.decimalPlaces >= 0 {
-		if s, ok = d.quantize(f.decimalPlaces); !ok {
-			return nil, msgNumber
-		}
+	// Quantized to decimal_places, else written out at its own places.
+	places = f.decimalPlaces
+	if places < 0 {
+		places = max(-d.exp, 0)
+	}
+	if s, ok = d.quantize(places); !ok {
+		return nil, msgNumber
 	}
 	return appendString(nil, s), ""
 }
@@ -179,7 +165,7 @@ func (f *field) decimalOutput(obj unsafe.Pointer) (string, bool) {
 			text = v.Text()
 		}
 	}
-	d, ok := parseDecimal(strings.TrimSpace(text))
+	d, ok := parseDecimal(text)
 	if !ok {
 		return "", false
 	}
