@@ -198,7 +198,7 @@ func (t *sqlTable) lookupArgs(args []any, c lookupCond) []any {
 	case query.IsNull:
 		return args
 	case query.Contains, query.IContains, query.IExact:
-		return append(args, c.pattern)
+		return append(args, t.likeArg(c.f, c.pattern))
 	case query.Date:
 		return append(args, c.day)
 	}

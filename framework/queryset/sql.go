@@ -210,6 +210,16 @@ func (t *sqlTable) bind(f *structs.Field, x any) any {
 	return x
 }
 
+// likeArg is pattern, a LIKE pattern on f's column, as Django binds it:
+// on SQLite, where a UUIDField is stored without hyphens, without them
+// (Django's UUIDTextMixin).
+func (t *sqlTable) likeArg(f *structs.Field, pattern string) string {
+	if f.Format != "uuid" || t.pg {
+		return pattern
+	}
+	return strings.ReplaceAll(pattern, "-", "")
+}
+
 // arg is the argument of f's value in the item at base, as bind binds it.
 func (t *sqlTable) arg(f *structs.Field, base unsafe.Pointer) (any, error) {
 	x, err := f.Arg(base)
@@ -565,8 +575,8 @@ func (s *SQLSource[T]) args(tail []any) []any {
 	for _, sc := range s.st.searches {
 		for _, term := range sc.terms {
 			pattern := "%" + likeEscaper.Replace(term) + "%"
-			for range sc.fields {
-				args = append(args, pattern)
+			for _, f := range sc.fields {
+				args = append(args, s.t.likeArg(f, pattern))
 			}
 		}
 	}

@@ -82,6 +82,8 @@ func checkCustomSource(t *testing.T, src queryset.Source[part]) {
 	check("order by uuid desc", src.OrderBy(query.Order{Field: "code", Desc: true}), "c", "b", "a")
 	check("filter by NullTime", src.Filter("at", "2024-01-05 00:00:00+00:00"), "c")
 	check("search NullString", src.Search([]string{"label"}, []string{"OL"}), "c")
+	check("search uuid", src.Search([]string{"code"}, []string{"A0000000-0000"}), "a")
+	check("icontains uuid", src.Where("code", query.IContains, "B0000000-0000-0000"), "b")
 	if _, err := src.Filter("code", "nope").Slice(ctx, 0, -1); !errors.Is(err, query.ErrInvalidValue) {
 		t.Errorf("a bad uuid filter: %v", err)
 	}
