@@ -30,6 +30,10 @@ func exceptionHandler(err error, v *framework.View, r *request.Request) *framewo
 	return framework.DefaultExceptionHandler(err, v, r)
 }
 
+// isProblemRoute reports the routes whose errors are problem details, for
+// the OpenAPI document.
+func isProblemRoute(e framework.Endpoint) bool { return e.Namespace == problemsNamespace }
+
 // problemRoutes mounts the books' viewset again at /beyond/problems/books/:
 // /beyond/problems/books/999/ is a 404 problem, a POST without a title a
 // 400 problem whose "errors" hold the field's messages.

@@ -2,7 +2,11 @@ package sample_test
 
 import (
 	"net/http"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 const aliceBasic = "Authorization: Basic YWxpY2U6YWxpY2UtcGFzcw=="
@@ -60,5 +64,48 @@ func TestBeyondDeprecation(t *testing.T) {
 	}
 	if r := c.Get("/beyond/url/v1/books/3/"); r.Status != http.StatusOK || r.Body != `{"id":3,"title":"Book 003"}` {
 		t.Errorf("v1 body: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestBeyondProblemsDocumented: the document describes the problem answers
+// of /beyond/problems/ as application/problem+json, and each answer is
+// valid against it.
+func TestBeyondProblemsDocumented(t *testing.T) {
+	c := serve(t, newDB(t))
+	doc := c.Get("/schema/?format=openapi-json")
+	whole, err := jsonschema.UnmarshalJSON(strings.NewReader(doc.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const docURL = "https://sample.invalid/openapi.json"
+	compiler := jsonschema.NewCompiler()
+	compiler.DefaultDraft(jsonschema.Draft2020)
+	if err := compiler.AddResource(docURL, whole); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ method, path, template, body, header string }{
+		{"GET", "/beyond/problems/books/999/", "/beyond/problems/books/{pk}/", "", "Accept: application/json"},
+		{"POST", "/beyond/problems/books/", "/beyond/problems/books/", `{"rating":9}`, aliceBasic},
+		{"POST", "/beyond/problems/books/", "/beyond/problems/books/", `{"title":"T","author":"A","rating":1}`, "Accept: application/json"},
+		{"GET", "/beyond/problems/books/", "/beyond/problems/books/", "", "Accept: text/csv"},
+	} {
+		r := c.Do(tc.method, tc.path, tc.body, tc.header)
+		pointer := "/paths/" + strings.ReplaceAll(tc.template, "/", "~1") + "/" + strings.ToLower(tc.method) +
+			"/responses/" + strconv.Itoa(r.Status) + "/content/application~1problem+json/schema"
+		sch, err := compiler.Compile(docURL + "#" + pointer)
+		if err != nil {
+			t.Errorf("%s %s: %d is not documented as a problem: %v", tc.method, tc.path, r.Status, err)
+			continue
+		}
+		body, err := jsonschema.UnmarshalJSON(strings.NewReader(r.Body))
+		if err == nil {
+			err = sch.Validate(body)
+		}
+		if err != nil || r.Header.Get("Content-Type") != "application/problem+json" {
+			t.Errorf("%s %s: %d %s breaks the document: %v\n%s", tc.method, tc.path, r.Status, r.Header.Get("Content-Type"), err, r.Body)
+		}
+	}
+	if strings.Contains(doc.Body, `"/books/{pk}/": {`) && !strings.Contains(doc.Body, `"application/json": {`) {
+		t.Error("the other routes' errors lost their application/json")
 	}
 }

@@ -205,7 +205,8 @@ func (a *app) health() framework.Health {
 // serves and "manage generateschema" prints.
 func Schema(api *framework.API) *schemas.Generator {
 	return &schemas.Generator{API: api, Info: schemas.Info{Title: "Bookshelf API",
-		Description: "The bookshelf sample of go-drf: books, and every authentication, pagination and versioning scheme."}}
+		Description: "The bookshelf sample of go-drf: books, and every authentication, pagination and versioning scheme."},
+		Problems: isProblemRoute}
 }
 
 // Schemes of the views, built on the app's stores.

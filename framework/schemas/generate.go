@@ -42,6 +42,10 @@ type Generator struct {
 	// API holds the routes to describe, read when a document is generated:
 	// a *framework.API, or an Endpoints list.
 	API EndpointLister
+	// Problems reports the routes whose errors a problem details handler
+	// answers (framework/problems): their error answers are described as
+	// application/problem+json, the Problem schema. Nil: none.
+	Problems func(e framework.Endpoint) bool
 }
 
 // EndpointLister lists routes with their views: *framework.API is one.
@@ -104,6 +108,7 @@ type generation struct {
 	components map[*framework.SerializerDescription]string
 	names      map[string]bool
 	opIDs      map[string]bool
+	problems   func(e framework.Endpoint) bool
 }
 
 // Document generates the document of version ("" for the API as a whole:
@@ -120,6 +125,7 @@ func (g *Generator) Document(version string) (*Document, error) {
 		components: map[*framework.SerializerDescription]string{},
 		names:      map[string]bool{},
 		opIDs:      map[string]bool{},
+		problems:   g.Problems,
 	}
 	for _, e := range g.endpoints() {
 		if e.View == nil {
@@ -340,6 +346,9 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 		op.Responses = append(op.Responses, Member[*Response]{"200", &Response{Description: "OK", Content: content(renders, answer)}})
 	}
 	gen.errorResponses(op, v, r, reqSer, renders)
+	if gen.problems != nil && gen.problems(e) {
+		gen.asProblems(op, renders)
+	}
 	op.Security = gen.security(v, r, method)
 	gen.extend(op, extra, renders)
 	return op, nil
@@ -607,6 +616,43 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 		}
 	}
 	return s
+}
+
+// ProblemSchema is the schema of problem details (RFC 9457), as
+// framework/problems writes them.
+const ProblemSchema = "Problem"
+
+// asProblems describes op's error answers as problem details: JSON
+// answers become application/problem+json.
+func (gen *generation) asProblems(op *Operation, renders []string) {
+	if _, ok := gen.doc.Components.Schemas.Get(ProblemSchema); !ok {
+		str := func(d string) *Schema { return &Schema{Type: "string", Description: d} }
+		gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{ProblemSchema, &Schema{Type: "object",
+			Description: "Problem details (RFC 9457).",
+			Required:    []string{"type", "title", "status", "detail", "instance"},
+			Properties: Ordered[*Schema]{
+				{"type", str("A URI naming the kind of problem, about:blank when the status says it.")},
+				{"title", str("The status's reason phrase.")},
+				{"status", &Schema{Type: "integer"}},
+				{"detail", str("What went wrong, in DRF's words.")},
+				{"instance", str("The path of the request.")},
+				{"code", str("DRF's code of the error.")},
+				{"errors", &Schema{Type: "object", Description: "A validation error's messages by field.",
+					AdditionalProperties: &Schema{Type: "array", Items: &Schema{Type: "string"}}}},
+			}}})
+	}
+	types := make([]string, len(renders))
+	for i, t := range renders {
+		types[i] = t
+		if t == "application/json" {
+			types[i] = "application/problem+json"
+		}
+	}
+	for _, m := range op.Responses {
+		if code, _ := strconv.Atoi(m.Name); code >= 400 {
+			m.Value.Content = content(types, &Schema{Ref: "#/components/schemas/" + ProblemSchema})
+		}
+	}
 }
 
 // addErrorSchemas adds the schemas of error bodies: {"detail": "..."}, and
