@@ -1,12 +1,15 @@
 package sample_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/go-drf/drf/framework/schemas/schematest"
 )
 
 const aliceBasic = "Authorization: Basic YWxpY2U6YWxpY2UtcGFzcw=="
@@ -64,6 +67,29 @@ func TestBeyondDeprecation(t *testing.T) {
 	}
 	if r := c.Get("/beyond/url/v1/books/3/"); r.Status != http.StatusOK || r.Body != `{"id":3,"title":"Book 003"}` {
 		t.Errorf("v1 body: %d %s", r.Status, r.Body)
+	}
+	// v1's document marks the operations deprecated, with the fields.
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Deprecated bool `json:"deprecated"`
+			Responses  map[string]struct {
+				Headers map[string]json.RawMessage `json:"headers"`
+			} `json:"responses"`
+		} `json:"paths"`
+	}
+	for version, deprecated := range map[string]bool{"v1": true, "v2": false} {
+		r := c.Get("/schema/?format=openapi-json&version=" + version)
+		schematest.Validate(t, []byte(r.Body))
+		r.Decode(&doc)
+		op := doc.Paths["/beyond/url/"+version+"/books/{pk}/"]["get"]
+		h := op.Responses["200"].Headers
+		if op.Deprecated != deprecated || (h["Sunset"] != nil) != deprecated || (h["Deprecation"] != nil) != deprecated || (h["Link"] != nil) != deprecated ||
+			(op.Responses["404"].Headers["Sunset"] != nil) != deprecated {
+			t.Errorf("%s document: deprecated %v, headers %v", version, op.Deprecated, h)
+		}
+		if op := doc.Paths["/url/"+version+"/books/{pk}/"]["get"]; op.Deprecated {
+			t.Errorf("%s: /url/%s/books/{pk}/ is deprecated", version, version)
+		}
 	}
 }
 

@@ -270,9 +270,6 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 		return nil, nil
 	}
 	op := &Operation{Description: v.Description, Tags: tags(path)}
-	if l, ok := v.Versioning.(versioning.Lifecycle); ok && gen.version != "" {
-		_, op.Deprecated = l.Deprecated[gen.version]
-	}
 	op.OperationID = gen.operationID(v, ser, method, path, list)
 	op.Parameters = pathParameters(path, v, ser)
 	if paginated {
@@ -351,7 +348,31 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	}
 	op.Security = gen.security(v, r, method)
 	gen.extend(op, extra, renders)
+	if l, ok := v.Versioning.(versioning.Lifecycle); ok && gen.version != "" {
+		if d, deprecated := l.Deprecated[gen.version]; deprecated {
+			op.Deprecated = true
+			deprecationHeaders(op, d)
+		}
+	}
 	return op, nil
+}
+
+// deprecationHeaders documents the fields versioning.Lifecycle adds to
+// every answer of a deprecated version.
+func deprecationHeaders(op *Operation, d versioning.Deprecation) {
+	var hs Ordered[*Header]
+	if !d.Since.IsZero() {
+		hs = append(hs, Member[*Header]{"Deprecation", &Header{Description: "When this version was deprecated (RFC 9745).", Schema: &Schema{Type: "string"}}})
+	}
+	if !d.Sunset.IsZero() {
+		hs = append(hs, Member[*Header]{"Sunset", &Header{Description: "When this version stops answering (RFC 8594).", Schema: &Schema{Type: "string"}}})
+	}
+	if d.Successor != "" || d.Policy != "" {
+		hs = append(hs, Member[*Header]{"Link", &Header{Description: `The same resource in the successor version (rel="successor-version"), the deprecation policy (rel="deprecation").`, Schema: &Schema{Type: "string"}}})
+	}
+	for _, m := range op.Responses {
+		m.Value.Headers = hs
+	}
 }
 
 // operationSchema is the view's OperationSchema of method: the one of

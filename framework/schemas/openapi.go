@@ -69,7 +69,14 @@ type RequestBody struct {
 // Response is one answer of an operation, by media type.
 type Response struct {
 	Description string             `json:"description"`
+	Headers     Ordered[*Header]   `json:"headers,omitempty"`
 	Content     Ordered[MediaType] `json:"content,omitempty"`
+}
+
+// Header is a header field of an answer.
+type Header struct {
+	Description string  `json:"description,omitempty"`
+	Schema      *Schema `json:"schema"`
 }
 
 // MediaType holds the schema of a body: a *Schema, or the JSON Schema a
