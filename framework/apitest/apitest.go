@@ -8,6 +8,10 @@
 //	r := c.Post("/api-token-auth/", `{"username":"alice","password":"pw"}`)
 //	token := r.JSON()["token"]
 //	r = c.Get("/notes/", "Authorization: Token "+token.(string))
+//
+// As DRF's APIClient, it can authenticate its requests without
+// credentials (ForceAuthenticate), or log in and out through the session
+// pages the service mounts (Login, Logout).
 package apitest
 
 import (
