@@ -13,6 +13,8 @@
 //	manage runserver [ADDR]             serve the API, by default on 127.0.0.1:8000
 //	manage generateschema [--format openapi|openapi-json] [--api-version V]
 //	                                    print the API's OpenAPI 3.1 document
+//	manage inspectdb [--package NAME] [TABLE...]
+//	                                    print Go models for the database's tables
 //	manage help [COMMAND]
 //
 // The database is --database URL, else $DATABASE_URL, else db.sqlite3 in
@@ -32,7 +34,8 @@
 // sessions (else a public development key, announced at start),
 // $SECRET_KEY_FALLBACKS lists older keys, comma-separated, and
 // $PASSWORD_HASHERS the hashers' algorithm names in Django's order
-// ("argon2,pbkdf2_sha256"; else Django 3.2's defaults).
+// ("argon2,pbkdf2_sha256"; else Django 5.2's defaults, Django 3.2's at
+// $DRF_COMPAT=3.14).
 //
 // $DRF_COMPAT=3.14 answers as DRF 3.14 on Django 3.2 where those differ
 // from DRF 3.18 on Django 5.2, the default (docs/django.md); another
@@ -89,6 +92,7 @@ func commands() []management.Command {
 		auth.RevokePermissionCommand(),
 		management.Runserver(serve, nil),
 		schemas.Command(schema),
+		management.InspectDB(),
 	}
 }
 

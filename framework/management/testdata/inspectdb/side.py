@@ -1,0 +1,65 @@
+# The Django side of TestInspectDBOfADjangoDatabase, run in a copy of this
+# directory:
+#   side.py migrate   makemigrations and migrate the inspected app
+#   side.py create    store a row of every field type, print it as DRF's
+#                     ModelSerializer renders it
+#   side.py show ID   print the row ID as that serializer renders it
+import datetime
+import decimal
+import json
+import os
+import sys
+import uuid
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "settings")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import django
+
+django.setup()
+
+from django.core.management import call_command
+from rest_framework import serializers
+
+from inspected.models import AllTypes, Author
+
+
+class AllTypesSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = AllTypes
+        fields = "__all__"
+
+
+def show(pk):
+    data = AllTypesSerializer(AllTypes.objects.get(pk=pk)).data
+    print(json.dumps(data))
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "migrate":
+        call_command("makemigrations", "inspected", verbosity=0)
+        call_command("migrate", verbosity=0)
+    elif cmd == "create":
+        ann = Author.objects.create(name="Ann")
+        Author.objects.create(name="Bob")
+        row = AllTypes.objects.create(
+            char="a char", text="some\ntext", integer=-2147483648, big=9007199254740993,
+            small=-32768, positive=2147483647, flag=True, ratio=0.1,
+            price=decimal.Decimal("123456.78"),
+            moment=datetime.datetime(2024, 2, 29, 23, 59, 58, 123456, tzinfo=datetime.timezone.utc),
+            day=datetime.date(2024, 2, 29), clock=datetime.time(12, 34, 56), blob=b"\x00\x01",
+            token=uuid.UUID("12345678-1234-5678-1234-567812345678"),
+            doc={"a": [1, 2.5, None, True], "b": {"c": "d"}}, author=ann,
+            char_null=None, text_null="t", integer_null=None, big_null=-1,
+            flag_null=None, ratio_null=-1.5, price_null=None,
+            moment_null=None, token_null=None, doc_null=None, author_null=None,
+        )
+        show(row.pk)
+    elif cmd == "show":
+        show(int(sys.argv[2]))
+    else:
+        sys.exit("unknown command " + cmd)
+
+
+main()
