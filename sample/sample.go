@@ -72,6 +72,8 @@ func SecretKey(key string, fallbacks ...string) Option {
 
 // PasswordHashers sets Django's PASSWORD_HASHERS: the first hashes new and
 // upgraded passwords, all verify. Give the Django site's, in its order.
+// The default is Django 5.2's (auth.DefaultHashers), Django 3.2's at
+// framework.DRF314 (auth.HashersFor).
 func PasswordHashers(hs auth.Hashers) Option {
 	return func(a *app) { a.users.Hashers = hs }
 }
@@ -190,6 +192,10 @@ func newAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*app, *framework.
 	}
 	a.sessions.Logger = a.logger
 	a.sessions.Compatibility = a.compat
+	if a.users.Hashers == nil {
+		// Django 5.2's, or Django 3.2's at 3.14 level.
+		a.users.Hashers = auth.HashersFor(a.compat)
+	}
 	api := framework.NewAPI(db, a.settings())
 	a.routes(api)
 	return a, api, nil

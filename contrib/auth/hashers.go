@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/internal/random"
 )
 
@@ -38,15 +39,28 @@ type Hasher interface {
 // DefaultHashers.
 type Hashers []Hasher
 
-// DefaultHashers is Django 3.2's PASSWORD_HASHERS, with its parameters:
+// DefaultHashers is Django 5.2's PASSWORD_HASHERS, with its parameters:
+// PBKDF2-SHA256 (1,000,000 iterations) for new passwords, then
+// PBKDF2-SHA1, Argon2id, bcrypt of SHA-256 and scrypt.
+var DefaultHashers = Hashers{PBKDF2Hasher{}, PBKDF2SHA1Hasher{}, Argon2Hasher{}, BCryptSHA256Hasher{}, ScryptHasher{}}
+
+// Django32Hashers is Django 3.2's PASSWORD_HASHERS, with its parameters:
 // PBKDF2-SHA256 (260000 iterations) for new passwords, then PBKDF2-SHA1,
 // Argon2id and bcrypt of SHA-256.
-var DefaultHashers = Hashers{PBKDF2Hasher{}, PBKDF2SHA1Hasher{}, Argon2Hasher{}, BCryptSHA256Hasher{}}
+var Django32Hashers = Hashers{PBKDF2Hasher{Iterations: Django32Iterations}, PBKDF2SHA1Hasher{Iterations: Django32Iterations}, Argon2Hasher{}, BCryptSHA256Hasher{}}
 
-// AllHashers lists every hasher Django ships for current use, with Django's
-// parameters, the defaults first: Django 3.2's list, then bcrypt (without
-// SHA-256) and scrypt (Django 4.0 and later).
-var AllHashers = append(DefaultHashers[:len(DefaultHashers):len(DefaultHashers)], BCryptHasher{}, ScryptHasher{})
+// HashersFor returns the PASSWORD_HASHERS of the Django release level
+// names: DefaultHashers, or Django32Hashers at compat.DRF314.
+func HashersFor(level compat.Level) Hashers {
+	if level == compat.DRF314 {
+		return Django32Hashers
+	}
+	return DefaultHashers
+}
+
+// AllHashers lists every hasher Django ships for current use, with Django
+// 5.2's parameters: its defaults, then bcrypt (without SHA-256).
+var AllHashers = append(DefaultHashers[:len(DefaultHashers):len(DefaultHashers)], BCryptHasher{})
 
 // HashersNamed returns the hashers of AllHashers with these algorithm
 // names ("argon2", "pbkdf2_sha256", ...), in this order: a Django site's

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/compat"
 )
 
 // Hashes written by Debian's Django 3.2 (make_password or the hasher's
@@ -148,13 +149,30 @@ func TestDefaultsAreDjangos(t *testing.T) {
 	for _, h := range auth.DefaultHashers {
 		names = append(names, h.Algorithm())
 	}
-	if got := strings.Join(names, ","); got != "pbkdf2_sha256,pbkdf2_sha1,argon2,bcrypt_sha256" {
-		t.Errorf("DefaultHashers = %s, not Django 3.2's PASSWORD_HASHERS", got)
+	if got := strings.Join(names, ","); got != "pbkdf2_sha256,pbkdf2_sha1,argon2,bcrypt_sha256,scrypt" {
+		t.Errorf("DefaultHashers = %s, not Django 5.2's PASSWORD_HASHERS", got)
 	}
-	// Django's parameters: a current hash with them needs no update.
+	names = names[:0]
+	for _, h := range auth.HashersFor(compat.DRF314) {
+		names = append(names, h.Algorithm())
+	}
+	if got := strings.Join(names, ","); got != "pbkdf2_sha256,pbkdf2_sha1,argon2,bcrypt_sha256" {
+		t.Errorf("Django32Hashers = %s, not Django 3.2's PASSWORD_HASHERS", got)
+	}
+	// Django 3.2's parameters: a current hash with them needs no update
+	// there; Django 5.2 rehashes its PBKDF2 ones (1,000,000 iterations).
 	for _, encoded := range djangoCurrent {
-		if hasherOf(t, encoded).MustUpdate(encoded) {
-			t.Errorf("%s has Django's parameters but must update", encoded)
+		old := hasherOf(t, encoded)
+		for _, h := range auth.Django32Hashers {
+			if strings.HasPrefix(encoded, h.Algorithm()+"$") {
+				old = h
+			}
+		}
+		if old.MustUpdate(encoded) {
+			t.Errorf("%s has Django 3.2's parameters but must update", encoded)
+		}
+		if pbkdf2 := strings.HasPrefix(encoded, "pbkdf2"); hasherOf(t, encoded).MustUpdate(encoded) != pbkdf2 {
+			t.Errorf("%s: MustUpdate under Django 5.2's parameters is %v", encoded, !pbkdf2)
 		}
 	}
 	for _, encoded := range djangoShortSalts {
@@ -230,8 +248,8 @@ func TestCheckUpgradesToTheFirstHasher(t *testing.T) {
 			t.Errorf("Check(%q, %s) = %v, %v; want %v, %v", c.password, c.encoded, ok, update, c.ok, c.update)
 		}
 	}
-	// Nil is DefaultHashers: PBKDF2-SHA256 first.
-	if encoded, err := auth.Hashers(nil).Make("pw"); err != nil || !strings.HasPrefix(encoded, "pbkdf2_sha256$260000$") {
+	// Nil is DefaultHashers: PBKDF2-SHA256 first, Django 5.2's work.
+	if encoded, err := auth.Hashers(nil).Make("pw"); err != nil || !strings.HasPrefix(encoded, "pbkdf2_sha256$1000000$") {
 		t.Errorf("nil Hashers: Make = %q, %v", encoded, err)
 	}
 }

@@ -12,8 +12,12 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultIterations is the PBKDF2 work factor of Django 3.2's hashers.
-const DefaultIterations = 260000
+// DefaultIterations is the PBKDF2 work factor of Django 5.2's hashers.
+const DefaultIterations = 1000000
+
+// Django32Iterations is the PBKDF2 work factor of Django 3.2's hashers
+// (Django32Hashers).
+const Django32Iterations = 260000
 
 // PBKDF2Hasher is Django's PBKDF2PasswordHasher, its default:
 // "pbkdf2_sha256$<iterations>$<salt>$<base64 of the 32-byte key>".
