@@ -44,6 +44,9 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'unsafe-inl
 var (
 	swaggerFiles = []string{"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js"}
 	redocFiles   = []string{"redoc.standalone.js"}
+	// licenceFiles are the licences of the files, served too.
+	licenceFiles = []string{"swagger-ui.LICENSE", "swagger-ui.NOTICE", "swagger-ui-bundle.js.LICENSE.txt",
+		"redoc.LICENSE", "redoc.standalone.js.LICENSE.txt"}
 )
 
 // Pages are the documentation pages of one schema view.
@@ -201,10 +204,10 @@ func (p Pages) Redoc(assets string) http.Handler {
 	})
 }
 
-// Assets serves the pages' files: the route's {file} parameter, or the
-// path's last segment. They are cached for a day.
+// Assets serves the pages' files and their licences: the route's {file}
+// parameter, or the path's last segment. They are cached for a day.
 func (p Pages) Assets() http.Handler {
-	served := slices.Concat(swaggerFiles, redocFiles)
+	served := slices.Concat(swaggerFiles, redocFiles, licenceFiles)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := cmp.Or(r.PathValue("file"), path.Base(r.URL.Path))
 		if !slices.Contains(served, name) {

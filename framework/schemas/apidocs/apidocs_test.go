@@ -90,4 +90,9 @@ func TestEmbedded(t *testing.T) {
 	if r := c.Get("/schema/redoc/"); r.Status != http.StatusOK {
 		t.Errorf("redoc: %d %s", r.Status, r.Body)
 	}
+	for _, licence := range []string{"swagger-ui.LICENSE", "redoc.LICENSE"} {
+		if r := c.Get("/schema/assets/" + licence); r.Status != http.StatusOK || !strings.Contains(r.Body, "License") && !strings.Contains(r.Body, "LICENSE") {
+			t.Errorf("%s: %d %.80s", licence, r.Status, r.Body)
+		}
+	}
 }
