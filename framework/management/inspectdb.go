@@ -72,7 +72,7 @@ func InspectDB() Command {
 // pkg with a model struct and a source func per table, and a comment for
 // each name in missing, a table that could not be inspected.
 func GoModels(pkg string, tables []store.Table, missing []string) ([]byte, error) {
-	g := &generator{imports: map[string]bool{}, structs: map[string]bool{}}
+	g := &generator{imports: map[string]bool{}, names: map[string]bool{}}
 	var body bytes.Buffer
 	for _, name := range missing {
 		fmt.Fprintf(&body, "// Unable to inspect table %q: it does not exist.\n\n", name)
@@ -129,7 +129,7 @@ func isStd(path string) bool {
 // generator writes the models of one file.
 type generator struct {
 	imports map[string]bool // import paths used
-	structs map[string]bool // struct names given
+	names   map[string]bool // the package-level names given
 }
 
 // The imports of the types inspectdb writes.
@@ -141,8 +141,12 @@ const (
 
 // table writes t's struct and source func.
 func (g *generator) table(w *bytes.Buffer, t store.Table) {
-	name := unique(goName(t.Name, "Table"), g.structs)
-	g.structs[name] = true
+	// The struct and its source func share the package's names.
+	name := goName(t.Name, "Table")
+	for i := 2; g.names[name] || g.names[name+"Source"]; i++ {
+		name = goName(t.Name, "Table") + strconv.Itoa(i)
+	}
+	g.names[name], g.names[name+"Source"] = true, true
 	key := ""
 	if len(t.PrimaryKey) == 1 {
 		key = t.PrimaryKey[0]
@@ -224,10 +228,8 @@ func (g *generator) field(c store.Column, pk bool) field {
 		typ = "uint64"
 	case "smallint unsigned":
 		typ = "uint16"
-	case "real", "double", "double precision", "float", "float8":
+	case "real", "double", "double precision", "float", "float4", "float8":
 		typ = "float64"
-	case "float4":
-		typ = "float32"
 	case "bool", "boolean":
 		typ = "bool"
 	case "decimal", "numeric":

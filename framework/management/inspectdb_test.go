@@ -205,13 +205,16 @@ func TestInspectDBNamesTables(t *testing.T) {
 			return err
 		}
 		_, err = db.ExecContext(ctx, `CREATE TABLE "2fa codes" ("code" varchar(6) NOT NULL, "user" integer NULL, "when" date NULL, "x" geometry NULL);`+
-			`CREATE TABLE "other" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT)`)
+			`CREATE TABLE "other" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT);`+
+			`CREATE TABLE "pairs" ("a" integer NOT NULL, "b" integer NOT NULL, PRIMARY KEY ("a", "b"));`+
+			`CREATE TABLE "session" ("session_key" varchar(40) NOT NULL PRIMARY KEY, "expire_date" datetime NOT NULL);`+
+			`CREATE TABLE "session_source" ("id" integer NOT NULL PRIMARY KEY, "weight" float4 NULL DEFAULT 1)`)
 		return err
 	}}
 	if code := management.Execute(ctx, env, []string{"schema"}, schema); code != 0 {
 		t.Fatalf("schema: %s", stderr.String())
 	}
-	out := inspectdb(t, "--database", url, "inspectdb", "2fa codes", "missing")
+	out := inspectdb(t, "--database", url, "inspectdb", "2fa codes", "missing", "pairs", "session", "session_source")
 	want := []string{
 		"// Unable to inspect table \"missing\": it does not exist.",
 		"// Table2faCodes is a row of the table \"2fa codes\".\ntype Table2faCodes struct {",
@@ -220,6 +223,15 @@ func TestInspectDBNamesTables(t *testing.T) {
 		"// Column \"when\" (date) is not mapped",
 		"// This field type is a guess.\n\tX *string `db:\"x\" json:\"x\"`",
 		"// The table \"2fa codes\" has no primary key, which queryset.SQLSource needs.",
+		"// The table \"pairs\" has a primary key of several columns (a, b); queryset.SQLSource needs one.",
+		// A key the database does not number is written, and required.
+		"SessionKey string `db:\"session_key\" json:\"session_key\" drf:\"required,max_length=40\"`",
+		"Table: \"session\",\n\t\tKey: \"session_key\",\n\t\tColumns: []string{\"session_key\", \"expire_date\"},",
+		// The struct of session_source does not take the name of
+		// session's source func; a default makes a column optional.
+		"type SessionSource2 struct {",
+		"Weight *float64 `db:\"weight\" json:\"weight\"`",
+		"func SessionSource2Source(db *sqlx.DB) (*queryset.SQLSource[SessionSource2], error) {",
 	}
 	if missing := lacking(out, want); missing != nil {
 		t.Errorf("inspectdb's output lacks %q:\n%s", missing, out)
