@@ -1,7 +1,7 @@
 // Package management is the command-line entry point a project builds its
 // own manage binary on, like Django's manage.py: global options, command
 // dispatch, Django's error conventions, and the built-in commands migrate,
-// createsuperuser and runserver.
+// runserver and inspectdb (createsuperuser is contrib/auth's).
 package management
 
 import (
