@@ -158,7 +158,7 @@ func (g *generator) table(w *bytes.Buffer, t store.Table) {
 	for _, c := range t.Columns {
 		f := g.field(c, c.Name == key)
 		if f.unmapped != "" {
-			fmt.Fprintf(w, "// Column %q (%s) is not mapped: %s.\n", c.Name, c.Type, f.unmapped)
+			fmt.Fprintf(w, "// Column %q (%s) is not mapped: %s.\n", c.Name, oneLine(c.Type), f.unmapped)
 			continue
 		}
 		mapped[c.Name] = true
@@ -171,7 +171,12 @@ func (g *generator) table(w *bytes.Buffer, t store.Table) {
 		if len(f.drf) > 0 {
 			tags += fmt.Sprintf(" drf:%q", strings.Join(f.drf, ","))
 		}
-		fmt.Fprintf(w, "%s %s `%s`\n", fname, f.typ, tags)
+		if strings.Contains(tags, "`") {
+			// A name with a backquote: the tag cannot be a raw string.
+			fmt.Fprintf(w, "%s %s %s\n", fname, f.typ, strconv.Quote(tags))
+		} else {
+			fmt.Fprintf(w, "%s %s `%s`\n", fname, f.typ, tags)
+		}
 		if c.Name != key || !c.Default {
 			writable = append(writable, c.Name)
 		}
@@ -279,7 +284,7 @@ func (g *generator) field(c store.Column, pk bool) field {
 		return f
 	}
 	if c.References != nil {
-		f.notes = append(f.notes, fmt.Sprintf("References %s.%s (a foreign key).", c.References.Table, c.References.Column))
+		f.notes = append(f.notes, fmt.Sprintf("References %s.%s (a foreign key).", oneLine(c.References.Table), oneLine(c.References.Column)))
 	}
 	switch {
 	case pk && c.Default:
@@ -293,6 +298,11 @@ func (g *generator) field(c store.Column, pk bool) field {
 	}
 	f.typ = typ
 	return f
+}
+
+// oneLine is s with its line breaks made spaces, for a // comment.
+func oneLine(s string) string {
+	return strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
 }
 
 // use records the import of path and returns typ.

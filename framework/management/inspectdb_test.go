@@ -208,7 +208,7 @@ func TestInspectDBNamesTables(t *testing.T) {
 			`CREATE TABLE "other" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT);`+
 			`CREATE TABLE "pairs" ("a" integer NOT NULL, "b" integer NOT NULL, PRIMARY KEY ("a", "b"));`+
 			`CREATE TABLE "session" ("session_key" varchar(40) NOT NULL PRIMARY KEY, "expire_date" datetime NOT NULL);`+
-			`CREATE TABLE "session_source" ("id" integer NOT NULL PRIMARY KEY, "weight" float4 NULL DEFAULT 1)`)
+			`CREATE TABLE "session_source" ("id" integer NOT NULL PRIMARY KEY, "weight" float4 NULL DEFAULT 1, "odd`+"`"+`name" text NOT NULL)`)
 		return err
 	}}
 	if code := management.Execute(ctx, env, []string{"schema"}, schema); code != 0 {
@@ -232,6 +232,7 @@ func TestInspectDBNamesTables(t *testing.T) {
 		"type SessionSource2 struct {",
 		"Weight *float64 `db:\"weight\" json:\"weight\"`",
 		"func SessionSource2Source(db *sqlx.DB) (*queryset.SQLSource[SessionSource2], error) {",
+		"OddName string \"db:\\\"odd`name\\\" json:\\\"odd`name\\\" drf:\\\"required\\\"\"",
 	}
 	if missing := lacking(out, want); missing != nil {
 		t.Errorf("inspectdb's output lacks %q:\n%s", missing, out)
