@@ -42,6 +42,8 @@ var (
 	pythonOnce sync.Once
 	python     string
 	pythonWhy  string
+	// pythonDjango is the version of python's Django.
+	pythonDjango string
 )
 
 // djangoPython returns a Python with Django 3.2 or later, argon2-cffi,
@@ -54,9 +56,9 @@ func djangoPython(t *testing.T) string {
 			if p == "" {
 				continue
 			}
-			out, err := exec.Command(p, "-c", "import django, argon2, bcrypt, rest_framework; assert django.VERSION >= (3, 2)").CombinedOutput()
+			out, err := exec.Command(p, "-c", "import django, argon2, bcrypt, rest_framework; assert django.VERSION >= (3, 2); print(django.get_version())").CombinedOutput()
 			if err == nil {
-				python = p
+				python, pythonDjango = p, strings.TrimSpace(string(out))
 				return
 			}
 			pythonWhy += "; " + p + ": " + strings.TrimSpace(lastLine(string(out)))
@@ -68,6 +70,7 @@ func djangoPython(t *testing.T) string {
 		}
 		t.Skip(pythonWhy)
 	}
+	t.Logf("Django %s (%s)", pythonDjango, python)
 	return python
 }
 
@@ -127,7 +130,10 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(py, filepath.Join(testdata, "django_side.py"))
-	cmd.Env = append(os.Environ(), "PYTHONPATH="+testdata, "DJANGO_SETTINGS_MODULE=djangosite.settings",
+	// $PYTHONPATH stays after testdata: ../shared/reference-latest/vendor
+	// there gives Debian's python3 Django 5.2.
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+strings.TrimSuffix(testdata+string(os.PathListSeparator)+os.Getenv("PYTHONPATH"), string(os.PathListSeparator)),
+		"DJANGO_SETTINGS_MODULE=djangosite.settings",
 		"DJANGO_DB="+dbPath, "DJANGO_SECRET_KEY="+secretKey)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
