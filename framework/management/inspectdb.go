@@ -249,7 +249,7 @@ func (g *generator) field(c store.Column, pk bool) field {
 		typ = g.use("time", "time.Time")
 	case "timestamp without time zone":
 		typ = g.use("time", "time.Time")
-		f.notes = append(f.notes, "A timestamp without time zone: read and written as UTC.")
+		f.notes = append(f.notes, "A timestamp without time zone: it reads as UTC, so write UTC times.")
 	case "uuid":
 		typ = g.use("github.com/google/uuid", "uuid.UUID")
 	case "json", "jsonb":
