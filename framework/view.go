@@ -108,6 +108,9 @@ func compile(v View, s *Settings) *handler {
 	v.ownPagination = v.Pagination != nil
 	v.Pagination = effective(v.Pagination, s.Pagination, NoPagination)
 	v.Versioning = effective(v.Versioning, s.Versioning, NoVersioning)
+	if c, ok := v.Versioning.(compat.Setter[Versioner]); ok {
+		v.Versioning = c.WithCompatibility(s.Compatibility)
+	}
 	v.DefaultVersion = cmp.Or(v.DefaultVersion, s.DefaultVersion)
 	v.AllowedVersions = v.AllowedVersions.or(s.AllowedVersions)
 	v.VersionParam = cmp.Or(v.VersionParam, s.VersionParam, "version")

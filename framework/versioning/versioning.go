@@ -18,6 +18,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
@@ -58,8 +59,19 @@ func (AcceptHeaderVersioning) DetermineVersion(r *request.Request, c framework.V
 // parameter gets the default version; a version that is not allowed
 // (the default too, when it is none and versions are restricted) is 404
 // "Invalid version in URL path.". Reversed URLs get the request's version
-// in that parameter.
-type URLPathVersioning struct{}
+// in that parameter, unless the reverse names a version itself (DRF 3.15,
+// #7247; at DRF 3.14 level the request's version wins).
+type URLPathVersioning struct {
+	// legacy: the request's version replaces one the reverse gives.
+	legacy bool
+}
+
+// WithCompatibility returns the scheme as the release c names reverses
+// (registration calls it with Settings.Compatibility).
+func (v URLPathVersioning) WithCompatibility(c compat.Level) framework.Versioner {
+	v.legacy = c == compat.DRF314
+	return v
+}
 
 // DetermineVersion returns the version URL parameter.
 func (URLPathVersioning) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
@@ -90,9 +102,13 @@ func urlParam(r *request.Request, key string) (string, bool) {
 	return "", false
 }
 
-// ReverseLookup sets the version parameter to the lookup's version.
-func (URLPathVersioning) ReverseLookup(l *reverse.Lookup, r *request.Request) {
-	if l.Version != "" {
+// ReverseLookup sets the version parameter to the lookup's version,
+// unless the parameters name one (at DRF 3.14 level, always).
+func (v URLPathVersioning) ReverseLookup(l *reverse.Lookup, r *request.Request) {
+	if l.Version == "" {
+		return
+	}
+	if _, given := l.Params[r.VersionParam()]; !given || v.legacy {
 		l.Params[r.VersionParam()] = l.Version
 	}
 }

@@ -333,6 +333,31 @@ func TestPerViewOverrides(t *testing.T) {
 	})
 }
 
+// A reverse that names the version itself gets it from DRF 3.15 on
+// (#7247); DRF 3.14 puts the request's version over it.
+func TestURLPathReverseGivenVersion(t *testing.T) {
+	for level, want := range map[framework.Compatibility]string{framework.DRF318: "/url/v2/books/7/", framework.DRF314: "/url/v1/books/7/"} {
+		r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
+		s := sampleSettings()
+		s.Compatibility = level
+		link := func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			u, err := reverse.Reverse("url-detail", map[string]string{"version": "v2", "pk": "7"}, r)
+			if err != nil {
+				return nil, err
+			}
+			return framework.OK(map[string]string{"url": u}), nil
+		}
+		rt.Route(r, "/url/{version}", "", func(r chi.Router, rt *reverse.Routes) {
+			view := apitest.View(framework.View{Versioning: versioning.URLPathVersioning{}, Get: link}, s)
+			rt.Handle(r, "/links/", view, reverse.Named("url-links"))
+			rt.Handle(r, "/books/{pk}/", view, reverse.Named("url-detail"))
+		})
+		srv := httptest.NewServer(r)
+		check(t, srv, cases{{call{path: "/url/v1/links/"}, 200, `{"url":"{base}` + want + `"}`}})
+		srv.Close()
+	}
+}
+
 // Reversing another route carries the version the way each scheme puts
 // it, and falls back to the plain name when the versioned lookup finds no
 // route, as DRF does.
