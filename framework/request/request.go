@@ -140,12 +140,7 @@ type Config struct {
 }
 
 // New wraps r.
-// A request marked by ForceAuthenticate has the forced scheme as its only
-// one.
 func New(r *http.Request, c Config) *Request {
-	if f := forcedScheme(r); f != nil {
-		c.Authenticators = []Authenticator{f}
-	}
 	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers, maxFields: c.MaxNumberFields,
 		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken,
 		versionParam: c.VersionParam, formatParam: c.FormatParam, logger: c.Logger}
@@ -163,8 +158,15 @@ func As(r *Request, method string) *Request {
 	return as
 }
 
-// Authenticators returns the view's schemes, in order.
-func (r *Request) Authenticators() []Authenticator { return r.authenticators }
+// Authenticators returns the view's schemes, in order; a request marked
+// by ForceAuthenticate has the forced scheme as its only one (looked up
+// here, at authentication, so that New stays free of it).
+func (r *Request) Authenticators() []Authenticator {
+	if f := forcedScheme(r.Request); f != nil {
+		return []Authenticator{f}
+	}
+	return r.authenticators
+}
 
 // Authenticate runs the schemes once; later calls return the cached result.
 func (r *Request) Authenticate() error {
@@ -172,7 +174,7 @@ func (r *Request) Authenticate() error {
 		return r.authErr
 	}
 	r.authDone = true
-	for i, a := range r.authenticators {
+	for i, a := range r.Authenticators() {
 		user, auth, err := runScheme(a, r)
 		if err != nil || user != nil {
 			r.decided = i + 1
