@@ -236,6 +236,22 @@ func (g *GenericAPIView[T]) UpdateObject(r *request.Request, obj *T) error {
 	return w.Update(r.Context(), obj)
 }
 
+// updateChanged is the save of a partial update of before: the fields it
+// changes alone when the source is a queryset.ChangeWriter (beyond DRF,
+// whose save() writes every field), else UpdateObject.
+func (g *GenericAPIView[T]) updateChanged(before *T) func(*request.Request, *T) error {
+	return func(r *request.Request, obj *T) error {
+		src, err := g.GetSource(r)
+		if err != nil {
+			return err
+		}
+		if cw, ok := src.(queryset.ChangeWriter[T]); ok {
+			return cw.UpdateChanged(r.Context(), before, obj)
+		}
+		return g.UpdateObject(r, obj)
+	}
+}
+
 // DeleteObject deletes obj with the source's Writer.
 func (g *GenericAPIView[T]) DeleteObject(r *request.Request, obj *T) error {
 	w, err := g.writer(r)
@@ -396,6 +412,9 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 	save := g.PerformUpdate
 	if save == nil {
 		save = g.UpdateObject
+		if partial {
+			save = g.updateChanged(obj)
+		}
 	}
 	if err := save(r, &changed); err != nil {
 		return nil, notFoundIfGone(err)

@@ -631,6 +631,43 @@ func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item)
 }
 
+// UpdateChanged saves the columns whose values differ between before (the
+// stored item as it was read) and item, and reads the row back into item,
+// as Update does: two partial updates of different fields of one row do
+// not undo each other, where DRF's save() writes every column. With no
+// column changed it reads the row back; a row that no longer exists is
+// sql.ErrNoRows.
+func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) error {
+	base, err := s.writable(item)
+	if err != nil {
+		return err
+	}
+	old := unsafe.Pointer(before)
+	var sets []string
+	var args []any
+	for _, f := range s.t.writes {
+		if a, b := f.Get(old), f.Get(base); a.Null == b.Null && structs.Compare(a, b) == 0 {
+			continue
+		}
+		arg, err := s.t.arg(f, base)
+		if err != nil {
+			return err
+		}
+		sets, args = append(sets, store.QuoteName(f.Column)+" = "+s.t.param(f)), append(args, arg)
+	}
+	key, err := s.t.arg(s.t.key, base)
+	if err != nil {
+		return err
+	}
+	if len(sets) == 0 {
+		row := &SQLSource[T]{t: s.t}
+		row.st.conds = []cond{{f: s.t.key, op: '=', v: s.t.key.Get(base)}}
+		return row.readInto(ctx, s.t.db, row.sliceSQL(0, 1), row.args(nil), item)
+	}
+	args = append(args, key)
+	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item)
+}
+
 // write runs q, an INSERT or UPDATE of one row, and reads the row it wrote
 // into obj before the write is committed: the statement RETURNING the
 // row when the source reads its table, else, in one transaction, the

@@ -22,3 +22,13 @@ type WriteChecker interface {
 	// CanWrite reports whether Insert, Update and Delete can succeed.
 	CanWrite() bool
 }
+
+// ChangeWriter is implemented by sources that can save only what changed
+// in an item (SQLSource): generic views save a partial update (PATCH)
+// through it, so that concurrent PATCHes of different fields of one item
+// all stay.
+type ChangeWriter[T any] interface {
+	// UpdateChanged saves the fields whose values differ between before
+	// (the stored item as read) and item, and fills item in as Update does.
+	UpdateChanged(ctx context.Context, before, item *T) error
+}
