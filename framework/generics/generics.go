@@ -23,6 +23,7 @@ import (
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/framework/store"
 )
 
 // GenericAPIView is DRF's GenericAPIView over items of type T. The
@@ -315,7 +316,7 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 // validate reads the body into obj with the view's serializer (DRF's
 // is_valid(raise_exception=True)) and returns the serializer and its
 // context for the answer.
-func (g *GenericAPIView[T]) validate(r *request.Request, obj *T, partial bool) (*serializers.Serializer[T], *serializers.Context, error) {
+func (g *GenericAPIView[T]) validate(r *request.Request, obj, stored *T, partial bool) (*serializers.Serializer[T], *serializers.Context, error) {
 	ser, err := g.GetSerializer(r)
 	if err != nil {
 		return nil, nil, err
@@ -325,10 +326,52 @@ func (g *GenericAPIView[T]) validate(r *request.Request, obj *T, partial bool) (
 		return nil, nil, err
 	}
 	ctx := g.SerializerContext(r)
+	ctx.Exists = g.exists(r, stored)
 	if err := ser.Validate(data, obj, partial, ctx); err != nil {
 		return nil, nil, err
 	}
 	return ser, ctx, nil
+}
+
+// exists is the Exists of a serializer validating an item for r, stored
+// being the item an update changes (nil for a new one): whether another
+// item of the view's Source (all of them, as DRF's UniqueValidator reads
+// the model's default manager; SourceFor's when there is no Source) holds
+// the value, told apart from stored by the lookup field.
+func (g *GenericAPIView[T]) exists(r *request.Request, stored *T) func(column, value string) (bool, error) {
+	return func(column, value string) (bool, error) {
+		src := g.Source
+		if src == nil {
+			var err error
+			if src, err = g.GetSource(r); err != nil {
+				return false, err
+			}
+		}
+		items, err := src.Filter(column, value).Slice(r.Context(), 0, 2)
+		if errors.Is(err, query.ErrInvalidValue) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		for _, it := range items {
+			if stored == nil {
+				return true, nil
+			}
+			a, err := src.Position(it, g.lookupField())
+			if err != nil {
+				return false, err
+			}
+			b, err := src.Position(stored, g.lookupField())
+			if err != nil {
+				return false, err
+			}
+			if a != b {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
 }
 
 // CreateModel validates the body into a new item, saves it with
@@ -336,7 +379,7 @@ func (g *GenericAPIView[T]) validate(r *request.Request, obj *T, partial bool) (
 // serializer has a "url" field, a Location header (CreateModelMixin).
 func (g *GenericAPIView[T]) CreateModel(v *framework.View, r *request.Request) (*framework.Response, error) {
 	obj := new(T)
-	ser, ctx, err := g.validate(r, obj, false)
+	ser, ctx, err := g.validate(r, obj, nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +388,7 @@ func (g *GenericAPIView[T]) CreateModel(v *framework.View, r *request.Request) (
 		save = g.InsertObject
 	}
 	if err := save(r, obj); err != nil {
-		return nil, err
+		return nil, duplicate(ser, err)
 	}
 	out, err := ser.Data(obj, ctx)
 	if err != nil {
@@ -405,7 +448,7 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 		defer unlock()
 	}
 	changed := *obj
-	ser, ctx, err := g.validate(r, &changed, partial)
+	ser, ctx, err := g.validate(r, &changed, obj, partial)
 	if err != nil {
 		return nil, err
 	}
@@ -417,7 +460,7 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 		}
 	}
 	if err := save(r, &changed); err != nil {
-		return nil, notFoundIfGone(err)
+		return nil, duplicate(ser, notFoundIfGone(err))
 	}
 	out, err := ser.Data(&changed, ctx)
 	if err != nil {
@@ -450,6 +493,17 @@ func (g *GenericAPIView[T]) DestroyModel(v *framework.View, r *request.Request) 
 		return nil, notFoundIfGone(err)
 	}
 	return framework.NoContent(), nil
+}
+
+// duplicate turns a write the database refused as a duplicate of one
+// field's value into that field's 400, as the unique check answers it.
+func duplicate[T any](ser *serializers.Serializer[T], err error) error {
+	if cols := store.UniqueViolationColumns(err); len(cols) == 1 {
+		if v := ser.UniqueViolation(cols[0]); v != nil {
+			return v
+		}
+	}
+	return err
 }
 
 // notFoundIfGone turns "the row went away" (deleted by another request

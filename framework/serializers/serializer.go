@@ -10,6 +10,9 @@
 //     max_digits=N and decimal_places=N (a decimal field's precision,
 //     checked on input, and the places written, as DRF's DecimalField),
 //     format=uuid|decimal|json (what a Scanner/Valuer type holds),
+//     unique (no two items may hold the same value: DRF's
+//     UniqueValidator, "book with this title already exists.", checked
+//     through the Context's Exists),
 //     label=Text and type=name (the field's label and type in OPTIONS
 //     metadata; type=field describes a value of no fixed type, as DRF's
 //     ReadOnlyField, e.g. a column a join adds).
@@ -50,6 +53,11 @@ import (
 type Context struct {
 	// Request is the request being answered; nil outside a request.
 	Request *request.Request
+	// Exists reports whether an item other than the one being validated
+	// holds value (its text, as a source's Filter reads it) in column: the
+	// queryset of DRF's UniqueValidator, which generic views set. Without
+	// it, unique fields are not checked.
+	Exists func(column, value string) (bool, error)
 }
 
 // Serializer reads and writes items of type T.
@@ -70,8 +78,10 @@ type field struct {
 	sf   *structs.Field
 
 	readOnly, writeOnly, required bool
-	allowBlank, allowNull, trim   bool
-	maxLength, minLength          int // -1 when unset
+	// unique marks a field no two items may share (drf:"unique").
+	unique                      bool
+	allowBlank, allowNull, trim bool
+	maxLength, minLength        int // -1 when unset
 	// maxDigits and decimalPlaces are a decimal's precision (DRF's
 	// DecimalField max_digits and decimal_places); -1 when unset.
 	maxDigits, decimalPlaces int
@@ -262,6 +272,8 @@ func structField(sf *structs.Field) (*field, error) {
 			f.allowBlank = true
 		case "allow_null":
 			f.allowNull = true
+		case "unique":
+			f.unique = true
 		case "no_trim":
 			f.trim = false
 		case "max_length":

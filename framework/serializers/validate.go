@@ -6,8 +6,10 @@ import (
 	"math"
 	"math/big"
 	"mime"
+	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -95,6 +97,15 @@ func (s *Serializer[T]) Validate(data any, obj *T, partial bool, c *Context) err
 		for _, msg := range msgs {
 			errs.Add(f.name, msg)
 		}
+		if len(msgs) == 0 && f.unique && !v.Null && c != nil && c.Exists != nil {
+			taken, err := c.Exists(f.sf.Column, v.Text())
+			if err != nil {
+				return err
+			}
+			if taken {
+				errs.Add(f.name, s.uniqueMessage(f))
+			}
+		}
 		if len(msgs) == 0 {
 			sets = append(sets, set{f, v})
 		}
@@ -112,6 +123,46 @@ func (s *Serializer[T]) Validate(data any, obj *T, partial bool, c *Context) err
 	}
 	*obj = tmp
 	return nil
+}
+
+// UniqueViolation is the 400 of a write the database refused because
+// column's value is taken (a UNIQUE constraint, when two requests race
+// past the unique check): the field's message, as the check gives it; nil
+// when no field of the serializer is that column.
+func (s *Serializer[T]) UniqueViolation(column string) error {
+	for _, f := range s.fields {
+		if f.sf != nil && f.sf.Column == column {
+			var errs exceptions.ValidationErrors
+			errs.Add(f.name, s.uniqueMessage(f))
+			return exceptions.ValidationError(errs)
+		}
+	}
+	return nil
+}
+
+// uniqueMessage is Django's message of a value a unique field holds
+// already: "book with this title already exists." (the model's and the
+// field's verbose names: their names in lower-case words).
+func (s *Serializer[T]) uniqueMessage(f *field) string {
+	return verboseName(reflect.TypeFor[T]().Name()) + " with this " + strings.ReplaceAll(f.sf.Column, "_", " ") + " already exists."
+}
+
+// verboseName is Django's default verbose_name of a model class:
+// camel_case_to_spaces ("BookEntry" is "book entry", "HTTPLog" "http log").
+func verboseName(name string) string {
+	var b strings.Builder
+	rs := []rune(name)
+	for i, r := range rs {
+		upper := unicode.IsUpper(r)
+		// A space before an upper-case letter that follows a lower-case
+		// one, or that starts a word (an upper-case letter followed by a
+		// lower-case one).
+		if i > 0 && upper && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && !unicode.IsUpper(rs[i+1])) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // RequestData returns the request's body for Validate, as DRF's

@@ -172,6 +172,39 @@ func IsUniqueViolation(err error) bool {
 		e.ExtendedCode == sqlite3.ErrConstraintPrimaryKey
 }
 
+// UniqueViolationColumns returns the columns of the UNIQUE constraint err
+// failed (IsUniqueViolation), nil when err is no such failure or does not
+// name them: SQLite's "UNIQUE constraint failed: books.title", or
+// PostgreSQL's detail "Key (title)=(...) already exists.".
+func UniqueViolationColumns(err error) []string {
+	var text string
+	var pg *pgconn.PgError
+	var lite sqlite3.Error
+	switch {
+	case errors.As(err, &pg) && pg.Code == pgUniqueViolation:
+		rest, ok := strings.CutPrefix(pg.Detail, "Key (")
+		if text, _, ok = strings.Cut(rest, ")="); !ok {
+			return nil
+		}
+	case errors.As(err, &lite) && lite.ExtendedCode == sqlite3.ErrConstraintUnique:
+		var ok bool
+		if _, text, ok = strings.Cut(lite.Error(), "UNIQUE constraint failed: "); !ok {
+			return nil
+		}
+	default:
+		return nil
+	}
+	var cols []string
+	for _, c := range strings.Split(text, ",") {
+		c = strings.TrimSpace(c)
+		if i := strings.LastIndexByte(c, '.'); i >= 0 {
+			c = c[i+1:] // SQLite names them table.column
+		}
+		cols = append(cols, strings.Trim(c, `"`))
+	}
+	return cols
+}
+
 // StorableText reports whether s can be stored in a text column of every
 // dialect: valid UTF-8 without NUL characters, which PostgreSQL refuses
 // (an error, where SQLite would find no row). A value that is not
