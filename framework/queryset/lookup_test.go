@@ -10,8 +10,8 @@ import (
 
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
-	"github.com/go-drf/drf/internal/testservers"
 	qt "github.com/go-drf/drf/internal/querysettest"
+	"github.com/go-drf/drf/internal/testservers"
 )
 
 // TestWhere: every lookup selects on SQLite, on PostgreSQL and in memory
