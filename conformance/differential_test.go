@@ -19,7 +19,8 @@ var (
 )
 
 // TestDifferential sends requests drawn at random from the contract to the
-// DRF reference and to the sample, and fails on any difference of status,
+// DRF 3.14 reference and to the sample at that level (then, fewer, to DRF
+// 3.18 and the sample with its defaults), and fails on any difference of status,
 // the headers clients use or the JSON body that docs/drf-differences.md
 // does not list. Each seed's requests go in two phases: reads (books are
 // never changed) on one pair of servers, then requests that also create,
@@ -48,26 +49,37 @@ func TestDifferential(t *testing.T) {
 		default:
 			t.Fatalf("-diff.db: unknown database %q", db)
 		}
-		t.Run(db, func(t *testing.T) {
-			run := &fuzzRun{buckets: map[string]*bucket{}}
-			for _, writes := range []bool{false, true} {
-				ref := startReference(t)
-				run.sides = [2]*side{newSide("reference", ref.base), newSide("sample", startSample(t, dsn(t)))}
-				run.writes = writes
-				for _, seed := range seeds {
-					g := newGenerator(seed, writes)
-					n := *diffN * 3 / 4
-					if writes {
-						n = *diffN - n
-					}
-					for range n {
-						run.compare(t, g.next())
-					}
-				}
-			}
-			run.report(t)
-		})
+		t.Run(db, func(t *testing.T) { fuzz(t, drf314, dsn, seeds, *diffN) })
 	}
+	// A smaller run of the default sample against DRF 3.18 on Django 5.2:
+	// SQLite, the seed after the last, a quarter of the requests.
+	t.Run("drf318", func(t *testing.T) {
+		fuzz(t, drf318, func(t *testing.T) string { return filepath.Join(t.TempDir(), "db.sqlite3") },
+			[]uint64{slices.Max(seeds) + 1}, max(*diffN/4, 1))
+	})
+}
+
+// fuzz runs the seeds' requests, n per seed, in both phases against a
+// fresh oracle o and the sample at its level on databases dsn gives, and
+// reports the differences.
+func fuzz(t *testing.T, o oracle, dsn func(t *testing.T) string, seeds []uint64, n int) {
+	run := &fuzzRun{buckets: map[string]*bucket{}}
+	for _, writes := range []bool{false, true} {
+		ref := startOracle(t, o)
+		run.sides = [2]*side{newSide("reference", ref.base), newSide("sample", startSampleAt(t, dsn(t), o))}
+		run.writes = writes
+		for _, seed := range seeds {
+			g := newGenerator(seed, writes)
+			k := n * 3 / 4
+			if writes {
+				k = n - k
+			}
+			for range k {
+				run.compare(t, g.next())
+			}
+		}
+	}
+	run.report(t)
 }
 
 // fuzzRun is one database's run: the pair of servers of the current phase
