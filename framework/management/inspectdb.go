@@ -286,6 +286,9 @@ func (g *generator) field(c store.Column, pk bool) field {
 	if c.References != nil {
 		f.notes = append(f.notes, fmt.Sprintf("References %s.%s (a foreign key).", oneLine(c.References.Table), oneLine(c.References.Column)))
 	}
+	if c.Unique {
+		f.drf = append([]string{"unique"}, f.drf...)
+	}
 	switch {
 	case pk && c.Default:
 		f.drf = append([]string{"read_only"}, f.drf...)

@@ -112,7 +112,8 @@ func TestInspectDBOfADjangoDatabase(t *testing.T) {
 			want := []string{
 				"type InspectedAlltypes struct {",
 				"ID       int32   `db:\"id\" json:\"id\" drf:\"read_only\"`",
-				"`db:\"char\" json:\"char\" drf:\"required,max_length=50\"`",
+				"`db:\"char\" json:\"char\" drf:\"required,unique,max_length=50\"`",
+				"`db:\"text\" json:\"text\" drf:\"required\"`",
 				"Big      int64   `db:\"big\" json:\"big\" drf:\"required\"`",
 				"Small    int16   `db:\"small\" json:\"small\" drf:\"required\"`",
 				"Moment time.Time       `db:\"moment\" json:\"moment\" drf:\"required\"`",
@@ -206,7 +207,8 @@ func TestInspectDBNamesTables(t *testing.T) {
 		}
 		_, err = db.ExecContext(ctx, `CREATE TABLE "2fa codes" ("code" varchar(6) NOT NULL, "user" integer NULL, "when" date NULL, "x" geometry NULL);`+
 			`CREATE TABLE "other" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT);`+
-			`CREATE TABLE "pairs" ("a" integer NOT NULL, "b" integer NOT NULL, PRIMARY KEY ("a", "b"));`+
+			`CREATE TABLE "pairs" ("a" integer NOT NULL, "b" integer NOT NULL, "c" varchar(3) NULL UNIQUE, "d" integer NULL, `+
+			`PRIMARY KEY ("a", "b"), UNIQUE ("a", "d"));`+
 			`CREATE TABLE "session" ("session_key" varchar(40) NOT NULL PRIMARY KEY, "expire_date" datetime NOT NULL);`+
 			`CREATE TABLE "session_source" ("id" integer NOT NULL PRIMARY KEY, "weight" float4 NULL DEFAULT 1, "odd`+"`"+`name" text NOT NULL)`)
 		return err
@@ -224,6 +226,9 @@ func TestInspectDBNamesTables(t *testing.T) {
 		"// This field type is a guess.\n\tX *string `db:\"x\" json:\"x\"`",
 		"// The table \"2fa codes\" has no primary key, which queryset.SQLSource needs.",
 		"// The table \"pairs\" has a primary key of several columns (a, b); queryset.SQLSource needs one.",
+		// A UNIQUE column is unique; a column of a UNIQUE pair is not.
+		"C *string `db:\"c\" json:\"c\" drf:\"unique,max_length=3\"`",
+		"D *int32 `db:\"d\" json:\"d\"`",
 		// A key the database does not number is written, and required.
 		"SessionKey string `db:\"session_key\" json:\"session_key\" drf:\"required,max_length=40\"`",
 		"Table: \"session\",\n\t\tKey: \"session_key\",\n\t\tColumns: []string{\"session_key\", \"expire_date\"},",

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,6 +46,9 @@ type Column struct {
 	// Precision and Scale are the p and s of numeric(p, s); 0 when the
 	// type has none (SQLite keeps none for Django's decimal).
 	Precision, Scale int
+	// Unique is true when a UNIQUE constraint or unique index covers this
+	// column alone (the primary key aside): Django's unique=True.
+	Unique bool
 	// JSON is true for an SQLite text column that a CHECK constrains to
 	// JSON_VALID, as Django's JSONField creates it.
 	JSON bool
@@ -136,6 +140,14 @@ func inspectSQLite(ctx context.Context, db *sqlx.DB, name string) (*Table, error
 	if err := db.SelectContext(ctx, &fks, `SELECT "table", "from", "to" FROM pragma_foreign_key_list(?) ORDER BY id, seq`, name); err != nil {
 		return nil, err
 	}
+	// The columns a unique index of one column covers (Django's
+	// unique=True is a UNIQUE column, so an automatic index).
+	var unique []string
+	err = db.SelectContext(ctx, &unique, `SELECT min(ii.name) FROM pragma_index_list(?) AS il, pragma_index_info(il.name) AS ii `+
+		`WHERE il."unique" = 1 AND il.origin <> 'pk' AND il.partial = 0 GROUP BY il.name HAVING count(*) = 1`, name)
+	if err != nil {
+		return nil, err
+	}
 	json := map[string]bool{}
 	for _, m := range jsonCheck.FindAllStringSubmatch(schema, -1) {
 		json[m[1]] = true
@@ -143,7 +155,8 @@ func inspectSQLite(ctx context.Context, db *sqlx.DB, name string) (*Table, error
 	t := &Table{Name: name}
 	pks := map[int]string{}
 	for _, c := range cols {
-		col := Column{Name: c.Name, Nullable: !c.NotNull && c.PK == 0, Default: c.Default.Valid, JSON: json[c.Name]}
+		col := Column{Name: c.Name, Nullable: !c.NotNull && c.PK == 0, Default: c.Default.Valid, JSON: json[c.Name],
+			Unique: c.PK == 0 && slices.Contains(unique, c.Name)}
 		typ, first, second := splitType(c.Type)
 		col.Type = typ
 		if strings.Contains(typ, "char") {
@@ -214,9 +227,11 @@ type postgresColumn struct {
 	Scale     sql.NullInt64  `db:"numeric_scale"`
 }
 
-// postgresKey is one column of a primary key ("p") or foreign key ("f").
+// postgresKey is one column of a primary key ("p"), foreign key ("f") or
+// UNIQUE constraint ("u") of Columns columns.
 type postgresKey struct {
 	Kind      string         `db:"contype"`
+	Columns   int            `db:"columns"`
 	Column    string         `db:"attname"`
 	RefTable  sql.NullString `db:"reftable"`
 	RefColumn sql.NullString `db:"refcolumn"`
@@ -234,7 +249,7 @@ func inspectPostgres(ctx context.Context, db *sqlx.DB, name string) (*Table, err
 		return nil, nil
 	}
 	var keys []postgresKey
-	err = db.SelectContext(ctx, &keys, `SELECT con.contype, a.attname, ft.relname AS reftable, fa.attname AS refcolumn `+
+	err = db.SelectContext(ctx, &keys, `SELECT con.contype, cardinality(con.conkey) AS columns, a.attname, ft.relname AS reftable, fa.attname AS refcolumn `+
 		`FROM pg_catalog.pg_constraint con `+
 		`JOIN pg_catalog.pg_class t ON t.oid = con.conrelid `+
 		`JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace `+
@@ -242,8 +257,8 @@ func inspectPostgres(ctx context.Context, db *sqlx.DB, name string) (*Table, err
 		`JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum `+
 		`LEFT JOIN pg_catalog.pg_class ft ON ft.oid = con.confrelid `+
 		`LEFT JOIN pg_catalog.pg_attribute fa ON fa.attrelid = con.confrelid AND fa.attnum = con.confkey[k.ord] `+
-		`WHERE n.nspname = current_schema() AND t.relname = $1 AND con.contype IN ('p', 'f') `+
-		`ORDER BY con.contype DESC, con.conname, k.ord`, name)
+		`WHERE n.nspname = current_schema() AND t.relname = $1 AND con.contype IN ('p', 'f', 'u') `+
+		`ORDER BY con.contype = 'p' DESC, con.conname, k.ord`, name)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +280,12 @@ func inspectPostgres(ctx context.Context, db *sqlx.DB, name string) (*Table, err
 			continue
 		}
 		for i := range t.Columns {
-			if c := &t.Columns[i]; c.Name == k.Column && c.References == nil {
+			c := &t.Columns[i]
+			switch {
+			case c.Name != k.Column:
+			case k.Kind == "u":
+				c.Unique = c.Unique || k.Columns == 1 && !slices.Contains(t.PrimaryKey, c.Name)
+			case c.References == nil:
 				c.References = &Reference{Table: k.RefTable.String, Column: k.RefColumn.String}
 			}
 		}

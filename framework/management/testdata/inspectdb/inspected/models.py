@@ -8,7 +8,7 @@ class Author(models.Model):
 
 
 class AllTypes(models.Model):
-    char = models.CharField(max_length=50)
+    char = models.CharField(max_length=50, unique=True)
     text = models.TextField()
     integer = models.IntegerField()
     big = models.BigIntegerField()
