@@ -80,6 +80,7 @@ func (p *CursorPagination) Setup(s *framework.Settings) (framework.Paginator, er
 func (p *CursorPagination) Resolve(s *framework.Settings) (*CursorPagination, error) {
 	c := *p
 	c.OffsetCutoff = cmp.Or(c.OffsetCutoff, DefaultOffsetCutoff)
+	c.Template = levelTemplate(c.Template, s, PreviousNextTemplate314)
 	var err error
 	if c.ordering, err = cursorSetup(s, &c.PageSize, &c.CursorQueryParam, &c.InvalidCursorMessage, &c.Ordering, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
 		return nil, err

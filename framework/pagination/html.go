@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"slices"
 
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -36,8 +37,15 @@ type PageLink struct {
 
 // NumbersTemplate is the default controls template of the page-number
 // and limit/offset styles: previous, the displayed page numbers with
-// breaks, next.
-var NumbersTemplate = template.Must(template.New("numbers").Parse(`<ul class="pagination" style="margin: 5px 0 10px 0">
+// breaks, next (DRF 3.18's pagination/numbers.html).
+var NumbersTemplate = numbers(`<ul class="pagination">`)
+
+// NumbersTemplate314 is NumbersTemplate as DRF 3.14 writes it, with an
+// inline style; the default at DRF 3.14 level.
+var NumbersTemplate314 = numbers(`<ul class="pagination" style="margin: 5px 0 10px 0">`)
+
+func numbers(open string) *template.Template {
+	return template.Must(template.New("numbers").Parse(open + `
 {{- if .PreviousURL}}
   <li><a href="{{.PreviousURL}}" aria-label="Previous"><span aria-hidden="true">&laquo;</span></a></li>
 {{- else}}
@@ -59,10 +67,28 @@ var NumbersTemplate = template.Must(template.New("numbers").Parse(`<ul class="pa
 {{- end}}
 </ul>
 `))
+}
 
 // PreviousNextTemplate is the default controls template of the cursor
-// style: a pager with previous and next.
+// styles: a pager with previous and next, their rel and aria attributes
+// as DRF 3.18's pagination/previous_and_next.html has them (#9905).
 var PreviousNextTemplate = template.Must(template.New("previous_and_next").Parse(`<ul class="pager">
+{{- if .PreviousURL}}
+  <li class="previous"><a href="{{.PreviousURL}}" rel="prev" aria-label="Previous page">&laquo; Previous</a></li>
+{{- else}}
+  <li class="previous disabled" aria-disabled="true"><a href="#" tabindex="-1" aria-disabled="true">&laquo; Previous</a></li>
+{{- end}}
+{{- if .NextURL}}
+  <li class="next"><a href="{{.NextURL}}" rel="next" aria-label="Next page">Next &raquo;</a></li>
+{{- else}}
+  <li class="next disabled" aria-disabled="true"><a href="#" tabindex="-1" aria-disabled="true">Next &raquo;</a></li>
+{{- end}}
+</ul>
+`))
+
+// PreviousNextTemplate314 is PreviousNextTemplate as DRF 3.14 writes it,
+// without those attributes; the default at DRF 3.14 level.
+var PreviousNextTemplate314 = template.Must(template.New("previous_and_next").Parse(`<ul class="pager">
 {{- if .PreviousURL}}
   <li class="previous"><a href="{{.PreviousURL}}">&laquo; Previous</a></li>
 {{- else}}
@@ -75,6 +101,15 @@ var PreviousNextTemplate = template.Must(template.New("previous_and_next").Parse
 {{- end}}
 </ul>
 `))
+
+// levelTemplate is a style's Template as Setup resolves it: unset, the
+// DRF 3.14 default legacy at that level (else nil, the current default).
+func levelTemplate(t *template.Template, s *framework.Settings, legacy *template.Template) *template.Template {
+	if t == nil && s.Compatibility == framework.DRF314 {
+		return legacy
+	}
+	return t
+}
 
 // NoTemplate is the Template of a style without HTML controls
 // (template = None); a nil Template gives the style's default.

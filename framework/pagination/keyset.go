@@ -80,6 +80,7 @@ func (p *KeysetPagination) Setup(s *framework.Settings) (framework.Paginator, er
 func (p *KeysetPagination) Resolve(s *framework.Settings) (*KeysetPagination, error) {
 	c := *p
 	c.Key = cmp.Or(c.Key, DefaultKey)
+	c.Template = levelTemplate(c.Template, s, PreviousNextTemplate314)
 	if len(c.Secret) == 0 {
 		c.Secret = processSecret()
 	}

@@ -56,6 +56,7 @@ func (p *LimitOffsetPagination) Resolve(s *framework.Settings) (*LimitOffsetPagi
 	c.DefaultLimit = cmp.Or(c.DefaultLimit, s.PageSize)
 	c.LimitQueryParam = cmp.Or(c.LimitQueryParam, DefaultLimitQueryParam)
 	c.OffsetQueryParam = cmp.Or(c.OffsetQueryParam, DefaultOffsetQueryParam)
+	c.Template = levelTemplate(c.Template, s, NumbersTemplate314)
 	c.ready = true
 	if c.DefaultLimit < 0 || c.MaxLimit < 0 {
 		return nil, fmt.Errorf("limits cannot be negative (default limit %d, max limit %d)", c.DefaultLimit, c.MaxLimit)

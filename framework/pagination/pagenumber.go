@@ -72,6 +72,7 @@ func (p *PageNumberPagination) Resolve(s *framework.Settings) (*PageNumberPagina
 	c.PageQueryParam = cmp.Or(c.PageQueryParam, DefaultPageQueryParam)
 	c.InvalidPageMessage = cmp.Or(c.InvalidPageMessage, DefaultInvalidPage)
 	c.emptyInvalid = s.Compatibility == framework.DRF314
+	c.Template = levelTemplate(c.Template, s, NumbersTemplate314)
 	if c.LastPageStrings == nil {
 		c.LastPageStrings = DefaultLastPageStrings
 	}

@@ -408,7 +408,9 @@ func TestControls(t *testing.T) {
 		return `<li` + class + `><a href="` + u(q) + `">` + n + `</a></li>`
 	}
 	brk := `<li class="disabled"><a href="#"><span aria-hidden="true">&hellip;</span></a></li>`
-	want := `<ul class="pagination" style="margin: 5px 0 10px 0">` +
+	// DRF 3.18's markup; DRF 3.14's has an inline style and no rel or
+	// aria attributes on the pager (#9905), below.
+	want := `<ul class="pagination">` +
 		`<li><a href="` + u("?a=1&amp;page=13") + `" aria-label="Previous"><span aria-hidden="true">&laquo;</span></a></li>` +
 		li("?a=1", "1", "") + brk + li("?a=1&amp;page=13", "13", "") + li("?a=1&amp;page=14", "14", "active") +
 		li("?a=1&amp;page=15", "15", "") + li("?a=1&amp;page=16", "16", "") +
@@ -418,7 +420,7 @@ func TestControls(t *testing.T) {
 	}
 	// Limit/offset: pages of limit items around the offset (current 4 of
 	// 9 here), the page links moving the offset only.
-	wantLO := `<ul class="pagination" style="margin: 5px 0 10px 0">` +
+	wantLO := `<ul class="pagination">` +
 		`<li><a href="` + u("?limit=10&amp;offset=15") + `" aria-label="Previous"><span aria-hidden="true">&laquo;</span></a></li>` +
 		li("", "1", "") + li("?offset=5", "2", "") + li("?offset=15", "3", "") + li("?offset=25", "4", "active") +
 		li("?offset=35", "5", "") + brk + li("?offset=75", "9", "") +
@@ -427,10 +429,26 @@ func TestControls(t *testing.T) {
 		t.Errorf("limit/offset at 25:\n got  %s\n want %s", got, wantLO)
 	}
 	cur := controls(paginate(t, &pagination.CursorPagination{PageSize: 5, Ordering: []string{"id"}}, src, "/b/"))
-	wantCur := `<ul class="pager"><li class="previous disabled"><a href="#">&laquo; Previous</a></li>` +
-		`<li class="next"><a href="http://testserver/b/?cursor=cD01">Next &raquo;</a></li></ul>`
+	wantCur := `<ul class="pager"><li class="previous disabled" aria-disabled="true"><a href="#" tabindex="-1" aria-disabled="true">&laquo; Previous</a></li>` +
+		`<li class="next"><a href="http://testserver/b/?cursor=cD01" rel="next" aria-label="Next page">Next &raquo;</a></li></ul>`
 	if cur != wantCur {
 		t.Errorf("cursor controls:\n got  %s\n want %s", cur, wantCur)
+	}
+	at314 := &framework.Settings{Compatibility: framework.DRF314}
+	old, err := (&pagination.PageNumberPagination{PageSize: 5}).Setup(at314)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := controls(paginate(t, old, src, "/b/?page=14&a=1")), strings.Replace(want, `<ul class="pagination">`, `<ul class="pagination" style="margin: 5px 0 10px 0">`, 1); got != want {
+		t.Errorf("page 14 of 16 at DRF 3.14 level:\n got  %s\n want %s", got, want)
+	}
+	oldCur, err := (&pagination.CursorPagination{PageSize: 5, Ordering: []string{"id"}}).Setup(at314)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := controls(paginate(t, oldCur, src, "/b/")), `<ul class="pager"><li class="previous disabled"><a href="#">&laquo; Previous</a></li>`+
+		`<li class="next"><a href="http://testserver/b/?cursor=cD01">Next &raquo;</a></li></ul>`; got != want {
+		t.Errorf("cursor controls at DRF 3.14 level:\n got  %s\n want %s", got, want)
 	}
 	few := booksSource(t, openBooks(t, 4))
 	single := paginate(t, numbers, few, "/b/")
