@@ -37,7 +37,8 @@ type PageLink struct {
 
 // NumbersTemplate is the default controls template of the page-number
 // and limit/offset styles: previous, the displayed page numbers with
-// breaks, next (DRF 3.18's pagination/numbers.html).
+// breaks, next (DRF 3.18's pagination/numbers.html, whose inline style
+// DRF 3.15 removed, #8783).
 var NumbersTemplate = numbers(`<ul class="pagination">`)
 
 // NumbersTemplate314 is NumbersTemplate as DRF 3.14 writes it, with an
