@@ -223,14 +223,18 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 	return tel.Middleware(h), nil
 }
 
-// passwordHashers are $PASSWORD_HASHERS, nil when unset (Django's
-// defaults).
+// passwordHashers are $PASSWORD_HASHERS, with the parameters of the
+// Django of $DRF_COMPAT; nil when unset (Django's defaults).
 func passwordHashers(env *management.Env) (auth.Hashers, error) {
 	names := list(env.Var("PASSWORD_HASHERS"))
 	if names == nil {
 		return nil, nil
 	}
-	hs, err := auth.HashersNamed(names...)
+	level, err := framework.ParseCompatibility(env.Var(compat.Env))
+	if err != nil {
+		return nil, err
+	}
+	hs, err := auth.HashersNamedFor(level, names...)
 	if err != nil {
 		return nil, fmt.Errorf("PASSWORD_HASHERS: %w", err)
 	}

@@ -64,15 +64,23 @@ var AllHashers = append(DefaultHashers[:len(DefaultHashers):len(DefaultHashers)]
 
 // HashersNamed returns the hashers of AllHashers with these algorithm
 // names ("argon2", "pbkdf2_sha256", ...), in this order: a Django site's
-// PASSWORD_HASHERS in Go.
-func HashersNamed(names ...string) (Hashers, error) {
+// PASSWORD_HASHERS in Go, with Django 5.2's parameters.
+func HashersNamed(names ...string) (Hashers, error) { return HashersNamedFor(compat.Current, names...) }
+
+// HashersNamedFor is HashersNamed with the parameters of the Django
+// release level names: Django 3.2's PBKDF2 iterations at compat.DRF314.
+func HashersNamedFor(level compat.Level, names ...string) (Hashers, error) {
 	var hs Hashers
 	for _, name := range names {
 		i := slices.IndexFunc(AllHashers, func(h Hasher) bool { return h.Algorithm() == name })
 		if i < 0 {
 			return nil, fmt.Errorf("auth: unknown password hasher %q", name)
 		}
-		hs = append(hs, AllHashers[i])
+		h := AllHashers[i]
+		if j := slices.IndexFunc(HashersFor(level), func(d Hasher) bool { return d.Algorithm() == name }); j >= 0 {
+			h = HashersFor(level)[j]
+		}
+		hs = append(hs, h)
 	}
 	return hs, nil
 }

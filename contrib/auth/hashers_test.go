@@ -310,6 +310,20 @@ func TestFailedChecksCostOneHash(t *testing.T) {
 	}
 }
 
+// At DRF 3.14 level the named PBKDF2 hashers take Django 3.2's iterations.
+func TestHashersNamedFor(t *testing.T) {
+	t.Parallel()
+	for level, want := range map[compat.Level]string{compat.Current: "pbkdf2_sha256$1000000$", compat.DRF314: "pbkdf2_sha256$260000$"} {
+		hs, err := auth.HashersNamedFor(level, "pbkdf2_sha256", "argon2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if encoded, err := hs.Make("pw"); err != nil || !strings.HasPrefix(encoded, want) {
+			t.Errorf("%s: Make = %q, %v; want %s…", level, encoded, err, want)
+		}
+	}
+}
+
 func TestHashersNamed(t *testing.T) {
 	t.Parallel()
 	hs, err := auth.HashersNamed("argon2", "scrypt", "pbkdf2_sha256")
