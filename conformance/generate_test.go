@@ -88,9 +88,13 @@ const throttledRoute = "/api-token-auth-throttled/"
 func fixed(p string) func(*generator) string { return func(*generator) string { return p } }
 
 var (
-	pageParams    = []string{"page", "page_size"}
-	offsetParams  = []string{"limit", "offset"}
-	cursorParams  = []string{"cursor", "page_size"}
+	pageParams   = []string{"page", "page_size"}
+	offsetParams = []string{"limit", "offset"}
+	cursorParams = []string{"cursor", "page_size"}
+	// ecoBooksParams are the parameters /eco/books/ reads: the BookFilter's,
+	// ordering, search and the page.
+	ecoBooksParams = []string{"rating", "rating__gte", "rating__lte", "rating__in", "title", "title__icontains", "author", "author__in",
+		"created__gte", "created__lte", "created__date", "owner__username", "ordering", "search", "page"}
 	versionValues = []string{"v1", "v2", "v3", "", "V1", "%76%31", "v2%zz", "%zz", "v1%2F", "%C3%A9"}
 )
 
@@ -129,6 +133,7 @@ var targets = []target{
 	{route: "/url/{version}/books/{id}/", weight: 3, path: func(g *generator) string {
 		return bookPath("/url/" + pick(g, "v1", "v2", "v3") + "/books/")(g)
 	}},
+	{route: "/eco/books/", weight: 6, path: fixed("/eco/books/"), params: ecoBooksParams},
 	{route: "(no route)", weight: 3, path: func(g *generator) string {
 		return pick(g, "/", "/nope/", "/books", "/whoami", "/pages/cursor", "/books/1", "/books/;x", "/b%C3%A9/", "/books/1/extra/", "/url/v1/info")
 	}},
@@ -161,6 +166,19 @@ func (g *generator) queryValue(name string) string {
 		}
 	case "ordering":
 		typical = []string{"title", "-title", "created", "-created", "id", "-id", "rating", "-created,id", "nope", "title,-id"}
+	case "rating", "rating__gte", "rating__lte":
+		typical = []string{"1", "3", "5", "2.5", "-1", "3.0", "+3", "1e1", "1_0", "%D9%A3", "x", "%20", "NaN", "1e30", "0x1"}
+	case "rating__in", "author__in":
+		typical = []string{"1,2", "1,,5", ",", "2.5,x", "Author%201,Author%202", "Author%201,%20Author%203", "1%2C2"}
+	case "title", "title__icontains", "author", "search":
+		typical = []string{"Book%20001", "book", "BOOK%2001", "Author%201", "%25", "_", "00", "author%201,%200", "%20Book%20002%20"}
+	case "created__gte", "created__lte":
+		typical = []string{"2024-01-04T00:00:00Z", "2024-01-02", "2024-01-03%2012:00", "2024-1-4T0:0", "2024-01-04T00:00:00%2B01:00",
+			"2024-01-04T00:00:00.5Z", "2024-13-01T00:00", "2024-01-04T00:00:00,123", "bad"}
+	case "created__date":
+		typical = []string{"2024-01-04", "01/04/2024", "1/4/24", "Jan%204%202024", "4%20January,%202024", "2024-1-4", "2024-02-30", "x"}
+	case "owner__username":
+		typical = []string{"alice", "admin", "ALICE", "bob", "nobody"}
 	case "format":
 		typical = []string{"json", "api", "xml", "JSON", "openapi"}
 	case "version":

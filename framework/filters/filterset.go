@@ -193,21 +193,14 @@ func (k ValueKind) read(raw string) (value string, ok bool, msg string) {
 		}
 		return n, true, ""
 	case DateTime:
-		s := pycompat.Strip(raw)
-		if s == "" {
-			return "", false, ""
-		}
-		t, err := structs.ParseDateTime(s)
+		// Only "" is no value: a blank one is stripped, then refused.
+		t, err := structs.ParseDateTime(pycompat.Strip(raw))
 		if err != nil {
 			return "", false, MsgInvalidDateTime
 		}
 		return t.UTC().Format("2006-01-02 15:04:05.999999-07:00"), true, ""
 	case Date:
-		s := pycompat.Strip(raw)
-		if s == "" {
-			return "", false, ""
-		}
-		d, ok := pycompat.DjangoDate(s)
+		d, ok := pycompat.DjangoDate(raw)
 		if !ok {
 			return "", false, MsgInvalidDate
 		}
