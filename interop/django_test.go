@@ -70,6 +70,9 @@ func djangoPython(t *testing.T) string {
 		}
 		t.Skip(pythonWhy)
 	}
+	if os.Getenv(secondDjango) != "" && !strings.HasPrefix(pythonDjango, "5.") {
+		t.Fatalf("the run against Django 5.2 found Django %s (%s)", pythonDjango, python)
+	}
 	t.Logf("Django %s (%s)", pythonDjango, python)
 	return python
 }

@@ -4,7 +4,8 @@
 // logins in Django's own session format, each way. The Django side is real
 // Django (Debian's python3-django, python3-argon2, python3-bcrypt), run by
 // the tests from testdata; without it they skip, unless CI_REQUIRE_DJANGO
-// is set. They run against Debian 12's Django 3.2, and against Django 5.2
-// with PYTHONPATH=../shared/reference-latest/vendor (its ./install lays it
-// out from Debian's packages).
+// is set. They run against Debian 12's Django 3.2, then again (TestMain)
+// against Django 5.2 where ../shared/reference-latest/vendor holds it (its
+// ./install lays it out from Debian's packages; scripts/install-test-deps
+// runs it).
 package interop
