@@ -32,6 +32,7 @@
 package serializers
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -155,6 +156,12 @@ type HyperlinkedIdentity struct {
 	LookupField string
 	// URLParam is the route's parameter; "" gives "pk".
 	URLParam string
+	// Format is the format suffix of the URL when the request has one
+	// (DRF's format=): a request of "/snippets.json" links to
+	// ".../highlight.html" with Format "html", where the URL carries the
+	// request's own suffix by default; a request without a suffix links
+	// without one, as in DRF.
+	Format string
 }
 
 func (h HyperlinkedIdentity) apply(o *options) {
@@ -384,7 +391,11 @@ func computedField[T any](desc *structs.Struct, c computed) (*field, error) {
 		if ctx == nil || ctx.Request == nil {
 			return nil, fmt.Errorf("serializers: hyperlinked field %q needs the request in the serializer context", h.Name)
 		}
-		return reverse.Reverse(h.Route, map[string]string{param: lf.Get(obj).Text()}, ctx.Request)
+		params := map[string]string{param: lf.Get(obj).Text()}
+		if f := ctx.Request.PathValue(reverse.FormatSuffixParam); f != "" {
+			params[reverse.FormatSuffixParam] = cmp.Or(h.Format, f)
+		}
+		return reverse.Reverse(h.Route, params, ctx.Request)
 	}
 	return f, nil
 }
