@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
@@ -171,7 +172,12 @@ func startSampleAt(t *testing.T, dsn string, o oracle) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	// Served as runserver serves it: through its listener, which ends a
+	// connection with a lingering close (a client still sending a large
+	// body gets its answer, not a reset).
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener = management.Listener(srv.Listener)
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // A request's framing (RFC 9112 section 6) is faulty when it carries
@@ -21,6 +22,14 @@ import (
 // both headers before a handler runs, so runserver follows each
 // connection's requests through its bytes, as net/http reads them, to
 // tell which one is faulty, and answers that one 400 and closes.
+
+// Listener returns runserver's listener on l: its connections follow
+// their requests' framing (a faulty one is answered 400 and closed) and
+// end with a lingering close, so that a client still sending a body the
+// server did not read gets the answer rather than a reset. A server of
+// the handler runserver serves, in a test, listens through it to answer
+// as runserver does.
+func Listener(l net.Listener) net.Listener { return framedListener{l} }
 
 // framedListener is runserver's listener: its connections follow their
 // requests' framing.
@@ -61,6 +70,32 @@ func (c *framedConn) CloseWrite() error {
 	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
 		return cw.CloseWrite()
 	}
+	return nil
+}
+
+// Lingering close: how long and how much of what a client still sends
+// after its answer is read and dropped before the connection closes.
+const (
+	lingerTime  = 2 * time.Second
+	lingerBytes = 64 << 20
+)
+
+// Close closes the connection lingering, as Apache and nginx do: the
+// write side first, then, in the background, what the client still sends
+// is read and dropped (for lingerTime at most) before the socket closes.
+// Closed at once with unread data, a TCP socket answers with a reset,
+// which makes the client drop the answer it has not yet read: the answer
+// to a request whose large body the server did not read (a 404, a 413).
+func (c *framedConn) Close() error {
+	cw, ok := c.Conn.(interface{ CloseWrite() error })
+	if !ok || cw.CloseWrite() != nil {
+		return c.Conn.Close()
+	}
+	go func() {
+		_ = c.Conn.SetReadDeadline(time.Now().Add(lingerTime))
+		_, _ = io.Copy(io.Discard, io.LimitReader(c.Conn, lingerBytes))
+		_ = c.Conn.Close()
+	}()
 	return nil
 }
 
