@@ -1,10 +1,8 @@
 package generics_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -33,30 +31,15 @@ var memoSerializer = serializers.MustNew[Memo]()
 // a server has) and a migrated PostgreSQL database, each with a memo table
 // holding memo 1 "first".
 func memoDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB)) {
-	for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
-		t.Run(d.String(), func(t *testing.T) {
-			var db *sqlx.DB
-			if d == store.PostgreSQL {
-				db = testservers.OpenPostgres(t, store.LeaseMigration)
-			} else {
-				var err error
-				if db, err = store.Open(filepath.Join(t.TempDir(), "db.sqlite3")); err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = db.Close() })
-				if _, err := store.Migrate(context.Background(), db, store.LeaseMigration); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if _, err := db.Exec(`CREATE TABLE "memo" ("id" integer NOT NULL PRIMARY KEY, "title" varchar(100) NOT NULL)`); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := db.Exec(`INSERT INTO "memo" ("id", "title") VALUES (1, 'first')`); err != nil {
-				t.Fatal(err)
-			}
-			fn(t, db)
-		})
-	}
+	testservers.FileDialects(t, func(t *testing.T, db *sqlx.DB) {
+		if _, err := db.Exec(`CREATE TABLE "memo" ("id" integer NOT NULL PRIMARY KEY, "title" varchar(100) NOT NULL)`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(`INSERT INTO "memo" ("id", "title") VALUES (1, 'first')`); err != nil {
+			t.Fatal(err)
+		}
+		fn(t, db)
+	}, store.LeaseMigration)
 }
 
 // memos serves /memos/ and /memos/{pk}/ over db with cond on the detail

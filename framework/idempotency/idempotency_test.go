@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -17,7 +16,6 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/idempotency"
 	"github.com/go-drf/drf/framework/request"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -26,27 +24,12 @@ func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 // dialects runs fn on a migrated SQLite file and a migrated PostgreSQL
 // database, each with an "order" table the views insert into.
 func dialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB)) {
-	for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
-		t.Run(d.String(), func(t *testing.T) {
-			var db *sqlx.DB
-			if d == store.PostgreSQL {
-				db = testservers.OpenPostgres(t, idempotency.Migration)
-			} else {
-				var err error
-				if db, err = store.Open(filepath.Join(t.TempDir(), "db.sqlite3")); err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = db.Close() })
-				if _, err := store.Migrate(context.Background(), db, idempotency.Migration); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if _, err := db.Exec(`CREATE TABLE "orders" ("id" integer NOT NULL PRIMARY KEY, "item" varchar(50) NOT NULL)`); err != nil {
-				t.Fatal(err)
-			}
-			fn(t, db)
-		})
-	}
+	testservers.FileDialects(t, func(t *testing.T, db *sqlx.DB) {
+		if _, err := db.Exec(`CREATE TABLE "orders" ("id" integer NOT NULL PRIMARY KEY, "item" varchar(50) NOT NULL)`); err != nil {
+			t.Fatal(err)
+		}
+		fn(t, db)
+	}, idempotency.Migration)
 }
 
 // orders serves POST /orders/ through keys: {"item": ...} inserts an order

@@ -17,6 +17,7 @@ package testservers
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -278,6 +279,30 @@ func (r *Redis) Restart(t testing.TB) {
 // database and "postgresql" on a fresh database of the package's
 // PostgreSQL cluster (skipped as Postgres skips), both opened by
 // store.Open and closed when the subtest ends.
+// FileDialects runs fn on a migrated SQLite file (several connections, as
+// a server has, where Dialects' in-memory database has one) and a migrated
+// PostgreSQL database, each in a subtest named by its dialect.
+func FileDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB), migrations ...store.Migration) {
+	t.Helper()
+	for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
+		t.Run(d.String(), func(t *testing.T) {
+			if d == store.PostgreSQL {
+				fn(t, OpenPostgres(t, migrations...))
+				return
+			}
+			db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite3"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = db.Close() })
+			if _, err := store.Migrate(context.Background(), db, migrations...); err != nil {
+				t.Fatal(err)
+			}
+			fn(t, db)
+		})
+	}
+}
+
 func Dialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB)) {
 	t.Helper()
 	for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
