@@ -1,0 +1,723 @@
+// Package models declares a model once, on its struct, as Django's models
+// do: the table, each column's Django field, its options, and relations.
+// Data sources derive their SQL from the declaration, migrations their
+// schema, and serializers their fields, as Django's ORM, makemigrations and
+// DRF's ModelSerializer derive theirs from a Django model.
+//
+// A model is a struct whose `db`-tagged fields are its columns, with a
+// Meta method for the model's options:
+//
+//	type Snippet struct {
+//		ID       int       `db:"id" json:"id"`
+//		Created  time.Time `db:"created" json:"created" model:"auto_now_add"`
+//		Title    string    `db:"title" json:"title" model:"max_length=100,blank,default="`
+//		Code     string    `db:"code" json:"code"`
+//		Language string    `db:"language" json:"language" model:"max_length=100,default=python"`
+//		OwnerID  int64     `db:"owner_id" json:"-" model:"foreign_key=auth_user,on_delete=cascade,related_name=snippets"`
+//		Owner    string    `json:"owner" drf:"source=owner.username"`
+//	}
+//
+//	func (Snippet) Meta() models.Meta {
+//		return models.Meta{App: "snippets", Ordering: []string{"created"},
+//			Choices: map[string][]models.Choice{"language": languages}}
+//	}
+//
+// The `model` tag holds Django's field options, comma-separated:
+// primary_key, null, blank, unique, db_index, auto_now, auto_now_add,
+// editable=false, max_length=N, max_digits=N, decimal_places=N,
+// default=TEXT (the rest of the tag, so it comes last), field=KIND (the
+// Django field class, where the Go type allows several: EmailField,
+// URLField, SlugField, GenericIPAddressField, TextField, CharField,
+// PositiveIntegerField, ...), and for a relation foreign_key=TABLE[.COLUMN]
+// (or one_to_one=TABLE[.COLUMN]), on_delete=cascade|protect|restrict|
+// set_null|set_default|do_nothing and related_name=NAME.
+//
+// Nullability follows the Go type: a pointer or an sql.Null type is
+// null=True. A field without a kind of its own is derived from its Go
+// type: int and int32 are IntegerField, int64 BigIntegerField, int16
+// SmallIntegerField, unsigned ones the Positive… fields, bool
+// BooleanField, float64 FloatField, string CharField with a max_length
+// and TextField without, time.Time DateTimeField, Date DateField,
+// TimeOfDay TimeField, time.Duration DurationField, []byte BinaryField, a
+// UUID UUIDField, a decimal DecimalField, json.RawMessage JSONField. An
+// integer primary key is an AutoField (int64: BigAutoField) that the
+// database numbers; without a primary_key field, the column "id" is it.
+//
+// Two kinds of field read related rows rather than a column:
+//   - a field without a `db` column whose `drf` tag has a dotted source
+//     through a foreign key (`drf:"source=owner.username"`) is read by a
+//     join, as select_related would (read-only, as DRF's ReadOnlyField);
+//   - a slice field tagged `model:"reverse=TABLE.COLUMN"` holds the keys
+//     of the rows of TABLE whose COLUMN references this row, a reverse
+//     accessor (`snippets`), read with one query per page, as
+//     prefetch_related would.
+package models
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/internal/structs"
+)
+
+// Model is a struct type that declares its model options.
+type Model interface {
+	// Meta returns the model's options. It is called once, at setup.
+	Meta() Meta
+}
+
+// Meta is a model's options, as Django's Meta class holds them, and what
+// cannot go in a struct tag (choices, default functions).
+type Meta struct {
+	// App is the app label ("snippets"): migrations are written for it.
+	App string
+	// Name is the model's name, Django's class name; by default the Go type's.
+	Name string
+	// Table is the table's name; by default App + "_" + the lowercased
+	// Name, as Django's db_table.
+	Table string
+	// Ordering is the default ordering, in Django's notation ("-created").
+	Ordering []string
+	// Choices are the valid values of fields, by the field's name (the
+	// Django field name: its column, or a foreign key's name without "_id").
+	Choices map[string][]Choice
+	// Defaults are default functions of fields, by the field's name, for
+	// defaults that a tag's literal cannot give (Django's default=callable).
+	Defaults map[string]Default
+	// UniqueTogether lists sets of field names unique together.
+	UniqueTogether [][]string
+	// Indexes are indexes of several fields.
+	Indexes []Index
+	// Unmanaged leaves the table to someone else (Django's managed=False):
+	// migrations neither create nor change it.
+	Unmanaged bool
+	// VerboseName is the model's name for people; by default Name split
+	// into lower-case words ("book", "blog post").
+	VerboseName string
+	// VerboseNamePlural is VerboseName + "s" by default.
+	VerboseNamePlural string
+}
+
+// Choice is one valid value of a field and its label.
+type Choice struct {
+	// Value is the value as its field's text.
+	Value string
+	// Label is the value's human-readable name.
+	Label string
+}
+
+// Index is an index of one or more fields.
+type Index struct {
+	// Name is the index's name; Django's derived name when empty.
+	Name string
+	// Fields are the field names; "-name" orders a field descending.
+	Fields []string
+}
+
+// Default is a default value computed for each new row (Django's
+// default=callable), made by DefaultFunc.
+type Default struct {
+	typ reflect.Type
+	fn  func() reflect.Value
+}
+
+// DefaultFunc returns the default that calls fn for each new row; its
+// type must be the field's (checked at setup).
+func DefaultFunc[V any](fn func() V) Default {
+	return Default{typ: reflect.TypeFor[V](), fn: func() reflect.Value { return reflect.ValueOf(fn()) }}
+}
+
+// The model hooks, which every write through a data source runs (generic
+// views, viewsets, management commands): Django's save() override and its
+// pre_save, post_save and pre_delete signals. Each is a method of *T.
+type (
+	// BeforeSaver's BeforeSave runs before the row is inserted (created)
+	// or updated, inside the write; an error aborts it. What it sets is
+	// written, so a derived column cannot go stale.
+	BeforeSaver interface {
+		BeforeSave(ctx context.Context, created bool) error
+	}
+	// AfterSaver's AfterSave runs after the row was inserted (created) or
+	// updated, with the row as stored.
+	AfterSaver interface {
+		AfterSave(ctx context.Context, created bool) error
+	}
+	// BeforeDeleter's BeforeDelete runs before the row is deleted; an
+	// error aborts the delete.
+	BeforeDeleter interface {
+		BeforeDelete(ctx context.Context) error
+	}
+)
+
+// Description is a model's declaration, read once from its struct.
+type Description struct {
+	// Type is the model's struct type.
+	Type reflect.Type
+	// Struct describes the struct's tagged fields.
+	Struct *structs.Struct
+	// Meta is the model's options, with its defaults filled in (Name,
+	// Table, VerboseName, VerboseNamePlural).
+	Meta Meta
+	// Fields are the model's columns, in declaration order.
+	Fields []*Field
+	// PrimaryKey is the primary key's field.
+	PrimaryKey *Field
+	// Ordering is Meta.Ordering, parsed.
+	Ordering []query.Order
+	// Joins are the fields read through a foreign key (dotted sources).
+	Joins []*Join
+	// Reverses are the reverse accessors.
+	Reverses []*Reverse
+}
+
+// Join is a field whose value is a column of a related row.
+type Join struct {
+	// Field is the struct field that holds the value.
+	Field *structs.Field
+	// Source is the dotted source, "owner.username".
+	Source string
+	// Via is the foreign key the join follows.
+	Via *Field
+	// Column is the related table's column read.
+	Column string
+}
+
+// Reverse is a field holding the keys of the rows that reference the row.
+type Reverse struct {
+	// Field is the struct field, a slice of keys.
+	Field *structs.Field
+	// Table and Column are the referencing table and its foreign key column.
+	Table, Column string
+	// Key is the referencing table's primary key column read into the slice.
+	Key string
+}
+
+// Field is one column of a model.
+type Field struct {
+	// Name is the Django field name: the column, or a relation's column
+	// without "_id".
+	Name string
+	// Column is the column's name.
+	Column string
+	// Struct is the struct field.
+	Struct *structs.Field
+	// Kind is the Django field class.
+	Kind Kind
+	// PrimaryKey, Null, Blank, Unique, DBIndex, AutoNow, AutoNowAdd and
+	// Editable are the field's options of those names.
+	PrimaryKey, Null, Blank, Unique, DBIndex, AutoNow, AutoNowAdd, Editable bool
+	// MaxLength is max_length; 0 for none.
+	MaxLength int
+	// MaxDigits and DecimalPlaces are a DecimalField's precision.
+	MaxDigits, DecimalPlaces int
+	// HasDefault reports a default: Default (the text of a literal, when
+	// DefaultFunc is nil) or DefaultFunc.
+	HasDefault bool
+	// Default is a literal default, as its field's text.
+	Default string
+	// DefaultFunc computes a default; nil for a literal.
+	DefaultFunc *Default
+	// Choices are the field's valid values; nil for any.
+	Choices []Choice
+	// Related is the relation of a ForeignKey or OneToOneField, else nil.
+	Related *Relation
+}
+
+// Relation is where a foreign key points and what deleting its target does.
+type Relation struct {
+	// Table and Column are the referenced table and column ("auth_user", "id").
+	Table, Column string
+	// OnDelete is what deleting the referenced row does.
+	OnDelete OnDelete
+	// RelatedName is the name of the reverse accessor, "" for none.
+	RelatedName string
+}
+
+// Kind is a Django model field class.
+type Kind string
+
+// The Django field classes a model field can be.
+const (
+	AutoField                 Kind = "AutoField"
+	BigAutoField              Kind = "BigAutoField"
+	SmallAutoField            Kind = "SmallAutoField"
+	IntegerField              Kind = "IntegerField"
+	BigIntegerField           Kind = "BigIntegerField"
+	SmallIntegerField         Kind = "SmallIntegerField"
+	PositiveIntegerField      Kind = "PositiveIntegerField"
+	PositiveBigIntegerField   Kind = "PositiveBigIntegerField"
+	PositiveSmallIntegerField Kind = "PositiveSmallIntegerField"
+	BooleanField              Kind = "BooleanField"
+	FloatField                Kind = "FloatField"
+	DecimalField              Kind = "DecimalField"
+	CharField                 Kind = "CharField"
+	TextField                 Kind = "TextField"
+	EmailField                Kind = "EmailField"
+	URLField                  Kind = "URLField"
+	SlugField                 Kind = "SlugField"
+	GenericIPAddressField     Kind = "GenericIPAddressField"
+	DateTimeField             Kind = "DateTimeField"
+	DateField                 Kind = "DateField"
+	TimeField                 Kind = "TimeField"
+	DurationField             Kind = "DurationField"
+	UUIDField                 Kind = "UUIDField"
+	JSONField                 Kind = "JSONField"
+	BinaryField               Kind = "BinaryField"
+	ForeignKey                Kind = "ForeignKey"
+	OneToOneField             Kind = "OneToOneField"
+)
+
+// OnDelete is a foreign key's on_delete behaviour.
+type OnDelete string
+
+// The on_delete behaviours. The database enforces CASCADE, SET_NULL and
+// SET_DEFAULT through the data source's delete, PROTECT and RESTRICT by
+// refusing it, as Django's Collector does.
+const (
+	Cascade    OnDelete = "CASCADE"
+	Protect    OnDelete = "PROTECT"
+	Restrict   OnDelete = "RESTRICT"
+	SetNull    OnDelete = "SET_NULL"
+	SetDefault OnDelete = "SET_DEFAULT"
+	DoNothing  OnDelete = "DO_NOTHING"
+)
+
+var described sync.Map // reflect.Type -> *Description or error
+
+// Of describes T's model declaration; T need not implement Model (then
+// its Meta is empty and the defaults apply).
+func Of[T any]() (*Description, error) { return Describe(reflect.TypeFor[T]()) }
+
+// Describe describes t's model declaration, once per type.
+func Describe(t reflect.Type) (*Description, error) {
+	if v, ok := described.Load(t); ok {
+		if err, bad := v.(error); bad {
+			return nil, err
+		}
+		return v.(*Description), nil
+	}
+	d, err := describe(t)
+	if err != nil {
+		described.Store(t, err)
+		return nil, err
+	}
+	v, _ := described.LoadOrStore(t, d)
+	return v.(*Description), nil
+}
+
+// Field returns the field of that Django name or column, nil if none.
+func (d *Description) Field(name string) *Field {
+	for _, f := range d.Fields {
+		if f.Name == name || f.Column == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Columns are the columns of the model's fields, in order.
+func (d *Description) Columns() []string {
+	cols := make([]string, len(d.Fields))
+	for i, f := range d.Fields {
+		cols[i] = f.Column
+	}
+	return cols
+}
+
+// Generated reports a field the database fills in: an auto primary key.
+func (f *Field) Generated() bool {
+	return f.Kind == AutoField || f.Kind == BigAutoField || f.Kind == SmallAutoField
+}
+
+func describe(t reflect.Type) (*Description, error) {
+	s, err := structs.Describe(t)
+	if err != nil {
+		return nil, err
+	}
+	d := &Description{Type: t, Struct: s}
+	if m, ok := reflect.Zero(t).Interface().(Model); ok {
+		d.Meta = m.Meta()
+	} else if m, ok := reflect.New(t).Interface().(Model); ok {
+		d.Meta = m.Meta()
+	}
+	fillMeta(&d.Meta, t)
+	for _, sf := range s.Fields {
+		if sf.Column == "" {
+			continue
+		}
+		f, err := newField(sf)
+		if err != nil {
+			return nil, fmt.Errorf("models: %s.%s: %w", t.Name(), sf.Name, err)
+		}
+		d.Fields = append(d.Fields, f)
+	}
+	if err := d.resolve(); err != nil {
+		return nil, fmt.Errorf("models: %s: %w", t.Name(), err)
+	}
+	for _, sf := range s.Fields {
+		if sf.Column != "" {
+			continue
+		}
+		if err := d.relatedField(sf); err != nil {
+			return nil, fmt.Errorf("models: %s.%s: %w", t.Name(), sf.Name, err)
+		}
+	}
+	return d, nil
+}
+
+func fillMeta(m *Meta, t reflect.Type) {
+	if m.Name == "" {
+		m.Name = t.Name()
+	}
+	if m.Table == "" {
+		m.Table = strings.ToLower(m.Name)
+		if m.App != "" {
+			m.Table = m.App + "_" + m.Table
+		}
+	}
+	if m.VerboseName == "" {
+		m.VerboseName = verboseName(m.Name)
+	}
+	if m.VerboseNamePlural == "" {
+		m.VerboseNamePlural = m.VerboseName + "s"
+	}
+}
+
+// verboseName splits a CamelCase name into lower-case words, as Django's
+// camel_case_to_spaces: "BlogPost" is "blog post".
+func verboseName(name string) string {
+	var b strings.Builder
+	rs := []rune(name)
+	for i, r := range rs {
+		if i > 0 && unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// resolve finds the primary key, checks the Meta's field names and parses
+// the ordering.
+func (d *Description) resolve() error {
+	for _, f := range d.Fields {
+		if f.PrimaryKey {
+			if d.PrimaryKey != nil {
+				return fmt.Errorf("two primary keys, %s and %s", d.PrimaryKey.Name, f.Name)
+			}
+			d.PrimaryKey = f
+		}
+	}
+	if d.PrimaryKey == nil {
+		if f := d.Field("id"); f != nil {
+			f.PrimaryKey = true
+			d.PrimaryKey = f
+		} else {
+			return fmt.Errorf("no primary key: tag a field model:\"primary_key\" or name a column \"id\"")
+		}
+	}
+	pk := d.PrimaryKey
+	pk.Null, pk.Unique = false, true
+	switch pk.Kind {
+	case IntegerField:
+		pk.Kind = AutoField
+	case BigIntegerField:
+		pk.Kind = BigAutoField
+	case SmallIntegerField:
+		pk.Kind = SmallAutoField
+	}
+	for name, choices := range d.Meta.Choices {
+		f := d.Field(name)
+		if f == nil {
+			return fmt.Errorf("Meta.Choices names %q, which is no field", name)
+		}
+		f.Choices = choices
+	}
+	for name, def := range d.Meta.Defaults {
+		f := d.Field(name)
+		if f == nil {
+			return fmt.Errorf("Meta.Defaults names %q, which is no field", name)
+		}
+		if def.fn == nil || def.typ != f.Struct.Type {
+			return fmt.Errorf("Meta.Defaults[%q] gives %v, the field is %v", name, def.typ, f.Struct.Type)
+		}
+		f.HasDefault, f.DefaultFunc = true, &def
+	}
+	for _, set := range d.Meta.UniqueTogether {
+		for _, name := range set {
+			if d.Field(name) == nil {
+				return fmt.Errorf("Meta.UniqueTogether names %q, which is no field", name)
+			}
+		}
+	}
+	for _, ix := range d.Meta.Indexes {
+		for _, name := range ix.Fields {
+			if d.Field(strings.TrimPrefix(name, "-")) == nil {
+				return fmt.Errorf("Meta.Indexes names %q, which is no field", name)
+			}
+		}
+	}
+	for _, o := range d.Meta.Ordering {
+		ord := query.ParseOrder(o)
+		if d.Field(ord.Field) == nil {
+			return fmt.Errorf("Meta.Ordering names %q, which is no field", ord.Field)
+		}
+		d.Ordering = append(d.Ordering, ord)
+	}
+	return nil
+}
+
+// relatedField reads a field without a column: a join or a reverse accessor.
+func (d *Description) relatedField(sf *structs.Field) error {
+	opts := sf.Tag.Get("model")
+	if rev, ok := option(opts, "reverse"); ok {
+		table, column, found := strings.Cut(rev, ".")
+		if !found || table == "" || column == "" {
+			return fmt.Errorf("reverse=%q is not TABLE.COLUMN", rev)
+		}
+		if sf.Type.Kind() != reflect.Slice {
+			return fmt.Errorf("a reverse accessor is a slice of keys, not %v", sf.Type)
+		}
+		d.Reverses = append(d.Reverses, &Reverse{Field: sf, Table: table, Column: column, Key: "id"})
+		return nil
+	}
+	src, ok := option(sf.Tag.Get("drf"), "source")
+	if !ok || !strings.Contains(src, ".") {
+		return nil
+	}
+	rel, col, _ := strings.Cut(src, ".")
+	via := d.Field(rel)
+	if via == nil || via.Related == nil {
+		return fmt.Errorf("source %q: %q is no foreign key of %s", src, rel, d.Meta.Name)
+	}
+	if strings.Contains(col, ".") {
+		return fmt.Errorf("source %q: a join follows one foreign key", src)
+	}
+	d.Joins = append(d.Joins, &Join{Field: sf, Source: src, Via: via, Column: col})
+	return nil
+}
+
+// option returns the value of key=value in a comma-separated tag.
+func option(tag, key string) (string, bool) {
+	for opt := range strings.SplitSeq(tag, ",") {
+		if v, ok := strings.CutPrefix(opt, key+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func newField(sf *structs.Field) (*Field, error) {
+	f := &Field{Name: sf.Column, Column: sf.Column, Struct: sf, Null: sf.Nullable, Editable: true}
+	tag := sf.Tag.Get("model")
+	var kind Kind
+	for tag != "" {
+		var opt string
+		opt, tag, _ = strings.Cut(tag, ",")
+		key, val, hasVal := strings.Cut(opt, "=")
+		if key == "default" {
+			// The default is the rest of the tag, commas included.
+			f.HasDefault, f.Default = true, val
+			if tag != "" {
+				f.Default += "," + tag
+			}
+			break
+		}
+		var err error
+		switch key {
+		case "primary_key":
+			f.PrimaryKey = true
+		case "null":
+			f.Null = true
+		case "blank":
+			f.Blank = true
+		case "unique":
+			f.Unique = true
+		case "db_index":
+			f.DBIndex = true
+		case "auto_now":
+			f.AutoNow = true
+		case "auto_now_add":
+			f.AutoNowAdd = true
+		case "editable":
+			f.Editable, err = strconv.ParseBool(val)
+		case "max_length":
+			f.MaxLength, err = positive(val)
+		case "max_digits":
+			f.MaxDigits, err = positive(val)
+		case "decimal_places":
+			f.DecimalPlaces, err = strconv.Atoi(val)
+		case "field":
+			kind = Kind(val)
+		case "foreign_key", "one_to_one":
+			table, column, _ := strings.Cut(val, ".")
+			if column == "" {
+				column = "id"
+			}
+			if table == "" {
+				err = fmt.Errorf("%s needs a table", key)
+			}
+			if f.Related == nil {
+				f.Related = &Relation{OnDelete: Cascade}
+			}
+			f.Related.Table, f.Related.Column = table, column
+			kind = ForeignKey
+			if key == "one_to_one" {
+				kind, f.Unique = OneToOneField, true
+			}
+		case "on_delete":
+			if f.Related == nil {
+				f.Related = &Relation{}
+			}
+			f.Related.OnDelete, err = parseOnDelete(val)
+		case "related_name":
+			if f.Related == nil {
+				f.Related = &Relation{OnDelete: Cascade}
+			}
+			f.Related.RelatedName = val
+		default:
+			err = fmt.Errorf("unknown model option %q", opt)
+		}
+		if err == nil && !hasVal && (key == "max_length" || key == "max_digits" || key == "decimal_places" || key == "field" || key == "editable") {
+			err = fmt.Errorf("model option %q needs a value", key)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if f.Related != nil && f.Related.Table == "" {
+		return nil, fmt.Errorf("on_delete or related_name without foreign_key")
+	}
+	if f.AutoNow || f.AutoNowAdd {
+		f.Editable, f.Blank = false, true
+	}
+	if f.Related != nil {
+		f.Name = strings.TrimSuffix(f.Column, "_id")
+		if f.Related.OnDelete == SetNull && !f.Null {
+			return nil, fmt.Errorf("on_delete=set_null on a column that cannot be null")
+		}
+	}
+	if kind == "" {
+		kind = kindOf(sf, f.MaxLength)
+	}
+	if kind == "" {
+		return nil, fmt.Errorf("no Django field holds %v: give it field=KIND", sf.Type)
+	}
+	f.Kind = kind
+	switch kind {
+	case CharField, EmailField, URLField, SlugField:
+		if f.MaxLength == 0 {
+			f.MaxLength = map[Kind]int{CharField: 0, EmailField: 254, URLField: 200, SlugField: 50}[kind]
+		}
+		if f.MaxLength == 0 {
+			return nil, fmt.Errorf("a CharField needs max_length")
+		}
+	case DecimalField:
+		if f.MaxDigits == 0 {
+			return nil, fmt.Errorf("a DecimalField needs max_digits and decimal_places")
+		}
+	}
+	if kind == SlugField {
+		f.DBIndex = true
+	}
+	return f, nil
+}
+
+func positive(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err == nil && n <= 0 {
+		err = fmt.Errorf("%d is not positive", n)
+	}
+	return n, err
+}
+
+func parseOnDelete(s string) (OnDelete, error) {
+	switch o := OnDelete(strings.ToUpper(s)); o {
+	case Cascade, Protect, Restrict, SetNull, SetDefault, DoNothing:
+		return o, nil
+	}
+	return "", fmt.Errorf("on_delete=%s is none of cascade, protect, restrict, set_null, set_default, do_nothing", s)
+}
+
+// kindOf is the Django field of a Go type, "" when none is.
+func kindOf(sf *structs.Field, maxLength int) Kind {
+	t := sf.Type
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch sf.Format {
+	case "uuid":
+		return UUIDField
+	case "decimal":
+		return DecimalField
+	case "json":
+		return JSONField
+	case "date":
+		return DateField
+	case "time":
+		return TimeField
+	case "duration":
+		return DurationField
+	case "binary":
+		return BinaryField
+	}
+	switch sf.Kind {
+	case structs.String:
+		if t.Kind() == reflect.Slice {
+			return BinaryField
+		}
+		if maxLength > 0 {
+			return CharField
+		}
+		return TextField
+	case structs.Bool:
+		return BooleanField
+	case structs.Float:
+		return FloatField
+	case structs.Time:
+		return DateTimeField
+	case structs.Int:
+		switch sf.Bits {
+		case 8, 16:
+			return SmallIntegerField
+		case 64:
+			if baseKind(sf) == reflect.Int64 {
+				return BigIntegerField
+			}
+		}
+		return IntegerField
+	case structs.Uint:
+		switch sf.Bits {
+		case 8, 16:
+			return PositiveSmallIntegerField
+		case 64:
+			if baseKind(sf) == reflect.Uint64 {
+				return PositiveBigIntegerField
+			}
+		}
+		return PositiveIntegerField
+	}
+	if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+		return BinaryField
+	}
+	return ""
+}
+
+// baseKind is the reflect kind of the field's scalar: int64 is a
+// BigIntegerField where Go's int is an IntegerField.
+func baseKind(sf *structs.Field) reflect.Kind {
+	t := sf.Type
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct && t.NumField() > 0 {
+		return t.Field(0).Type.Kind() // sql.NullInt64 and sql.Null[T]
+	}
+	return t.Kind()
+}
