@@ -136,7 +136,7 @@ func TestLoginPagesAsTheReference(t *testing.T) {
 		r.Header.Get("Content-Type") != "text/html; charset=utf-8" || r.Body != "" || r.Header["Vary"] != nil {
 		t.Errorf("OPTIONS login: %d %v %q", r.Status, r.Header, r.Body)
 	}
-	if r := c.Do("DELETE", "/api-auth/login/", ""); r.Status != 403 || !strings.Contains(r.Body, "CSRF cookie not set.") {
+	if r := c.Do("DELETE", "/api-auth/login/", ""); r.Status != 403 || !strings.Contains(r.Body, "this site requires a CSRF cookie") {
 		t.Errorf("DELETE login without CSRF: %d %s", r.Status, r.Body)
 	}
 	if r := c.Do("PUT", "/api-auth/login/", "username=alice&password=alice-pass", "Content-Type: application/x-www-form-urlencoded"); r.Status != 403 {

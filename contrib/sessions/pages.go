@@ -209,7 +209,8 @@ func last(values []string) (string, bool) {
 
 // CheckForm applies the CSRF protection to a form request of an HTML page
 // and reports whether it passed; when it did not, it has answered 403 with
-// a page giving the reason. The body is read as a form, at most 1 MiB:
+// Django's CSRF failure page (the reason goes to the Protection's Logger,
+// as Django shows it only with DEBUG=True). The body is read as a form, at most 1 MiB:
 // a larger one is answered 413.
 func (m *Manager) CheckForm(w http.ResponseWriter, r *http.Request) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
@@ -233,14 +234,7 @@ func (m *Manager) CheckForm(w http.ResponseWriter, r *http.Request) bool {
 		m.serverError(w, r, err)
 		return false
 	}
-	// Django 3.2's csrf_failure says text/html without a charset.
-	ct := "text/html; charset=utf-8"
-	if m.Compatibility == compat.DRF314 {
-		ct = "text/html"
-	}
-	w.Header().Set("Content-Type", ct)
-	w.WriteHeader(http.StatusForbidden)
-	_ = templates.ExecuteTemplate(w, "forbidden.html", failure.Reason)
+	m.csrfFailure(w, failure.Reason)
 	return false
 }
 
