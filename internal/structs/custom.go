@@ -25,12 +25,21 @@ var (
 	rawMessageType  = reflect.TypeFor[json.RawMessage]()
 )
 
+// modelsPath is the package of the model layer's column types, whose
+// formats are known by name here (it imports this package).
+const modelsPath = "github.com/go-drf/drf/framework/models"
+
+// modelsFormats are the formats of framework/models' types: Django's
+// DateField and TimeField.
+var modelsFormats = map[string]string{"Date": "date", "TimeOfDay": "time"}
+
 // codec reads and writes the values of one Custom type T through its
 // interfaces. Each interface is kept as a template holding a *T, made
 // once at setup; a call puts the address of the value at hand in the
 // template's data word, so that no reflection happens per value.
 type codec struct {
-	// format is the type's DRF field name: "uuid", "decimal", "json" or "".
+	// format is the type's DRF field name: "uuid", "decimal", "json",
+	// "date", "time" or "".
 	format string
 	// err says why a type that implements some of the interfaces cannot
 	// be used.
@@ -96,6 +105,8 @@ func codecOf(t reflect.Type) (*codec, error) {
 		c.format = "uuid"
 	case strings.Contains(t.Name(), "Decimal"):
 		c.format = "decimal"
+	case t.PkgPath() == modelsPath:
+		c.format = modelsFormats[t.Name()]
 	}
 	return c, nil
 }

@@ -18,7 +18,7 @@ import (
 // Kind is the scalar kind of a field.
 type Kind int
 
-// Field kinds. The six scalar kinds are read and written in place, by
+// Field kinds. The scalar kinds are read and written in place, by
 // offset. Custom values are read and written through their type's own
 // interfaces (see Custom). Unsupported fields (slices, maps, other structs)
 // can be described but not read or written.
@@ -36,9 +36,20 @@ const (
 	// Valuer's value compares, and serialized through json.Marshaler,
 	// else encoding.TextMarshaler, else as its Valuer's value.
 	Custom
+	// Duration is a time.Duration, Django's DurationField (Format
+	// "duration"): its Value's I is in nanoseconds, whole microseconds as
+	// Django keeps them; it is stored as Django stores it (see Bind).
+	Duration
+	// Bytes is a []byte, Django's BinaryField (Format "binary"): its
+	// Value's S holds the bytes.
+	Bytes
 )
 
-var timeType = reflect.TypeOf(time.Time{})
+var (
+	timeType     = reflect.TypeOf(time.Time{})
+	durationType = reflect.TypeFor[time.Duration]()
+	bytesType    = reflect.TypeFor[[]byte]()
+)
 
 // Field is one tagged field of a struct.
 type Field struct {
@@ -62,8 +73,10 @@ type Field struct {
 	// a wrapper with a Valid flag, as sql.NullString and sql.Null[T] are
 	// (Valid false is NULL; the value's kind is Kind).
 	Nullable bool
-	// Format is what a Custom value is, as DRF names its field: "uuid",
-	// "decimal", "json", or "" for another type.
+	// Format is what the value is, as DRF names its field: "uuid",
+	// "decimal", "json", "date" and "time" (framework/models' Date and
+	// TimeOfDay) for Custom values, "duration" and "binary" for the
+	// Duration and Bytes kinds, "" for another type.
 	Format string
 
 	offset uintptr
@@ -137,10 +150,12 @@ func (s *Struct) collect(t reflect.Type, base uintptr, seen map[reflect.Type]boo
 		case ok && !f.Nullable:
 			f.Nullable = true
 			f.Kind, f.Bits = kindOf(inner.Type)
+			f.Format = kindFormats[f.Kind]
 			f.offset += inner.Offset
 			f.valid = base + sf.Offset + valid
 		default:
 			f.Kind, f.Bits = kindOf(vt)
+			f.Format = kindFormats[f.Kind]
 			if c, err := codecOf(vt); err != nil {
 				f.Kind, f.custom = Unsupported, &codec{err: err}
 			} else if c != nil {
@@ -152,9 +167,17 @@ func (s *Struct) collect(t reflect.Type, base uintptr, seen map[reflect.Type]boo
 	return nil
 }
 
+// kindFormats are the Formats of the kinds that have one.
+var kindFormats = map[Kind]string{Duration: "duration", Bytes: "binary"}
+
 func kindOf(t reflect.Type) (Kind, int) {
-	if t == timeType {
+	switch t {
+	case timeType:
 		return Time, 0
+	case durationType:
+		return Duration, 64
+	case bytesType:
+		return Bytes, 0
 	}
 	switch t.Kind() {
 	case reflect.String:
@@ -289,6 +312,10 @@ func (f *Field) Get(base unsafe.Pointer) Value {
 		}
 	case Time:
 		v.T = *(*time.Time)(p)
+	case Duration:
+		v.I = *(*int64)(p)
+	case Bytes:
+		v.S = string(*(*[]byte)(p))
 	}
 	return v
 }
@@ -355,6 +382,10 @@ func (f *Field) Set(base unsafe.Pointer, v Value) {
 		}
 	case Time:
 		*(*time.Time)(p) = v.T
+	case Duration:
+		*(*int64)(p) = v.I
+	case Bytes:
+		*(*[]byte)(p) = []byte(v.S)
 	}
 }
 
@@ -367,6 +398,8 @@ func (f *Field) alloc() unsafe.Pointer {
 		return unsafe.Pointer(new(bool))
 	case Time:
 		return unsafe.Pointer(new(time.Time))
+	case Bytes:
+		return unsafe.Pointer(new([]byte))
 	}
 	switch f.Bits {
 	case 8:

@@ -38,11 +38,11 @@ func Compare(a, b Value) int {
 		return cmp.Compare(boolInt(!a.Null), boolInt(!b.Null))
 	}
 	switch a.Kind {
-	case String:
+	case String, Bytes:
 		return strings.Compare(a.S, b.S)
 	case Bool:
 		return cmp.Compare(boolInt(a.B), boolInt(b.B))
-	case Int:
+	case Int, Duration:
 		return cmp.Compare(a.I, b.I)
 	case Uint:
 		return cmp.Compare(a.U, b.U)
@@ -62,7 +62,9 @@ func boolInt(b bool) int {
 }
 
 // Text returns v as Django prints it with str(): "2024-01-05 00:00:00+00:00"
-// for times (in UTC), "True"/"False", "None" for NULL, Python's repr of floats.
+// for times (in UTC), "True"/"False", "None" for NULL, Python's repr of
+// floats, "3 days, 2:00:00" for durations; bytes are base64, as Django's
+// BinaryField.value_to_string writes them. Parse reads it back.
 func (v Value) Text() string {
 	if v.Null {
 		return "None"
@@ -88,6 +90,10 @@ func (v Value) Text() string {
 			s += fmt.Sprintf(".%06d", us)
 		}
 		return s + "+00:00"
+	case Duration:
+		return durationText(time.Duration(v.I))
+	case Bytes:
+		return encodeBinary(v.S)
 	}
 	return ""
 }
@@ -154,6 +160,14 @@ func (f *Field) Parse(text string) (Value, error) {
 		v.F, err = strconv.ParseFloat(strings.TrimSpace(text), 64)
 	case Time:
 		v.T, err = ParseDateTime(text)
+	case Duration:
+		var d time.Duration
+		d, err = ParseDuration(text)
+		v.I = int64(d)
+	case Bytes:
+		var b []byte
+		b, err = DecodeBinary(text)
+		v.S = string(b)
 	case Custom:
 		v, err = f.parseCustom(text)
 	default:
@@ -273,7 +287,9 @@ func (p *parser) digits(lo, hi int) int {
 }
 
 // Bind returns v as an SQL argument; times are text in Django's storage
-// format so that they compare with stored values as text.
+// format so that they compare with stored values as text, durations
+// Django's SQLite bigint of microseconds (PostgreSQL takes
+// PostgresInterval's text instead), bytes a []byte (a BLOB or bytea).
 func (v Value) Bind() any {
 	if v.Null {
 		return nil
@@ -294,12 +310,17 @@ func (v Value) Bind() any {
 		return v.F
 	case Time:
 		return store.FormatTime(v.T)
+	case Duration:
+		return v.I / int64(time.Microsecond)
+	case Bytes:
+		return []byte(v.S)
 	}
 	return nil
 }
 
 // FromDB converts a value read from the database (int64, float64, bool,
-// []byte, string, time.Time or nil) to the field's kind; a Custom field's
+// []byte, string, time.Time or nil) to the field's kind (a duration from
+// Django's SQLite microseconds or PostgreSQL's interval text); a Custom field's
 // value is scanned into a new value of its type and given as its
 // Valuer's.
 func (f *Field) FromDB(src any) (Value, error) {
@@ -323,6 +344,16 @@ func (f *Field) FromDB(src any) (Value, error) {
 	}
 	var err error
 	switch f.Kind {
+	case Bytes:
+		if s, ok := src.(string); ok {
+			v.S = s
+		} else {
+			err = ErrInvalidValue
+		}
+	case Duration:
+		var d time.Duration
+		d, err = durationFromDB(src)
+		v.I = int64(d)
 	case String:
 		switch x := src.(type) {
 		case string:
