@@ -8,7 +8,7 @@ import (
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/generics"
-	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
@@ -16,17 +16,25 @@ import (
 	"github.com/go-drf/drf/framework/versioning"
 )
 
-// Book is a row of the books table, read with its owner's username. The
-// tags give its columns, its JSON names and its validation.
+// Book is a book of the shelf, declared as the reference's Django model:
+// its columns, their options and its owner, a foreign key to auth_user
+// whose username the source joins in. The drf tags add what DRF's
+// BookSerializer declares beyond the model.
 type Book struct {
 	ID      int64     `db:"id" json:"id" drf:"read_only"`
-	Title   string    `db:"title" json:"title" drf:"required,max_length=200"`
-	Author  string    `db:"author" json:"author" drf:"required,max_length=200"`
+	Title   string    `db:"title" json:"title" model:"max_length=200" drf:"required,max_length=200"`
+	Author  string    `db:"author" json:"author" model:"max_length=200" drf:"required,max_length=200"`
 	Rating  int       `db:"rating" json:"rating" drf:"required,min_value=1,max_value=5"`
-	Created time.Time `db:"created" json:"created" drf:"read_only"`
-	OwnerID int64     `db:"owner_id" json:"-"`
-	// Owner is the owner's username, which the query joins in.
-	Owner string `db:"owner" json:"owner" drf:"read_only,type=field"`
+	Created time.Time `db:"created" json:"created" model:"db_index" drf:"read_only"`
+	OwnerID int64     `db:"owner_id" json:"-" model:"foreign_key=auth_user,on_delete=cascade,related_name=books"`
+	// Owner is the owner's username (DRF's ReadOnlyField(source='owner.username')).
+	Owner string `json:"owner" drf:"source=owner.username"`
+}
+
+// Meta is the reference's Meta: the books table, ordered by id.
+func (Book) Meta() models.Meta {
+	return models.Meta{App: "bookshelf", Table: "books", Ordering: []string{"id"},
+		Defaults: map[string]models.Default{"created": models.DefaultFunc(time.Now)}}
 }
 
 // booksMigration creates the books table exactly as Django's migration
@@ -47,25 +55,11 @@ var booksMigration = store.Migration{App: "bookshelf", Name: "0001_initial", Up:
 	`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
 ))}
 
-// booksSource is every book with its owner's name, ordered by id (the
-// model's default ordering). It writes to the books table. Every book has
-// one owner, so the join adds a column but no row (TableRows): unfiltered,
-// the source counts the books table alone, as Django counts it, and a deep
-// page skips its offset over the books table before joining.
+// booksSource is every book with its owner's name, as Book declares it.
+// Pages with EstimatedCount (/beyond/pages/estimated/) read the planner's
+// statistic on PostgreSQL, a count cached for a minute on SQLite.
 func booksSource(db *sqlx.DB) (*queryset.SQLSource[Book], error) {
-	return queryset.NewSQL[Book](db, queryset.SQLConfig{
-		Table: "books",
-		Query: `SELECT b."id", b."title", b."author", b."rating", b."created", b."owner_id", u."username" AS "owner" ` +
-			`FROM "books" b JOIN "auth_user" u ON u."id" = b."owner_id"`,
-		Columns:   []string{"title", "author", "rating", "created", "owner_id"},
-		Ordering:  []query.Order{{Field: "id"}},
-		Counter:   queryset.CountTable("books"),
-		TableRows: true,
-		// Pages with EstimatedCount (/beyond/pages/estimated/) read this:
-		// the planner's statistic on PostgreSQL, a count cached for a
-		// minute on SQLite.
-		Estimator: queryset.TableEstimate("books", time.Minute),
-	})
+	return queryset.NewSQL[Book](db, queryset.SQLConfig{Estimator: queryset.TableEstimate("books", time.Minute)})
 }
 
 // The serializers of books: every field; v1 of the versioned list (id and

@@ -19,7 +19,7 @@ var bookFilter = filters.FilterSet{Filters: slices.Concat(
 	filters.Lookups("author", filters.Text, query.Exact, query.In),
 	filters.Lookups("created", filters.DateTime, query.GTE, query.LTE),
 	[]filters.Filter{
-		{Param: "owner__username", Field: "owner"},
+		{Param: "owner__username", Field: "owner__username"},
 		{Param: "created__date", Field: "created", Lookup: query.Date, Value: filters.Date},
 	},
 )}

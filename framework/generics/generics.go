@@ -496,10 +496,18 @@ func (g *GenericAPIView[T]) DestroyModel(v *framework.View, r *request.Request) 
 }
 
 // duplicate turns a write the database refused as a duplicate of one
-// field's value into that field's 400, as the unique check answers it.
+// field's value into that field's 400, as the unique check answers it,
+// and a foreign key naming no row into its field's 400, as DRF's
+// PrimaryKeyRelatedField answers it.
 func duplicate[T any](ser *serializers.Serializer[T], err error) error {
 	if cols := store.UniqueViolationColumns(err); len(cols) == 1 {
 		if v := ser.UniqueViolation(cols[0]); v != nil {
+			return v
+		}
+	}
+	var missing *queryset.MissingRelatedError
+	if errors.As(err, &missing) {
+		if v := ser.RelatedViolation(missing.Column, missing.Value); v != nil {
 			return v
 		}
 	}

@@ -60,7 +60,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
+	"unsafe"
 
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/internal/structs"
@@ -124,13 +126,13 @@ type Index struct {
 // default=callable), made by DefaultFunc.
 type Default struct {
 	typ reflect.Type
-	fn  func() reflect.Value
+	set func(field unsafe.Pointer) // stores fn() in the field at that address
 }
 
 // DefaultFunc returns the default that calls fn for each new row; its
 // type must be the field's (checked at setup).
 func DefaultFunc[V any](fn func() V) Default {
-	return Default{typ: reflect.TypeFor[V](), fn: func() reflect.Value { return reflect.ValueOf(fn()) }}
+	return Default{typ: reflect.TypeFor[V](), set: func(p unsafe.Pointer) { *(*V)(p) = fn() }}
 }
 
 // The model hooks, which every write through a data source runs (generic
@@ -227,6 +229,9 @@ type Field struct {
 	Choices []Choice
 	// Related is the relation of a ForeignKey or OneToOneField, else nil.
 	Related *Relation
+
+	offset  uintptr        // of the struct field in the model
+	literal *structs.Value // Default parsed, for a field of a scalar kind
 }
 
 // Relation is where a foreign key points and what deleting its target does.
@@ -352,6 +357,9 @@ func describe(t reflect.Type) (*Description, error) {
 			continue
 		}
 		f, err := newField(sf)
+		if err == nil {
+			err = f.prepare(t)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("models: %s.%s: %w", t.Name(), sf.Name, err)
 		}
@@ -444,7 +452,7 @@ func (d *Description) resolve() error {
 		if f == nil {
 			return fmt.Errorf("Meta.Defaults names %q, which is no field", name)
 		}
-		if def.fn == nil || def.typ != f.Struct.Type {
+		if def.set == nil || def.typ != f.Struct.Type {
 			return fmt.Errorf("Meta.Defaults[%q] gives %v, the field is %v", name, def.typ, f.Struct.Type)
 		}
 		f.HasDefault, f.DefaultFunc = true, &def
@@ -720,4 +728,68 @@ func baseKind(sf *structs.Field) reflect.Kind {
 		return t.Field(0).Type.Kind() // sql.NullInt64 and sql.Null[T]
 	}
 	return t.Kind()
+}
+
+// prepare finds the field's offset in t and reads its literal default.
+func (f *Field) prepare(t reflect.Type) error {
+	sf, ok := t.FieldByName(f.Struct.Name)
+	if !ok {
+		return fmt.Errorf("no field %s", f.Struct.Name)
+	}
+	for i := range sf.Index {
+		g := t.FieldByIndex(sf.Index[:i+1])
+		f.offset += g.Offset
+	}
+	if !f.HasDefault || f.Struct.Kind == structs.Custom {
+		return nil
+	}
+	v, err := f.Struct.Parse(f.Default)
+	if f.Default == "" && f.Struct.Kind == structs.String {
+		v, err = structs.Value{Kind: structs.String}, nil
+	}
+	if err != nil {
+		return fmt.Errorf("default=%s: %w", f.Default, err)
+	}
+	f.literal = &v
+	return nil
+}
+
+// ApplyDefaults sets each field of the model at base that has a default
+// to it, as Django's model constructor does for a new object: a literal
+// (default=TEXT) or Meta.Defaults' function. base is a *T of the model.
+func (d *Description) ApplyDefaults(base unsafe.Pointer) error {
+	for _, f := range d.Fields {
+		switch {
+		case !f.HasDefault:
+		case f.DefaultFunc != nil:
+			f.DefaultFunc.set(unsafe.Add(base, f.offset))
+		case f.literal != nil:
+			f.Struct.Set(base, *f.literal)
+		default:
+			if err := f.Struct.Scan(base, f.Default); err != nil {
+				return fmt.Errorf("models: %s.%s: default=%s: %w", d.Meta.Name, f.Name, f.Default, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Touch sets the model's auto_now fields, and on creation its
+// auto_now_add fields too, to now in UTC (today, for a DateField), as
+// Django's pre_save does.
+func (d *Description) Touch(base unsafe.Pointer, created bool) {
+	var now structs.Value
+	for _, f := range d.Fields {
+		if f.AutoNow || (created && f.AutoNowAdd) {
+			if now.Kind == structs.Unsupported {
+				now = structs.Value{Kind: structs.Time, T: time.Now().UTC().Truncate(time.Microsecond)}
+			}
+			switch {
+			case f.Struct.Kind == structs.Time:
+				f.Struct.Set(base, now)
+			case f.Kind == DateField:
+				_ = f.Struct.Scan(base, now.T.Format(time.DateOnly)) // a date's own text scans
+			}
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/structs"
@@ -71,6 +72,7 @@ type SQLSource[T any] struct {
 
 type sqlTable struct {
 	m         *model
+	rules     *modelRules
 	db        *sqlx.DB
 	pg        bool // PostgreSQL rather than SQLite
 	from      string
@@ -106,10 +108,18 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Table == "" && c.Query == "" {
-		return nil, errors.New("queryset: SQLConfig needs a Table or a Query")
+	derived := c.Table == "" && c.Query == ""
+	if _, declared := any((*T)(nil)).(models.Model); derived && !declared {
+		return nil, fmt.Errorf("queryset: SQLConfig needs a Table or a Query, or %T a Meta method (a model)", *new(T))
 	}
-	t := &sqlTable{m: m, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator,
+	rules, err := modelOf[T](m, derived)
+	if err != nil {
+		return nil, fmt.Errorf("queryset: %w", err)
+	}
+	if derived {
+		c = fromModel(rules.desc, c)
+	}
+	t := &sqlTable{m: m, rules: rules, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator,
 		tableRows: c.TableRows && c.Query != "" && c.Table != ""}
 	if c.Query != "" {
 		t.alias = store.QuoteName("q")
@@ -199,7 +209,8 @@ func (t *sqlTable) param(f *structs.Field) string {
 
 // bind is x, a value of f bound as an argument, as Django binds it: on
 // SQLite, where Django stores a UUIDField as char(32), a uuid's text
-// without its dashes.
+// without its dashes; on PostgreSQL, where a DurationField is an
+// interval, a duration's interval text.
 func (t *sqlTable) bind(f *structs.Field, x any) any {
 	if f.Format != "uuid" || t.pg {
 		return x
@@ -416,7 +427,16 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 			break
 		}
 	}
-	return items, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(s.t.rules.reverses) > 0 {
+		rows.Close()
+		if err := s.prefetch(ctx, db, items); err != nil {
+			return nil, err
+		}
+	}
+	return items, nil
 }
 
 // lateLookup reports whether a deep page may find its keys over the table
@@ -590,6 +610,9 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // as one statement or one transaction: see write.
 func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
 	base, err := s.writable(item)
+	if err == nil {
+		err = s.t.rules.beforeWrite(ctx, base, true, func() error { return any(item).(models.BeforeSaver).BeforeSave(ctx, true) })
+	}
 	if err != nil {
 		return err
 	}
@@ -602,7 +625,7 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
 		}
 		names[i], marks[i] = store.QuoteName(f.Column), s.t.param(f)
 	}
-	return s.write(ctx, "INSERT INTO "+store.QuoteName(s.t.table)+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args, item)
+	return s.write(ctx, "INSERT INTO "+store.QuoteName(s.t.table)+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args, item, true)
 }
 
 // Update writes item's columns to its row (found by key) and reads the
@@ -610,6 +633,9 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
 // sql.ErrNoRows.
 func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 	base, err := s.writable(item)
+	if err == nil {
+		err = s.t.rules.beforeWrite(ctx, base, false, func() error { return any(item).(models.BeforeSaver).BeforeSave(ctx, false) })
+	}
 	if err != nil {
 		return err
 	}
@@ -627,8 +653,13 @@ func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 	if err != nil {
 		return err
 	}
+	if len(sets) == 0 {
+		// Nothing changed, but AfterSave runs, as Django's save() sends
+		// post_save: the key is written over itself.
+		sets, args = append(sets, store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key)), append(args, key)
+	}
 	args = append(args, key)
-	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item)
+	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item, false)
 }
 
 // UpdateChanged saves the columns whose values differ between before (the
@@ -639,6 +670,9 @@ func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 // sql.ErrNoRows.
 func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) error {
 	base, err := s.writable(item)
+	if err == nil {
+		err = s.t.rules.beforeWrite(ctx, base, false, func() error { return any(item).(models.BeforeSaver).BeforeSave(ctx, false) })
+	}
 	if err != nil {
 		return err
 	}
@@ -659,13 +693,13 @@ func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) error
 	if err != nil {
 		return err
 	}
-	if len(sets) == 0 {
+	if len(sets) == 0 && !s.t.rules.afterSave {
 		row := &SQLSource[T]{t: s.t}
 		row.st.conds = []cond{{f: s.t.key, op: '=', v: s.t.key.Get(base)}}
 		return row.readInto(ctx, s.t.db, row.sliceSQL(0, 1), row.args(nil), item)
 	}
 	args = append(args, key)
-	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item)
+	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item, false)
 }
 
 // write runs q, an INSERT or UPDATE of one row, and reads the row it wrote
@@ -674,25 +708,39 @@ func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) error
 // statement RETURNING the row's key and the row read through the source.
 // A row that is committed is thus always answered, and a failure to read
 // it back leaves nothing written (a client that retries cannot write it
-// twice). No row written is sql.ErrNoRows.
-func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj *T) error {
-	q = s.t.db.Rebind(q + s.t.returning)
-	if s.t.readsRow {
-		return s.readInto(ctx, s.t.db, q, args, obj)
+// twice). No row written is sql.ErrNoRows. A model's AfterSave runs in
+// that transaction, after the row was read back: its error rolls the
+// write back. A foreign key that names no row is a MissingRelatedError.
+func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj *T, created bool) error {
+	var err error
+	if s.t.readsRow && !s.t.rules.afterSave {
+		err = s.readInto(ctx, s.t.db, s.t.db.Rebind(q+s.t.returning), args, obj)
+	} else {
+		q = s.t.db.Rebind(q + " RETURNING " + store.QuoteName(s.t.key.Column))
+		err = store.InTx(ctx, s.t.db, func(tx *sqlx.Tx) error {
+			var key any
+			if err := tx.QueryRowContext(ctx, q, args...).Scan(&key); err != nil {
+				return err
+			}
+			v, err := s.t.key.FromDB(key)
+			if err != nil {
+				return err
+			}
+			row := &SQLSource[T]{t: s.t}
+			row.st.conds = []cond{{f: s.t.key, op: '=', v: v}}
+			if err := row.readInto(ctx, tx, row.sliceSQL(0, 1), row.args(nil), obj); err != nil {
+				return err
+			}
+			if s.t.rules.afterSave {
+				return any(obj).(models.AfterSaver).AfterSave(ctx, created)
+			}
+			return nil
+		})
 	}
-	return store.InTx(ctx, s.t.db, func(tx *sqlx.Tx) error {
-		var key any
-		if err := tx.QueryRowContext(ctx, q, args...).Scan(&key); err != nil {
-			return err
-		}
-		v, err := s.t.key.FromDB(key)
-		if err != nil {
-			return err
-		}
-		row := &SQLSource[T]{t: s.t}
-		row.st.conds = []cond{{f: s.t.key, op: '=', v: v}}
-		return row.readInto(ctx, tx, row.sliceSQL(0, 1), row.args(nil), obj)
-	})
+	if err != nil {
+		return s.missingRelated(ctx, unsafe.Pointer(obj), err)
+	}
+	return nil
 }
 
 // readInto runs q, a statement of one row at most, on db and reads the
@@ -715,6 +763,9 @@ func (s *SQLSource[T]) readInto(ctx context.Context, db queryer, q string, args 
 // is sql.ErrNoRows.
 func (s *SQLSource[T]) Delete(ctx context.Context, item *T) error {
 	base, err := s.writable(item)
+	if err == nil && s.t.rules.beforeDelete {
+		err = any(item).(models.BeforeDeleter).BeforeDelete(ctx)
+	}
 	if err != nil {
 		return err
 	}

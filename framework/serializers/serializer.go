@@ -303,6 +303,13 @@ func structField(sf *structs.Field) (*field, error) {
 			f.label = val
 		case "type":
 			f.typeName = val
+		case "source":
+			// A dotted source is read through a relation by the data source
+			// (models' joins): read-only, as DRF's ReadOnlyField(source=...).
+			f.readOnly = strings.Contains(val, ".") || f.readOnly
+			if f.typeName == "" && f.readOnly {
+				f.typeName = "field"
+			}
 		case "format":
 			f.format = val
 			if !formats[val] || sf.Kind != structs.Custom {

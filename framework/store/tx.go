@@ -212,3 +212,37 @@ func UniqueViolationColumns(err error) []string {
 func StorableText(s string) bool {
 	return utf8.ValidString(s) && !strings.Contains(s, "\x00")
 }
+
+// pgForeignKeyViolation is PostgreSQL's foreign_key_violation.
+const pgForeignKeyViolation = "23503"
+
+// IsForeignKeyViolation reports whether err is a write refused because a
+// foreign key names no row of the table it references.
+func IsForeignKeyViolation(err error) bool {
+	var pg *pgconn.PgError
+	var lite sqlite3.Error
+	switch {
+	case errors.As(err, &pg):
+		return pg.Code == pgForeignKeyViolation
+	case errors.As(err, &lite):
+		return lite.ExtendedCode == sqlite3.ErrConstraintForeignKey
+	}
+	return false
+}
+
+// ForeignKeyViolationColumn returns the column of the foreign key err
+// failed (IsForeignKeyViolation), from PostgreSQL's detail "Key
+// (owner_id)=(99) is not present in table ..."; "" when err does not
+// name it, as SQLite's "FOREIGN KEY constraint failed" never does.
+func ForeignKeyViolationColumn(err error) string {
+	var pg *pgconn.PgError
+	if !errors.As(err, &pg) || pg.Code != pgForeignKeyViolation {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(pg.Detail, "Key (")
+	col, _, found := strings.Cut(rest, ")=")
+	if !ok || !found || strings.Contains(col, ",") {
+		return ""
+	}
+	return strings.Trim(col, `"`)
+}

@@ -1,0 +1,307 @@
+package queryset
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/go-drf/drf/framework/models"
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/structs"
+)
+
+// modelRules are what a source does for T's model declaration on every
+// write: its hooks, auto_now fields and foreign keys, and after every
+// read its reverse accessors.
+type modelRules struct {
+	desc                                *models.Description
+	beforeSave, afterSave, beforeDelete bool
+	fks                                 []*models.Field
+	reverses                            []*reverseFetch
+}
+
+// fromModel fills in what c leaves empty from T's declaration: the table,
+// key, written columns and ordering, and, for fields read through a
+// foreign key (a dotted source), the SELECT that joins them in.
+func fromModel(d *models.Description, c SQLConfig) SQLConfig {
+	table := store.QuoteName(d.Meta.Table)
+	c.Table, c.Key = d.Meta.Table, d.PrimaryKey.Column
+	if c.Columns == nil {
+		for _, f := range d.Fields {
+			if !f.Generated() {
+				c.Columns = append(c.Columns, f.Column)
+			}
+		}
+	}
+	if c.Ordering == nil {
+		for _, o := range d.Ordering {
+			c.Ordering = append(c.Ordering, query.Order{Field: d.Field(o.Field).Column, Desc: o.Desc})
+		}
+	}
+	if len(d.Joins) == 0 {
+		return c
+	}
+	cols := make([]string, 0, len(d.Fields)+len(d.Joins))
+	for _, f := range d.Fields {
+		cols = append(cols, table+"."+store.QuoteName(f.Column))
+	}
+	var joins strings.Builder
+	joined := map[*models.Field]bool{}
+	inner := true
+	for _, j := range d.Joins {
+		alias := store.QuoteName(j.Via.Name)
+		cols = append(cols, alias+"."+store.QuoteName(j.Column)+" AS "+store.QuoteName(joinColumn(j)))
+		if joined[j.Via] {
+			continue
+		}
+		joined[j.Via] = true
+		kind := " INNER JOIN "
+		if j.Via.Null {
+			kind, inner = " LEFT OUTER JOIN ", false
+		}
+		joins.WriteString(kind + store.QuoteName(j.Via.Related.Table) + " " + alias + " ON (" + table + "." +
+			store.QuoteName(j.Via.Column) + " = " + alias + "." + store.QuoteName(j.Via.Related.Column) + ")")
+	}
+	c.Query = "SELECT " + strings.Join(cols, ", ") + " FROM " + table + joins.String()
+	// Joins on NOT NULL foreign keys add columns, not rows: the table
+	// alone counts the source, and a deep page skips over it alone.
+	c.TableRows = inner
+	if inner && c.Counter == nil {
+		c.Counter = CountTable(d.Meta.Table)
+	}
+	return c
+}
+
+// joinColumn names the column of a joined field in the source's SELECT,
+// its Django lookup path: "owner__username".
+func joinColumn(j *models.Join) string { return j.Via.Name + "__" + j.Column }
+
+// modelOf returns the rules of T's declaration and adds its joined fields
+// to m's columns. A struct that declares no model (no Meta method, no
+// model tag) and cannot be described as one has no rules.
+func modelOf[T any](m *model, derived bool) (*modelRules, error) {
+	d, err := models.Of[T]()
+	if err != nil {
+		if _, declared := any((*T)(nil)).(models.Model); declared || derived || hasModelTag(m.desc) {
+			return nil, err
+		}
+		return &modelRules{}, nil
+	}
+	r := &modelRules{desc: d}
+	_, r.beforeSave = any((*T)(nil)).(models.BeforeSaver)
+	_, r.afterSave = any((*T)(nil)).(models.AfterSaver)
+	_, r.beforeDelete = any((*T)(nil)).(models.BeforeDeleter)
+	for _, f := range d.Fields {
+		if f.Related != nil {
+			r.fks = append(r.fks, f)
+		}
+	}
+	if derived {
+		for _, j := range d.Joins {
+			jf := *j.Field
+			jf.Column = joinColumn(j)
+			if err := jf.Supported(); err != nil {
+				return nil, err
+			}
+			m.index[&jf] = len(m.columns)
+			m.columns = append(m.columns, &jf)
+			m.byColumn[jf.Column] = &jf
+			m.names = append(m.names, jf.Column)
+		}
+	}
+	for _, rev := range d.Reverses {
+		f, err := newReverseFetch(rev)
+		if err != nil {
+			return nil, fmt.Errorf("queryset: %s.%s: %w", d.Type.Name(), rev.Field.Name, err)
+		}
+		r.reverses = append(r.reverses, f)
+	}
+	return r, nil
+}
+
+func hasModelTag(s *structs.Struct) bool {
+	for _, f := range s.Fields {
+		if _, ok := f.Tag.Lookup("model"); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// beforeWrite runs what precedes an insert (created) or update of item:
+// auto_now fields, then the BeforeSave hook.
+func (r *modelRules) beforeWrite(ctx context.Context, item unsafe.Pointer, created bool, hook func() error) error {
+	if r.desc != nil {
+		r.desc.Touch(item, created)
+	}
+	if r.beforeSave {
+		return hook()
+	}
+	return nil
+}
+
+// reverseFetch reads a reverse accessor: the keys of the rows of a table
+// whose foreign key column holds an item's key.
+type reverseFetch struct {
+	rev *models.Reverse
+	// add appends a key, as read from the database, to the slice at p.
+	add func(p unsafe.Pointer, key any) error
+	// reset empties the slice at p.
+	reset func(p unsafe.Pointer)
+}
+
+func newReverseFetch(rev *models.Reverse) (*reverseFetch, error) {
+	f := &reverseFetch{rev: rev}
+	switch rev.Field.Type.Elem().Kind() {
+	case reflect.Int64:
+		f.add, f.reset = appendInt[int64], resetSlice[int64]
+	case reflect.Int:
+		f.add, f.reset = appendInt[int], resetSlice[int]
+	case reflect.Int32:
+		f.add, f.reset = appendInt[int32], resetSlice[int32]
+	case reflect.String:
+		f.add, f.reset = appendString, resetSlice[string]
+	default:
+		return nil, fmt.Errorf("a reverse accessor holds int, int32, int64 or string keys, not %v", rev.Field.Type.Elem())
+	}
+	return f, nil
+}
+
+func resetSlice[E any](p unsafe.Pointer) { *(*[]E)(p) = []E{} }
+
+func appendInt[E int | int32 | int64](p unsafe.Pointer, key any) error {
+	n, ok := key.(int64)
+	if !ok {
+		return fmt.Errorf("queryset: reverse key %v is not an integer", key)
+	}
+	s := (*[]E)(p)
+	*s = append(*s, E(n))
+	return nil
+}
+
+func appendString(p unsafe.Pointer, key any) error {
+	s := (*[]string)(p)
+	switch k := key.(type) {
+	case string:
+		*s = append(*s, k)
+	case []byte:
+		*s = append(*s, string(k))
+	default:
+		*s = append(*s, fmt.Sprint(k))
+	}
+	return nil
+}
+
+// prefetch fills the reverse accessors of items with one query each, as
+// Django's prefetch_related: SELECT column, key FROM table WHERE column
+// IN (the items' keys) ORDER BY key.
+func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) error {
+	if len(items) == 0 {
+		return nil
+	}
+	byKey := make(map[string][]unsafe.Pointer, len(items))
+	args := make([]any, 0, len(items))
+	for _, item := range items {
+		base := unsafe.Pointer(item)
+		k := s.t.key.Get(base).Text()
+		if _, seen := byKey[k]; !seen {
+			arg, err := s.t.arg(s.t.key, base)
+			if err != nil {
+				return err
+			}
+			args = append(args, arg)
+		}
+		byKey[k] = append(byKey[k], base)
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
+	for _, f := range s.t.rules.reverses {
+		for _, item := range items {
+			f.reset(f.rev.Field.Addr(unsafe.Pointer(item)))
+		}
+		col, key := store.QuoteName(f.rev.Column), store.QuoteName(f.rev.Key)
+		q := s.t.db.Rebind("SELECT " + col + ", " + key + " FROM " + store.QuoteName(f.rev.Table) +
+			" WHERE " + col + " IN (" + marks + ") ORDER BY " + key)
+		if err := s.fill(ctx, db, q, args, f, byKey); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *SQLSource[T]) fill(ctx context.Context, db queryer, q string, args []any, f *reverseFetch, byKey map[string][]unsafe.Pointer) error {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var owner, key any
+	for rows.Next() {
+		if err := rows.Scan(&owner, &key); err != nil {
+			return err
+		}
+		v, err := s.t.key.FromDB(owner)
+		if err != nil {
+			return err
+		}
+		for _, base := range byKey[v.Text()] {
+			if err := f.add(f.rev.Field.Addr(base), key); err != nil {
+				return err
+			}
+		}
+	}
+	return rows.Err()
+}
+
+// MissingRelatedError is the error of a write whose foreign key names no
+// row of the table it references (a foreign-key violation).
+type MissingRelatedError struct {
+	// Column is the foreign key column.
+	Column string
+	// Value is the key it held, as text.
+	Value string
+	// Err is the database's error.
+	Err error
+}
+
+// Error returns "queryset: owner_id: no row has key 99".
+func (e *MissingRelatedError) Error() string {
+	return "queryset: " + e.Column + ": no row has key " + strconv.Quote(e.Value)
+}
+
+// Unwrap returns the database's error.
+func (e *MissingRelatedError) Unwrap() error { return e.Err }
+
+// missingRelated turns a foreign-key violation of a write of the item at
+// base into a MissingRelatedError naming the column: PostgreSQL names it,
+// SQLite does not, so each foreign key's target is looked up.
+func (s *SQLSource[T]) missingRelated(ctx context.Context, base unsafe.Pointer, err error) error {
+	if !store.IsForeignKeyViolation(err) || len(s.t.rules.fks) == 0 {
+		return err
+	}
+	col := store.ForeignKeyViolationColumn(err)
+	for _, f := range s.t.rules.fks {
+		if f.Struct.IsNull(base) || col != "" && col != f.Column {
+			continue
+		}
+		v := f.Struct.Get(base)
+		if col == "" {
+			var one int
+			arg, aerr := f.Struct.Arg(base)
+			if aerr != nil {
+				continue
+			}
+			q := s.t.db.Rebind("SELECT 1 FROM " + store.QuoteName(f.Related.Table) + " WHERE " + store.QuoteName(f.Related.Column) + " = ?")
+			if qerr := s.t.db.QueryRowContext(ctx, q, arg).Scan(&one); !errors.Is(qerr, sql.ErrNoRows) {
+				continue
+			}
+		}
+		return &MissingRelatedError{Column: f.Column, Value: v.Text(), Err: err}
+	}
+	return err
+}
