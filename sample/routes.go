@@ -3,6 +3,7 @@ package sample
 import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
+	"github.com/go-drf/drf/framework/browsable"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/routers"
 	"github.com/go-drf/drf/framework/schemas/apidocs"
@@ -85,4 +86,7 @@ func (a *app) routes(api *framework.API) {
 	gen := Schema(api)
 	api.Handle("/schema/", gen.View(), framework.Named("schema"))
 	apidocs.Pages{SchemaPath: "/schema/", Versions: gen.Versions, Title: gen.Info.Title}.Register(api, "/schema/")
+
+	// The browsable pages' style sheet and scripts, under /static/rest_framework/.
+	browsable.HandleStatic(api, "")
 }

@@ -4,9 +4,19 @@
 // and pretty-printed body, the pagination controls, a log in or log out
 // link, and a form that sends a raw JSON body with the CSRF token.
 //
-// Add it after the JSON renderer so that JSON stays the default:
+// Add it after the JSON renderer so that JSON stays the default, and mount
+// the page's style sheet and scripts (HandleStatic):
 //
 //	framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{})
+//	browsable.HandleStatic(api, "")
+//
+// As DRF 3.18's templates, the page has no inline script or style, so that
+// it works under a Content-Security-Policy of default-src 'self': the
+// scripts read their data from the page's data- attributes and from the
+// JSON of its #drf_csrf element. At DRF 3.14 level
+// (Settings.Compatibility) the page sets its CSRF configuration and starts
+// its forms in inline scripts, and breaks a long header with <br>, as DRF
+// 3.14's templates do.
 package browsable
 
 import (
@@ -21,8 +31,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/internal/pycompat"
 )
@@ -51,6 +63,9 @@ type Renderer struct {
 	LoginURL string
 	// LogoutURL is where the log out form posts; "" gives DefaultLogoutURL.
 	LogoutURL string
+	// StaticURL is the URL path the page loads its style sheet and scripts
+	// from, where HandleStatic serves them; "" gives DefaultStaticURL.
+	StaticURL string
 	// CSRFToken returns the CSRF token the page's forms send, setting the
 	// CSRF cookie on w when the client has none, as Django's {% csrf_token %}
 	// does (contrib/sessions/csrf's Protection.Token); nil sends the value
@@ -80,6 +95,7 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 		return nil, errNoContext
 	}
 	v, r, resp := c.View, c.Request, c.Response
+	level := v.Compatibility()
 	renderers := v.Renderers
 	plain := defaultRenderer(renderers.Items())
 	body, err := plain.Render(data, &framework.RenderContext{View: v, Request: r, Response: resp,
@@ -95,11 +111,13 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 		Method:      r.Method,
 		Path:        fullPath(r.URL),
 		Status:      statusLine(resp.Status),
-		Headers:     shownHeaders(resp, allowed, len(renderers.Items()) > 1, plain),
+		Headers:     shownHeaders(resp, allowed, len(renderers.Items()) > 1, plain, level),
 		Body:        linkify(string(body)),
 		SendURL:     withQuery(r.URL, formatParam, ""),
 		SendAccept:  plain.MediaType(),
 		CSRFToken:   rd.csrfToken(c.Writer, r.Request),
+		StaticURL:   cmp.Or(rd.StaticURL, DefaultStaticURL),
+		Inline:      level == compat.DRF314,
 	}
 	if p.Title == "" {
 		p.Title = r.URL.Path
@@ -162,6 +180,11 @@ type pageData struct {
 	// script sends: the URL, the Accept header, the Content-Type of HTML
 	// forms, the CSRF token.
 	SendURL, SendAccept, FormType, CSRFToken string
+	// StaticURL is where the style sheet and scripts are.
+	StaticURL string
+	// Inline sets the CSRF configuration and starts the forms in inline
+	// scripts, as DRF 3.14's page does; else they are data and files.
+	Inline bool
 }
 
 // link is a piece of text, a hyperlink when URL is set; Current marks the
@@ -171,7 +194,31 @@ type link struct {
 	Current   bool
 }
 
-type header struct{ Name, Value string }
+// header is a header shown: its value alone in Parts or, when Broken, the
+// value split at its commas, which the page shows as DRF 3.14's
+// break_long_headers does: "<br> " before the first part, ", <br>"
+// between two.
+type header struct {
+	Name   string
+	Parts  []string
+	Broken bool
+}
+
+// longHeader is the length (in characters) beyond which DRF 3.14's page
+// breaks a header value at its commas (its break_long_headers filter).
+const longHeader = 160
+
+// newHeader is the header name: value as the page of level shows it:
+// DRF 3.14 breaks a value longer than longHeader characters that has a
+// comma ("a, b" is shown "<br> a, <br> b"); DRF 3.18 does not (#9435,
+// #9438). The parts stay escaped at both levels, where DRF 3.14 left a
+// broken value unescaped (CVE-2024-21520, fixed in DRF 3.15.2).
+func newHeader(name, value string, level compat.Level) header {
+	if level == compat.DRF314 && utf8.RuneCountInString(value) > longHeader && strings.Contains(value, ",") {
+		return header{Name: name, Parts: strings.Split(value, ","), Broken: true}
+	}
+	return header{Name: name, Parts: []string{value}}
+}
 
 // defaultRenderer is the first renderer that is not a browsable one, the
 // renderer whose answer the page shows.
@@ -204,8 +251,9 @@ func statusLine(code int) string {
 }
 
 // shownHeaders are the headers the answer would carry when rendered by
-// plain: the response's own, Allow, Vary and Content-Type, sorted by name.
-func shownHeaders(resp *framework.Response, allowed []string, vary bool, plain framework.Renderer) []header {
+// plain: the response's own, Allow, Vary and Content-Type, sorted by name,
+// as the page of level shows them.
+func shownHeaders(resp *framework.Response, allowed []string, vary bool, plain framework.Renderer, level compat.Level) []header {
 	h := resp.Header.Clone()
 	if h == nil {
 		h = http.Header{}
@@ -224,7 +272,7 @@ func shownHeaders(resp *framework.Response, allowed []string, vary bool, plain f
 		if name == "Www-Authenticate" {
 			name = "WWW-Authenticate"
 		}
-		out = append(out, header{Name: name, Value: strings.Join(values, ", ")})
+		out = append(out, newHeader(name, strings.Join(values, ", "), level))
 	}
 	slices.SortFunc(out, func(a, b header) int { return strings.Compare(a.Name, b.Name) })
 	return out

@@ -191,14 +191,14 @@ func TestRawFormOnlyWhenPOSTAllowed(t *testing.T) {
 		`<button type="submit" name="method" value="POST">POST</button>`,
 		// The form posts to the same URL without the format parameter.
 		`data-url="/?page=2"`,
-		"<script>",
+		`<script src="/static/rest_framework/js/ajax-form.js"></script>`,
 	)
 	mustNotContain(t, withPost, `value="PUT"`, `id="delete-form"`)
 
 	// A view without a body method has no edit form, only OPTIONS.
 	readOnly := html(t, serve(t, framework.View{Get: books().Get}), "/")
 	mustNotContain(t, readOnly, `id="send"`, "<textarea", `id="delete-form"`)
-	mustContain(t, readOnly, `<form class="send" id="options-form"><button type="submit" name="method" value="OPTIONS"`, "<script>")
+	mustContain(t, readOnly, `<form class="send" id="options-form"><button type="submit" name="method" value="OPTIONS"`, `<script src="/static/rest_framework/js/ajax-form.js"></script>`)
 
 	detail := html(t, serve(t, framework.View{
 		Get:    books().Get,
@@ -235,7 +235,7 @@ func TestLoginLinkOrUsername(t *testing.T) {
 		`<span id="username">alice</span>`,
 		`<form id="logout-form" method="post" action="/api-auth/logout/?next=%2F">`,
 		`<input type="hidden" name="csrfmiddlewaretoken" value="cookie-token">`,
-		`data-csrf="cookie-token"`)
+		`"csrfToken": "cookie-token"`)
 	mustNotContain(t, alice, "Log in")
 }
 
@@ -252,7 +252,7 @@ func TestConfiguredURLsAndToken(t *testing.T) {
 		Authentication: framework.Authenticators(headerAuth{}),
 		Renderers:      framework.Renderers(framework.JSONRenderer{}, rd),
 	})
-	mustContain(t, html(t, srv, "/"), `href="/accounts/login/?from=api&amp;next=%2F"`, `data-csrf="minted-for-/"`)
+	mustContain(t, html(t, srv, "/"), `href="/accounts/login/?from=api&amp;next=%2F"`, `"csrfToken": "minted-for-/"`)
 	mustContain(t, html(t, srv, "/", "X-User", "bob", "Cookie", "csrftoken=ignored"),
 		`action="/accounts/logout/?next=%2F"`, `value="minted-for-/"`)
 	req, _ := http.NewRequest("GET", srv.URL+"/", nil)
