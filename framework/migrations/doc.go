@@ -1,0 +1,33 @@
+// Package migrations is Django's django.db.migrations for go-drf models:
+// migrations as plain Go values (operations that carry their fields as
+// data, so that a migration written today still means the same once the
+// model's struct has changed), the schema editors that turn them into
+// exactly the SQL Django 3.2's sqlmigrate prints on SQLite and on
+// PostgreSQL, the autodetector that finds the operations bringing an app's
+// migrations to its current models (makemigrations), and the writer of a
+// generated migration as a Go file of the app's package.
+//
+// An app lists its models once, in a package-level variable named App
+// (Django's AppConfig):
+//
+//	var App = migrations.NewApp("snippets", Snippet{})
+//
+// NewApp records the directory of the file that calls it: makemigrations
+// writes each new migration there, as migration_0001_initial.go, a file
+// of the app's own package whose init function adds the migration to App
+// (App.Add). A program applies an app's migrations with store.Migrate or
+// the migrate command:
+//
+//	migs, err := snippets.App.Store()
+//	management.Migrate(slices.Concat(auth.Migrations, migs)...)
+//
+// The generated SQL is Django's: column types, NOT NULL, PRIMARY KEY
+// AUTOINCREMENT or serial, foreign keys inline on SQLite and as named,
+// deferred constraints on PostgreSQL, index names with Django's hashes,
+// PostgreSQL's _like indexes, the CHECK constraints of positive integers
+// and SQLite's JSON columns, and SQLite's table remake for a changed or
+// removed column. Django finds the names of the constraints it drops by
+// introspecting the database; here they are derived from the migration
+// state, which gives the same names for a schema Django or this package
+// created.
+package migrations

@@ -1,0 +1,226 @@
+package migrations
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/go-drf/drf/framework/models"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// Migration is one migration of an app: Django's Migration class, as the
+// generated file holds it.
+type Migration struct {
+	// App is the app's label; App.Add sets it.
+	App string
+	// Name is the migration's name ("0001_initial").
+	Name string
+	// Operations are its steps, in order.
+	Operations []Operation
+}
+
+// String returns "app.name".
+func (m Migration) String() string { return m.App + "." + m.Name }
+
+// SQL returns the migration's SQL on dialect from the state before it,
+// as Django's sqlmigrate prints it (without BEGIN and COMMIT), and the
+// state after it.
+func (m Migration) SQL(dialect store.Dialect, before *State) ([]Line, *State, error) {
+	e := &editor{dialect: dialect, unrendered: true}
+	s := before.Clone()
+	for _, op := range m.Operations {
+		e.comment(op.Describe())
+		to := s.Clone()
+		if err := op.apply(to); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", m, err)
+		}
+		if err := op.database(e, s, to); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", m, err)
+		}
+		e.unrendered = e.unrendered && !op.renders()
+		s = to
+	}
+	e.flush()
+	return e.lines, s, nil
+}
+
+// SQLMigrate renders lines as Django 3.2's sqlmigrate prints a migration:
+// BEGIN;, each operation's description between "--" lines, each
+// statement with its ";", COMMIT;.
+func SQLMigrate(lines []Line) string {
+	var b strings.Builder
+	b.WriteString("BEGIN;\n")
+	for _, l := range lines {
+		if l.Comment {
+			b.WriteString("--\n-- " + l.Text + "\n--\n")
+		} else {
+			b.WriteString(l.Text + ";\n")
+		}
+	}
+	b.WriteString("COMMIT;\n")
+	return b.String()
+}
+
+// App is an app's models and migrations: what makemigrations compares and
+// where it writes, what migrate applies. Declare it in the app's package
+// as a variable named App (the generated files call App.Add), with NewApp.
+type App struct {
+	// Label is the app label ("snippets"), the models' Meta.App.
+	Label string
+	// Models are the app's models, described at setup.
+	Models []reflect.Type
+	// Dir is the app's package directory, where makemigrations writes.
+	Dir string
+
+	mu         sync.Mutex
+	migrations []Migration
+}
+
+// NewApp returns the app of that label with those models, whose
+// directory is the one of the file that calls NewApp (as the program was
+// compiled: makemigrations runs from the source tree, with go run).
+func NewApp(label string, ms ...models.Model) *App {
+	a := &App{Label: label}
+	if _, file, _, ok := runtime.Caller(1); ok {
+		a.Dir = filepath.Dir(file)
+	}
+	for _, m := range ms {
+		a.Models = append(a.Models, reflect.TypeOf(m))
+	}
+	return a
+}
+
+// Add adds a migration to the app; the generated files call it from their
+// init functions.
+func (a *App) Add(m Migration) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m.App = a.Label
+	a.migrations = append(a.migrations, m)
+}
+
+// Migrations are the app's migrations, ordered by name (their number).
+func (a *App) Migrations() []Migration {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ms := slices.Clone(a.migrations)
+	slices.SortStableFunc(ms, func(x, y Migration) int { return strings.Compare(x.Name, y.Name) })
+	return ms
+}
+
+// Migration returns the migration of that name, or of the only name
+// that starts with it (as Django accepts "0001"); false if none.
+func (a *App) Migration(name string) (Migration, bool) {
+	var found []Migration
+	for _, m := range a.Migrations() {
+		if m.Name == name {
+			return m, true
+		}
+		if strings.HasPrefix(m.Name, name) {
+			found = append(found, m)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return Migration{}, false
+}
+
+// StateBefore is the state the app's migrations before the named one
+// leave (all of them for ""), replayed from their operations.
+func (a *App) StateBefore(name string) (*State, error) {
+	s := &State{App: a.Label}
+	for _, m := range a.Migrations() {
+		if m.Name == name {
+			break
+		}
+		for _, op := range m.Operations {
+			if err := op.apply(s); err != nil {
+				return nil, fmt.Errorf("%s: %w", m, err)
+			}
+		}
+	}
+	return s, nil
+}
+
+// Store returns the app's migrations for store.Migrate (and the migrate
+// command), each with its SQL for SQLite and for PostgreSQL; applied,
+// they are recorded in django_migrations under the app's label and
+// their names, as Django records them.
+func (a *App) Store() ([]store.Migration, error) {
+	var out []store.Migration
+	states := map[store.Dialect]*State{store.SQLite: {App: a.Label}, store.PostgreSQL: {App: a.Label}}
+	for _, m := range a.Migrations() {
+		parts := map[store.Dialect][]string{}
+		for d, s := range states {
+			lines, after, err := m.SQL(d, s)
+			if err != nil {
+				return nil, err
+			}
+			states[d] = after
+			for _, l := range lines {
+				parts[d] = append(parts[d], l.Parts...)
+			}
+		}
+		out = append(out, store.Migration{App: a.Label, Name: m.Name,
+			Up: store.ByDialect(store.SQL(parts[store.SQLite]...), store.SQL(parts[store.PostgreSQL]...))})
+	}
+	return out, nil
+}
+
+// Current is the state of the app's models as declared now: what
+// makemigrations brings the migrations to.
+func (a *App) Current() ([]*ModelState, error) {
+	var ds []*models.Description
+	pks := map[string]models.Kind{}
+	for _, t := range a.Models {
+		d, err := models.Describe(t)
+		if err != nil {
+			return nil, err
+		}
+		if d.Meta.App != a.Label {
+			return nil, fmt.Errorf("migrations: model %s is of app %q, not %q", d.Meta.Name, d.Meta.App, a.Label)
+		}
+		if d.Meta.Unmanaged {
+			continue
+		}
+		ds = append(ds, d)
+		pks[d.Meta.Table] = d.PrimaryKey.Kind
+	}
+	out := make([]*ModelState, len(ds))
+	for i, d := range ds {
+		out[i] = FromDescription(d, pks)
+	}
+	return out, nil
+}
+
+// packageName is the Go package of the app's directory, read from one of
+// its files.
+func (a *App) packageName() (string, error) {
+	files, err := filepath.Glob(filepath.Join(a.Dir, "*.go"))
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		pf, err := parser.ParseFile(token.NewFileSet(), f, src, parser.PackageClauseOnly)
+		if err == nil {
+			return pf.Name.Name, nil
+		}
+	}
+	return "", fmt.Errorf("migrations: no Go package in %s, the directory of app %q", a.Dir, a.Label)
+}

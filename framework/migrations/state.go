@@ -1,0 +1,207 @@
+package migrations
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/go-drf/drf/framework/models"
+)
+
+// Field is a model field as a migration records it: what its column was
+// when the migration was written, whatever the struct says later.
+type Field struct {
+	// Name is the Django field name ("owner" for the column "owner_id").
+	Name string
+	// Column is the column's name.
+	Column string
+	// Kind is the Django field class.
+	Kind models.Kind
+	// PrimaryKey, Null, Blank, Unique and DBIndex are Django's options of
+	// those names.
+	PrimaryKey, Null, Blank, Unique, DBIndex bool
+	// MaxLength is max_length, 0 for none.
+	MaxLength int
+	// MaxDigits and DecimalPlaces are a DecimalField's precision.
+	MaxDigits, DecimalPlaces int
+	// HasDefault reports a literal default, Default its text.
+	HasDefault bool
+	// Default is the default as the field's text ("python", "0", "false").
+	Default string
+	// Choices are the valid values, nil for any; SQLite remakes the table
+	// when they change, as Django 3.2 does.
+	Choices []models.Choice
+	// Related is the relation of a ForeignKey or OneToOneField, else nil.
+	Related *Relation
+}
+
+// Relation is where a foreign key column points.
+type Relation struct {
+	// Table and Column are the referenced table and column.
+	Table, Column string
+	// Kind is the referenced column's Django field, which gives the
+	// foreign key column's type; "" is an AutoField (integer).
+	Kind models.Kind
+	// OnDelete is Django's on_delete (no SQL: Django enforces it).
+	OnDelete models.OnDelete
+}
+
+// Index is an index of Meta.indexes, by field names.
+type Index struct {
+	// Name is the index's name (Django's automatic one when the model
+	// gave none).
+	Name string
+	// Fields are the field names, "-name" for descending.
+	Fields []string
+}
+
+// ModelState is a model as the migrations leave it: Django's ModelState.
+type ModelState struct {
+	// Name is the model's name, Django's class name ("Snippet").
+	Name string
+	// Table is its table.
+	Table string
+	// Fields are its fields in order.
+	Fields []Field
+	// UniqueTogether are the sets of field names unique together.
+	UniqueTogether [][]string
+	// Indexes are Meta.indexes.
+	Indexes []Index
+}
+
+// State is the models of an app, as its migrations leave them.
+type State struct {
+	// App is the app label.
+	App string
+	// Models are the app's models, in the order they were created.
+	Models []*ModelState
+}
+
+// Model returns the model of that name (any case), nil if none.
+func (s *State) Model(name string) *ModelState {
+	for _, m := range s.Models {
+		if strings.EqualFold(m.Name, name) {
+			return m
+		}
+	}
+	return nil
+}
+
+func (s *State) model(name string) (*ModelState, error) {
+	if m := s.Model(name); m != nil {
+		return m, nil
+	}
+	return nil, fmt.Errorf("migrations: app %q has no model %q", s.App, name)
+}
+
+// Clone returns a deep copy of s.
+func (s *State) Clone() *State {
+	c := &State{App: s.App}
+	for _, m := range s.Models {
+		c.Models = append(c.Models, m.clone())
+	}
+	return c
+}
+
+func (m *ModelState) clone() *ModelState {
+	c := *m
+	c.Fields = slices.Clone(m.Fields)
+	for i := range c.Fields {
+		c.Fields[i] = c.Fields[i].clone()
+	}
+	c.UniqueTogether = cloneSets(m.UniqueTogether)
+	c.Indexes = slices.Clone(m.Indexes)
+	for i := range c.Indexes {
+		c.Indexes[i].Fields = slices.Clone(c.Indexes[i].Fields)
+	}
+	return &c
+}
+
+func (f Field) clone() Field {
+	f.Choices = slices.Clone(f.Choices)
+	if f.Related != nil {
+		r := *f.Related
+		f.Related = &r
+	}
+	return f
+}
+
+func cloneSets(sets [][]string) [][]string {
+	if sets == nil {
+		return nil
+	}
+	c := make([][]string, len(sets))
+	for i, s := range sets {
+		c[i] = slices.Clone(s)
+	}
+	return c
+}
+
+// Field returns the field of that name, nil if none.
+func (m *ModelState) Field(name string) *Field {
+	for i := range m.Fields {
+		if m.Fields[i].Name == name {
+			return &m.Fields[i]
+		}
+	}
+	return nil
+}
+
+func (m *ModelState) fieldIndex(name string) int {
+	return slices.IndexFunc(m.Fields, func(f Field) bool { return f.Name == name })
+}
+
+// columns are the columns of the named fields ("-name" keeps its "-").
+func (m *ModelState) columns(names []string) []string {
+	cols := make([]string, len(names))
+	for i, n := range names {
+		desc := strings.HasPrefix(n, "-")
+		f := m.Field(strings.TrimPrefix(n, "-"))
+		col := strings.TrimPrefix(n, "-")
+		if f != nil {
+			col = f.Column
+		}
+		if desc {
+			col = "-" + col
+		}
+		cols[i] = col
+	}
+	return cols
+}
+
+// lower is Django's model_name: the model's name in lower case.
+func lower(name string) string { return strings.ToLower(name) }
+
+// FromDescription is the model state of a described model: what the
+// autodetector compares with the migrations' state. refs gives the kind
+// of the primary keys of other tables the model's foreign keys point to
+// (by table); a table it lacks has an AutoField key.
+func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelState {
+	m := &ModelState{Name: d.Meta.Name, Table: d.Meta.Table, UniqueTogether: cloneSets(d.Meta.UniqueTogether)}
+	for _, f := range d.Fields {
+		mf := Field{Name: f.Name, Column: f.Column, Kind: f.Kind, PrimaryKey: f.PrimaryKey, Null: f.Null,
+			Blank: f.Blank, Unique: f.Unique && !f.PrimaryKey, DBIndex: f.DBIndex, MaxLength: f.MaxLength,
+			MaxDigits: f.MaxDigits, DecimalPlaces: f.DecimalPlaces, Choices: slices.Clone(f.Choices)}
+		switch f.Kind {
+		case models.OneToOneField:
+			mf.Unique = true
+		case models.ForeignKey:
+			mf.DBIndex = true // Django's ForeignKey is db_index=True
+		}
+		if f.HasDefault && f.DefaultFunc == nil {
+			mf.HasDefault, mf.Default = true, f.Default
+		}
+		if f.Related != nil {
+			mf.Related = &Relation{Table: f.Related.Table, Column: f.Related.Column, Kind: refs[f.Related.Table], OnDelete: f.Related.OnDelete}
+		}
+		m.Fields = append(m.Fields, mf)
+	}
+	for _, ix := range d.Meta.Indexes {
+		name := ix.Name
+		if name == "" {
+			name = AutoIndexName(m.Table, m.columns(ix.Fields))
+		}
+		m.Indexes = append(m.Indexes, Index{Name: name, Fields: slices.Clone(ix.Fields)})
+	}
+	return m
+}
