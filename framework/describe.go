@@ -55,6 +55,18 @@ type FieldDescription struct {
 	// max_digits - decimal_places); 0 when unset, as DRF leaves them out
 	// of its schema when 0.
 	DecimalPlaces, MaxWholeDigits int
+	// Choices are the values of a choice or multiple choice field (Type
+	// "choice", "multiple choice"), in order; nil for other fields.
+	Choices []Choice
+	// TextArea reports a text written in a textarea (DRF's style
+	// {'base_template': 'textarea.html'}, a model's TextField).
+	TextArea bool
+}
+
+// Choice is one value of a choice field and its label.
+type Choice struct {
+	// Value is the value's text; Label its display name.
+	Value, Label string
 }
 
 // Endpoint is a route registered on an API with a view: what an OpenAPI

@@ -170,6 +170,10 @@ func (e *APIException) retryAfter(wait time.Duration) int {
 type FieldError struct {
 	Field    string
 	Messages []string
+	// Items are the errors of a list's or a dictionary's items, by index
+	// or key, rendered in place of Messages when set (DRF's ListField and
+	// DictField: {"tags": {"1": ["A valid integer is required."]}}).
+	Items ValidationErrors
 }
 
 // ValidationErrors maps fields to their messages and keeps the fields in
@@ -185,6 +189,20 @@ func (v *ValidationErrors) Add(field, msg string) {
 		}
 	}
 	*v = append(*v, FieldError{Field: field, Messages: []string{msg}})
+}
+
+// AddItem appends msg to the messages of item (an index or a key) of
+// field's list or dictionary.
+func (v *ValidationErrors) AddItem(field, item, msg string) {
+	for i := range *v {
+		if (*v)[i].Field == field {
+			(*v)[i].Items.Add(item, msg)
+			return
+		}
+	}
+	var items ValidationErrors
+	items.Add(item, msg)
+	*v = append(*v, FieldError{Field: field, Items: items})
 }
 
 // Get returns field's messages.
@@ -209,7 +227,12 @@ func (v ValidationErrors) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		m, err := json.Marshal(f.Messages)
+		var m []byte
+		if f.Items != nil {
+			m, err = f.Items.MarshalJSON()
+		} else {
+			m, err = json.Marshal(f.Messages)
+		}
 		if err != nil {
 			return nil, err
 		}

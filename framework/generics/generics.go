@@ -6,6 +6,7 @@
 package generics
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -51,6 +52,10 @@ type GenericAPIView[T any] struct {
 	LookupURLKwarg string
 	// FilterBackends filter lists and lookups, in order (filter_backends).
 	FilterBackends []filters.Backend
+	// ContextValues, when set, gives the extra values of the serializers'
+	// context (DRF's get_serializer_context), which fields and validators
+	// read with a serializers.Key; nil leaves the request's context.
+	ContextValues func(r *request.Request) context.Context
 
 	// PerformCreate saves a validated new item (perform_create); nil
 	// inserts it with the source's queryset.Writer. A hook that sets the
@@ -152,7 +157,11 @@ func (g *GenericAPIView[T]) GetSerializer(r *request.Request) (*serializers.Seri
 
 // SerializerContext returns the context serializers get (get_serializer_context).
 func (g *GenericAPIView[T]) SerializerContext(r *request.Request) *serializers.Context {
-	return &serializers.Context{Request: r}
+	c := &serializers.Context{Request: r}
+	if g.ContextValues != nil {
+		c.Values = g.ContextValues(r)
+	}
+	return c
 }
 
 // GetObject returns the item the URL names (get_object): the filtered
@@ -273,6 +282,9 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 		rows queryset.Rows[T]
 		ctx  serializers.Context
 	}{ctx: serializers.Context{Request: r}}
+	if g.ContextValues != nil {
+		st.ctx.Values = g.ContextValues(r)
+	}
 	rows := &st.rows
 	q, err := g.Query(r, rows)
 	if err != nil {
@@ -326,20 +338,29 @@ func (g *GenericAPIView[T]) validate(r *request.Request, obj, stored *T, partial
 		return nil, nil, err
 	}
 	ctx := g.SerializerContext(r)
-	ctx.Exists = g.exists(r, stored)
-	if err := ser.Validate(data, obj, partial, ctx); err != nil {
+	ctx.ExistsTogether = g.exists(r, stored)
+	ctx.Exists = func(column, value string) (bool, error) {
+		return ctx.ExistsTogether([]string{column}, []string{value})
+	}
+	if stored == nil {
+		err = ser.ValidateNew(data, obj, ctx)
+	} else {
+		err = ser.Validate(data, obj, partial, ctx)
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	return ser, ctx, nil
 }
 
-// exists is the Exists of a serializer validating an item for r, stored
-// being the item an update changes (nil for a new one): whether another
-// item of the view's Source (all of them, as DRF's UniqueValidator reads
-// the model's default manager; SourceFor's when there is no Source) holds
-// the value, told apart from stored by the lookup field.
-func (g *GenericAPIView[T]) exists(r *request.Request, stored *T) func(column, value string) (bool, error) {
-	return func(column, value string) (bool, error) {
+// exists is the ExistsTogether of a serializer validating an item for r,
+// stored being the item an update changes (nil for a new one): whether
+// another item of the view's Source (all of them, as DRF's UniqueValidator
+// and UniqueTogetherValidator read the model's default manager;
+// SourceFor's when there is no Source) holds the values, told apart from
+// stored by the lookup field.
+func (g *GenericAPIView[T]) exists(r *request.Request, stored *T) func(columns, values []string) (bool, error) {
+	return func(columns, values []string) (bool, error) {
 		src := g.Source
 		if src == nil {
 			var err error
@@ -347,7 +368,10 @@ func (g *GenericAPIView[T]) exists(r *request.Request, stored *T) func(column, v
 				return false, err
 			}
 		}
-		items, err := src.Filter(column, value).Slice(r.Context(), 0, 2)
+		for i, column := range columns {
+			src = src.Filter(column, values[i])
+		}
+		items, err := src.Slice(r.Context(), 0, 2)
 		if errors.Is(err, query.ErrInvalidValue) {
 			return false, nil
 		}

@@ -20,7 +20,10 @@ func (s *Serializer[T]) describe() *framework.SerializerDescription {
 			ReadOnly: f.readOnly, WriteOnly: f.writeOnly, Required: f.required,
 			AllowBlank: f.allowBlank, AllowNull: f.allowNull,
 			MaxLength: f.maxLength, MinLength: f.minLength,
-			DecimalPlaces: max(f.decimalPlaces, 0),
+			DecimalPlaces: max(f.decimalPlaces, 0), TextArea: f.textarea,
+		}
+		for _, c := range f.choices {
+			d.Choices = append(d.Choices, framework.Choice{Value: c.text, Label: c.label})
 		}
 		if f.maxDigits >= 0 && f.decimalPlaces >= 0 {
 			d.MaxWholeDigits = f.maxDigits - f.decimalPlaces
@@ -40,6 +43,17 @@ func (s *Serializer[T]) describe() *framework.SerializerDescription {
 func (f *field) typeText() string {
 	if f.typeName != "" {
 		return f.typeName
+	}
+	switch {
+	case f.kind == kindIP:
+		return "string"
+	case f.kind != "":
+		return f.kind
+	case f.container != nil && f.container.isMap:
+		// DRF 3.14's SimpleMetadata calls a DictField a nested object.
+		return "nested object"
+	case f.container != nil:
+		return "list"
 	}
 	if f.sf != nil {
 		if t, ok := formatTypes[f.format]; ok {

@@ -102,6 +102,9 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 		}
 		return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
 	}
+	if f.container != nil {
+		return f.appendContainer(b, obj)
+	}
 	// Strings, times and 64-bit integers, most of an item, are read in
 	// place; other kinds through the field's Value.
 	switch k := f.sf.Kind; {

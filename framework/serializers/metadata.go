@@ -43,27 +43,51 @@ func fieldInfo(fields []*field) json.RawMessage {
 			b = append(b, ',')
 		}
 		b = append(b, f.key...)
-		b = append(b, `{"type":`...)
-		b = appendString(b, f.typeText())
-		b = append(b, `,"required":`...)
-		b = strconv.AppendBool(b, f.required)
-		b = append(b, `,"read_only":`...)
-		b = strconv.AppendBool(b, f.readOnly)
+		b = f.appendInfo(b, false)
+	}
+	return append(b, '}')
+}
+
+// appendInfo writes the field's SimpleMetadata get_field_info: a list's
+// or a dictionary's child has neither label nor read_only of its own to
+// tell (its required is DRF's default, true).
+func (f *field) appendInfo(b []byte, child bool) []byte {
+	b = append(b, `{"type":`...)
+	b = appendString(b, f.typeText())
+	b = append(b, `,"required":`...)
+	b = strconv.AppendBool(b, f.required || child)
+	b = append(b, `,"read_only":`...)
+	b = strconv.AppendBool(b, f.readOnly)
+	if !child {
 		b = append(b, `,"label":`...)
 		b = appendString(b, f.labelText())
-		if f.minLength >= 0 {
-			b = strconv.AppendInt(append(b, `,"min_length":`...), int64(f.minLength), 10)
+	}
+	if f.minLength >= 0 {
+		b = strconv.AppendInt(append(b, `,"min_length":`...), int64(f.minLength), 10)
+	}
+	if f.maxLength >= 0 {
+		b = strconv.AppendInt(append(b, `,"max_length":`...), int64(f.maxLength), 10)
+	}
+	if f.minValue != nil {
+		b = append(append(b, `,"min_value":`...), f.minValue.json()...)
+	}
+	if f.maxValue != nil {
+		b = append(append(b, `,"max_value":`...), f.maxValue.json()...)
+	}
+	if f.container != nil && f.kind != kindMultiple {
+		b = f.container.child.appendInfo(append(b, `,"child":`...), true)
+	}
+	if f.choices != nil && !f.readOnly {
+		b = append(b, `,"choices":[`...)
+		for i, c := range f.choices {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(append(b, `{"value":`...), c.text)
+			b = appendString(append(b, `,"display_name":`...), c.label)
+			b = append(b, '}')
 		}
-		if f.maxLength >= 0 {
-			b = strconv.AppendInt(append(b, `,"max_length":`...), int64(f.maxLength), 10)
-		}
-		if f.minValue != nil {
-			b = append(append(b, `,"min_value":`...), f.minValue.json()...)
-		}
-		if f.maxValue != nil {
-			b = append(append(b, `,"max_value":`...), f.maxValue.json()...)
-		}
-		b = append(b, '}')
+		b = append(b, ']')
 	}
 	return append(b, '}')
 }

@@ -33,17 +33,21 @@ package serializers
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
 	"reflect"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/internal/structs"
@@ -59,6 +63,14 @@ type Context struct {
 	// queryset of DRF's UniqueValidator, which generic views set. Without
 	// it, unique fields are not checked.
 	Exists func(column, value string) (bool, error)
+	// ExistsTogether reports whether an item other than the one being
+	// validated holds values in columns, all at once: the queryset of
+	// DRF's UniqueTogetherValidator, which generic views set. Without it,
+	// a model's Meta.UniqueTogether is not checked.
+	ExistsTogether func(columns, values []string) (bool, error)
+	// Values carries the extra values of DRF's context={...}, read with a
+	// Key; nil reads the request's context.Context.
+	Values context.Context
 }
 
 // Serializer reads and writes items of type T.
@@ -66,7 +78,16 @@ type Serializer[T any] struct {
 	fields     []*field
 	byName     map[string]*field
 	validators []func(*T, *Context) error
-	info       json.RawMessage
+	// hidden are the HiddenFields, set from their defaults on writes.
+	hidden []*hiddenField
+	// model is T's model declaration, nil for a type that is no model:
+	// its defaults fill a new item in.
+	model *models.Description
+	// together are the sets of fields of the model's Meta.UniqueTogether.
+	together [][]*field
+	// verbose is the model's verbose name, for the unique message.
+	verbose string
+	info    json.RawMessage
 	// description is what Description returns.
 	description *framework.SerializerDescription
 	// avgSize is a running estimate of an item's JSON size, to size buffers.
@@ -96,6 +117,22 @@ type field struct {
 	// format is a Custom field's kind of value: "uuid", "decimal",
 	// "json", or "" (structs.Field.Format, or the format option).
 	format string
+
+	// kind is the DRF field class beyond the Go type's (kindChoice,
+	// kindEmail, ...), or "".
+	kind string
+	// choices are a choice field's values.
+	choices []choice
+	// pattern is a RegexField's.
+	pattern *regexp.Regexp
+	// textarea is DRF's style={'base_template': 'textarea.html'}: a
+	// model's TextField, rendered in a <textarea>.
+	textarea bool
+	// container is a list's or a dictionary's; allowEmpty its allow_empty.
+	container  *container
+	allowEmpty bool
+	// check is the field's validate_<field>, run on its new value.
+	check func(base unsafe.Pointer, c *Context) error
 }
 
 // bound is a max_value or min_value: its text for messages, its value.
@@ -112,6 +149,10 @@ type options struct {
 	fields     []string
 	computed   []computed
 	validators []any
+	choices    []fieldChoices
+	regexes    [][2]string
+	hidden     []hiddenOption
+	checks     []checkOption
 }
 
 type computed struct {
@@ -168,7 +209,10 @@ func (h HyperlinkedIdentity) apply(o *options) {
 	o.computed = append(o.computed, computed{name: h.Name, link: &h})
 }
 
-// New derives the serializer of T.
+// New derives the serializer of T. When T is a model (it implements
+// models.Model), each column's field options are derived from its
+// declaration as DRF's ModelSerializer derives them (see model.go); the
+// drf tag's options apply over them.
 func New[T any](opts ...Option) (*Serializer[T], error) {
 	var o options
 	for _, opt := range opts {
@@ -177,6 +221,10 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 	desc, err := structs.Of[T]()
 	if err != nil {
 		return nil, err
+	}
+	md, err := modelOf[T]()
+	if err != nil {
+		return nil, fmt.Errorf("serializers: %w", err)
 	}
 	all := map[string]*field{}
 	var order []*field
@@ -192,7 +240,7 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		if sf.NoJSON {
 			continue
 		}
-		f, err := structField(sf)
+		f, err := structField(sf, md.field(sf))
 		if err != nil {
 			return nil, fmt.Errorf("serializers: %s.%s: %w", desc.Type, sf.Name, err)
 		}
@@ -209,6 +257,10 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 			return nil, err
 		}
 	}
+	s := &Serializer[T]{byName: map[string]*field{}, verbose: verboseName(desc.Type.Name())}
+	if err := s.bindOptions(desc, all, &o); err != nil {
+		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
+	}
 	if o.fields != nil {
 		order = order[:0]
 		for _, name := range o.fields {
@@ -219,15 +271,34 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 			order = append(order, f)
 		}
 	}
-	s := &Serializer[T]{fields: order, byName: map[string]*field{}}
+	// A HiddenField replaces the field of its struct field.
+	order = slices.DeleteFunc(order, func(f *field) bool {
+		return f.sf != nil && slices.ContainsFunc(s.hidden, func(h *hiddenField) bool { return h.sf == f.sf })
+	})
+	s.fields = order
 	for _, f := range order {
-		if f.sf != nil {
+		if f.sf != nil && f.container == nil {
 			if err := f.sf.Supported(); err != nil {
 				return nil, fmt.Errorf("serializers: %w", err)
 			}
 		}
 		f.key = append(appendString(nil, f.name), ':')
 		s.byName[f.name] = f
+		if f.container != nil {
+			f.container.formKey = regexp.MustCompile(`^` + regexp.QuoteMeta(f.name) + `\[([0-9]+)\]$`)
+		}
+	}
+	if err := s.bindModel(md); err != nil {
+		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
+	}
+	for _, c := range o.checks {
+		f, ok := s.byName[c.field]
+		if !ok || f.sf == nil || f.readOnly {
+			return nil, fmt.Errorf("serializers: %s: ValidateField names %q, which is no writable field", desc.Type, c.field)
+		}
+		if f.check, err = c.bind(desc.Type, f.sf); err != nil {
+			return nil, fmt.Errorf("serializers: %s: ValidateField(%q): %w", desc.Type, c.field, err)
+		}
 	}
 	s.info = fieldInfo(order)
 	s.description = s.describe()
@@ -241,6 +312,38 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 	return s, nil
 }
 
+// bindOptions applies the Choices, Regex and HiddenField options.
+func (s *Serializer[T]) bindOptions(desc *structs.Struct, all map[string]*field, o *options) error {
+	for _, c := range o.choices {
+		f, ok := all[c.field]
+		if !ok || f.sf == nil {
+			return fmt.Errorf("Choices names %q, which is no field", c.field)
+		}
+		if err := f.setChoices(c.choices); err != nil {
+			return fmt.Errorf("Choices(%q): %w", c.field, err)
+		}
+	}
+	for _, r := range o.regexes {
+		f, ok := all[r[0]]
+		if !ok || f.sf == nil || f.sf.Kind != structs.String {
+			return fmt.Errorf("Regex names %q, which is no string field", r[0])
+		}
+		re, err := regexp.Compile(r[1])
+		if err != nil {
+			return fmt.Errorf("Regex(%q): %w", r[0], err)
+		}
+		f.kind, f.pattern = kindRegex, re
+	}
+	for _, h := range o.hidden {
+		hf, err := h.bind(desc)
+		if err != nil {
+			return fmt.Errorf("HiddenField(%q): %w", h.name, err)
+		}
+		s.hidden = append(s.hidden, hf)
+	}
+	return nil
+}
+
 // MustNew is New that panics on a setup error.
 func MustNew[T any](opts ...Option) *Serializer[T] {
 	s, err := New[T](opts...)
@@ -250,14 +353,22 @@ func MustNew[T any](opts ...Option) *Serializer[T] {
 	return s
 }
 
-func structField(sf *structs.Field) (*field, error) {
+func structField(sf *structs.Field, mf *models.Field) (*field, error) {
 	f := &field{sf: sf, name: sf.JSON, trim: true, maxLength: -1, minLength: -1, maxDigits: -1, decimalPlaces: -1,
-		allowNull: sf.Nullable, format: sf.Format}
+		allowNull: sf.Nullable, format: sf.Format, allowEmpty: true}
 	if f.name == "" {
 		f.name = sf.Column
 	}
 	if f.name == "" {
 		f.name = sf.Name
+	}
+	if !strings.Contains(sf.Tag.Get("model"), "reverse=") {
+		f.container = containerOf(sf)
+	}
+	if mf != nil {
+		if err := f.fromModel(mf); err != nil {
+			return nil, err
+		}
 	}
 	tag, ok := sf.Tag.Lookup("drf")
 	if !ok {
@@ -266,75 +377,106 @@ func structField(sf *structs.Field) (*field, error) {
 	for _, opt := range strings.Split(tag, ",") {
 		opt = strings.TrimSpace(opt)
 		key, val, hasVal := strings.Cut(opt, "=")
-		var err error
-		switch key {
-		case "":
-		case "read_only":
-			f.readOnly = true
-		case "write_only":
-			f.writeOnly = true
-		case "required":
-			f.required = true
-		case "allow_blank":
-			f.allowBlank = true
-		case "allow_null":
-			f.allowNull = true
-		case "unique":
-			f.unique = true
-		case "no_trim":
-			f.trim = false
-		case "max_length":
-			f.maxLength, err = strconv.Atoi(val)
-		case "min_length":
-			f.minLength, err = strconv.Atoi(val)
-		case "max_digits":
-			if f.maxDigits, err = strconv.Atoi(val); err == nil && f.maxDigits < 1 {
-				err = strconv.ErrRange
+		target := f
+		if k, isChild := strings.CutPrefix(key, "child."); isChild {
+			if f.container == nil {
+				return nil, fmt.Errorf("drf tag option %q needs a list or dictionary field", opt)
 			}
-		case "decimal_places":
-			if f.decimalPlaces, err = strconv.Atoi(val); err == nil && f.decimalPlaces < 0 {
-				err = strconv.ErrRange
-			}
-		case "max_value":
-			f.maxValue, err = parseBound(sf, val)
-		case "min_value":
-			f.minValue, err = parseBound(sf, val)
-		case "label":
-			f.label = val
-		case "type":
-			f.typeName = val
-		case "source":
-			// A dotted source is read through a relation by the data source
-			// (models' joins): read-only, as DRF's ReadOnlyField(source=...).
-			f.readOnly = strings.Contains(val, ".") || f.readOnly
-			if f.typeName == "" && f.readOnly {
-				f.typeName = "field"
-			}
-		case "format":
-			f.format = val
-			if !formats[val] || sf.Kind != structs.Custom {
-				err = fmt.Errorf("format needs uuid, decimal or json, on a Scanner/Valuer type")
-			}
-		default:
-			return nil, fmt.Errorf("unknown drf tag option %q", key)
+			target, key = f.container.child, k
 		}
-		if err != nil || (hasVal && val == "") {
-			return nil, fmt.Errorf("bad drf tag option %q", opt)
+		if err := target.tagOption(key, val, hasVal, opt); err != nil {
+			return nil, err
 		}
 	}
+	return f, f.checkOptions()
+}
+
+// tagOption applies one option of the drf tag.
+func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
+	sf := f.sf
+	var err error
+	switch key {
+	case "":
+	case "read_only":
+		f.readOnly = true
+	case "write_only":
+		f.writeOnly = true
+	case "required":
+		f.required = true
+	case "allow_blank":
+		f.allowBlank = true
+	case "allow_null":
+		f.allowNull = true
+	case "unique":
+		f.unique = true
+	case "no_trim":
+		f.trim = false
+	case "max_length":
+		f.maxLength, err = strconv.Atoi(val)
+	case "min_length":
+		f.minLength, err = strconv.Atoi(val)
+	case "max_digits":
+		if f.maxDigits, err = strconv.Atoi(val); err == nil && f.maxDigits < 1 {
+			err = strconv.ErrRange
+		}
+	case "decimal_places":
+		if f.decimalPlaces, err = strconv.Atoi(val); err == nil && f.decimalPlaces < 0 {
+			err = strconv.ErrRange
+		}
+	case "max_value":
+		f.maxValue, err = parseBound(sf, val)
+	case "min_value":
+		f.minValue, err = parseBound(sf, val)
+	case "label":
+		f.label = val
+	case "type":
+		f.typeName = val
+	case "source":
+		// A dotted source is read through a relation by the data source
+		// (models' joins): read-only, as DRF's ReadOnlyField(source=...).
+		f.readOnly = strings.Contains(val, ".") || f.readOnly
+		if f.typeName == "" && f.readOnly {
+			f.typeName = "field"
+		}
+	case "format":
+		f.format = val
+		if !formats[val] || sf.Kind != structs.Custom {
+			err = fmt.Errorf("format needs uuid, decimal or json, on a Scanner/Valuer type")
+		}
+	case "email", "url", "slug", "ip":
+		f.kind = map[string]string{"email": kindEmail, "url": kindURL, "slug": kindSlug, "ip": kindIP}[key]
+		if sf.Kind != structs.String || f.container != nil {
+			err = fmt.Errorf("%s needs a string field", key)
+		}
+	case "textarea":
+		f.textarea = true
+	case "allow_empty":
+		f.allowEmpty, err = strconv.ParseBool(val)
+	default:
+		return fmt.Errorf("unknown drf tag option %q", key)
+	}
+	if err != nil || (hasVal && val == "") {
+		return fmt.Errorf("bad drf tag option %q", opt)
+	}
+	return nil
+}
+
+// checkOptions refuses options that do not go together.
+func (f *field) checkOptions() error {
+	sf := f.sf
 	if (f.maxDigits >= 0 || f.decimalPlaces >= 0) && f.format != "decimal" {
-		return nil, fmt.Errorf("max_digits and decimal_places need a decimal field")
+		return fmt.Errorf("max_digits and decimal_places need a decimal field")
 	}
 	if f.maxDigits >= 0 && f.decimalPlaces > f.maxDigits {
-		return nil, fmt.Errorf("decimal_places cannot exceed max_digits")
+		return fmt.Errorf("decimal_places cannot exceed max_digits")
 	}
-	if f.allowNull && !sf.Nullable && sf.Kind != structs.Custom {
-		return nil, fmt.Errorf("allow_null needs a pointer field, an sql.Null type or a type that scans NULL")
+	if f.allowNull && !sf.Nullable && sf.Kind != structs.Custom && f.container == nil {
+		return fmt.Errorf("allow_null needs a pointer field, an sql.Null type or a type that scans NULL")
 	}
 	if f.readOnly && (f.writeOnly || f.required) {
-		return nil, fmt.Errorf("a read_only field cannot be write_only or required")
+		return fmt.Errorf("a read_only field cannot be write_only or required")
 	}
-	return f, nil
+	return nil
 }
 
 func parseBound(sf *structs.Field, text string) (*bound, error) {

@@ -2,11 +2,11 @@ package serializers
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"mime"
-	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
@@ -53,7 +53,24 @@ const (
 // false, an empty optional value is left out. On failure obj is unchanged
 // and the error is a 400 with DRF's field map; a nil data is "No data
 // provided", a non-object "Invalid data. Expected a dictionary, ...".
+//
+// In order, as DRF: each field's own validation (its type, bounds,
+// choices, UniqueValidator) then its ValidateField check; the
+// HiddenFields (not on partial); the model's UniqueTogetherValidators;
+// the ValidateObject checks.
 func (s *Serializer[T]) Validate(data any, obj *T, partial bool, c *Context) error {
+	return s.validate(data, obj, partial, false, c)
+}
+
+// ValidateNew is Validate of a new item (DRF's serializer without an
+// instance): a model's defaults (models.Description.ApplyDefaults) fill
+// in the fields the input leaves out, as Django's model constructor does
+// before it sets the validated values.
+func (s *Serializer[T]) ValidateNew(data any, obj *T, c *Context) error {
+	return s.validate(data, obj, false, true, c)
+}
+
+func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Context) error {
 	var errs exceptions.ValidationErrors
 	m, ok := data.(map[string]any)
 	if !ok {
@@ -65,14 +82,16 @@ func (s *Serializer[T]) Validate(data any, obj *T, partial bool, c *Context) err
 		return exceptions.ValidationError(errs)
 	}
 	form := isForm(c)
-	type set struct {
-		f *field
-		v structs.Value
-	}
-	var sets []set
-	// Custom values are decoded in place, into the copy that replaces obj
-	// once everything is valid.
+	// The values are set in a copy, which replaces obj once everything
+	// is valid.
 	tmp := *obj
+	base := unsafe.Pointer(&tmp)
+	if create && s.model != nil {
+		// Django's constructor: the defaults, then the validated values.
+		if err := s.model.ApplyDefaults(base); err != nil {
+			return err
+		}
+	}
 	for _, f := range s.fields {
 		if f.readOnly {
 			continue
@@ -87,37 +106,78 @@ func (s *Serializer[T]) Validate(data any, obj *T, partial bool, c *Context) err
 			}
 			continue
 		}
-		if f.sf.Kind == structs.Custom {
-			for _, msg := range f.decodeCustom(unsafe.Pointer(&tmp), raw, form) {
+		before := len(errs)
+		switch {
+		case f.container != nil:
+			f.decodeContainer(base, raw, &errs)
+		case f.sf.Kind == structs.Custom:
+			for _, msg := range f.decodeCustom(base, raw, form) {
 				errs.Add(f.name, msg)
 			}
+		default:
+			v, msgs := f.toInternal(raw)
+			for _, msg := range msgs {
+				errs.Add(f.name, msg)
+			}
+			if len(msgs) > 0 {
+				break
+			}
+			if f.unique && !v.Null && c != nil && c.Exists != nil {
+				taken, err := c.Exists(f.sf.Column, v.Text())
+				if err != nil {
+					return err
+				}
+				if taken {
+					errs.Add(f.name, s.uniqueMessage(f))
+					break
+				}
+			}
+			f.sf.Set(base, v)
+		}
+		if len(errs) > before {
 			continue
 		}
-		v, msgs := f.toInternal(raw)
-		for _, msg := range msgs {
-			errs.Add(f.name, msg)
-		}
-		if len(msgs) == 0 && f.unique && !v.Null && c != nil && c.Exists != nil {
-			taken, err := c.Exists(f.sf.Column, v.Text())
-			if err != nil {
-				return err
+		if f.check != nil {
+			if err := f.check(base, c); err != nil {
+				var inv *InvalidError
+				if !errors.As(err, &inv) {
+					return err
+				}
+				for _, msg := range inv.Messages {
+					errs.Add(f.name, msg)
+				}
 			}
-			if taken {
-				errs.Add(f.name, s.uniqueMessage(f))
-			}
-		}
-		if len(msgs) == 0 {
-			sets = append(sets, set{f, v})
 		}
 	}
 	if len(errs) > 0 {
 		return exceptions.ValidationError(errs)
 	}
-	for _, st := range sets {
-		st.f.sf.Set(unsafe.Pointer(&tmp), st.v)
+	if !partial {
+		for _, h := range s.hidden {
+			if err := h.set(base, c); err != nil {
+				return err
+			}
+		}
+	}
+	msgs, err := s.checkTogether(base, c)
+	if err != nil {
+		return err
+	}
+	for _, msg := range msgs {
+		errs.Add(exceptions.NonFieldErrors, msg)
+	}
+	if len(errs) > 0 {
+		return exceptions.ValidationError(errs)
 	}
 	for _, check := range s.validators {
 		if err := check(&tmp, c); err != nil {
+			var inv *InvalidError
+			if errors.As(err, &inv) {
+				for _, msg := range inv.Messages {
+					errs.Add(exceptions.NonFieldErrors, msg)
+				}
+				return exceptions.ValidationError(errs)
+			}
 			return err
 		}
 	}
@@ -144,7 +204,7 @@ func (s *Serializer[T]) UniqueViolation(column string) error {
 // already: "book with this title already exists." (the model's and the
 // field's verbose names: their names in lower-case words).
 func (s *Serializer[T]) uniqueMessage(f *field) string {
-	return verboseName(reflect.TypeFor[T]().Name()) + " with this " + strings.ReplaceAll(f.sf.Column, "_", " ") + " already exists."
+	return s.verbose + " with this " + strings.ReplaceAll(f.sf.Column, "_", " ") + " already exists."
 }
 
 // verboseName is Django's default verbose_name of a model class:
@@ -191,6 +251,9 @@ func isForm(c *Context) bool {
 
 // formValue is DRF's get_value for HTML input.
 func (f *field) formValue(m map[string]any, partial bool) (any, bool) {
+	if f.container != nil {
+		return f.formContainer(m, partial)
+	}
 	raw, ok := m[f.name]
 	if !ok {
 		if partial {
@@ -246,9 +309,15 @@ func (f *field) toInternal(raw any) (structs.Value, []string) {
 		v.Null = true
 		return v, nil
 	}
+	switch {
+	case f.kind == kindChoice:
+		return f.toChoice(raw)
+	case f.kind == kindIP:
+		return f.checked(f.toIP(raw))
+	}
 	switch f.sf.Kind {
 	case structs.String:
-		return f.toString(raw)
+		return f.checked(f.toString(raw))
 	case structs.Int, structs.Uint:
 		return f.toInteger(raw)
 	case structs.Float:
@@ -274,6 +343,25 @@ func (f *field) toInternal(raw any) (structs.Value, []string) {
 // it into the struct at base: null when allowed, else the value as JSON
 // through the type's decoder (a form's text, for a JSON field, is the
 // JSON itself, as DRF's JSONField reads HTML input). A value the type
+// checked runs the text validators of an email, URL, slug, regex or IP
+// address field on a string that is neither refused by its type nor blank
+// (DRF's run_validators, after the length checks, whose messages come
+// first).
+func (f *field) checked(v structs.Value, msgs []string) (structs.Value, []string) {
+	if f.kind == "" || (v.S == "" && len(msgs) == 0) {
+		return v, msgs
+	}
+	for _, m := range msgs {
+		if m == msgBlank || m == msgString || m == msgIP {
+			return v, msgs
+		}
+	}
+	if m := f.checkText(v.S); m != "" {
+		msgs = append(msgs, m)
+	}
+	return v, msgs
+}
+
 // refuses gets DRF's message for the field's type.
 func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 	if raw == nil && !f.allowNull {

@@ -1,0 +1,301 @@
+package serializers
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/internal/structs"
+)
+
+// container is the value of a ListField (a slice) or a DictField (a map
+// with string keys) of one scalar kind, read and written through typed
+// code chosen at setup.
+type container struct {
+	isMap bool
+	// elem is the element's kind, as a field of its own.
+	elem *structs.Field
+	// child validates each element (DRF's child=): the element's field
+	// with the child.* options of the drf tag.
+	child *field
+	codec containerCodec
+	// formKey matches a list's indexed keys in HTML input, "tags[0]".
+	formKey *regexp.Regexp
+}
+
+// containerCodec writes and stores the slice or map at p.
+type containerCodec interface {
+	appendJSON(b []byte, p unsafe.Pointer) ([]byte, error)
+	// set stores vals (under keys, for a map) at p.
+	set(p unsafe.Pointer, keys []string, vals []structs.Value)
+}
+
+// elemCodec converts an element type to and from a Value.
+type elemCodec[E any] struct {
+	get func(E) structs.Value
+	put func(structs.Value) E
+}
+
+type sliceCodec[E any] struct{ elemCodec[E] }
+
+func (c sliceCodec[E]) appendJSON(b []byte, p unsafe.Pointer) ([]byte, error) {
+	b = append(b, '[')
+	for i, e := range *(*[]E)(p) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendScalar(b, c.get(e)); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+func (c sliceCodec[E]) set(p unsafe.Pointer, _ []string, vals []structs.Value) {
+	s := make([]E, len(vals))
+	for i, v := range vals {
+		s[i] = c.put(v)
+	}
+	*(*[]E)(p) = s
+}
+
+type mapCodec[E any] struct{ elemCodec[E] }
+
+func (c mapCodec[E]) appendJSON(b []byte, p unsafe.Pointer) ([]byte, error) {
+	m := *(*map[string]E)(p)
+	b = append(b, '{')
+	for i, k := range slices.Sorted(mapKeys(m)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendString(b, k), ':')
+		var err error
+		if b, err = appendScalar(b, c.get(m[k])); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func (c mapCodec[E]) set(p unsafe.Pointer, keys []string, vals []structs.Value) {
+	m := make(map[string]E, len(vals))
+	for i, v := range vals {
+		m[keys[i]] = c.put(v)
+	}
+	*(*map[string]E)(p) = m
+}
+
+func mapKeys[E any](m map[string]E) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func sortedKeys(m map[string]any) []string { return slices.Sorted(mapKeys(m)) }
+
+// elemCodecs are the element types a list or dictionary may hold.
+var elemCodecs = map[reflect.Type]func(isMap bool) (containerCodec, structs.Kind, int){
+	reflect.TypeFor[string]():  codecFor(structs.String, 0, func(v structs.Value) string { return v.S }, func(e string) structs.Value { return structs.Value{Kind: structs.String, S: e} }),
+	reflect.TypeFor[bool]():    codecFor(structs.Bool, 0, func(v structs.Value) bool { return v.B }, func(e bool) structs.Value { return structs.Value{Kind: structs.Bool, B: e} }),
+	reflect.TypeFor[int]():     codecFor(structs.Int, strconv.IntSize, func(v structs.Value) int { return int(v.I) }, func(e int) structs.Value { return structs.Value{Kind: structs.Int, I: int64(e)} }),
+	reflect.TypeFor[int32]():   codecFor(structs.Int, 32, func(v structs.Value) int32 { return int32(v.I) }, func(e int32) structs.Value { return structs.Value{Kind: structs.Int, I: int64(e)} }),
+	reflect.TypeFor[int64]():   codecFor(structs.Int, 64, func(v structs.Value) int64 { return v.I }, func(e int64) structs.Value { return structs.Value{Kind: structs.Int, I: e} }),
+	reflect.TypeFor[float64](): codecFor(structs.Float, 64, func(v structs.Value) float64 { return v.F }, func(e float64) structs.Value { return structs.Value{Kind: structs.Float, F: e} }),
+}
+
+func codecFor[E any](kind structs.Kind, bits int, put func(structs.Value) E, get func(E) structs.Value) func(bool) (containerCodec, structs.Kind, int) {
+	ec := elemCodec[E]{get: get, put: put}
+	return func(isMap bool) (containerCodec, structs.Kind, int) {
+		if isMap {
+			return mapCodec[E]{ec}, kind, bits
+		}
+		return sliceCodec[E]{ec}, kind, bits
+	}
+}
+
+// containerOf is the container of a slice or string-keyed map field of a
+// scalar element type, nil for another field.
+func containerOf(sf *structs.Field) *container {
+	t := sf.Type
+	isMap := t.Kind() == reflect.Map && t.Key().Kind() == reflect.String
+	if t.Kind() != reflect.Slice && !isMap {
+		return nil
+	}
+	mk, ok := elemCodecs[t.Elem()]
+	if !ok {
+		return nil
+	}
+	codec, kind, bits := mk(isMap)
+	elem := &structs.Field{Name: sf.Name, Kind: kind, Bits: bits, Type: t.Elem()}
+	return &container{isMap: isMap, elem: elem, codec: codec,
+		child: &field{sf: elem, trim: true, maxLength: -1, minLength: -1, maxDigits: -1, decimalPlaces: -1}}
+}
+
+// decodeContainer validates a list or dictionary (DRF's ListField,
+// DictField and MultipleChoiceField) and stores it at base; it adds the
+// errors, each item's under its index or key, to errs.
+func (f *field) decodeContainer(base unsafe.Pointer, raw any, errs *exceptions.ValidationErrors) {
+	c := f.container
+	if raw == nil {
+		if !f.allowNull {
+			errs.Add(f.name, msgNull)
+		}
+		return
+	}
+	var keys []string
+	var items []any
+	switch x := raw.(type) {
+	case []any:
+		if c.isMap {
+			errs.Add(f.name, fmt.Sprintf(msgNotADict, pythonType(raw)))
+			return
+		}
+		items = x
+	case map[string]any:
+		if !c.isMap {
+			errs.Add(f.name, fmt.Sprintf(msgNotAList, "dict"))
+			return
+		}
+		keys = sortedKeys(x)
+		for _, k := range keys {
+			items = append(items, x[k])
+		}
+	default:
+		msg := msgNotAList
+		if c.isMap {
+			msg = msgNotADict
+		}
+		errs.Add(f.name, fmt.Sprintf(msg, pythonType(raw)))
+		return
+	}
+	vals := make([]structs.Value, 0, len(items))
+	if f.kind == kindMultiple {
+		// A set of choices: the first invalid one is the error.
+		seen := map[string]bool{}
+		for _, it := range items {
+			v, msgs := f.toChoice(it)
+			if len(msgs) > 0 {
+				errs.Add(f.name, msgs[0])
+				return
+			}
+			if !seen[v.S] {
+				seen[v.S] = true
+				vals = append(vals, v)
+			}
+		}
+		if !f.allowEmpty && len(vals) == 0 {
+			errs.Add(f.name, msgEmptyList)
+			return
+		}
+		c.codec.set(f.sf.Addr(base), nil, vals)
+		return
+	}
+	if !f.allowEmpty && len(items) == 0 {
+		errs.Add(f.name, msgEmptyList)
+		return
+	}
+	failed := false
+	for i, it := range items {
+		key := strconv.Itoa(i)
+		if c.isMap {
+			key = keys[i]
+		}
+		v, msgs := c.child.toInternal(it)
+		for _, m := range msgs {
+			errs.AddItem(f.name, key, m)
+			failed = true
+		}
+		vals = append(vals, v)
+	}
+	if !failed {
+		c.codec.set(f.sf.Addr(base), keys, vals)
+	}
+}
+
+// appendContainer writes a list or dictionary field.
+func (f *field) appendContainer(b []byte, obj unsafe.Pointer) ([]byte, error) {
+	return f.container.codec.appendJSON(b, f.sf.Addr(obj))
+}
+
+// formContainer is DRF's get_value of a list, a multiple choice or a
+// dictionary in HTML input: the field's own value as a list of one, else
+// the indexed keys "tags[0]", "tags[1]" (a dictionary: "scores.a"); a
+// multiple choice absent from a full form is an empty list.
+func (f *field) formContainer(m map[string]any, partial bool) (any, bool) {
+	if v, ok := m[f.name]; ok && !f.container.isMap {
+		return []any{v}, true
+	}
+	if f.container.isMap {
+		out := map[string]any{}
+		for k, v := range m {
+			if key, ok := strings.CutPrefix(k, f.name+"."); ok {
+				out[key] = v
+			}
+		}
+		if len(out) == 0 {
+			return nil, false
+		}
+		return out, true
+	}
+	type indexed struct {
+		i int
+		v any
+	}
+	var found []indexed
+	for k, v := range m {
+		if sub := f.container.formKey.FindStringSubmatch(k); sub != nil {
+			i, err := strconv.Atoi(sub[1])
+			if err == nil {
+				found = append(found, indexed{i, v})
+			}
+		}
+	}
+	if len(found) == 0 {
+		if f.kind == kindMultiple && !partial {
+			return []any{}, true
+		}
+		return nil, false
+	}
+	slices.SortFunc(found, func(a, b indexed) int { return a.i - b.i })
+	out := make([]any, len(found))
+	for i, x := range found {
+		out[i] = x.v
+	}
+	return out, true
+}
+
+// appendScalar writes a scalar Value as JSON.
+func appendScalar(b []byte, v structs.Value) ([]byte, error) {
+	if v.Null {
+		return append(b, "null"...), nil
+	}
+	switch v.Kind {
+	case structs.String:
+		return appendString(b, v.S), nil
+	case structs.Bool:
+		return strconv.AppendBool(b, v.B), nil
+	case structs.Int:
+		return strconv.AppendInt(b, v.I, 10), nil
+	case structs.Uint:
+		return strconv.AppendUint(b, v.U, 10), nil
+	case structs.Float:
+		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
+			return nil, errNonFinite
+		}
+		return structs.AppendPythonFloat(b, v.F), nil
+	case structs.Time:
+		return appendTime(b, v.T), nil
+	}
+	return append(b, "null"...), nil
+}

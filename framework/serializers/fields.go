@@ -1,0 +1,281 @@
+package serializers
+
+import (
+	"fmt"
+	"net/netip"
+	"regexp"
+	"strings"
+
+	"github.com/go-drf/drf/framework/models"
+	"github.com/go-drf/drf/internal/structs"
+)
+
+// The DRF field classes a field can be beyond its Go type's (field.kind).
+const (
+	kindChoice   = "choice"          // ChoiceField
+	kindMultiple = "multiple choice" // MultipleChoiceField
+	kindEmail    = "email"           // EmailField
+	kindURL      = "url"             // URLField
+	kindSlug     = "slug"            // SlugField
+	kindRegex    = "regex"           // RegexField
+	kindIP       = "ip"              // IPAddressField
+)
+
+// DRF's and Django's messages of the fields of this file.
+const (
+	msgInvalidChoice = "\"%s\" is not a valid choice."
+	msgNotAList      = "Expected a list of items but got type \"%s\"."
+	msgNotADict      = "Expected a dictionary of items but got type \"%s\"."
+	msgEmptyList     = "This list may not be empty."
+	msgEmail         = "Enter a valid email address."
+	msgURL           = "Enter a valid URL."
+	msgSlug          = "Enter a valid \"slug\" consisting of letters, numbers, underscores or hyphens."
+	msgRegex         = "This value does not match the required pattern."
+	msgIP            = "Enter a valid IPv4 or IPv6 address."
+)
+
+// choice is one valid value of a choice field: its text (the key DRF
+// matches str(input) against), label and value in the field's kind.
+type choice struct {
+	text, label string
+	v           structs.Value
+}
+
+// Choices makes the field a ChoiceField of those values (DRF's
+// ChoiceField(choices=...)), or, for a []string field, a
+// MultipleChoiceField. A model field's choices (models.Meta.Choices) need
+// no option. field is the field's JSON name; each Choice's Value must be
+// a valid value of the field's type (checked at setup).
+func Choices(field string, choices []models.Choice) Option {
+	return optionFunc(func(o *options) {
+		o.choices = append(o.choices, fieldChoices{field: field, choices: choices})
+	})
+}
+
+type fieldChoices struct {
+	field   string
+	choices []models.Choice
+}
+
+// Regex makes the field a RegexField: its text must match pattern (Go's
+// regexp syntax, searched as Django's RegexValidator searches), else
+// "This value does not match the required pattern.".
+func Regex(field, pattern string) Option {
+	return optionFunc(func(o *options) { o.regexes = append(o.regexes, [2]string{field, pattern}) })
+}
+
+// setChoices makes f a choice field of cs, parsing each value at setup.
+func (f *field) setChoices(cs []models.Choice) error {
+	if f.container != nil {
+		if f.container.elem.Kind != structs.String || f.container.isMap {
+			return fmt.Errorf("choices need a scalar field or a []string")
+		}
+		f.kind = kindMultiple
+	} else {
+		if f.sf == nil || f.sf.Kind == structs.Custom || f.sf.Kind == structs.Unsupported || f.sf.Kind == structs.Time {
+			return fmt.Errorf("choices need a string, number or boolean field")
+		}
+		f.kind = kindChoice
+	}
+	f.choices = f.choices[:0]
+	for _, c := range cs {
+		v := structs.Value{Kind: structs.String, S: c.Value}
+		if f.container == nil && f.sf.Kind != structs.String {
+			var err error
+			if v, err = f.sf.Parse(c.Value); err != nil {
+				return fmt.Errorf("choice %q is not a value of the field", c.Value)
+			}
+		}
+		f.choices = append(f.choices, choice{text: c.Value, label: c.Label, v: v})
+	}
+	f.maxLength, f.minLength = -1, -1
+	return nil
+}
+
+// toChoice is DRF's ChoiceField.to_internal_value: "" when blank is
+// allowed, else the choice whose text is str(input).
+func (f *field) toChoice(raw any) (structs.Value, []string) {
+	if raw == "" && f.allowBlank {
+		return structs.Value{Kind: f.sf.Kind}, nil
+	}
+	text := pythonText(raw)
+	for _, c := range f.choices {
+		if c.text == text {
+			return c.v, nil
+		}
+	}
+	return structs.Value{}, []string{fmt.Sprintf(msgInvalidChoice, text)}
+}
+
+// pythonText is Python's str() of a JSON value, as DRF's messages print
+// their input: True, 1.5, ['a', 1], {'a': None}.
+func pythonText(raw any) string {
+	if s, ok := pythonStr(raw); ok {
+		return s
+	}
+	return pythonRepr(raw)
+}
+
+func pythonRepr(raw any) string {
+	switch x := raw.(type) {
+	case nil:
+		return "None"
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case string:
+		return "'" + strings.ReplaceAll(strings.ReplaceAll(x, `\`, `\\`), "'", `\'`) + "'"
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = pythonRepr(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		parts := make([]string, 0, len(x))
+		for _, k := range sortedKeys(x) {
+			parts = append(parts, pythonRepr(k)+": "+pythonRepr(x[k]))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	s, _ := pythonStr(raw)
+	return s
+}
+
+// checkText runs the validators of the text fields (DRF's EmailField,
+// URLField, SlugField and RegexField) on a valid string.
+func (f *field) checkText(s string) string {
+	switch f.kind {
+	case kindEmail:
+		if !validEmail(s) {
+			return msgEmail
+		}
+	case kindURL:
+		if !validURL(s) {
+			return msgURL
+		}
+	case kindSlug:
+		if !slugRE.MatchString(s) {
+			return msgSlug
+		}
+	case kindRegex:
+		if !f.pattern.MatchString(s) {
+			return msgRegex
+		}
+	case kindIP:
+		if !validIP46(s) {
+			return msgIP
+		}
+	}
+	return ""
+}
+
+// toIP is DRF's IPAddressField: text only; an address with a colon is
+// cleaned as Django's clean_ipv6_address (an IPv4-mapped one unpacked),
+// other text is a CharField's, checked as an IPv4 or IPv6 address.
+func (f *field) toIP(raw any) (structs.Value, []string) {
+	s, ok := raw.(string)
+	if !ok {
+		return structs.Value{}, []string{msgIP}
+	}
+	if strings.Contains(s, ":") {
+		a, err := netip.ParseAddr(s)
+		if err != nil || !a.Is6() {
+			return structs.Value{}, []string{msgIP}
+		}
+		a = a.WithZone("")
+		if a.Is4In6() {
+			return structs.Value{Kind: structs.String, S: a.Unmap().String()}, nil
+		}
+		return structs.Value{Kind: structs.String, S: a.String()}, nil
+	}
+	return f.toString(raw)
+}
+
+var slugRE = regexp.MustCompile(`^[-a-zA-Z0-9_]+$`)
+
+// validIP46 is Django's validate_ipv46_address.
+func validIP46(s string) bool {
+	a, err := netip.ParseAddr(s)
+	return err == nil && a.Zone() == ""
+}
+
+// Django 3.2's EmailValidator: the user part, the domain part (a
+// lookbehind-free spelling of the same language), a literal address.
+var (
+	emailUserRE = regexp.MustCompile(`(?i)(^[-!#$%&'*+/=?^_` + "`" + `{}|~0-9A-Z]+(\.[-!#$%&'*+/=?^_` + "`" + `{}|~0-9A-Z]+)*\z` +
+		`|^"([\x01-\x08\x0b\x0c\x0e-\x1f!#-\[\]-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])*"\z)`)
+	emailDomainRE  = regexp.MustCompile(`(?i)^((?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+)(?:[A-Z0-9-]{1,62}[A-Z0-9])\z`)
+	emailLiteralRE = regexp.MustCompile(`(?i)^\[([A-F0-9:.]+)\]\z`)
+)
+
+func validEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	if at < 0 {
+		return false
+	}
+	user, domain := s[:at], s[at+1:]
+	if !emailUserRE.MatchString(user) {
+		return false
+	}
+	if domain == "localhost" || emailDomainRE.MatchString(domain) {
+		return true
+	}
+	if m := emailLiteralRE.FindStringSubmatch(domain); m != nil {
+		return validIP46(m[1])
+	}
+	return false
+}
+
+// Django 3.2's URLValidator, its lookarounds spelled without them.
+var urlRE = func() *regexp.Regexp {
+	const ul = `\x{00a1}-\x{ffff}`
+	ipv4 := `(?:25[0-5]|2[0-4]\d|[0-1]?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|[0-1]?\d?\d)){3}`
+	ipv6 := `\[[0-9a-f:.]+\]`
+	hostname := `[a-z` + ul + `0-9](?:[a-z` + ul + `0-9-]{0,61}[a-z` + ul + `0-9])?`
+	domain := `(?:\.[a-z` + ul + `0-9](?:[a-z` + ul + `0-9-]{0,61}[a-z` + ul + `0-9])?)*`
+	tld := `\.(?:[a-z` + ul + `][a-z` + ul + `-]{0,61}[a-z` + ul + `]|xn--[a-z0-9]{1,59})\.?`
+	host := `(` + hostname + domain + tld + `|localhost)`
+	return regexp.MustCompile(`(?i)^(?:[a-z0-9.+-]*)://` +
+		`(?:[^\s:@/]+(?::[^\s:@/]*)?@)?` +
+		`(?:` + ipv4 + `|` + ipv6 + `|` + host + `)` +
+		`(?::\d{2,5})?` +
+		`(?:[/?#][^\s]*)?\z`)
+}()
+
+var urlIPv6HostRE = regexp.MustCompile(`^\[(.+)\](?::\d{2,5})?$`)
+
+func validURL(s string) bool {
+	if strings.ContainsAny(s, "\t\r\n") {
+		return false
+	}
+	scheme, _, _ := strings.Cut(s, "://")
+	switch strings.ToLower(scheme) {
+	case "http", "https", "ftp", "ftps":
+	default:
+		return false
+	}
+	if !urlRE.MatchString(s) {
+		return false
+	}
+	rest := s[len(scheme)+3:]
+	netloc := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		netloc = rest[:i]
+	}
+	if m := urlIPv6HostRE.FindStringSubmatch(netloc); m != nil {
+		a, err := netip.ParseAddr(m[1])
+		if err != nil || !a.Is6() {
+			return false
+		}
+	}
+	host := netloc[strings.LastIndexByte(netloc, '@')+1:]
+	if strings.HasPrefix(host, "[") {
+		host = host[:strings.IndexByte(host, ']')+1]
+	} else if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host = host[:i]
+	}
+	return len(host) <= 253
+}

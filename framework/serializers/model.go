@@ -1,0 +1,163 @@
+package serializers
+
+import (
+	"reflect"
+	"strings"
+	"unsafe"
+
+	"github.com/go-drf/drf/framework/models"
+	"github.com/go-drf/drf/internal/structs"
+)
+
+// modelInfo is the model declaration of a serializer's type, nil for a
+// type that is no model.
+type modelInfo struct {
+	desc *models.Description
+}
+
+// modelOf describes T's model declaration when T (or *T) implements
+// models.Model; nil otherwise.
+func modelOf[T any]() (*modelInfo, error) {
+	t := reflect.TypeFor[T]()
+	model := reflect.TypeFor[models.Model]()
+	if !t.Implements(model) && !reflect.PointerTo(t).Implements(model) {
+		return nil, nil
+	}
+	d, err := models.Describe(t)
+	if err != nil {
+		return nil, err
+	}
+	return &modelInfo{desc: d}, nil
+}
+
+// field is the model field of sf, nil when sf is no column or the type no
+// model.
+func (m *modelInfo) field(sf *structs.Field) *models.Field {
+	if m == nil || sf.Column == "" {
+		return nil
+	}
+	for _, f := range m.desc.Fields {
+		if f.Column == sf.Column {
+			return f
+		}
+	}
+	return nil
+}
+
+// fromModel derives the field's options from its model field, as DRF's
+// ModelSerializer.build_standard_field and get_field_kwargs do: an auto
+// primary key or a field that is not editable (auto_now, auto_now_add,
+// editable=false) is read-only and nothing else; a default, blank or null
+// makes it optional; null allows null, blank a blank string (of the
+// character fields); choices make a ChoiceField (without max_length);
+// EmailField, URLField, SlugField and GenericIPAddressField are their DRF
+// fields; a TextField is written in a textarea; unique adds
+// UniqueValidator.
+func (f *field) fromModel(mf *models.Field) error {
+	if mf.Generated() || !mf.Editable {
+		f.readOnly = true
+		return nil
+	}
+	f.required = !(mf.HasDefault || mf.Blank || mf.Null)
+	f.allowNull = f.allowNull || mf.Null
+	switch mf.Kind {
+	case models.CharField, models.TextField, models.EmailField, models.URLField, models.SlugField:
+		f.allowBlank = mf.Blank
+		if mf.MaxLength > 0 {
+			f.maxLength = mf.MaxLength
+		}
+	}
+	switch mf.Kind {
+	case models.TextField:
+		f.textarea = mf.Choices == nil
+	case models.EmailField:
+		f.kind = kindEmail
+	case models.URLField:
+		f.kind = kindURL
+	case models.SlugField:
+		f.kind = kindSlug
+	case models.GenericIPAddressField:
+		f.kind = kindIP
+	case models.DecimalField:
+		f.maxDigits, f.decimalPlaces = mf.MaxDigits, mf.DecimalPlaces
+	}
+	f.unique = mf.Unique
+	if mf.Choices != nil {
+		return f.setChoices(mf.Choices)
+	}
+	return nil
+}
+
+// bindModel keeps the model's description, for its defaults, and reads
+// its unique-together sets.
+func (s *Serializer[T]) bindModel(m *modelInfo) error {
+	if m == nil {
+		return nil
+	}
+	s.verbose, s.model = m.desc.Meta.VerboseName, m.desc
+	for _, set := range m.desc.Meta.UniqueTogether {
+		var fields []*field
+		for _, name := range set {
+			mf := m.desc.Field(name)
+			var sf *field
+			for _, f := range s.fields {
+				if f.sf != nil && f.sf.Column == mf.Column {
+					sf = f
+				}
+			}
+			if sf == nil {
+				// DRF checks a set only when the serializer holds all its fields.
+				fields = nil
+				break
+			}
+			if !sf.readOnly && !mf.HasDefault {
+				sf.required = true
+			}
+			fields = append(fields, sf)
+		}
+		if fields != nil {
+			s.together = append(s.together, fields)
+		}
+	}
+	return nil
+}
+
+// uniqueTogetherMessage is DRF's UniqueTogetherValidator message.
+func uniqueTogetherMessage(fields []*field) string {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.name
+	}
+	return "The fields " + strings.Join(names, ", ") + " must make a unique set."
+}
+
+// checkTogether runs the UniqueTogetherValidators on the new values in
+// base: a set whose values are all non-null and held by another item is
+// a non-field error.
+func (s *Serializer[T]) checkTogether(base unsafe.Pointer, c *Context) ([]string, error) {
+	if c == nil || c.ExistsTogether == nil {
+		return nil, nil
+	}
+	var msgs []string
+	for _, set := range s.together {
+		cols := make([]string, len(set))
+		vals := make([]string, len(set))
+		null := false
+		for i, f := range set {
+			v := f.sf.Get(base)
+			null = null || v.Null
+			cols[i], vals[i] = f.sf.Column, v.Text()
+		}
+		if null {
+			continue
+		}
+		taken, err := c.ExistsTogether(cols, vals)
+		if err != nil {
+			return nil, err
+		}
+		if taken {
+			msgs = append(msgs, uniqueTogetherMessage(set))
+		}
+	}
+	return msgs, nil
+}

@@ -1,0 +1,135 @@
+"""DRF 3.14's answers for the serializer fields of framework/serializers.
+
+Run with Debian's Django 3.2 / DRF 3.14:
+
+    /usr/bin/python3 framework/serializers/testdata/drf_fields.py
+
+It prints, as JSON, the OPTIONS metadata (SimpleMetadata), the errors of
+invalid input, the validated data of valid input and the browsable form
+(HTMLFormRenderer) of a model serializer and a plain serializer holding
+every non-relational field type; fields_drf_test.go pins what it prints.
+"""
+import json
+
+import django
+from django.conf import settings
+
+settings.configure(
+    DEBUG=True,
+    SECRET_KEY="x",
+    INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "rest_framework"],
+    DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}},
+    TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True}],
+    USE_TZ=True,
+)
+django.setup()
+
+from django.db import connection, models  # noqa: E402
+from rest_framework import serializers  # noqa: E402
+from rest_framework.metadata import SimpleMetadata  # noqa: E402
+from rest_framework.renderers import HTMLFormRenderer  # noqa: E402
+
+LANGUAGES = [("go", "Go"), ("python", "Python")]
+
+
+class Snippet(models.Model):
+    created = models.DateTimeField(auto_now_add=True)
+    title = models.CharField(max_length=100, blank=True, default="")
+    code = models.TextField()
+    linenos = models.BooleanField(default=False)
+    language = models.CharField(choices=LANGUAGES, default="python", max_length=100)
+    email = models.EmailField(null=True)
+    homepage = models.URLField(blank=True)
+    slug = models.SlugField(unique=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    hidden = models.IntegerField(editable=False, default=0)
+    rank = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        app_label = "snippets"
+        unique_together = [("title", "code")]
+
+
+class SnippetSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Snippet
+        fields = ["id", "created", "title", "code", "linenos", "language", "email",
+                  "homepage", "slug", "ip", "hidden", "rank"]
+
+
+class Extras(serializers.Serializer):
+    color = serializers.ChoiceField(choices=[("red", "Red"), ("green", "Green")])
+    colors = serializers.MultipleChoiceField(choices=[("red", "Red"), ("green", "Green")], required=False)
+    email = serializers.EmailField()
+    url = serializers.URLField(required=False)
+    code = serializers.RegexField(r"^[A-Z]{3}$", required=False)
+    slug = serializers.SlugField(required=False)
+    ip = serializers.IPAddressField(required=False)
+    tags = serializers.ListField(child=serializers.IntegerField(), required=False)
+    scores = serializers.DictField(child=serializers.IntegerField(), required=False)
+    words = serializers.ListField(child=serializers.CharField(max_length=3), required=False)
+    note = serializers.CharField(style={"base_template": "textarea.html"}, required=False)
+    shout = serializers.SerializerMethodField()
+    owner = serializers.HiddenField(default=1)
+
+    def get_shout(self, obj):
+        return "hi"
+
+
+def info(ser):
+    return SimpleMetadata().get_serializer_info(ser)
+
+
+def errors(cls, data, **kw):
+    s = cls(data=data, **kw)
+    if s.is_valid():
+        return {"valid": json.loads(json.dumps(s.validated_data, default=str))}
+    return {"errors": s.errors}
+
+
+def form(ser, data=None):
+    if data is not None:
+        ser = type(ser)(data=data)
+        ser.is_valid()
+    return str(HTMLFormRenderer().render(ser.data, renderer_context={"style": {}}))
+
+
+with connection.schema_editor() as editor:
+    editor.create_model(Snippet)
+Snippet.objects.create(title="taken", code="x", slug="taken")
+
+out = {
+    "model_info": info(SnippetSerializer()),
+    "model_repr": repr(SnippetSerializer()),
+    "extras_info": info(Extras()),
+    "model_errors": {
+        "empty": errors(SnippetSerializer, {}),
+        "bad": errors(SnippetSerializer, {
+            "code": "c", "language": "cobol", "email": "nope", "homepage": "nope",
+            "slug": "a b", "ip": "1.2.3", "rank": -1, "title": "t" * 101}),
+        "null": errors(SnippetSerializer, {"code": None, "language": None, "email": None, "slug": None, "ip": None, "title": None}),
+        "blank": errors(SnippetSerializer, {"code": "", "language": "", "email": "", "homepage": "", "slug": "", "ip": ""}),
+        "unique": errors(SnippetSerializer, {"code": "x", "slug": "taken", "title": "taken"}),
+        "together": errors(SnippetSerializer, {"code": "x", "slug": "fresh", "title": "taken"}),
+        "good": errors(SnippetSerializer, {"code": "c", "slug": "s-1", "email": "A@Example.COM", "homepage": "http://x.org", "ip": "::ffff:1.2.3.4"}),
+        "partial": errors(SnippetSerializer, {"language": "go"}, partial=True),
+    },
+    "extras_errors": {
+        "empty": errors(Extras, {}),
+        "bad": errors(Extras, {
+            "color": "blue", "colors": "red", "email": "a@", "url": "ftp:/x", "code": "abc",
+            "slug": "é", "ip": "x", "tags": [1, "x", 3, "y"], "scores": {"a": 1, "b": "z"},
+            "words": ["abcd", "ab"]}),
+        "types": errors(Extras, {"color": 1, "colors": ["red", "blue"], "email": 3, "tags": "1", "scores": [1]}),
+        "nulls": errors(Extras, {"color": None, "colors": None, "email": None, "tags": None, "scores": None}),
+        "blank": errors(Extras, {"color": "", "colors": [], "email": ""}),
+        "good": errors(Extras, {"color": "red", "colors": ["red", "red", "green"], "email": "a@b.co",
+                                "tags": ["1", 2], "scores": {"a": "3"}, "code": "ABC"}),
+        "partial": errors(Extras, {"tags": [1]}, partial=True),
+    },
+    "model_form": form(SnippetSerializer()),
+    "model_form_filled": form(SnippetSerializer(), {"code": "a\nb", "language": "go", "email": "a@b.co", "slug": "s"}),
+    "extras_form": form(Extras()),
+    "extras_form_filled": form(Extras(), {"color": "green", "colors": ["red"], "email": "a@b.co", "tags": [1, 2]}),
+}
+print(json.dumps(out, indent=1, default=str))
