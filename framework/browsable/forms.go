@@ -38,8 +38,16 @@ type editForm struct {
 type formField struct {
 	Name, Label string
 	// Input is the input's type: text, number, checkbox, datetime-local,
-	// or textarea (a JSON field's, as DRF's JSONField style).
+	// email, url, select (a choice field's, with Multiple for a multiple
+	// choice field's), textarea (a JSON field's or a text field's, as
+	// DRF's styles), or "" for a field that HTML input cannot hold (a list
+	// or a dictionary: Note says so, in DRF's words).
 	Input string
+	// Options are a select's options; Multiple makes it a multiple select.
+	Options  []formOption
+	Multiple bool
+	// Note replaces the input of a field that HTML cannot hold.
+	Note string
 	// Value is the initial value; Checked that of a checkbox.
 	Value   string
 	Checked bool
@@ -50,6 +58,12 @@ type formField struct {
 	MaxLength int
 	Min, Max  string
 	Step      string
+}
+
+// formOption is one option of a select.
+type formOption struct {
+	Value, Label string
+	Selected     bool
 }
 
 // permitted reports whether r's user may send method to v (DRF's
@@ -163,9 +177,13 @@ func initialContent(fields []framework.FieldDescription) string {
 		name, _ := json.Marshal(f.Name)
 		b.WriteString("\n    " + string(name) + ": ")
 		switch {
-		case f.Type == "string" && f.Format == "":
+		case textTypes[f.Type] && f.Format == "":
 			// A CharField's initial ""; a UUIDField's is None.
 			b.WriteString(`""`)
+		case f.Type == "list":
+			b.WriteString("[]")
+		case f.Type == "nested object":
+			b.WriteString("{}")
 		case f.Type == "boolean":
 			b.WriteString("false")
 		default:
@@ -178,6 +196,9 @@ func initialContent(fields []framework.FieldDescription) string {
 	b.WriteString("}")
 	return b.String()
 }
+
+// textTypes are the OPTIONS types of DRF's CharField and its subclasses.
+var textTypes = map[string]bool{"string": true, "email": true, "url": true, "slug": true, "regex": true}
 
 // htmlFields are the inputs of the writable fields, with the item's
 // values when it is given.
@@ -198,8 +219,17 @@ func htmlFields(fields []framework.FieldDescription, item map[string]any) []form
 			in.Input = "checkbox"
 		case "datetime":
 			in.Input, in.Step = "datetime-local", "1"
+		case "email", "url":
+			in.Input = f.Type
+		case "choice", "multiple choice":
+			in.Input, in.Multiple, in.MaxLength = "select", f.Type == "multiple choice", -1
+			in.Options = options(f, item[f.Name])
+		case "list":
+			in.Input, in.Note = "", "Lists are not currently supported in HTML input."
+		case "nested object":
+			in.Input, in.Note = "", "Dictionaries are not currently supported in HTML input."
 		}
-		if f.Format == "json" {
+		if f.Format == "json" || f.TextArea {
 			in.Input = "textarea"
 		}
 		switch value := item[f.Name].(type) {
@@ -213,10 +243,37 @@ func htmlFields(fields []framework.FieldDescription, item map[string]any) []form
 		case bool:
 			in.Checked = value
 		}
-		if in.Input == "textarea" && item != nil {
+		if f.Format == "json" && item != nil {
 			in.Value = jsonText(item[f.Name])
 		}
 		out = append(out, in)
+	}
+	return out
+}
+
+// options are the options of a choice field's select, those of value
+// (a choice, or a list of them) selected; a field that may be blank or
+// null has the empty option "--------" first, as DRF's select.html.
+func options(f framework.FieldDescription, value any) []formOption {
+	selected := map[string]bool{}
+	values, ok := value.([]any)
+	if !ok && value != nil {
+		values = []any{value}
+	}
+	for _, v := range values {
+		switch v := v.(type) {
+		case string:
+			selected[v] = true
+		case json.Number:
+			selected[v.String()] = true
+		}
+	}
+	var out []formOption
+	if f.Type == "choice" && (f.AllowBlank || f.AllowNull) {
+		out = append(out, formOption{Label: "--------", Selected: len(selected) == 0 || selected[""]})
+	}
+	for _, c := range f.Choices {
+		out = append(out, formOption{Value: c.Value, Label: c.Label, Selected: selected[c.Value]})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/generics"
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/routers"
@@ -94,4 +95,67 @@ func TestPutFormFilledWithTheItem(t *testing.T) {
 		`<form class="send" id="delete-form">`,
 	)
 	mustNotContain(t, body, `id="post-`)
+}
+
+// Snippet is a model of the tutorial's kind: a TextField, choices with
+// a default and blank ones, an email and a URL, a multiple choice and a
+// list.
+type Snippet struct {
+	ID       int64    `db:"id" json:"id"`
+	Code     string   `db:"code" json:"code"`
+	Language string   `db:"language" json:"language" model:"max_length=100,default=python"`
+	Style    string   `db:"style" json:"style" model:"max_length=100,blank"`
+	Email    string   `db:"email" json:"email" model:"field=EmailField,blank"`
+	Homepage string   `db:"homepage" json:"homepage" model:"field=URLField,blank"`
+	Colors   []string `json:"colors"`
+	Tags     []string `json:"tags"`
+}
+
+// Meta gives the choices of language and style.
+func (Snippet) Meta() models.Meta {
+	return models.Meta{App: "snippets", Choices: map[string][]models.Choice{
+		"language": {{Value: "go", Label: "Go"}, {Value: "python", Label: "Python"}},
+		"style":    {{Value: "friendly", Label: "friendly"}, {Value: "monokai", Label: "monokai"}},
+	}}
+}
+
+// The forms of DRF's HTMLFormRenderer for the same serializer
+// (testdata/drf_fields.py of framework/serializers): a select for a
+// choice field with the item's value selected (and DRF's "--------"
+// option first when the field may be blank), a multiple select for a
+// multiple choice field, a textarea that keeps a TextField's newlines,
+// email and url inputs, and DRF's note for a list; the raw data starts a
+// choice at null and a list at [].
+func TestFormsOfEveryFieldType(t *testing.T) {
+	api := framework.NewAPI(nil, settings)
+	vs := &generics.ModelViewSet[Snippet]{}
+	vs.Source = queryset.MustSlice([]Snippet{{ID: 1, Code: "a\n<b>", Language: "go", Colors: []string{"red"}}})
+	vs.Serializer = serializers.MustNew[Snippet](serializers.Choices("colors",
+		[]models.Choice{{Value: "red", Label: "Red"}, {Value: "green", Label: "Green"}}))
+	keep := func(*request.Request, *Snippet) error { return nil }
+	vs.PerformCreate, vs.PerformUpdate, vs.PerformDestroy = keep, keep, keep
+	var router routers.SimpleRouter
+	router.Register("snippets", vs, "snippet")
+	router.Mount(api)
+	srv := httptest.NewServer(api)
+	t.Cleanup(srv.Close)
+
+	list := html(t, srv, "/snippets/", "X-User", "alice")
+	mustContain(t, list,
+		`<label for="post-code">Code *</label><textarea id="post-code" name="code" rows="5"></textarea>`,
+		`<label for="post-language">Language</label><select id="post-language" name="language"><option value="go">Go</option><option value="python">Python</option></select>`,
+		`<select id="post-style" name="style"><option value="" selected>--------</option><option value="friendly">friendly</option><option value="monokai">monokai</option></select>`,
+		`<input type="email" id="post-email" name="email" value="" maxlength="254">`,
+		`<input type="url" id="post-homepage" name="homepage" value="" maxlength="200">`,
+		`<select id="post-colors" name="colors" multiple><option value="red">Red</option><option value="green">Green</option></select>`,
+		`<label for="post-tags">Tags</label><p class="static" id="post-tags">Lists are not currently supported in HTML input.</p>`,
+		"&#34;language&#34;: null,",
+		"&#34;colors&#34;: null,\n    &#34;tags&#34;: []\n}",
+	)
+	item := html(t, srv, "/snippets/1/", "X-User", "alice")
+	mustContain(t, item,
+		"<textarea id=\"put-code\" name=\"code\" rows=\"5\">a\n&lt;b&gt;</textarea>",
+		`<select id="put-language" name="language"><option value="go" selected>Go</option><option value="python">Python</option></select>`,
+		`<select id="put-colors" name="colors" multiple><option value="red" selected>Red</option><option value="green">Green</option></select>`,
+	)
 }
