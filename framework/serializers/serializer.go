@@ -277,7 +277,7 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 	})
 	s.fields = order
 	for _, f := range order {
-		if f.sf != nil && f.container == nil {
+		if f.sf != nil && f.container == nil && f.compute == nil {
 			if err := f.sf.Supported(); err != nil {
 				return nil, fmt.Errorf("serializers: %w", err)
 			}
@@ -431,6 +431,10 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 		f.label = val
 	case "type":
 		f.typeName = val
+	case "view_name":
+		// DRF's HyperlinkedRelatedField(view_name=..., read_only=True).
+		f.compute, err = relatedLinks(sf, val)
+		f.readOnly, f.link, f.container = true, true, nil
 	case "source":
 		// A dotted source is read through a relation by the data source
 		// (models' joins): read-only, as DRF's ReadOnlyField(source=...).
