@@ -1,8 +1,11 @@
 package authtoken
 
 import (
+	"cmp"
+	"context"
 	"embed"
 	"errors"
+	"fmt"
 	"html/template"
 	"log/slog"
 	"math"
@@ -11,10 +14,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
@@ -38,6 +45,13 @@ const AdminPageSize = 100
 // what the user may do. Anonymous visitors are redirected to the login
 // page, other users get 403. Every change is a POST checked by Sessions'
 // CSRF protection.
+//
+// As DRF 3.18's TokenAdmin (the level of Sessions.Compatibility), each
+// token's user is named by UsernameField, Django's USERNAME_FIELD (#9836),
+// the list is ordered by it, and a search box finds the tokens whose
+// user's UsernameField holds every term of ?q=, ignoring case, as
+// Django's admin searches (#8934). At DRF 3.14 level the list is newest
+// first, and has no search.
 type Admin struct {
 	// Tokens stores the tokens.
 	Tokens *Tokens
@@ -48,6 +62,22 @@ type Admin struct {
 	// LoginURL is where anonymous visitors are sent, with ?next=;
 	// "" gives "/api-auth/login/".
 	LoginURL string
+	// UsernameField is the user model's USERNAME_FIELD: the column of
+	// auth_user that names a user, "username" ("" gives it) or "email".
+	// Any other answers 500 and logs the misconfiguration.
+	UsernameField string
+}
+
+// usernameFields are the columns of auth_user UsernameField may name.
+var usernameFields = map[string]func(*auth.User) string{
+	"username": func(u *auth.User) string { return u.Username },
+	"email":    func(u *auth.User) string { return u.Email },
+}
+
+// adminToken is a token in the list, with its user's name.
+type adminToken struct {
+	*Token
+	Name string
 }
 
 type adminPage struct {
@@ -56,9 +86,14 @@ type adminPage struct {
 
 	Username, Field, CSRF string
 	Message, Error        string
-	Tokens                []*Token
+	Tokens                []adminToken
 	Total                 int
 	Previous, Next        string
+	// Search shows the search box, with Query in it; Searched when Query
+	// has terms, Matches the tokens that match them.
+	Search, Searched bool
+	Query            string
+	Matches          int
 }
 
 var adminMessages = map[string]string{
@@ -164,23 +199,51 @@ func (a *Admin) change(r *http.Request) (done, msg string, err error) {
 }
 
 func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page adminPage) {
-	n, _ := strconv.Atoi(pycompat.QueryGet(pycompat.RequestGET(r), "page"))
+	field := cmp.Or(a.UsernameField, "username")
+	name, ok := usernameFields[field]
+	if !ok {
+		a.serverError(w, r, fmt.Errorf("authtoken.Admin: UsernameField %q is not a column of auth_user that names a user (username, email)", field))
+		return
+	}
+	get := pycompat.RequestGET(r)
+	var terms []string
+	if page.Search = a.Sessions.Compatibility != compat.DRF314; page.Search {
+		page.Query = pycompat.QueryGet(get, "q")
+		if strings.Contains(page.Query, "\x00") {
+			// Django's search form refuses it, and lists every token.
+			page.Error, page.Query = "Null characters are not allowed.", ""
+		}
+		terms = searchTerms(page.Query)
+		page.Searched = len(terms) > 0
+	}
+	n, _ := strconv.Atoi(pycompat.QueryGet(get, "page"))
 	n = min(max(n, 1), math.MaxInt/AdminPageSize)
-	toks, total, err := a.Tokens.List(r.Context(), AdminPageSize, (n-1)*AdminPageSize)
-	if last := max(1, (total+AdminPageSize-1)/AdminPageSize); err == nil && n > last {
+	l := tokenList{db: a.Tokens.DB, column: field, terms: terms, byName: page.Search}
+	toks, matches, total, err := l.page(r.Context(), (n-1)*AdminPageSize)
+	if last := max(1, (matches+AdminPageSize-1)/AdminPageSize); err == nil && n > last {
 		n = last
-		toks, total, err = a.Tokens.List(r.Context(), AdminPageSize, (n-1)*AdminPageSize)
+		toks, matches, total, err = l.page(r.Context(), (n-1)*AdminPageSize)
 	}
 	if err != nil {
 		a.serverError(w, r, err)
 		return
 	}
-	page.Tokens, page.Total = toks, total
-	if n > 1 {
-		page.Previous = "?page=" + strconv.Itoa(n-1)
+	page.Total, page.Matches = total, matches
+	for _, t := range toks {
+		page.Tokens = append(page.Tokens, adminToken{Token: t, Name: name(t.User)})
 	}
-	if n*AdminPageSize < total {
-		page.Next = "?page=" + strconv.Itoa(n+1)
+	link := func(n int) string {
+		q := url.Values{"page": {strconv.Itoa(n)}}
+		if page.Searched {
+			q.Set("q", page.Query)
+		}
+		return "?" + q.Encode()
+	}
+	if n > 1 {
+		page.Previous = link(n - 1)
+	}
+	if n*AdminPageSize < matches {
+		page.Next = link(n + 1)
 	}
 	page.Field = a.Sessions.Protection().Field()
 	page.CSRF = a.Sessions.Protection().Token(w, r)
@@ -192,6 +255,47 @@ func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page 
 	if r.Method != http.MethodHead {
 		_ = templates.ExecuteTemplate(w, "admin.html", page)
 	}
+}
+
+// tokenList is the admin's list: the tokens whose user's column holds
+// every term, ordered by it (byName, DRF 3.18) or newest first (DRF 3.14),
+// and the tokens' primary key, descending, as Django's admin orders.
+type tokenList struct {
+	db     *sqlx.DB
+	column string
+	terms  []string
+	byName bool
+}
+
+// page returns AdminPageSize tokens with their users after skipping
+// offset, how many match and how many there are.
+func (l tokenList) page(ctx context.Context, offset int) (toks []*Token, matches, total int, err error) {
+	const from = ` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id"`
+	where, args := searchWhere(store.DialectOf(l.db), l.column, l.terms)
+	if err := l.db.GetContext(ctx, &total, `SELECT count(*) FROM "authtoken_token"`); err != nil {
+		return nil, 0, 0, err
+	}
+	matches = total
+	if where != "" {
+		if err := l.db.GetContext(ctx, &matches, l.db.Rebind(`SELECT count(*)`+from+where), args...); err != nil {
+			return nil, 0, 0, err
+		}
+	}
+	order := ` ORDER BY t."created" DESC, t."user_id" DESC`
+	if l.byName {
+		order = ` ORDER BY u."` + l.column + `", t."key" DESC`
+	}
+	var rows []tokenRow
+	err = l.db.SelectContext(ctx, &rows, l.db.Rebind(`SELECT `+tokenColumns+from+where+order+` LIMIT ? OFFSET ?`),
+		append(args, AdminPageSize, offset)...)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	toks = make([]*Token, len(rows))
+	for i := range rows {
+		toks[i] = rows[i].token(l.db)
+	}
+	return toks, matches, total, nil
 }
 
 // forbidden answers 403 with the page that names the user.

@@ -188,7 +188,7 @@ func TestAdminManagesTokens(t *testing.T) {
 
 	// No CSRF token: refused, nothing made.
 	if p := a.do(t, "POST", "/admin/tokens/", cookie, url.Values{"action": {"create"}, "user_id": {"1"}}); p.status != 403 ||
-		!strings.Contains(p.body, "CSRF token missing.") {
+		!strings.Contains(p.body, "CSRF verification failed. Request aborted.") {
 		t.Errorf("without CSRF: %d %s", p.status, p.body)
 	}
 	if n := a.count(t, ""); n != 0 {
