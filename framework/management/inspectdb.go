@@ -21,9 +21,11 @@ import (
 // a struct per table with its columns' `db`, `json` and `drf` tags, and a
 // func that opens a queryset.SQLSource on it. --package names the file's
 // package ("models" unless given); --database is the global option's.
-// Columns of a type the model layer cannot hold yet (date, time,
-// interval, binary) are left as comments that say so; a type it does not
-// know becomes a string marked, as Django marks it, as a guess.
+// Dates, times of day, intervals and binary columns are models.Date,
+// models.TimeOfDay, time.Duration and []byte (Django's DateField,
+// TimeField, DurationField and BinaryField; Django's DurationField on
+// SQLite is a bigint of microseconds, which stays an int64); a type it
+// does not know becomes a string marked, as Django marks it, as a guess.
 func InspectDB() Command {
 	return Command{
 		Name:  "inspectdb",
@@ -84,7 +86,7 @@ func GoModels(pkg string, tables []store.Table, missing []string) ([]byte, error
 	out.WriteString("// Package " + pkg + " holds the models that \"manage inspectdb\" read from a\n" +
 		"// database. Review them before use, as Django's inspectdb asks: the names,\n" +
 		"// the validation in the drf tags, the foreign keys (declared here as their\n" +
-		"// _id columns) and the columns left as comments.\n")
+		"// _id columns) and the fields marked as guesses.\n")
 	out.WriteString("package " + pkg + "\n\n")
 	if len(g.imports) > 0 {
 		paths := make([]string, 0, len(g.imports))
@@ -137,6 +139,7 @@ const (
 	importSQLX     = "github.com/jmoiron/sqlx"
 	importQueryset = "github.com/go-drf/drf/framework/queryset"
 	importQuery    = "github.com/go-drf/drf/framework/query"
+	importModels   = "github.com/go-drf/drf/framework/models"
 )
 
 // table writes t's struct and source func.
@@ -154,14 +157,8 @@ func (g *generator) table(w *bytes.Buffer, t store.Table) {
 	fmt.Fprintf(w, "// %s is a row of the table %q.\ntype %s struct {\n", name, t.Name, name)
 	fields := map[string]bool{}
 	var writable []string
-	mapped := map[string]bool{}
 	for _, c := range t.Columns {
 		f := g.field(c, c.Name == key)
-		if f.unmapped != "" {
-			fmt.Fprintf(w, "// Column %q (%s) is not mapped: %s.\n", c.Name, oneLine(c.Type), f.unmapped)
-			continue
-		}
-		mapped[c.Name] = true
 		fname := unique(goName(c.Name, "Field"), fields)
 		fields[fname] = true
 		for _, note := range f.notes {
@@ -190,9 +187,6 @@ func (g *generator) table(w *bytes.Buffer, t store.Table) {
 		fmt.Fprintf(w, "// The table %q has a primary key of several columns (%s); queryset.SQLSource needs one.\n\n",
 			t.Name, strings.Join(t.PrimaryKey, ", "))
 		return
-	case !mapped[key]:
-		fmt.Fprintf(w, "// The primary key of %q is not mapped, which queryset.SQLSource needs.\n\n", t.Name)
-		return
 	}
 	g.imports[importSQLX], g.imports[importQueryset], g.imports[importQuery] = true, true, true
 	quoted := make([]string, len(writable))
@@ -210,10 +204,9 @@ func (g *generator) table(w *bytes.Buffer, t store.Table) {
 
 // field is how one column is declared.
 type field struct {
-	typ      string   // its Go type
-	drf      []string // its drf tag's options
-	notes    []string // comment lines above it
-	unmapped string   // why the column has no field, when it has none
+	typ   string   // its Go type
+	drf   []string // its drf tag's options
+	notes []string // comment lines above it
 }
 
 // field maps a column to its Go field; pk says that it is the primary key.
@@ -269,19 +262,19 @@ func (g *generator) field(c store.Column, pk bool) field {
 			}
 		}
 	case "date":
-		f.unmapped = "the model layer has no date type yet (Django's DateField)"
-	case "time", "time without time zone", "time with time zone":
-		f.unmapped = "the model layer has no time-of-day type yet (Django's TimeField)"
+		typ = g.use(importModels, "models.Date")
+	case "time", "time without time zone":
+		typ = g.use(importModels, "models.TimeOfDay")
+	case "time with time zone":
+		typ = g.use(importModels, "models.TimeOfDay")
+		f.notes = append(f.notes, "A time with time zone: the zone is dropped when read and not written.")
 	case "interval":
-		f.unmapped = "the model layer has no duration type yet (Django's DurationField)"
+		typ = g.use("time", "time.Duration")
 	case "blob", "bytea":
-		f.unmapped = "the model layer has no binary type yet (Django's BinaryField)"
+		typ = "[]byte"
 	default:
 		typ = "string"
 		f.notes = append(f.notes, "This field type is a guess.")
-	}
-	if f.unmapped != "" {
-		return f
 	}
 	if c.References != nil {
 		f.notes = append(f.notes, fmt.Sprintf("References %s.%s (a foreign key).", oneLine(c.References.Table), oneLine(c.References.Column)))

@@ -49,6 +49,7 @@ def main():
             price=decimal.Decimal("123456.78"),
             moment=datetime.datetime(2024, 2, 29, 23, 59, 58, 123456, tzinfo=datetime.timezone.utc),
             day=datetime.date(2024, 2, 29), clock=datetime.time(12, 34, 56), blob=b"\x00\x01",
+            span=datetime.timedelta(days=1, hours=2, minutes=3, seconds=4, microseconds=5),
             token=uuid.UUID("12345678-1234-5678-1234-567812345678"),
             doc={"a": [1, 2.5, None, True], "b": {"c": "d"}}, author=ann,
             char_null=None, text_null="t", integer_null=None, big_null=-1,

@@ -23,6 +23,7 @@ class AllTypes(models.Model):
     token = models.UUIDField()
     doc = models.JSONField()
     blob = models.BinaryField(null=True)
+    span = models.DurationField()
     author = models.ForeignKey(Author, on_delete=models.CASCADE)
     char_null = models.CharField(max_length=50, null=True)
     text_null = models.TextField(null=True)
