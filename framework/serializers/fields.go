@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"golang.org/x/net/idna"
+
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -220,13 +222,20 @@ func validEmail(s string) bool {
 	if !emailUserRE.MatchString(user) {
 		return false
 	}
-	if domain == "localhost" || emailDomainRE.MatchString(domain) {
+	if domain == "localhost" || validEmailDomain(domain) {
 		return true
 	}
-	if m := emailLiteralRE.FindStringSubmatch(domain); m != nil {
-		return validIP46(m[1])
+	// An internationalized domain, in its punycode.
+	ascii, err := idna.Punycode.ToASCII(domain)
+	return err == nil && validEmailDomain(ascii)
+}
+
+func validEmailDomain(domain string) bool {
+	if emailDomainRE.MatchString(domain) {
+		return true
 	}
-	return false
+	m := emailLiteralRE.FindStringSubmatch(domain)
+	return m != nil && validIP46(m[1])
 }
 
 // Django 3.2's URLValidator, its lookarounds spelled without them.

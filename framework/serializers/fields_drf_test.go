@@ -298,3 +298,58 @@ func TestValidDataAsDRF(t *testing.T) {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// texts holds one field of each validated text kind.
+type texts struct {
+	Email string `json:"email" drf:"email"`
+	URL   string `json:"url" drf:"url"`
+	IP    string `json:"ip" drf:"ip"`
+}
+
+// Emails, URLs and IP addresses are valid or not as DRF's EmailField,
+// URLField and IPAddressField (Django 3.2's validators) say, and an IP
+// address is cleaned as theirs (an IPv4-mapped address unpacked, IPv6 in
+// lower case, the zone dropped).
+func TestTextValidatorsAsDjango(t *testing.T) {
+	b, err := os.ReadFile("testdata/drf_fields.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		Valid  *string  `json:"valid"`
+		Errors []string `json:"errors"`
+	}
+	var all struct {
+		Emails map[string]answer `json:"emails"`
+		URLs   map[string]answer `json:"urls"`
+		IPs    map[string]answer `json:"ips"`
+	}
+	drf := map[string]map[string]answer{}
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	drf["emails"], drf["urls"], drf["ips"] = all.Emails, all.URLs, all.IPs
+	ser := serializers.MustNew[texts]()
+	for group, name := range map[string]string{"emails": "email", "urls": "url", "ips": "ip"} {
+		if len(drf[group]) == 0 {
+			t.Fatalf("no %s in testdata", group)
+		}
+		for in, want := range drf[group] {
+			var got texts
+			err := ser.Validate(map[string]any{name: in}, &got, true, nil)
+			value := map[string]string{"email": got.Email, "url": got.URL, "ip": got.IP}[name]
+			switch {
+			case want.Valid != nil && err != nil:
+				t.Errorf("%s %q: %v, DRF takes it as %q", name, in, err, *want.Valid)
+			case want.Valid != nil && value != *want.Valid:
+				t.Errorf("%s %q: %q, DRF's %q", name, in, value, *want.Valid)
+			case want.Valid == nil && err == nil:
+				t.Errorf("%s %q: valid (%q), DRF says %v", name, in, value, want.Errors)
+			case want.Valid == nil:
+				if body := errorJSON(t, err); !sameJSON(t, body, []byte(`{"`+name+`":["`+want.Errors[0]+`"]}`)) {
+					t.Errorf("%s %q: %s, DRF says %v", name, in, body, want.Errors)
+				}
+			}
+		}
+	}
+}

@@ -94,6 +94,31 @@ def form(ser, data=None):
     return str(HTMLFormRenderer().render(ser.data, renderer_context={"style": {}}))
 
 
+EMAILS = ["a@b.co", "A.B+c@example.com", "a@localhost", "a@[127.0.0.1]", "a@[::1]", "a@[1.2.3]",
+          '"a b"@x.org', "a@b", "a@-b.com", "a@b-.com", "a@b.c-", "a@b.c1", "a@b.123", "a..b@x.org",
+          ".a@x.org", "a@x..org", "a@x.org.", "ü@x.org", "a@ü.org", "a@@x.org", "a b@x.org", "a@x.o"]
+URLS = ["http://x.org", "https://x.org/p?q=1#f", "ftp://user:pw@x.org:21/", "ftps://1.2.3.4", "http://localhost",
+        "http://localhost:8000/", "http://[::1]:80/", "http://[::z]/", "http://256.1.1.1", "http://x", "http://x.o",
+        "http://x.org.", "http://-x.org", "http://x-.org", "http://x.xn--p1ai", "http://ü.org", "mailto:a@b.co",
+        "//x.org", "http://x.org/a b", "HTTP://X.ORG", "http://x.org:1", "http://x.org:123456", "http://a.b-c.de",
+        "http://1.2.3.4.5", "http://x.org\n"]
+IPS = ["1.2.3.4", "01.2.3.4", "::1", "::ffff:1.2.3.4", "2001:DB8::1", "1:2:3:4:5:6:7:8:9", "fe80::1%eth0", "1.2.3",
+       " 1.2.3.4 ", "::", "0.0.0.0"]
+
+
+class Texts(serializers.Serializer):
+    email = serializers.EmailField()
+    url = serializers.URLField()
+    ip = serializers.IPAddressField()
+
+
+def one(name, value):
+    s = Texts(data={name: value}, partial=True)
+    if s.is_valid():
+        return {"valid": s.validated_data[name]}
+    return {"errors": s.errors[name]}
+
+
 with connection.schema_editor() as editor:
     editor.create_model(Snippet)
 Snippet.objects.create(title="taken", code="x", slug="taken")
@@ -127,6 +152,9 @@ out = {
                                 "tags": ["1", 2], "scores": {"a": "3"}, "code": "ABC"}),
         "partial": errors(Extras, {"tags": [1]}, partial=True),
     },
+    "emails": {v: one("email", v) for v in EMAILS},
+    "urls": {v: one("url", v) for v in URLS},
+    "ips": {v: one("ip", v) for v in IPS},
     "model_form": form(SnippetSerializer()),
     "model_form_filled": form(SnippetSerializer(), {"code": "a\nb", "language": "go", "email": "a@b.co", "slug": "s"}),
     "extras_form": form(Extras()),
