@@ -34,6 +34,9 @@ type containerCodec interface {
 	appendJSON(b []byte, p unsafe.Pointer) ([]byte, error)
 	// set stores vals (under keys, for a map) at p.
 	set(p unsafe.Pointer, keys []string, vals []structs.Value)
+	// isNil reports a nil slice or map at p; setNil stores one.
+	isNil(p unsafe.Pointer) bool
+	setNil(p unsafe.Pointer)
 }
 
 // elemCodec converts an element type to and from a Value.
@@ -66,7 +69,13 @@ func (c sliceCodec[E]) set(p unsafe.Pointer, _ []string, vals []structs.Value) {
 	*(*[]E)(p) = s
 }
 
+func (sliceCodec[E]) isNil(p unsafe.Pointer) bool { return *(*[]E)(p) == nil }
+func (sliceCodec[E]) setNil(p unsafe.Pointer)     { *(*[]E)(p) = nil }
+
 type mapCodec[E any] struct{ elemCodec[E] }
+
+func (mapCodec[E]) isNil(p unsafe.Pointer) bool { return *(*map[string]E)(p) == nil }
+func (mapCodec[E]) setNil(p unsafe.Pointer)     { *(*map[string]E)(p) = nil }
 
 func (c mapCodec[E]) appendJSON(b []byte, p unsafe.Pointer) ([]byte, error) {
 	m := *(*map[string]E)(p)
@@ -150,7 +159,9 @@ func (f *field) decodeContainer(base unsafe.Pointer, raw any, errs *exceptions.V
 	if raw == nil {
 		if !f.allowNull {
 			errs.Add(f.name, msgNull)
+			return
 		}
+		c.codec.setNil(f.sf.Addr(base))
 		return
 	}
 	var keys []string
@@ -163,13 +174,20 @@ func (f *field) decodeContainer(base unsafe.Pointer, raw any, errs *exceptions.V
 		}
 		items = x
 	case map[string]any:
-		if !c.isMap {
+		switch {
+		case f.kind == kindMultiple:
+			// Python iterates a dict's keys.
+			for _, k := range sortedKeys(x) {
+				items = append(items, k)
+			}
+		case !c.isMap:
 			errs.Add(f.name, fmt.Sprintf(msgNotAList, "dict"))
 			return
-		}
-		keys = sortedKeys(x)
-		for _, k := range keys {
-			items = append(items, x[k])
+		default:
+			keys = sortedKeys(x)
+			for _, k := range keys {
+				items = append(items, x[k])
+			}
 		}
 	default:
 		msg := msgNotAList
@@ -177,6 +195,17 @@ func (f *field) decodeContainer(base unsafe.Pointer, raw any, errs *exceptions.V
 			msg = msgNotADict
 		}
 		errs.Add(f.name, fmt.Sprintf(msg, pythonType(raw)))
+		return
+	}
+	if !f.allowEmpty && len(items) == 0 {
+		switch {
+		case f.kind == kindMultiple:
+			errs.Add(f.name, msgEmptyChoices)
+		case c.isMap:
+			errs.Add(f.name, msgEmptyDict)
+		default:
+			errs.Add(f.name, msgEmptyList)
+		}
 		return
 	}
 	vals := make([]structs.Value, 0, len(items))
@@ -194,15 +223,7 @@ func (f *field) decodeContainer(base unsafe.Pointer, raw any, errs *exceptions.V
 				vals = append(vals, v)
 			}
 		}
-		if !f.allowEmpty && len(vals) == 0 {
-			errs.Add(f.name, msgEmptyList)
-			return
-		}
 		c.codec.set(f.sf.Addr(base), nil, vals)
-		return
-	}
-	if !f.allowEmpty && len(items) == 0 {
-		errs.Add(f.name, msgEmptyList)
 		return
 	}
 	failed := false
@@ -223,9 +244,14 @@ func (f *field) decodeContainer(base unsafe.Pointer, raw any, errs *exceptions.V
 	}
 }
 
-// appendContainer writes a list or dictionary field.
+// appendContainer writes a list or dictionary field: a nil one is null
+// when the field allows null, else empty.
 func (f *field) appendContainer(b []byte, obj unsafe.Pointer) ([]byte, error) {
-	return f.container.codec.appendJSON(b, f.sf.Addr(obj))
+	p := f.sf.Addr(obj)
+	if f.allowNull && f.container.codec.isNil(p) {
+		return append(b, "null"...), nil
+	}
+	return f.container.codec.appendJSON(b, p)
 }
 
 // formContainer is DRF's get_value of a list, a multiple choice or a

@@ -29,6 +29,8 @@ const (
 	msgNotAList      = "Expected a list of items but got type \"%s\"."
 	msgNotADict      = "Expected a dictionary of items but got type \"%s\"."
 	msgEmptyList     = "This list may not be empty."
+	msgEmptyDict     = "This dictionary may not be empty."
+	msgEmptyChoices  = "This selection may not be empty."
 	msgEmail         = "Enter a valid email address."
 	msgURL           = "Enter a valid URL."
 	msgSlug          = "Enter a valid \"slug\" consisting of letters, numbers, underscores or hyphens."
