@@ -219,6 +219,10 @@ func htmlFields(fields []framework.FieldDescription, item map[string]any) []form
 			in.Input = "checkbox"
 		case "datetime":
 			in.Input, in.Step = "datetime-local", "1"
+		case "date":
+			in.Input = "date"
+		case "time":
+			in.Input, in.Step = "time", "1"
 		case "email", "url":
 			in.Input = f.Type
 		case "choice", "multiple choice":

@@ -212,6 +212,9 @@ func (t *sqlTable) param(f *structs.Field) string {
 // without its dashes; on PostgreSQL, where a DurationField is an
 // interval, a duration's interval text.
 func (t *sqlTable) bind(f *structs.Field, x any) any {
+	if us, ok := x.(int64); ok && f.Kind == structs.Duration && t.pg {
+		return structs.PostgresInterval(us)
+	}
 	if f.Format != "uuid" || t.pg {
 		return x
 	}

@@ -602,6 +602,10 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 		typ, s.Format = "string", "decimal"
 	case f.Format == "json":
 		typ = "object" // DRF's JSONField, whatever it holds
+	case f.Type == "date":
+		typ, s.Format = "string", "date"
+	case f.Type == "time" || f.Format == "duration" || f.Format == "binary":
+		typ = "string" // DRF's TimeField, DurationField and ModelField
 	case f.Type == "string":
 		typ = "string"
 	case f.Type == "boolean":

@@ -19,7 +19,7 @@ func (s *Serializer[T]) describe() *framework.SerializerDescription {
 			Name: f.name, Label: f.labelText(), Type: f.typeText(), Format: f.format, Link: f.link,
 			ReadOnly: f.readOnly, WriteOnly: f.writeOnly, Required: f.required,
 			AllowBlank: f.allowBlank, AllowNull: f.allowNull,
-			MaxLength: f.maxLength, MinLength: f.minLength,
+			MaxLength: f.shownMaxLength(), MinLength: f.minLength,
 			DecimalPlaces: max(f.decimalPlaces, 0), TextArea: f.textarea,
 		}
 		for _, c := range f.choices {

@@ -143,6 +143,10 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 		return structs.AppendPythonFloat(b, v.F), nil
 	case structs.Time:
 		return appendTime(b, v.T), nil
+	case structs.Duration:
+		return appendDuration(b, v.I), nil
+	case structs.Bytes:
+		return appendBinary(b, v), nil
 	}
 	return append(b, "null"...), nil
 }

@@ -21,16 +21,21 @@ var typeNames = map[structs.Kind]string{
 	structs.Uint:   "integer",
 	structs.Float:  "float",
 	structs.Time:   "datetime",
+	// DRF 3.18's; 3.14's SimpleMetadata had no DurationField ("field").
+	structs.Duration: "duration",
+	structs.Bytes:    "field", // DRF's ModelField
 }
 
 // formatTypes are the OPTIONS types of the formats, as DRF's
-// SimpleMetadata names a UUIDField, a DecimalField and a JSONField (a
-// field of no listed class); a Custom field of no format is "field"
-// (DRF's ModelField).
+// SimpleMetadata names a UUIDField, a DecimalField, a JSONField (a field
+// of no listed class), a DateField and a TimeField; a Custom field of no
+// format is "field" (DRF's ModelField).
 var formatTypes = map[string]string{
 	"uuid":    "string",
 	"decimal": "decimal",
 	"json":    "field",
+	"date":    "date",
+	"time":    "time",
 }
 
 // formats are the values of the format option.
@@ -65,7 +70,7 @@ func (f *field) appendInfo(b []byte, child bool) []byte {
 	if f.minLength >= 0 {
 		b = strconv.AppendInt(append(b, `,"min_length":`...), int64(f.minLength), 10)
 	}
-	if f.maxLength >= 0 {
+	if f.shownMaxLength() >= 0 {
 		b = strconv.AppendInt(append(b, `,"max_length":`...), int64(f.maxLength), 10)
 	}
 	if f.minValue != nil {

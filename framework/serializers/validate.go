@@ -335,14 +335,14 @@ func (f *field) toInternal(raw any) (structs.Value, []string) {
 		}
 		v.T = t
 		return v, nil
+	case structs.Duration:
+		return toDuration(raw)
+	case structs.Bytes:
+		return f.toBinary(raw)
 	}
 	return v, []string{msgString}
 }
 
-// decodeCustom validates one present value of a Custom field and decodes
-// it into the struct at base: null when allowed, else the value as JSON
-// through the type's decoder (a form's text, for a JSON field, is the
-// JSON itself, as DRF's JSONField reads HTML input). A value the type
 // checked runs the text validators of an email, URL, slug, regex or IP
 // address field on a string that is neither refused by its type nor blank
 // (DRF's run_validators, after the length checks, whose messages come
@@ -362,6 +362,10 @@ func (f *field) checked(v structs.Value, msgs []string) (structs.Value, []string
 	return v, msgs
 }
 
+// decodeCustom validates one present value of a Custom field and decodes
+// it into the struct at base: null when allowed, else the value as JSON
+// through the type's decoder (a form's text, for a JSON field, is the
+// JSON itself, as DRF's JSONField reads HTML input). A value the type
 // refuses gets DRF's message for the field's type.
 func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 	if raw == nil && !f.allowNull {
@@ -391,6 +395,10 @@ func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 			return []string{msgNumber}
 		case "json":
 			return []string{msgJSON}
+		case "date":
+			return []string{msgDate}
+		case "time":
+			return []string{msgTime}
 		}
 		return []string{msgInvalid}
 	}
