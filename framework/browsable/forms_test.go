@@ -1,7 +1,11 @@
 package browsable_test
 
 import (
+	"encoding/json"
 	"net/http/httptest"
+	"os"
+	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
@@ -158,4 +162,67 @@ func TestFormsOfEveryFieldType(t *testing.T) {
 		`<select id="put-language" name="language"><option value="go" selected>Go</option><option value="python">Python</option></select>`,
 		`<select id="put-colors" name="colors" multiple><option value="red" selected>Red</option><option value="green">Green</option></select>`,
 	)
+}
+
+// selectRE and optionRE read the selects of a form: DRF's (attributes in
+// any order, spaces around selected) and the page's.
+var (
+	selectRE = regexp.MustCompile(`(?s)<select[^>]*name="(\w+)"[^>]*>(.*?)</select>`)
+	optionRE = regexp.MustCompile(`<option value="([^"]*)"\s*(selected)?\s*>([^<]*)</option>`)
+)
+
+// selects lists each select's options as "value=label" with a "*" for a
+// selected one.
+func selects(body string) map[string][]string {
+	out := map[string][]string{}
+	for _, s := range selectRE.FindAllStringSubmatch(body, -1) {
+		for _, o := range optionRE.FindAllStringSubmatch(s[2], -1) {
+			opt := o[1] + "=" + o[3]
+			if o[2] != "" {
+				opt += "*"
+			}
+			out[s[1]] = append(out[s[1]], opt)
+		}
+	}
+	return out
+}
+
+// The selects of the page's PUT form hold the options DRF's
+// HTMLFormRenderer renders for the same fields and values
+// (framework/serializers/testdata/drf_fields.json: the model form filled
+// with language "go", the extras form with colors ["red"]).
+func TestSelectsAsDRFRendersThem(t *testing.T) {
+	b, err := os.ReadFile("../serializers/testdata/drf_fields.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var drf struct {
+		Model  string `json:"model_form_filled"`
+		Extras string `json:"extras_form_filled"`
+	}
+	if err := json.Unmarshal(b, &drf); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"language": selects(drf.Model)["language"], "colors": selects(drf.Extras)["colors"]}
+	if len(want["language"]) != 2 || len(want["colors"]) != 2 {
+		t.Fatalf("DRF's selects not found: %v", want)
+	}
+	api := framework.NewAPI(nil, settings)
+	vs := &generics.ModelViewSet[Snippet]{}
+	vs.Source = queryset.MustSlice([]Snippet{{ID: 1, Code: "a\nb", Language: "go", Colors: []string{"red"}}})
+	vs.Serializer = serializers.MustNew[Snippet](serializers.Choices("colors",
+		[]models.Choice{{Value: "red", Label: "Red"}, {Value: "green", Label: "Green"}}))
+	keep := func(*request.Request, *Snippet) error { return nil }
+	vs.PerformCreate, vs.PerformUpdate, vs.PerformDestroy = keep, keep, keep
+	var router routers.SimpleRouter
+	router.Register("snippets", vs, "snippet")
+	router.Mount(api)
+	srv := httptest.NewServer(api)
+	t.Cleanup(srv.Close)
+	got := selects(html(t, srv, "/snippets/1/", "X-User", "alice"))
+	for name, w := range want {
+		if !slices.Equal(got[name], w) {
+			t.Errorf("select %s: %v, DRF's %v", name, got[name], w)
+		}
+	}
 }
