@@ -11,15 +11,18 @@ import (
 )
 
 // Changes are the operations that bring the state from to the models to,
-// in the order Django 3.2's autodetector and optimizer give them: deleted
-// models, created models (a foreign key's target first; each with its
-// fields, the relations last, then its indexes and, when it has indexes,
-// its unique_together), then for the models kept, removed indexes,
-// removed, added and altered fields, unique_together and added indexes.
-// A renamed field is a removal and an addition, as Django's
-// non-interactive makemigrations has it.
+// as Django 3.2's autodetector gives them: it generates deleted models,
+// created models (each CreateModel without its relations, then an
+// AddField for each relation, AddIndex for each index and its
+// unique_together), then for the models kept removed indexes, removed,
+// added and altered fields, unique_together and added indexes; orders
+// them by their dependencies within the app (stable_topological_sort),
+// and optimizes them (MigrationOptimizer: a relation's AddField or
+// unique_together folds into its CreateModel unless an operation that may
+// refer to the model comes between). A renamed field is a removal and an
+// addition, as Django's non-interactive makemigrations has it.
 func Changes(from *State, to []*ModelState) ([]Operation, error) {
-	var ops []Operation
+	var ops []planned
 	var deleted []string
 	for _, m := range from.Models {
 		if !slices.ContainsFunc(to, func(n *ModelState) bool { return strings.EqualFold(n.Name, m.Name) }) {
@@ -28,7 +31,7 @@ func Changes(from *State, to []*ModelState) ([]Operation, error) {
 	}
 	slices.SortFunc(deleted, func(a, b string) int { return strings.Compare(lower(a), lower(b)) })
 	for _, name := range deleted {
-		ops = append(ops, DeleteModel{Name: name})
+		ops = append(ops, planned{op: DeleteModel{Name: name}})
 	}
 	var created, kept []*ModelState
 	for _, m := range to {
@@ -41,54 +44,110 @@ func Changes(from *State, to []*ModelState) ([]Operation, error) {
 	byName := func(a, b *ModelState) int { return strings.Compare(lower(a.Name), lower(b.Name)) }
 	slices.SortFunc(created, byName)
 	slices.SortFunc(kept, byName)
-	for _, m := range dependencyOrder(created) {
-		ops = append(ops, createOperations(m)...)
+	// The app's tables, to tell a relation to a model of the app.
+	tables := map[string]string{}
+	for _, m := range slices.Concat(from.Models, to) {
+		tables[m.Table] = lower(m.Name)
 	}
-	var removedIx, removed, added, altered, together, addedIx []Operation
+	for _, m := range created {
+		ops = createOperations(ops, m, tables)
+	}
+	var removedIx, removed, added, altered, together, addedIx []planned
 	for _, m := range kept {
 		old := from.Model(m.Name)
 		model := lower(m.Name)
 		for _, ix := range old.Indexes {
 			if !slices.ContainsFunc(m.Indexes, func(n Index) bool { return indexEqual(n, ix) }) {
-				removedIx = append(removedIx, RemoveIndex{Model: model, Name: ix.Name})
+				removedIx = append(removedIx, planned{op: RemoveIndex{Model: model, Name: ix.Name}})
 			}
 		}
 		for _, ix := range m.Indexes {
 			if !slices.ContainsFunc(old.Indexes, func(o Index) bool { return indexEqual(o, ix) }) {
-				addedIx = append(addedIx, AddIndex{Model: model, Index: ix})
+				addedIx = append(addedIx, planned{op: AddIndex{Model: model, Index: ix}})
 			}
 		}
 		for _, name := range sortedNames(old.Fields) {
 			if m.Field(name) == nil {
-				removed = append(removed, RemoveField{Model: model, Name: name})
+				removed = append(removed, planned{op: RemoveField{Model: model, Name: name}, deps: []dependency{{model: model, together: true}}})
 			}
 		}
 		for _, name := range sortedNames(m.Fields) {
 			f := m.Field(name)
 			switch of := old.Field(name); {
 			case of == nil:
-				if !(f.Null || f.HasDefault || f.Blank && emptyStringsAllowed(f.Kind)) {
+				if !f.Null && !f.HasDefault && (!f.Blank || !emptyStringsAllowed(f.Kind)) {
 					return nil, fmt.Errorf("You are trying to add a non-nullable field '%s' to %s without a default; "+
 						"we can't do that (the database needs something to populate existing rows): "+
 						"give it a default (model:\"default=...\") or make it nullable", name, model)
 				}
-				added = append(added, AddField{Model: model, Field: f.clone()})
+				added = append(added, planned{op: AddField{Model: model, Field: f.clone()}, deps: targetDeps(f, tables)})
 			case !fieldsEqual(*of, *f):
-				altered = append(altered, AlterField{Model: model, Field: f.clone()})
+				altered = append(altered, planned{op: AlterField{Model: model, Field: f.clone()}, deps: targetDeps(f, tables)})
 			}
 		}
 		if !setsEqual(old.UniqueTogether, m.UniqueTogether) {
-			together = append(together, AlterUniqueTogether{Model: model, UniqueTogether: cloneSets(m.UniqueTogether)})
+			var deps []dependency
+			for _, set := range m.UniqueTogether {
+				for _, name := range set {
+					if f := m.Field(name); f != nil {
+						deps = append(deps, targetDeps(f, tables)...)
+					}
+				}
+			}
+			together = append(together, planned{op: AlterUniqueTogether{Model: model, UniqueTogether: cloneSets(m.UniqueTogether)}, deps: deps})
 		}
 	}
-	return slices.Concat(ops, removedIx, removed, added, altered, together, addedIx), nil
+	ops = slices.Concat(ops, removedIx, removed, added, altered, together, addedIx)
+	return optimize(sortByDependencies(ops), tables), nil
 }
 
-// createOperations are the operations of a new model: CreateModel with
-// the fields (the relations last, by name, as Django's optimizer folds
-// their AddField into it), AddIndex for each index, and unique_together in
-// CreateModel unless an index comes between.
-func createOperations(m *ModelState) []Operation {
+// planned is an operation the autodetector generated, with what it
+// depends on within the app.
+type planned struct {
+	op   Operation
+	deps []dependency
+}
+
+// dependency is one of Django's autodetector dependencies within the app:
+// the creation of a model (field ""), of one of its fields, or a change
+// of its unique_together (together).
+type dependency struct {
+	model, field string
+	together     bool
+}
+
+// satisfiedBy is Django's check_dependency.
+func (d dependency) satisfiedBy(op Operation) bool {
+	switch o := op.(type) {
+	case CreateModel:
+		return !d.together && lower(o.Name) == d.model &&
+			(d.field == "" || slices.ContainsFunc(o.Fields, func(f Field) bool { return f.Name == d.field }))
+	case AddField:
+		return !d.together && d.field != "" && o.Model == d.model && o.Field.Name == d.field
+	case AlterUniqueTogether:
+		return d.together && o.Model == d.model
+	}
+	return false
+}
+
+// targetDeps is a relation's dependency on its target, when the target
+// is a model of the app.
+func targetDeps(f *Field, tables map[string]string) []dependency {
+	if f.Related == nil {
+		return nil
+	}
+	if m, ok := tables[f.Related.Table]; ok {
+		return []dependency{{model: m}}
+	}
+	return nil
+}
+
+// createOperations adds the operations of a new model as Django's
+// generate_created_models does: CreateModel (at the beginning of the
+// list) with the fields but the relations, an AddField for each relation
+// by name, AddIndex for each index, AlterUniqueTogether.
+func createOperations(ops []planned, m *ModelState, tables map[string]string) []planned {
+	model := lower(m.Name)
 	c := CreateModel{Name: m.Name, Table: m.Table}
 	var related []Field
 	for _, f := range m.Fields {
@@ -98,49 +157,56 @@ func createOperations(m *ModelState) []Operation {
 			c.Fields = append(c.Fields, f.clone())
 		}
 	}
+	ops = slices.Insert(ops, 0, planned{op: c})
 	slices.SortStableFunc(related, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
-	c.Fields = append(c.Fields, related...)
-	ops := []Operation{nil}
+	relatedDeps := []dependency{{model: model}}
+	for _, f := range related {
+		deps := append([]dependency{{model: model}}, targetDeps(&f, tables)...)
+		ops = append(ops, planned{op: AddField{Model: model, Field: f}, deps: deps})
+		relatedDeps = append(relatedDeps, dependency{model: model, field: f.Name})
+	}
 	for _, ix := range m.Indexes {
-		ops = append(ops, AddIndex{Model: lower(m.Name), Index: Index{Name: ix.Name, Fields: slices.Clone(ix.Fields)}})
+		ops = append(ops, planned{op: AddIndex{Model: model, Index: Index{Name: ix.Name, Fields: slices.Clone(ix.Fields)}}, deps: relatedDeps})
 	}
 	if len(m.UniqueTogether) > 0 {
-		if len(m.Indexes) == 0 {
-			c.UniqueTogether = cloneSets(m.UniqueTogether)
-		} else {
-			ops = append(ops, AlterUniqueTogether{Model: lower(m.Name), UniqueTogether: cloneSets(m.UniqueTogether)})
-		}
+		ops = append(ops, planned{op: AlterUniqueTogether{Model: model, UniqueTogether: cloneSets(m.UniqueTogether)}, deps: relatedDeps})
 	}
-	ops[0] = c
 	return ops
 }
 
-// dependencyOrder puts a model after the new models its foreign keys
-// point to, keeping the order otherwise.
-func dependencyOrder(ms []*ModelState) []*ModelState {
-	var out []*ModelState
-	done := map[*ModelState]bool{}
-	var visit func(m *ModelState, seen map[*ModelState]bool)
-	visit = func(m *ModelState, seen map[*ModelState]bool) {
-		if done[m] || seen[m] {
-			return
-		}
-		seen[m] = true
-		for _, f := range m.Fields {
-			if f.Related == nil {
-				continue
-			}
-			for _, t := range ms {
-				if t != m && t.Table == f.Related.Table {
-					visit(t, seen)
+// sortByDependencies is Django's _sort_migrations: a stable topological
+// sort, layer by layer, of the operations by their dependencies.
+func sortByDependencies(ops []planned) []Operation {
+	after := make([][]int, len(ops))
+	for i, p := range ops {
+		for _, d := range p.deps {
+			for j, q := range ops {
+				if j != i && d.satisfiedBy(q.op) {
+					after[i] = append(after[i], j)
 				}
 			}
 		}
-		done[m] = true
-		out = append(out, m)
 	}
-	for _, m := range ms {
-		visit(m, map[*ModelState]bool{})
+	var out []Operation
+	done := make([]bool, len(ops))
+	for len(out) < len(ops) {
+		var layer []int
+		for i := range ops {
+			if !done[i] && !slices.ContainsFunc(after[i], func(j int) bool { return !done[j] }) {
+				layer = append(layer, i)
+			}
+		}
+		if len(layer) == 0 { // a cycle, which Django refuses: keep the order
+			for i := range ops {
+				if !done[i] {
+					layer = append(layer, i)
+				}
+			}
+		}
+		for _, i := range layer {
+			done[i] = true
+			out = append(out, ops[i].op)
+		}
 	}
 	return out
 }

@@ -151,10 +151,12 @@ func (a *goApp) mustRun(args ...string) string {
 // defaults, null, choices, unique_together, an index) in Go and in Django,
 // runs makemigrations on each, and compares what sqlmigrate prints on
 // SQLite and on PostgreSQL; then a second migration (columns added,
-// altered and removed, an index added), compared the same way after
-// Django applied the first; then applies the Go migrations to a real
-// database of each dialect, and checks that they are recorded in
-// django_migrations and that makemigrations finds nothing more to do.
+// altered and removed, an index added) and a third (a new model with a
+// foreign key to the first, an index removed, a foreign key added,
+// columns altered), each compared the same way after Django applied the
+// ones before; then applies the Go migrations to a real database of each
+// dialect, checks that they are recorded in django_migrations, that a row
+// goes in, and that makemigrations finds nothing more to do.
 func TestMakeMigrationsAsDjango(t *testing.T) {
 	djangoPython(t)
 	if _, err := exec.LookPath("go"); err != nil {
@@ -187,9 +189,23 @@ func TestMakeMigrationsAsDjango(t *testing.T) {
 	if out != want {
 		t.Errorf("makemigrations printed\n%s\nwant\n%s", out, want)
 	}
+	app.models("models3.go.txt")
+	out = app.mustRun("makemigrations", "--name", "more")
+	want = "Migrations for 'snippets':\n  snippets/migration_0003_more.go\n" +
+		"    - Create model Comment\n" +
+		"    - Remove index snippet_slug_count from snippet\n" +
+		"    - Add field reviewer to snippet\n" +
+		"    - Alter field code on snippet\n" +
+		"    - Alter field price on snippet\n" +
+		"    - Alter field slug on snippet\n" +
+		"    - Add field snippet to comment\n" +
+		"    - Alter unique_together for comment (1 constraint(s))\n"
+	if out != want {
+		t.Errorf("makemigrations printed\n%s\nwant\n%s", out, want)
+	}
 	app.build()
 	if out := app.mustRun("makemigrations"); out != "No changes detected\n" {
-		t.Errorf("makemigrations after the second printed %q", out)
+		t.Errorf("makemigrations after the third printed %q", out)
 	}
 
 	for _, dialect := range []string{"sqlite", "postgresql"} {
@@ -208,10 +224,15 @@ func TestMakeMigrationsAsDjango(t *testing.T) {
 			dj.models("models2.py")
 			dj.run("makemigrations", "snippets", "--name", "changes")
 			compareSQL(t, "0002", dj.run("sqlmigrate", "snippets", "0002"), app.mustRun("sqlmigrate", "snippets", "0002_changes", "--database", url))
+			dj.run("migrate", "snippets", "0002")
+			dj.models("models3.py")
+			dj.run("makemigrations", "snippets", "--name", "more")
+			compareSQL(t, "0003", dj.run("sqlmigrate", "snippets", "0003"), app.mustRun("sqlmigrate", "snippets", "0003", "--database", url))
 
 			out := app.mustRun("--database", goURL, "migrate")
 			want := "Operations to perform:\n  Apply all migrations: auth, snippets\nRunning migrations:\n" +
-				"  Applying auth.0001_initial... OK\n  Applying snippets.0001_initial... OK\n  Applying snippets.0002_changes... OK\n"
+				"  Applying auth.0001_initial... OK\n  Applying snippets.0001_initial... OK\n  Applying snippets.0002_changes... OK\n" +
+				"  Applying snippets.0003_more... OK\n"
 			if out != want {
 				t.Errorf("migrate printed\n%s\nwant\n%s", out, want)
 			}
@@ -225,7 +246,7 @@ func TestMakeMigrationsAsDjango(t *testing.T) {
 				`SELECT "app" || '.' || "name" FROM "django_migrations" WHERE "app" = 'snippets' ORDER BY "id"`); err != nil {
 				t.Fatal(err)
 			}
-			if strings.Join(recorded, " ") != "snippets.0001_initial snippets.0002_changes" {
+			if strings.Join(recorded, " ") != "snippets.0001_initial snippets.0002_changes snippets.0003_more" {
 				t.Errorf("django_migrations records %v", recorded)
 			}
 			if _, err := db.ExecContext(context.Background(), `INSERT INTO "auth_user" DEFAULT VALUES`); err != nil {

@@ -531,7 +531,12 @@ func (e *editor) alterField(m *ModelState, old, new *Field) {
 		e.exec("ALTER TABLE " + table + " DROP CONSTRAINT " + quoteName(m.Table+"_"+old.Column+"_key"))
 	}
 	if old.DBIndex && !unique(old) && (!new.DBIndex || unique(new)) {
+		// Django drops every b-tree index of the column alone that is not
+		// one of Meta.indexes: the _like one too.
 		e.dropIndex(indexName(e.maxName(), m.Table, []string{old.Column}, ""))
+		if e.likeIndex(m.Table, old) != nil {
+			e.dropIndex(indexName(e.maxName(), m.Table, []string{old.Column}, "_like"))
+		}
 	}
 	oldCheck, newCheck := e.check(old), e.check(new)
 	if oldCheck != newCheck && oldCheck != "" {
