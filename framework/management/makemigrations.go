@@ -117,10 +117,14 @@ func SQLMigrate(apps ...*migrations.App) Command {
 			if a == nil {
 				return &CommandError{Msg: fmt.Sprintf("App '%s' does not have migrations", label)}
 			}
-			m, ok := a.Migration(name)
-			if !ok {
-				return &CommandError{Msg: fmt.Sprintf("Cannot find a migration matching '%s' from app '%s'.", name, label)}
+			found := a.Find(name)
+			switch {
+			case len(found) > 1:
+				return &CommandError{Msg: fmt.Sprintf("More than one migration matches '%s' in app '%s'. Please be more specific.", name, label)}
+			case len(found) == 0:
+				return &CommandError{Msg: fmt.Sprintf("Cannot find a migration matching '%s' from app '%s'. Is it in INSTALLED_APPS?", name, label)}
 			}
+			m := found[0]
 			if *database != "" {
 				env.DatabaseURL = *database
 			}
@@ -135,6 +139,10 @@ func SQLMigrate(apps ...*migrations.App) Command {
 			lines, _, err := m.SQL(store.DialectOf(db), before)
 			if err != nil {
 				return &CommandError{Msg: err.Error()}
+			}
+			if len(lines) == 0 {
+				fmt.Fprintln(env.Stderr, "No operations found.")
+				return nil
 			}
 			_, err = fmt.Fprint(env.Stdout, migrations.SQLMigrate(lines))
 			return err

@@ -116,22 +116,19 @@ func (a *App) Migrations() []Migration {
 	return ms
 }
 
-// Migration returns the migration of that name, or of the only name
-// that starts with it (as Django accepts "0001"); false if none.
-func (a *App) Migration(name string) (Migration, bool) {
+// Find returns the migration of that name, or else those whose names
+// start with it, as Django finds a migration by a prefix ("0001").
+func (a *App) Find(name string) []Migration {
 	var found []Migration
 	for _, m := range a.Migrations() {
 		if m.Name == name {
-			return m, true
+			return []Migration{m}
 		}
 		if strings.HasPrefix(m.Name, name) {
 			found = append(found, m)
 		}
 	}
-	if len(found) == 1 {
-		return found[0], true
-	}
-	return Migration{}, false
+	return found
 }
 
 // StateBefore is the state the app's migrations before the named one
