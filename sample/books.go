@@ -8,11 +8,11 @@ import (
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/generics"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/framework/versioning"
 )
 
@@ -21,7 +21,7 @@ import (
 // whose username the source joins in. The drf tags add what DRF's
 // BookSerializer declares beyond the model.
 type Book struct {
-	ID      int64     `db:"id" json:"id" drf:"read_only"`
+	ID      int       `db:"id" json:"id" drf:"read_only"`
 	Title   string    `db:"title" json:"title" model:"max_length=200" drf:"required,max_length=200"`
 	Author  string    `db:"author" json:"author" model:"max_length=200" drf:"required,max_length=200"`
 	Rating  int       `db:"rating" json:"rating" drf:"required,min_value=1,max_value=5"`
@@ -37,23 +37,11 @@ func (Book) Meta() models.Meta {
 		Defaults: map[string]models.Default{"created": models.DefaultFunc(time.Now)}}
 }
 
-// booksMigration creates the books table exactly as Django's migration
-// "bookshelf 0001_initial" does on SQLite and on PostgreSQL.
-var booksMigration = store.Migration{App: "bookshelf", Name: "0001_initial", Up: store.ByDialect(store.SQL(
-	`CREATE TABLE "books" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "title" varchar(200) NOT NULL, `+
-		`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" datetime NOT NULL, `+
-		`"owner_id" integer NOT NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
-	`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
-	`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
-), store.SQL(
-	`CREATE TABLE "books" ("id" serial NOT NULL PRIMARY KEY, "title" varchar(200) NOT NULL, `+
-		`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" timestamp with time zone NOT NULL, `+
-		`"owner_id" integer NOT NULL)`,
-	`ALTER TABLE "books" ADD CONSTRAINT "books_owner_id_552d09c7_fk_auth_user_id" FOREIGN KEY ("owner_id") `+
-		`REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED`,
-	`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
-	`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
-))}
+// App is the bookshelf app: its model, and its migrations, which
+// makemigrations wrote (migration_*.go): the books table exactly as the
+// reference's Django migration "bookshelf 0001_initial" creates it on
+// SQLite and on PostgreSQL.
+var App = migrations.NewApp("bookshelf", Book{})
 
 // booksSource is every book with its owner's name, as Book declares it.
 // Pages with EstimatedCount (/beyond/pages/estimated/) read the planner's

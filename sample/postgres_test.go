@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 // newPostgres returns a fresh migrated PostgreSQL database.
 func newPostgres(t *testing.T) *sqlx.DB {
 	t.Helper()
-	return testservers.OpenPostgres(t, sample.Migrations...)
+	return testservers.OpenPostgres(t, sample.Migrations()...)
 }
 
 // schemaQuery describes the columns, constraints and indexes of the

@@ -32,17 +32,25 @@ import (
 )
 
 // Migrations are the sample's schema, Django's own: users, tokens,
-// sessions, and the books table; then the hashed device tokens of the
-// /beyond/ routes, a table of their own; then simplejwt's blacklist
-// (/eco/jwt/), the API keys (/eco/api-key/), and the content types and
-// default permissions of the Models (/eco/perms/); then the leases and
-// idempotency keys of /beyond/books/.
-var Migrations = slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, []store.Migration{booksMigration}, hashedtoken.Migrations,
-	simplejwt.Migrations, ecoMigrations, beyondMigrations)
+// sessions, and the bookshelf App's books table; then the hashed device
+// tokens of the /beyond/ routes, a table of their own; then simplejwt's
+// blacklist (/eco/jwt/), the API keys (/eco/api-key/), and the content
+// types and default permissions of the Models (/eco/perms/); then the
+// leases and idempotency keys of /beyond/books/. It panics if the
+// generated migrations do not convert, a programming error, as
+// regexp.MustCompile does on a bad constant.
+func Migrations() []store.Migration {
+	books, err := App.Store()
+	if err != nil {
+		panic("sample: " + err.Error())
+	}
+	return slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, books, hashedtoken.Migrations,
+		simplejwt.Migrations, ecoMigrations, beyondMigrations)
+}
 
 // Migrate applies the Migrations that db does not have yet.
 func Migrate(ctx context.Context, db *sqlx.DB) error {
-	_, err := store.Migrate(ctx, db, Migrations...)
+	_, err := store.Migrate(ctx, db, Migrations()...)
 	return err
 }
 
@@ -204,7 +212,7 @@ func newAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*app, *framework.
 // health is what /livez and /readyz check: the database, the throttle
 // cache when it is Redis, and the Migrations.
 func (a *app) health() framework.Health {
-	return framework.Health{Stopping: a.stopping, Migrations: Migrations}
+	return framework.Health{Stopping: a.stopping, Migrations: Migrations()}
 }
 
 // Schema is the generator of the API's OpenAPI documents, which /schema/

@@ -22,7 +22,7 @@ import (
 //	go test -run '^$' -bench SampleOnPostgres -benchtime 4s ./scaleout/
 func BenchmarkSampleOnPostgres(b *testing.B) {
 	ctx := context.Background()
-	db := testservers.OpenPostgres(b, sample.Migrations...)
+	db := testservers.OpenPostgres(b, sample.Migrations()...)
 	if err := sample.Seed(ctx, db, 1000); err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,8 @@
 // project's manage.py, built on framework/management:
 //
 //	manage migrate                      create or update the database schema
+//	manage makemigrations [bookshelf]   write a migration for changed models (sample/migration_*.go)
+//	manage sqlmigrate bookshelf NAME    print a migration's SQL for the database
 //	manage seed [--books N]             load the demo users and N books (default 100)
 //	manage createsuperuser              add an administrator
 //	manage drf_create_token USER [-r]   print USER's API token (-r: a new one)
@@ -81,7 +83,9 @@ func main() {
 // commands are the sample project's commands: the framework's, and seed.
 func commands() []management.Command {
 	return []management.Command{
-		management.Migrate(sample.Migrations...),
+		management.Migrate(sample.Migrations()...),
+		management.MakeMigrations(sample.App),
+		management.SQLMigrate(sample.App),
 		seed(),
 		auth.CreateSuperuserCommand(nil),
 		authtoken.CreateTokenCommand(),
