@@ -279,9 +279,12 @@ func (e *MissingRelatedError) Unwrap() error { return e.Err }
 
 // missingRelated turns a foreign-key violation of a write of the item at
 // base into a MissingRelatedError naming the column: PostgreSQL names it,
-// SQLite does not, so each foreign key's target is looked up.
+// SQLite does not, so each foreign key's target is looked up. A row
+// written but not read back (sql.ErrNoRows) may be one whose join found
+// no related row before the deferred constraint was checked: its foreign
+// keys are looked up too.
 func (s *SQLSource[T]) missingRelated(ctx context.Context, base unsafe.Pointer, err error) error {
-	if !store.IsForeignKeyViolation(err) || len(s.t.rules.fks) == 0 {
+	if !(store.IsForeignKeyViolation(err) || errors.Is(err, sql.ErrNoRows)) || len(s.t.rules.fks) == 0 {
 		return err
 	}
 	col := store.ForeignKeyViolationColumn(err)
