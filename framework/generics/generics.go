@@ -342,6 +342,7 @@ func (g *GenericAPIView[T]) validate(r *request.Request, obj, stored *T, partial
 	ctx.Exists = func(column, value string) (bool, error) {
 		return ctx.ExistsTogether([]string{column}, []string{value})
 	}
+	ctx.Related = g.related(r)
 	if stored == nil {
 		err = ser.ValidateNew(data, obj, ctx)
 	} else {
@@ -351,6 +352,22 @@ func (g *GenericAPIView[T]) validate(r *request.Request, obj, stored *T, partial
 		return nil, nil, err
 	}
 	return ser, ctx, nil
+}
+
+// related is the Related look-up of a serializer validating an item for
+// r: its source's, when the source is a queryset.RelatedFinder.
+func (g *GenericAPIView[T]) related(r *request.Request) func(serializers.RelatedLookup) (string, bool, error) {
+	src := g.Source
+	if src == nil {
+		src, _ = g.GetSource(r)
+	}
+	finder, ok := src.(queryset.RelatedFinder)
+	if !ok {
+		return nil
+	}
+	return func(l serializers.RelatedLookup) (string, bool, error) {
+		return finder.FindRelated(r.Context(), l.Table, l.Column, l.Value, l.Integer, l.Key)
+	}
 }
 
 // exists is the ExistsTogether of a serializer validating an item for r,

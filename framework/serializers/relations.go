@@ -7,32 +7,172 @@ import (
 	"unsafe"
 
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/internal/structs"
 )
 
-// RelatedViolation is the validation error of a foreign key column whose
-// value names no row (a write the database refused: queryset's
-// MissingRelatedError), as DRF's PrimaryKeyRelatedField words it:
-// {"owner": ["Invalid pk \"99\" - object does not exist."]}; nil when no
-// field of the serializer holds column.
-func (s *Serializer[T]) RelatedViolation(column, value string) error {
-	for _, f := range s.fields {
-		if f.sf != nil && f.sf.Column == column {
-			var errs exceptions.ValidationErrors
-			errs.Add(f.name, `Invalid pk "`+value+`" - object does not exist.`)
-			return exceptions.ValidationError(errs)
+// DRF's messages of the relational fields.
+const (
+	msgPKMissing   = `Invalid pk "%s" - object does not exist.`
+	msgPKType      = "Incorrect type. Expected pk value, received %s."
+	msgSlugMissing = "Object with %s=%s does not exist."
+	msgNoMatch     = "Invalid hyperlink - No URL match."
+	msgWrongMatch  = "Invalid hyperlink - Incorrect URL match."
+	msgLinkMissing = "Invalid hyperlink - Object does not exist."
+	msgLinkType    = "Incorrect type. Expected URL string, received %s."
+)
+
+// RelatedLookup is one look-up of a related row by a relational field
+// (the queryset.get() of DRF's RelatedField): the row of Table whose
+// Column holds Value.
+type RelatedLookup struct {
+	// Table is the related table ("auth_user").
+	Table string
+	// Column is the column compared: the related key ("id") or a slug
+	// field ("username").
+	Column string
+	// Value is the value compared, as text.
+	Value string
+	// Integer reports an integer column: Value is a base-10 integer.
+	Integer bool
+	// Key is the column whose value is returned: the related key, which
+	// the foreign key holds.
+	Key string
+}
+
+// relationKind is the DRF class of a writable relational field.
+type relationKind int
+
+const (
+	relPK   relationKind = iota // PrimaryKeyRelatedField
+	relSlug                     // SlugRelatedField
+	relLink                     // HyperlinkedRelatedField
+)
+
+// relation is what a writable relational field needs to read its input:
+// the foreign key column it sets and the related table it looks in.
+type relation struct {
+	kind relationKind
+	// fk is the foreign key column's struct field, set to the related key.
+	fk *structs.Field
+	// table and key are the related table and its key column.
+	table, key string
+	// slug is a SlugRelatedField's slug column; integer, whether it holds
+	// integers.
+	slug    string
+	integer bool
+	// route is a HyperlinkedRelatedField's view_name.
+	route string
+}
+
+// bindRelation makes a relational field of f, after its tag options, from
+// its model declaration, as DRF's ModelSerializer builds one for a
+// ForeignKey: a foreign key column is a PrimaryKeyRelatedField, or with
+// view_name a HyperlinkedRelatedField (read-only when tagged so); a
+// dotted source through a foreign key tagged slug_related is a writable
+// SlugRelatedField; view_name on another key, or on a reverse accessor's
+// keys, is a read-only HyperlinkedRelatedField.
+func (f *field) bindRelation(md *modelInfo) error {
+	mf := md.field(f.sf)
+	fk := mf != nil && mf.Related != nil
+	switch {
+	case f.slugRelated:
+		return f.bindSlug(md)
+	case f.viewName != "" && fk:
+		links, err := relatedLinks(f.sf, f.viewName)
+		if err != nil {
+			return err
+		}
+		f.compute, f.link, f.container, f.typeName = links, true, nil, "field"
+		if !f.readOnly {
+			f.rel = &relation{kind: relLink, fk: f.sf, table: mf.Related.Table, key: mf.Related.Column, route: f.viewName}
+		}
+	case f.viewName != "":
+		links, err := relatedLinks(f.sf, f.viewName)
+		if err != nil {
+			return err
+		}
+		f.compute, f.readOnly, f.link, f.container = links, true, true, nil
+	case fk:
+		// DRF's SimpleMetadata names a RelatedField's type "field".
+		f.typeName = "field"
+		if !f.readOnly {
+			if k := f.sf.Kind; k != structs.Int && k != structs.Uint && k != structs.String {
+				return fmt.Errorf("a foreign key holds an integer or a string key, not %v", f.sf.Type)
+			}
+			f.rel = &relation{kind: relPK, fk: f.sf, table: mf.Related.Table, key: mf.Related.Column}
 		}
 	}
 	return nil
 }
 
-// relatedLinks is the value of a read-only hyperlinked related field
-// (DRF's HyperlinkedRelatedField with view_name and read_only): the
-// absolute URL of route for the related key the field holds, or, for a
-// slice of keys (a reverse accessor: many=True), the list of them. The
-// route's parameter is "pk"; the request's format suffix is kept, as
-// DRF's reverse keeps it.
+// bindSlug makes a SlugRelatedField of a dotted source through a foreign
+// key (drf:"source=owner.username,slug_related"): read by the join,
+// written by looking the slug up in the related table.
+func (f *field) bindSlug(md *modelInfo) error {
+	var join *models.Join
+	if md != nil {
+		for _, j := range md.desc.Joins {
+			if j.Field.Name == f.sf.Name {
+				join = j
+			}
+		}
+	}
+	if join == nil {
+		return fmt.Errorf("slug_related needs a dotted source through a foreign key of a model (source=owner.username)")
+	}
+	if f.viewName != "" {
+		return fmt.Errorf("slug_related and view_name make two different fields")
+	}
+	switch f.sf.Kind {
+	case structs.String, structs.Int, structs.Uint:
+	default:
+		return fmt.Errorf("slug_related needs a string or integer slug, not %v", f.sf.Type)
+	}
+	via := join.Via
+	f.readOnly, f.typeName = false, "field"
+	f.required = f.required || !(via.Null || via.Blank || via.HasDefault)
+	f.allowNull = f.allowNull || via.Null
+	if f.allowNull && !f.sf.Nullable {
+		return fmt.Errorf("the foreign key %s may be null: the slug field must be a pointer or an sql.Null type", via.Column)
+	}
+	f.rel = &relation{kind: relSlug, fk: via.Struct, table: via.Related.Table, key: via.Related.Column,
+		slug: join.Column, integer: f.sf.Kind != structs.String}
+	return nil
+}
+
+// RelatedViolation is the validation error of a foreign key column whose
+// value names no row (a write the database refused: queryset's
+// MissingRelatedError), as DRF's relational field words it:
+// {"owner": ["Invalid pk \"99\" - object does not exist."]}; nil when no
+// field of the serializer holds or sets column.
+func (s *Serializer[T]) RelatedViolation(column, value string) error {
+	for _, f := range s.fields {
+		msg := ""
+		switch {
+		case f.rel != nil && f.rel.fk.Column == column && f.rel.kind == relLink:
+			msg = msgLinkMissing
+		case f.rel != nil && f.rel.fk.Column == column && f.rel.kind == relSlug:
+			// The slug it was looked up by is not known here.
+			msg = msgInvalid
+		case f.sf != nil && f.sf.Column == column:
+			msg = fmt.Sprintf(msgPKMissing, value)
+		default:
+			continue
+		}
+		var errs exceptions.ValidationErrors
+		errs.Add(f.name, msg)
+		return exceptions.ValidationError(errs)
+	}
+	return nil
+}
+
+// relatedLinks is the value of a hyperlinked related field (DRF's
+// HyperlinkedRelatedField with view_name): the absolute URL of route for
+// the related key the field holds, or, for a slice of keys (a reverse
+// accessor: many=True), the list of them. The route's parameter is "pk";
+// the request's format suffix is kept, as DRF's reverse keeps it.
 func relatedLinks(sf *structs.Field, route string) (func(unsafe.Pointer, *Context) (any, error), error) {
 	if route == "" {
 		return nil, fmt.Errorf("view_name needs a route name")

@@ -15,7 +15,12 @@
 //     through the Context's Exists),
 //     label=Text and type=name (the field's label and type in OPTIONS
 //     metadata; type=field describes a value of no fixed type, as DRF's
-//     ReadOnlyField, e.g. a column a join adds).
+//     ReadOnlyField, e.g. a column a join adds),
+//     view_name=ROUTE (a HyperlinkedRelatedField: the URL of the key
+//     the field holds, or of each key of a reverse accessor's slice;
+//     on a foreign key column, writable) and slug_related (on a dotted
+//     source through a foreign key, a writable SlugRelatedField); a
+//     model's foreign key column is a PrimaryKeyRelatedField (relations.go).
 //
 // Writable fields are optional unless marked required; pointer fields and
 // sql.Null types (sql.NullString, sql.Null[T], ...) are nullable. Types
@@ -68,6 +73,15 @@ type Context struct {
 	// DRF's UniqueTogetherValidator, which generic views set. Without it,
 	// a model's Meta.UniqueTogether is not checked.
 	ExistsTogether func(columns, values []string) (bool, error)
+	// Related looks a related row up for the writable relational fields
+	// (the queryset of DRF's PrimaryKeyRelatedField, SlugRelatedField and
+	// HyperlinkedRelatedField): the Key of the row whose Column holds
+	// the Value; found is false when no row does. Generic views set it
+	// from their source's database. Without it, a primary key or a
+	// hyperlink is left to the database's foreign key (a missing row is
+	// then the same 400, through RelatedViolation) and a slug cannot be
+	// written.
+	Related func(l RelatedLookup) (key string, found bool, err error)
 	// Values carries the extra values of DRF's context={...}, read with a
 	// Key; nil reads the request's context.Context.
 	Values context.Context
@@ -133,6 +147,11 @@ type field struct {
 	allowEmpty bool
 	// check is the field's validate_<field>, run on its new value.
 	check func(base unsafe.Pointer, c *Context) error
+	// viewName and slugRelated are the view_name and slug_related tag
+	// options; rel is a writable relational field's (relations.go).
+	viewName    string
+	slugRelated bool
+	rel         *relation
 }
 
 // bound is a max_value or min_value: its text for messages, its value.
@@ -240,7 +259,7 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		if sf.NoJSON {
 			continue
 		}
-		f, err := structField(sf, md.field(sf))
+		f, err := structField(sf, md)
 		if err != nil {
 			return nil, fmt.Errorf("serializers: %s.%s: %w", desc.Type, sf.Name, err)
 		}
@@ -353,7 +372,8 @@ func MustNew[T any](opts ...Option) *Serializer[T] {
 	return s
 }
 
-func structField(sf *structs.Field, mf *models.Field) (*field, error) {
+func structField(sf *structs.Field, md *modelInfo) (*field, error) {
+	mf := md.field(sf)
 	f := &field{sf: sf, name: sf.JSON, trim: true, maxLength: -1, minLength: -1, maxDigits: -1, decimalPlaces: -1,
 		allowNull: sf.Nullable, format: sf.Format, allowEmpty: true}
 	if f.name == "" {
@@ -372,7 +392,7 @@ func structField(sf *structs.Field, mf *models.Field) (*field, error) {
 	}
 	tag, ok := sf.Tag.Lookup("drf")
 	if !ok {
-		return f, nil
+		return f, f.bindRelation(md)
 	}
 	for _, opt := range strings.Split(tag, ",") {
 		opt = strings.TrimSpace(opt)
@@ -387,6 +407,9 @@ func structField(sf *structs.Field, mf *models.Field) (*field, error) {
 		if err := target.tagOption(key, val, hasVal, opt); err != nil {
 			return nil, err
 		}
+	}
+	if err := f.bindRelation(md); err != nil {
+		return nil, err
 	}
 	return f, f.checkOptions()
 }
@@ -432,9 +455,11 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 	case "type":
 		f.typeName = val
 	case "view_name":
-		// DRF's HyperlinkedRelatedField(view_name=..., read_only=True).
-		f.compute, err = relatedLinks(sf, val)
-		f.readOnly, f.link, f.container = true, true, nil
+		// DRF's HyperlinkedRelatedField(view_name=...): bindRelation.
+		f.viewName = val
+	case "slug_related":
+		// DRF's SlugRelatedField of a dotted source: bindRelation.
+		f.slugRelated = true
 	case "source":
 		// A dotted source is read through a relation by the data source
 		// (models' joins): read-only, as DRF's ReadOnlyField(source=...).

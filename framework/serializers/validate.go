@@ -108,6 +108,10 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 		}
 		before := len(errs)
 		switch {
+		case f.rel != nil:
+			if err := f.decodeRelated(base, raw, c, &errs); err != nil {
+				return err
+			}
 		case f.container != nil:
 			f.decodeContainer(base, raw, &errs)
 		case f.sf.Kind == structs.Custom:
