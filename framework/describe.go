@@ -61,6 +61,9 @@ type FieldDescription struct {
 	// TextArea reports a text written in a textarea (DRF's style
 	// {'base_template': 'textarea.html'}, a model's TextField).
 	TextArea bool
+	// Child describes the items of a list or dictionary (Type "list",
+	// "nested object"); nil for other fields.
+	Child *FieldDescription
 }
 
 // Choice is one value of a choice field and its label.

@@ -606,8 +606,26 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 		typ, s.Format = "string", "date"
 	case f.Type == "time" || f.Format == "duration" || f.Format == "binary":
 		typ = "string" // DRF's TimeField, DurationField and ModelField
-	case f.Type == "string":
+	case f.Type == "string" || f.Type == "slug" || f.Type == "regex":
 		typ = "string"
+	case f.Type == "email":
+		typ, s.Format = "string", "email"
+	case f.Type == "url":
+		typ, s.Format = "string", "uri"
+	case f.Type == "choice":
+		// DRF's map_choicefield, for choices of text.
+		typ, s.Enum = "string", choiceValues(f)
+	case f.Type == "multiple choice":
+		typ, s.Items = "array", &Schema{Type: "string", Enum: choiceValues(f)}
+	case f.Type == "list":
+		typ, s.Items = "array", &Schema{}
+		if f.Child != nil {
+			// The child's type, not its validators' bounds, as DRF's map_field.
+			s.Items = FieldSchema(*f.Child)
+			s.Items.MaxLength, s.Items.MinLength, s.Items.Maximum, s.Items.Minimum = nil, nil, "", ""
+		}
+	case f.Type == "nested object":
+		typ = "object" // DRF's DictField
 	case f.Type == "boolean":
 		typ = "boolean"
 	case f.Type == "integer":
@@ -641,6 +659,15 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 		}
 	}
 	return s
+}
+
+// choiceValues are the values of a choice field, its schema's enum.
+func choiceValues(f framework.FieldDescription) []string {
+	values := make([]string, len(f.Choices))
+	for i, c := range f.Choices {
+		values[i] = c.Value
+	}
+	return values
 }
 
 // ProblemSchema is the schema of problem details (RFC 9457), as

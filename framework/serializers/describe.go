@@ -15,28 +15,37 @@ func (s *Serializer[T]) Description() *framework.SerializerDescription { return 
 func (s *Serializer[T]) describe() *framework.SerializerDescription {
 	out := make([]framework.FieldDescription, len(s.fields))
 	for i, f := range s.fields {
-		d := framework.FieldDescription{
-			Name: f.name, Label: f.labelText(), Type: f.typeText(), Format: f.format, Link: f.link,
-			ReadOnly: f.readOnly, WriteOnly: f.writeOnly, Required: f.required,
-			AllowBlank: f.allowBlank, AllowNull: f.allowNull,
-			MaxLength: f.shownMaxLength(), MinLength: f.minLength,
-			DecimalPlaces: max(f.decimalPlaces, 0), TextArea: f.textarea,
-		}
-		for _, c := range f.choices {
-			d.Choices = append(d.Choices, framework.Choice{Value: c.text, Label: c.label})
-		}
-		if f.maxDigits >= 0 && f.decimalPlaces >= 0 {
-			d.MaxWholeDigits = f.maxDigits - f.decimalPlaces
-		}
-		if f.maxValue != nil {
-			d.MaxValue = string(f.maxValue.json())
-		}
-		if f.minValue != nil {
-			d.MinValue = string(f.minValue.json())
-		}
-		out[i] = d
+		out[i] = f.description()
 	}
 	return &framework.SerializerDescription{Model: reflect.TypeFor[T]().Name(), Fields: out}
+}
+
+// description describes the field, and a list's or dictionary's child.
+func (f *field) description() framework.FieldDescription {
+	d := framework.FieldDescription{
+		Name: f.name, Label: f.labelText(), Type: f.typeText(), Format: f.format, Link: f.link,
+		ReadOnly: f.readOnly, WriteOnly: f.writeOnly, Required: f.required,
+		AllowBlank: f.allowBlank, AllowNull: f.allowNull,
+		MaxLength: f.shownMaxLength(), MinLength: f.minLength,
+		DecimalPlaces: max(f.decimalPlaces, 0), TextArea: f.textarea,
+	}
+	for _, c := range f.choices {
+		d.Choices = append(d.Choices, framework.Choice{Value: c.text, Label: c.label})
+	}
+	if f.maxDigits >= 0 && f.decimalPlaces >= 0 {
+		d.MaxWholeDigits = f.maxDigits - f.decimalPlaces
+	}
+	if f.maxValue != nil {
+		d.MaxValue = string(f.maxValue.json())
+	}
+	if f.minValue != nil {
+		d.MinValue = string(f.minValue.json())
+	}
+	if f.container != nil && f.kind != kindMultiple {
+		child := f.container.child.description()
+		d.Child = &child
+	}
+	return d
 }
 
 // typeText is the field's type name in OPTIONS metadata.

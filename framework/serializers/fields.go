@@ -240,10 +240,11 @@ func validEmailDomain(domain string) bool {
 	return m != nil && validIP46(m[1])
 }
 
-// Django 3.2's URLValidator, its lookarounds spelled without them.
+// Django 3.2's URLValidator (3.2.25's, whose IPv4 octets have no leading
+// zeros), its lookarounds spelled without them.
 var urlRE = func() *regexp.Regexp {
 	const ul = `\x{00a1}-\x{ffff}`
-	ipv4 := `(?:25[0-5]|2[0-4]\d|[0-1]?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|[0-1]?\d?\d)){3}`
+	ipv4 := `(?:0|25[0-5]|2[0-4]\d|1\d?\d?|[1-9]\d?)(?:\.(?:0|25[0-5]|2[0-4]\d|1\d?\d?|[1-9]\d?)){3}`
 	ipv6 := `\[[0-9a-f:.]+\]`
 	hostname := `[a-z` + ul + `0-9](?:[a-z` + ul + `0-9-]{0,61}[a-z` + ul + `0-9])?`
 	domain := `(?:\.[a-z` + ul + `0-9](?:[a-z` + ul + `0-9-]{0,61}[a-z` + ul + `0-9])?)*`
@@ -259,7 +260,7 @@ var urlRE = func() *regexp.Regexp {
 var urlIPv6HostRE = regexp.MustCompile(`^\[(.+)\](?::\d{2,5})?$`)
 
 func validURL(s string) bool {
-	if strings.ContainsAny(s, "\t\r\n") {
+	if len(s) > 2048 || strings.ContainsAny(s, "\t\r\n") {
 		return false
 	}
 	scheme, _, _ := strings.Cut(s, "://")

@@ -28,6 +28,7 @@ from django.db import connection, models  # noqa: E402
 from rest_framework import serializers  # noqa: E402
 from rest_framework.metadata import SimpleMetadata  # noqa: E402
 from rest_framework.renderers import HTMLFormRenderer  # noqa: E402
+from rest_framework.schemas.openapi import AutoSchema  # noqa: E402
 
 LANGUAGES = [("go", "Go"), ("python", "Python")]
 
@@ -101,7 +102,8 @@ URLS = ["http://x.org", "https://x.org/p?q=1#f", "ftp://user:pw@x.org:21/", "ftp
         "http://localhost:8000/", "http://[::1]:80/", "http://[::z]/", "http://256.1.1.1", "http://x", "http://x.o",
         "http://x.org.", "http://-x.org", "http://x-.org", "http://x.xn--p1ai", "http://ü.org", "mailto:a@b.co",
         "//x.org", "http://x.org/a b", "HTTP://X.ORG", "http://x.org:1", "http://x.org:123456", "http://a.b-c.de",
-        "http://1.2.3.4.5", "http://x.org\n"]
+        "http://1.2.3.4.5", "http://x.org\n", "http://01.2.3.4", "http://0.0.0.0", "http://10.20.30.40:8080/",
+        "http://x.org/" + "a" * 2040, "http://[::1", "https://user@x.org/"]
 IPS = ["1.2.3.4", "01.2.3.4", "::1", "::ffff:1.2.3.4", "2001:DB8::1", "1:2:3:4:5:6:7:8:9", "fe80::1%eth0", "1.2.3",
        " 1.2.3.4 ", "::", "0.0.0.0"]
 
@@ -155,6 +157,8 @@ out = {
     "emails": {v: one("email", v) for v in EMAILS},
     "urls": {v: one("url", v) for v in URLS},
     "ips": {v: one("ip", v) for v in IPS},
+    "model_openapi": AutoSchema().map_serializer(SnippetSerializer()),
+    "extras_openapi": AutoSchema().map_serializer(Extras()),
     "model_form": form(SnippetSerializer()),
     "model_form_filled": form(SnippetSerializer(), {"code": "a\nb", "language": "go", "email": "a@b.co", "slug": "s"}),
     "extras_form": form(Extras()),
