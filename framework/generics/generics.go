@@ -556,10 +556,16 @@ func duplicate[T any](ser *serializers.Serializer[T], err error) error {
 }
 
 // notFoundIfGone turns "the row went away" (deleted by another request
-// since the lookup) into 404.
+// since the lookup) into 404, and a delete that rows of another model
+// protect (on_delete PROTECT or RESTRICT) into 409 with Django's message,
+// where DRF lets Django's ProtectedError be a 500.
 func notFoundIfGone(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
+	var protected *queryset.ProtectedError
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
 		return exceptions.NotFound()
+	case errors.As(err, &protected):
+		return &exceptions.APIException{Status: http.StatusConflict, Detail: protected.Error(), Code: "protected"}
 	}
 	return err
 }

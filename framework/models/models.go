@@ -57,6 +57,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -312,8 +313,45 @@ func Describe(t reflect.Type) (*Description, error) {
 		described.Store(t, err)
 		return nil, err
 	}
-	v, _ := described.LoadOrStore(t, d)
+	v, loaded := described.LoadOrStore(t, d)
+	if !loaded {
+		register(d)
+	}
 	return v.(*Description), nil
+}
+
+// Referrer is a foreign key of a model that references a table.
+type Referrer struct {
+	// Model is the referencing model.
+	Model *Description
+	// Field is its foreign key.
+	Field *Field
+}
+
+var (
+	referrersMu sync.Mutex
+	referrers   = map[string][]Referrer{} // by the referenced table
+)
+
+// register records d's foreign keys, for ReferencesTo.
+func register(d *Description) {
+	referrersMu.Lock()
+	defer referrersMu.Unlock()
+	for _, f := range d.Fields {
+		if f.Related != nil {
+			referrers[f.Related.Table] = append(referrers[f.Related.Table], Referrer{Model: d, Field: f})
+		}
+	}
+}
+
+// ReferencesTo lists the foreign keys to table of the models described
+// so far (every model a data source, serializer or migration app of the
+// program was set up with): what deleting a row of table must apply
+// their on_delete to, as Django's Collector does.
+func ReferencesTo(table string) []Referrer {
+	referrersMu.Lock()
+	defer referrersMu.Unlock()
+	return slices.Clone(referrers[table])
 }
 
 // Field returns the field of that Django name or column, nil if none.

@@ -219,14 +219,13 @@ func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) err
 		}
 		byKey[k] = append(byKey[k], base)
 	}
-	marks := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
 	for _, f := range s.t.rules.reverses {
 		for _, item := range items {
 			f.reset(f.rev.Field.Addr(unsafe.Pointer(item)))
 		}
 		col, key := store.QuoteName(f.rev.Column), store.QuoteName(f.rev.Key)
 		q := s.t.db.Rebind("SELECT " + col + ", " + key + " FROM " + store.QuoteName(f.rev.Table) +
-			" WHERE " + col + " IN (" + marks + ") ORDER BY " + key)
+			" WHERE " + col + " IN (" + marks(len(args)) + ") ORDER BY " + key)
 		if err := s.fill(ctx, db, q, args, f, byKey); err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,11 +71,19 @@ func (n *note) BeforeDelete(ctx context.Context) error {
 	return nil
 }
 
-// shelfApp migrates the two models with the migration makemigrations makes
+// badge protects the person who holds it from being deleted.
+type badge struct {
+	ID       int `db:"id" json:"id"`
+	PersonID int `db:"person_id" json:"person_id" model:"foreign_key=shelf_person,on_delete=protect"`
+}
+
+func (badge) Meta() models.Meta { return models.Meta{App: "shelf"} }
+
+// shelfApp migrates the three models with the migration makemigrations makes
 // of them, and returns their sources, with ann (1) and bob (2).
 func shelfApp(t *testing.T, db *sqlx.DB) (*queryset.SQLSource[person], *queryset.SQLSource[note]) {
 	t.Helper()
-	app := migrations.NewApp("shelf", person{}, note{})
+	app := migrations.NewApp("shelf", person{}, note{}, badge{})
 	app.Dir = t.TempDir()
 	m, err := app.MakeMigration("", time.Now())
 	if err != nil {
@@ -199,6 +208,36 @@ func TestModelSource(t *testing.T) {
 		}
 		if err := notes.Delete(ctx, third); err != nil {
 			t.Error(err)
+		}
+
+		// Deleting a person applies each foreign key's on_delete: bob's
+		// notes go (CASCADE), the note he edited stays without its editor
+		// (SET_NULL); ann's badge keeps her (PROTECT), and nothing is
+		// deleted then.
+		edited := &note{Text: "Edited", AuthorID: 1, EditorID: &bob}
+		if err := notes.Insert(ctx, edited); err != nil {
+			t.Fatal(err)
+		}
+		if err := people.Delete(ctx, all[1]); err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(notes); !slices.Equal(got, []int{edited.ID, keep.ID, 1}) {
+			t.Errorf("after deleting bob: %v", got)
+		}
+		if items, err := notes.Filter("id", strconv.Itoa(edited.ID)).Slice(ctx, 0, 1); err != nil || items[0].EditorID != nil || items[0].Editor != nil {
+			t.Errorf("the edited note keeps its editor: %v %+v", err, items)
+		}
+		badges := queryset.MustSQL[badge](db, queryset.SQLConfig{})
+		if err := badges.Insert(ctx, &badge{PersonID: 1}); err != nil {
+			t.Fatal(err)
+		}
+		var protected *queryset.ProtectedError
+		if err := people.Delete(ctx, all[0]); !errors.As(err, &protected) ||
+			err.Error() != "Cannot delete some instances of model 'person' because they are referenced through protected foreign keys: 'badge.person'." {
+			t.Errorf("deleting ann: %v", err)
+		}
+		if n, _ := notes.Count(ctx); n != 3 {
+			t.Errorf("a refused delete deleted notes: %d left", n)
 		}
 	})
 }

@@ -762,8 +762,10 @@ func (s *SQLSource[T]) readInto(ctx context.Context, db queryer, q string, args 
 	return nil
 }
 
-// Delete removes item's row (found by key); a row that no longer exists
-// is sql.ErrNoRows.
+// Delete removes item's row (found by key), after the model's
+// BeforeDelete, and applies the on_delete of the foreign keys that
+// reference it (see ProtectedError) in the same transaction; a row that
+// no longer exists is sql.ErrNoRows.
 func (s *SQLSource[T]) Delete(ctx context.Context, item *T) error {
 	base, err := s.writable(item)
 	if err == nil && s.t.rules.beforeDelete {
@@ -777,7 +779,26 @@ func (s *SQLSource[T]) Delete(ctx context.Context, item *T) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.t.db.ExecContext(ctx, q, key)
+	if len(models.ReferencesTo(s.t.table)) == 0 {
+		return deleted(s.t.db.ExecContext(ctx, q, key))
+	}
+	// Other models reference the table: their on_delete first, in the
+	// delete's transaction (Django's Collector).
+	model := s.t.table
+	if s.t.rules.desc != nil {
+		model = s.t.rules.desc.Meta.Name
+	}
+	return store.InTx(ctx, s.t.db, func(tx *sqlx.Tx) error {
+		if err := s.t.collect(ctx, tx, model, s.t.table, s.t.key.Column, []any{key}, 0); err != nil {
+			return err
+		}
+		return deleted(tx.ExecContext(ctx, q, key))
+	})
+}
+
+// deleted is the error of a DELETE of one row: sql.ErrNoRows when it
+// deleted none.
+func deleted(res sql.Result, err error) error {
 	if err != nil {
 		return err
 	}
