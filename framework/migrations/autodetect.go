@@ -11,8 +11,8 @@ import (
 )
 
 // Changes are the operations that bring the state from to the models to,
-// as Django 3.2's autodetector gives them: it generates deleted models,
-// created models (each CreateModel without its relations, then an
+// as Django 3.2's autodetector gives them: it generates deleted models
+// (unique_together emptied, relations removed, DeleteModel), created models (each CreateModel without its relations, then an
 // AddField for each relation, AddIndex for each index and its
 // unique_together), then for the models kept removed indexes, removed,
 // added and altered fields, unique_together and added indexes; orders
@@ -30,9 +30,6 @@ func Changes(from *State, to []*ModelState) ([]Operation, error) {
 		}
 	}
 	slices.SortFunc(deleted, func(a, b string) int { return strings.Compare(lower(a), lower(b)) })
-	for _, name := range deleted {
-		ops = append(ops, planned{op: DeleteModel{Name: name}})
-	}
 	var created, kept []*ModelState
 	for _, m := range to {
 		if from.Model(m.Name) == nil {
@@ -49,7 +46,13 @@ func Changes(from *State, to []*ModelState) ([]Operation, error) {
 	for _, m := range slices.Concat(from.Models, to) {
 		tables[m.Table] = lower(m.Name)
 	}
-	for _, m := range created {
+	for _, name := range deleted {
+		ops = deleteOperations(ops, from, from.Model(name))
+	}
+	// Django goes through the new models in reverse order, each
+	// CreateModel put first: they come in order, the rest of their
+	// operations in reverse order.
+	for _, m := range slices.Backward(created) {
 		ops = createOperations(ops, m, tables)
 	}
 	var removedIx, removed, added, altered, together, addedIx []planned
@@ -68,7 +71,7 @@ func Changes(from *State, to []*ModelState) ([]Operation, error) {
 		}
 		for _, name := range sortedNames(old.Fields) {
 			if m.Field(name) == nil {
-				removed = append(removed, planned{op: RemoveField{Model: model, Name: name}, deps: []dependency{{model: model, together: true}}})
+				removed = append(removed, planned{op: RemoveField{Model: model, Name: name}, deps: []dependency{{model: model, on: onTogether}}})
 			}
 		}
 		for _, name := range sortedNames(m.Fields) {
@@ -109,25 +112,66 @@ type planned struct {
 }
 
 // dependency is one of Django's autodetector dependencies within the app:
-// the creation of a model (field ""), of one of its fields, or a change
-// of its unique_together (together).
+// the creation of a model (field "") or of one of its fields, the removal
+// or alteration of a field, or a change of a model's unique_together.
 type dependency struct {
 	model, field string
-	together     bool
+	on           dependencyKind
 }
+
+// dependencyKind is what a dependency waits for.
+type dependencyKind int
+
+const (
+	onCreated dependencyKind = iota
+	onRemoved
+	onAltered
+	onTogether
+)
 
 // satisfiedBy is Django's check_dependency.
 func (d dependency) satisfiedBy(op Operation) bool {
 	switch o := op.(type) {
 	case CreateModel:
-		return !d.together && lower(o.Name) == d.model &&
+		return d.on == onCreated && lower(o.Name) == d.model &&
 			(d.field == "" || slices.ContainsFunc(o.Fields, func(f Field) bool { return f.Name == d.field }))
 	case AddField:
-		return !d.together && d.field != "" && o.Model == d.model && o.Field.Name == d.field
+		return d.on == onCreated && d.field != "" && o.Model == d.model && o.Field.Name == d.field
+	case RemoveField:
+		return d.on == onRemoved && o.Model == d.model && o.Name == d.field
+	case AlterField:
+		return d.on == onAltered && o.Model == d.model && o.Field.Name == d.field
 	case AlterUniqueTogether:
-		return d.together && o.Model == d.model
+		return d.on == onTogether && o.Model == d.model
 	}
 	return false
+}
+
+// deleteOperations adds the operations of a deleted model as Django's
+// generate_deleted_models does: its unique_together emptied, its
+// relations removed, then DeleteModel, after the relations of the app's
+// other models to it are removed or altered.
+func deleteOperations(ops []planned, from *State, m *ModelState) []planned {
+	model := lower(m.Name)
+	if len(m.UniqueTogether) > 0 {
+		ops = append(ops, planned{op: AlterUniqueTogether{Model: model}})
+	}
+	var deps []dependency
+	for _, name := range sortedNames(m.Fields) {
+		if m.Field(name).Related != nil {
+			ops = append(ops, planned{op: RemoveField{Model: model, Name: name}})
+			deps = append(deps, dependency{model: model, field: name, on: onRemoved})
+		}
+	}
+	for _, other := range from.Models {
+		for _, f := range other.Fields {
+			if other != m && f.Related != nil && f.Related.Table == m.Table {
+				deps = append(deps, dependency{model: lower(other.Name), field: f.Name, on: onRemoved},
+					dependency{model: lower(other.Name), field: f.Name, on: onAltered})
+			}
+		}
+	}
+	return append(ops, planned{op: DeleteModel{Name: m.Name}, deps: deps})
 }
 
 // targetDeps is a relation's dependency on its target, when the target

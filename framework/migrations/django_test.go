@@ -151,9 +151,10 @@ func (a *goApp) mustRun(args ...string) string {
 // defaults, null, choices, unique_together, an index) in Go and in Django,
 // runs makemigrations on each, and compares what sqlmigrate prints on
 // SQLite and on PostgreSQL; then a second migration (columns added,
-// altered and removed, an index added) and a third (a new model with a
+// altered and removed, an index added), a third (a new model with a
 // foreign key to the first, an index removed, a foreign key added,
-// columns altered), each compared the same way after Django applied the
+// columns altered) and a fourth (two new models, one with a foreign key to
+// the other, a model deleted, unique_together changed), each compared the same way after Django applied the
 // ones before; then applies the Go migrations to a real database of each
 // dialect, checks that they are recorded in django_migrations, that a row
 // goes in, and that makemigrations finds nothing more to do.
@@ -203,9 +204,21 @@ func TestMakeMigrationsAsDjango(t *testing.T) {
 	if out != want {
 		t.Errorf("makemigrations printed\n%s\nwant\n%s", out, want)
 	}
+	app.models("models4.go.txt")
+	out = app.mustRun("makemigrations", "--name", "last")
+	want = "Migrations for 'snippets':\n  snippets/migration_0004_last.go\n" +
+		"    - Create model Label\n" +
+		"    - Create model Tag\n" +
+		"    - Alter unique_together for snippet (1 constraint(s))\n" +
+		"    - Delete model Comment\n" +
+		"    - Add field tag to label\n" +
+		"    - Alter unique_together for label (1 constraint(s))\n"
+	if out != want {
+		t.Errorf("makemigrations printed\n%s\nwant\n%s", out, want)
+	}
 	app.build()
 	if out := app.mustRun("makemigrations"); out != "No changes detected\n" {
-		t.Errorf("makemigrations after the third printed %q", out)
+		t.Errorf("makemigrations after the fourth printed %q", out)
 	}
 
 	for _, dialect := range []string{"sqlite", "postgresql"} {
@@ -228,11 +241,15 @@ func TestMakeMigrationsAsDjango(t *testing.T) {
 			dj.models("models3.py")
 			dj.run("makemigrations", "snippets", "--name", "more")
 			compareSQL(t, "0003", dj.run("sqlmigrate", "snippets", "0003"), app.mustRun("sqlmigrate", "snippets", "0003", "--database", url))
+			dj.run("migrate", "snippets", "0003")
+			dj.models("models4.py")
+			dj.run("makemigrations", "snippets", "--name", "last")
+			compareSQL(t, "0004", dj.run("sqlmigrate", "snippets", "0004"), app.mustRun("sqlmigrate", "snippets", "0004", "--database", url))
 
 			out := app.mustRun("--database", goURL, "migrate")
 			want := "Operations to perform:\n  Apply all migrations: auth, snippets\nRunning migrations:\n" +
 				"  Applying auth.0001_initial... OK\n  Applying snippets.0001_initial... OK\n  Applying snippets.0002_changes... OK\n" +
-				"  Applying snippets.0003_more... OK\n"
+				"  Applying snippets.0003_more... OK\n  Applying snippets.0004_last... OK\n"
 			if out != want {
 				t.Errorf("migrate printed\n%s\nwant\n%s", out, want)
 			}
@@ -246,7 +263,7 @@ func TestMakeMigrationsAsDjango(t *testing.T) {
 				`SELECT "app" || '.' || "name" FROM "django_migrations" WHERE "app" = 'snippets' ORDER BY "id"`); err != nil {
 				t.Fatal(err)
 			}
-			if strings.Join(recorded, " ") != "snippets.0001_initial snippets.0002_changes snippets.0003_more" {
+			if strings.Join(recorded, " ") != "snippets.0001_initial snippets.0002_changes snippets.0003_more snippets.0004_last" {
 				t.Errorf("django_migrations records %v", recorded)
 			}
 			if _, err := db.ExecContext(context.Background(), `INSERT INTO "auth_user" DEFAULT VALUES`); err != nil {

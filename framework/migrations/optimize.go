@@ -163,7 +163,7 @@ func (o optimizer) referencesModel(op Operation, model string) bool {
 	case CreateModel:
 		return lower(op.Name) == model || slices.ContainsFunc(op.Fields, func(f Field) bool { return o.refersTo(&f, model) })
 	case DeleteModel:
-		return lower(op.Name) == model
+		return true // the deleted model may have referred to it
 	case AddField:
 		return op.Model == model || o.refersTo(&op.Field, model)
 	case AlterField:
