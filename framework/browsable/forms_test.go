@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/generics"
@@ -223,6 +226,131 @@ func TestSelectsAsDRFRendersThem(t *testing.T) {
 	for name, w := range want {
 		if !slices.Equal(got[name], w) {
 			t.Errorf("select %s: %v, DRF's %v", name, got[name], w)
+		}
+	}
+}
+
+// drfSnippet and drfExtras are framework/serializers' testdata/drf_fields.py's
+// model and serializer.
+type drfSnippet struct {
+	ID       int64     `db:"id" json:"id"`
+	Created  time.Time `db:"created" json:"created" model:"auto_now_add"`
+	Title    string    `db:"title" json:"title" model:"max_length=100,blank,default="`
+	Code     string    `db:"code" json:"code"`
+	Linenos  bool      `db:"linenos" json:"linenos" model:"default=false"`
+	Language string    `db:"language" json:"language" model:"max_length=100,default=python"`
+	Email    *string   `db:"email" json:"email" model:"field=EmailField"`
+	Homepage string    `db:"homepage" json:"homepage" model:"field=URLField,blank"`
+	Slug     string    `db:"slug" json:"slug" model:"field=SlugField,unique"`
+	IP       *string   `db:"ip" json:"ip" model:"field=GenericIPAddressField,blank"`
+	Hidden   int       `db:"hidden" json:"hidden" model:"editable=false,default=0"`
+	Rank     int       `db:"rank" json:"rank" model:"field=PositiveIntegerField,default=1"`
+}
+
+func (drfSnippet) Meta() models.Meta {
+	return models.Meta{App: "snippets", Choices: map[string][]models.Choice{"language": {{Value: "go", Label: "Go"}, {Value: "python", Label: "Python"}}}}
+}
+
+type drfExtras struct {
+	ID     int64          `db:"id" json:"id" drf:"read_only"`
+	Color  string         `json:"color" drf:"required"`
+	Colors []string       `json:"colors"`
+	Email  string         `json:"email" drf:"required,email"`
+	URL    string         `json:"url" drf:"url"`
+	Code   string         `json:"code"`
+	Slug   string         `json:"slug" drf:"slug"`
+	IP     string         `json:"ip" drf:"ip"`
+	Tags   []int          `json:"tags"`
+	Scores map[string]int `json:"scores"`
+	Words  []string       `json:"words" drf:"child.max_length=3"`
+	Note   string         `json:"note" drf:"textarea"`
+	Owner  int64          `json:"-"`
+}
+
+// keepAll makes a viewset's writes keep nothing.
+func keepAll[T any](vs *generics.ModelViewSet[T]) {
+	keep := func(*request.Request, *T) error { return nil }
+	vs.PerformCreate, vs.PerformUpdate, vs.PerformDestroy = keep, keep, keep
+}
+
+var (
+	ourBlockRE  = regexp.MustCompile(`<div class="field">.*?</div>`)
+	labelRE     = regexp.MustCompile(`(?s)<label[^>]*>\s*(?:<input[^>]*>)?\s*([^<*]*?)\s*(?:\*\s*)?(?:</label>|$)`)
+	inputTypeRE = regexp.MustCompile(`<input[^>]*type="(\w+)"`)
+	noteRE      = regexp.MustCompile(`<p class="[^"]*"[^>]*>([^<]*)</p>`)
+)
+
+// widgets lists a form's inputs by label: select, select multiple,
+// textarea, an input's type, or the note of a field HTML cannot hold.
+func widgets(blocks []string) map[string]string {
+	out := map[string]string{}
+	for _, b := range blocks {
+		label := labelRE.FindStringSubmatch(b)
+		if label == nil {
+			continue
+		}
+		kind := ""
+		switch {
+		case strings.Contains(b, "<select multiple") || strings.Contains(b, " multiple>"):
+			kind = "select multiple"
+		case strings.Contains(b, "<select"):
+			kind = "select"
+		case strings.Contains(b, "<textarea"):
+			kind = "textarea"
+		case inputTypeRE.MatchString(b):
+			kind = inputTypeRE.FindStringSubmatch(b)[1]
+		case noteRE.MatchString(b):
+			kind = noteRE.FindStringSubmatch(b)[1]
+		}
+		out[strings.TrimSpace(label[1])] = kind
+	}
+	return out
+}
+
+// The POST forms of the model serializer and of the serializer of every
+// other field type have, field by field, the inputs DRF 3.14's
+// HTMLFormRenderer renders for the same serializers (drf_fields.json):
+// a select, a multiple select, a textarea, a checkbox, email, url, number
+// and text inputs, DRF's note for a list or a dictionary; read-only and
+// hidden fields have none.
+func TestFormInputsAsDRFRendersThem(t *testing.T) {
+	b, err := os.ReadFile("../serializers/testdata/drf_fields.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var drf struct {
+		Model  string `json:"model_form"`
+		Extras string `json:"extras_form"`
+	}
+	if err := json.Unmarshal(b, &drf); err != nil {
+		t.Fatal(err)
+	}
+	api := framework.NewAPI(nil, settings)
+	var router routers.SimpleRouter
+	snippets := &generics.ModelViewSet[drfSnippet]{}
+	snippets.Source = queryset.MustSlice([]drfSnippet{})
+	snippets.Serializer = serializers.MustNew[drfSnippet]()
+	keepAll(snippets)
+	router.Register("snippets", snippets, "snippet")
+	colors := []models.Choice{{Value: "red", Label: "Red"}, {Value: "green", Label: "Green"}}
+	extras := &generics.ModelViewSet[drfExtras]{}
+	extras.Source = queryset.MustSlice([]drfExtras{})
+	extras.Serializer = serializers.MustNew[drfExtras](serializers.Choices("color", colors), serializers.Choices("colors", colors),
+		serializers.Regex("code", `^[A-Z]{3}$`),
+		serializers.Computed("shout", func(*drfExtras, *serializers.Context) (any, error) { return "hi", nil }),
+		serializers.HiddenField("Owner", func(*serializers.Context) (int64, error) { return 1, nil }))
+	keepAll(extras)
+	router.Register("extras", extras, "extra")
+	router.Mount(api)
+	srv := httptest.NewServer(api)
+	t.Cleanup(srv.Close)
+	for path, want := range map[string]string{"/snippets/": drf.Model, "/extras/": drf.Extras} {
+		page := html(t, srv, path, "X-User", "alice")
+		form := page[strings.Index(page, `id="post-html-form"`):]
+		form = form[:strings.Index(form, "</form>")]
+		got, w := widgets(ourBlockRE.FindAllString(form, -1)), widgets(strings.Split(want, `<div class="form-group`)[1:])
+		if len(w) < 9 || !reflect.DeepEqual(got, w) {
+			t.Errorf("%s: inputs\n got %v\nwant %v (DRF's)", path, got, w)
 		}
 	}
 }
