@@ -152,3 +152,40 @@ func TestFieldOptionsCheckedAtSetup(t *testing.T) {
 		t.Error("child option on a scalar: no setup error")
 	}
 }
+
+// overridden is a model whose drf tags override what its declaration
+// gives: a field with a default made required, a TextField bounded, a
+// choice field made read-only (so OPTIONS lists no choices).
+type overridden struct {
+	ID       int64  `db:"id" json:"id"`
+	Title    string `db:"title" json:"title" model:"max_length=10,default=x" drf:"required"`
+	Body     string `db:"body" json:"body" drf:"max_length=5"`
+	Language string `db:"language" json:"language" model:"max_length=10,default=go" drf:"read_only"`
+}
+
+func (overridden) Meta() models.Meta {
+	return models.Meta{Choices: map[string][]models.Choice{"language": languages}}
+}
+
+// A drf tag's options apply over what the model declaration derives.
+func TestDRFTagsOverrideTheModel(t *testing.T) {
+	s := serializers.MustNew[overridden]()
+	want := `{"id":{"type":"integer","required":false,"read_only":true,"label":"ID"},` +
+		`"title":{"type":"string","required":true,"read_only":false,"label":"Title","max_length":10},` +
+		`"body":{"type":"string","required":true,"read_only":false,"label":"Body","max_length":5},` +
+		`"language":{"type":"choice","required":false,"read_only":true,"label":"Language"}}`
+	if got := string(s.FieldInfo()); got != want {
+		t.Errorf("FieldInfo\n got %s\nwant %s", got, want)
+	}
+	var o overridden
+	if err := s.ValidateNew(map[string]any{"title": "t", "body": "b", "language": "python"}, &o, nil); err != nil {
+		t.Fatal(err)
+	}
+	if o.Language != "go" || o.Title != "t" {
+		t.Errorf("a read-only choice keeps the model's default: %+v", o)
+	}
+	err := s.ValidateNew(map[string]any{"body": "too long"}, &o, nil)
+	if got := errorBody(err); got != `400 {"title":["This field is required."],"body":["Ensure this field has no more than 5 characters."]}` {
+		t.Errorf("required over a default, max_length on a TextField: %s", got)
+	}
+}
