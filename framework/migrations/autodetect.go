@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-drf/drf/framework/models"
 )
 
 // Changes are the operations that bring the state from to the models to,
@@ -306,9 +304,6 @@ func Name(last string, ops []Operation, now time.Time) string {
 	}
 	return prefix + "auto_" + now.Format("20060102_1504")
 }
-
-// kindOf is the Kind's constant name in package models.
-func kindOf(k models.Kind) string { return "models." + string(k) }
 
 // MakeMigration is the migration makemigrations writes for the app: the
 // changes from its migrations' state to its models, named as Django

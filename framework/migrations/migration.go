@@ -84,9 +84,19 @@ type App struct {
 	migrations []Migration
 }
 
+// registered are the apps NewApp made, whose primary keys give the type
+// of the foreign keys to their tables.
+var registered struct {
+	sync.Mutex
+	apps []*App
+}
+
 // NewApp returns the app of that label with those models, whose
 // directory is the one of the file that calls NewApp (as the program was
-// compiled: makemigrations runs from the source tree, with go run).
+// compiled: makemigrations runs from the source tree, with go run). A
+// foreign key of any app to one of these models' tables has the type of
+// the model's primary key (a BigAutoField's is bigint); to another table,
+// an integer, as to Django's auth_user.
 func NewApp(label string, ms ...models.Model) *App {
 	a := &App{Label: label}
 	if _, file, _, ok := runtime.Caller(1); ok {
@@ -95,6 +105,9 @@ func NewApp(label string, ms ...models.Model) *App {
 	for _, m := range ms {
 		a.Models = append(a.Models, reflect.TypeOf(m))
 	}
+	registered.Lock()
+	registered.apps = append(registered.apps, a)
+	registered.Unlock()
 	return a
 }
 
@@ -176,8 +189,18 @@ func (a *App) Store() ([]store.Migration, error) {
 // Current is the state of the app's models as declared now: what
 // makemigrations brings the migrations to.
 func (a *App) Current() ([]*ModelState, error) {
-	var ds []*models.Description
 	pks := map[string]models.Kind{}
+	registered.Lock()
+	others := slices.Clone(registered.apps)
+	registered.Unlock()
+	for _, o := range others {
+		for _, t := range o.Models {
+			if d, err := models.Describe(t); err == nil {
+				pks[d.Meta.Table] = d.PrimaryKey.Kind
+			}
+		}
+	}
+	var ds []*models.Description
 	for _, t := range a.Models {
 		d, err := models.Describe(t)
 		if err != nil {
@@ -186,11 +209,10 @@ func (a *App) Current() ([]*ModelState, error) {
 		if d.Meta.App != a.Label {
 			return nil, fmt.Errorf("migrations: model %s is of app %q, not %q", d.Meta.Name, d.Meta.App, a.Label)
 		}
-		if d.Meta.Unmanaged {
-			continue
-		}
-		ds = append(ds, d)
 		pks[d.Meta.Table] = d.PrimaryKey.Kind
+		if !d.Meta.Unmanaged {
+			ds = append(ds, d)
+		}
 	}
 	out := make([]*ModelState, len(ds))
 	for i, d := range ds {

@@ -528,7 +528,7 @@ func (e *editor) alterField(m *ModelState, old, new *Field) {
 		fkDropped = true
 	}
 	if unique(old) && !unique(new) {
-		e.exec("ALTER TABLE " + table + " DROP CONSTRAINT " + quoteName(m.Table+"_"+old.Column+"_key"))
+		e.exec("ALTER TABLE " + table + " DROP CONSTRAINT " + quoteName(pgName(m.Table, old.Column, "key")))
 	}
 	if old.DBIndex && !unique(old) && (!new.DBIndex || unique(new)) {
 		// Django drops every b-tree index of the column alone that is not
@@ -540,7 +540,7 @@ func (e *editor) alterField(m *ModelState, old, new *Field) {
 	}
 	oldCheck, newCheck := e.check(old), e.check(new)
 	if oldCheck != newCheck && oldCheck != "" {
-		e.exec("ALTER TABLE " + table + " DROP CONSTRAINT " + quoteName(m.Table+"_"+old.Column+"_check"))
+		e.exec("ALTER TABLE " + table + " DROP CONSTRAINT " + quoteName(pgName(m.Table, old.Column, "check")))
 	}
 	col := quoteName(new.Column)
 	var actions, nullActions []string
@@ -673,6 +673,22 @@ func (e *editor) remake(m *ModelState, create *Field, deleteName string, alter *
 		}
 	}
 	e.flush()
+}
+
+// pgName is the name PostgreSQL gives a constraint of a column that its
+// CREATE TABLE or ADD COLUMN declares (makeObjectName): table, column and
+// label joined by "_", the longer of table and column shortened until
+// the name fits in 63 bytes.
+func pgName(table, column, label string) string {
+	t, c := len(table), len(column)
+	for t+c > 63-len(label)-2 {
+		if t > c {
+			t--
+		} else {
+			c--
+		}
+	}
+	return table[:t] + "_" + column[:c] + "_" + label
 }
 
 // place adds the field a remake adds or alters to the new table's

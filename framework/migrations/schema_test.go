@@ -256,3 +256,34 @@ func TestNames(t *testing.T) {
 		t.Errorf("the foreign key of a long name: %q, want %q", got, want)
 	}
 }
+
+// author has a BigAutoField key, which the foreign key of entry takes.
+type author struct {
+	ID int64 `db:"id"`
+}
+
+func (author) Meta() models.Meta { return models.Meta{App: "blog"} }
+
+type entry struct {
+	ID       int   `db:"id"`
+	AuthorID int64 `db:"author_id" model:"foreign_key=blog_author"`
+}
+
+func (entry) Meta() models.Meta { return models.Meta{App: "blog"} }
+
+// TestForeignKeyTakesItsTargetsType: a foreign key to a model whose key
+// is a BigAutoField is a bigint, as Django's rel_db_type has it, and the
+// new models come in Django's order, the relation folded in.
+func TestForeignKeyTakesItsTargetsType(t *testing.T) {
+	app := &migrations.App{Label: "blog", Models: []reflect.Type{reflect.TypeFor[entry](), reflect.TypeFor[author]()}}
+	m, err := app.MakeMigration("", testTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameStatements(t, "blog on PostgreSQL", statements(t, *m, nil, store.PostgreSQL), []string{
+		`CREATE TABLE "blog_author" ("id" bigserial NOT NULL PRIMARY KEY)`,
+		`CREATE TABLE "blog_entry" ("id" serial NOT NULL PRIMARY KEY, "author_id" bigint NOT NULL)`,
+		`ALTER TABLE "blog_entry" ADD CONSTRAINT "blog_entry_author_id_81ca74ac_fk_blog_author_id" FOREIGN KEY ("author_id") REFERENCES "blog_author" ("id") DEFERRABLE INITIALLY DEFERRED`,
+		`CREATE INDEX "blog_entry_author_id_81ca74ac" ON "blog_entry" ("author_id")`,
+	})
+}

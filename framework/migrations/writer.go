@@ -126,6 +126,9 @@ func fieldSource(f Field) string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
+// kindOf is the Kind's constant in package models.
+func kindOf(k models.Kind) string { return "models." + string(k) }
+
 func onDeleteSource(o models.OnDelete) string {
 	names := map[models.OnDelete]string{models.Cascade: "Cascade", models.Protect: "Protect", models.Restrict: "Restrict",
 		models.SetNull: "SetNull", models.SetDefault: "SetDefault", models.DoNothing: "DoNothing"}
