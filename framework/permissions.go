@@ -163,6 +163,42 @@ func (c ObjectCheck[T]) HasObjectPermission(r *request.Request, v *View, obj any
 	return c(r, v, o)
 }
 
+// ObjectType is *T: generic views refuse, at registration, an
+// ObjectCheck of a model other than theirs (CheckObjectType).
+func (ObjectCheck[T]) ObjectType() reflect.Type { return reflect.TypeFor[*T]() }
+
+// ObjectTyped is implemented by object permissions that run on objects of
+// one type only, as ObjectCheck does.
+type ObjectTyped interface {
+	// ObjectType is the type of the objects the permission runs on.
+	ObjectType() reflect.Type
+}
+
+// CheckObjectType reports a permission of ps, here or inside And, Or and
+// Not, that runs on objects of a type other than t (ObjectTyped): a view
+// whose objects are t would fail on each of them.
+func CheckObjectType(ps []Permission, t reflect.Type) error {
+	for _, p := range ps {
+		var err error
+		switch c := p.(type) {
+		case and:
+			err = CheckObjectType(c, t)
+		case or:
+			err = CheckObjectType(c, t)
+		case not:
+			err = CheckObjectType([]Permission{c.p}, t)
+		case ObjectTyped:
+			if c.ObjectType() != t {
+				err = fmt.Errorf("permission %T runs on objects of type %v, not %v", p, c.ObjectType(), t)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // objectPermissionMethod is the method name of ObjectPermission.
 const objectPermissionMethod = "HasObjectPermission"
 

@@ -98,3 +98,25 @@ func TestSourceOfAnotherModelDoesNotCompile(t *testing.T) {
 		t.Errorf("go vet ./testdata/mismatch: %v\n%s", err, out)
 	}
 }
+
+// TestObjectCheckOfAnotherModelFailsRegistration: an ObjectCheck of
+// another model, alone or inside And, Or and Not, fails registration
+// naming the view and both types, where each object answered 500.
+func TestObjectCheckOfAnotherModelFailsRegistration(t *testing.T) {
+	type other struct{ ID int }
+	check := framework.ObjectCheck[other](func(*request.Request, *framework.View, *other) (bool, error) { return true, nil })
+	for name, p := range map[string]framework.Permission{"alone": check, "inside Or and Not": framework.Or(framework.IsAdminUser{}, framework.Not(check))} {
+		t.Run(name, func(t *testing.T) {
+			s := newServer(t, 2)
+			v := s.view()
+			v.Permissions = framework.Permissions(p)
+			defer func() {
+				err, _ := recover().(error)
+				if err == nil || !strings.Contains(err.Error(), "runs on objects of type *generics_test.other, not *querysettest.Book") {
+					t.Errorf("registration panicked with %v", err)
+				}
+			}()
+			s.handle("/books/{pk}/", generics.RetrieveUpdateDestroyAPIView(v))
+		})
+	}
+}

@@ -2,6 +2,7 @@ package generics
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/queryset"
@@ -9,13 +10,16 @@ import (
 )
 
 // CheckActions reports a setup error when g cannot serve the actions: no
-// source, no serializer, or a source that cannot write for a write with
-// no Perform hook. Routers call it on registration.
+// source, no serializer, a source that cannot write for a write with no
+// Perform hook, or an ObjectCheck of another model among its permissions. Routers call it on registration.
 func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error {
 	name := g.DefaultBasename()
 	g.missing = missingDetail[T]()
 	if g.Source == nil && g.SourceFor == nil {
 		return fmt.Errorf("generics: view of %s needs a Source or SourceFor", name)
+	}
+	if err := framework.CheckObjectType(g.Permissions.Items(), reflect.TypeFor[*T]()); err != nil {
+		return fmt.Errorf("generics: view of %s: %w", name, err)
 	}
 	// cannot says why writes through the source would fail, "" if they work
 	// (a SourceFor is only known per request).
