@@ -12,8 +12,9 @@ import (
 	"github.com/go-drf/drf/framework/store"
 )
 
-// book is the sample's Book as a model: sample/books.go's hand-written
-// booksMigration is what Django 3.2 creates for it.
+// book is the sample's Book as a model: the statements below are what
+// Django 3.2 creates for the reference's Book, which the sample's
+// migration was written by hand as before it was generated.
 type book struct {
 	ID      int       `db:"id"`
 	Title   string    `db:"title" model:"max_length=200"`
@@ -50,8 +51,9 @@ func sameStatements(t *testing.T, what string, got, want []string) {
 }
 
 // TestBooksAsTheSampleCreatesThem: the initial migration of a model
-// equivalent to the sample's Book is, byte for byte, the hand-written
-// booksMigration of sample/books.go on both dialects.
+// equivalent to the sample's Book is, byte for byte, Django 3.2's for the
+// reference's Book on both dialects (the sample's hand-written migration
+// until sample/migration_0001_initial.go replaced it).
 func TestBooksAsTheSampleCreatesThem(t *testing.T) {
 	app := &migrations.App{Label: "bookshelf", Models: []reflect.Type{reflect.TypeFor[book]()}, Dir: t.TempDir()}
 	m, err := app.MakeMigration("", testTime)
