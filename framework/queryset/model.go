@@ -122,6 +122,11 @@ func modelOf[T any](m *model, derived bool) (*modelRules, error) {
 		}
 		r.reverses = append(r.reverses, f)
 	}
+	nested, err := nestedOnes(d)
+	if err != nil {
+		return nil, err
+	}
+	r.reverses = append(r.reverses, nested...)
 	return r, nil
 }
 
@@ -154,6 +159,8 @@ type reverseFetch struct {
 	add func(p unsafe.Pointer, key any) error
 	// reset empties the slice at p.
 	reset func(p unsafe.Pointer)
+	// nested fills nested structs instead (nested.go).
+	nested *nestedFetch
 }
 
 func newReverseFetch(rev *models.Reverse) (*reverseFetch, error) {
@@ -167,6 +174,10 @@ func newReverseFetch(rev *models.Reverse) (*reverseFetch, error) {
 		f.add, f.reset = appendInt[int32], resetSlice[int32]
 	case reflect.String:
 		f.add, f.reset = appendString, resetSlice[string]
+	case reflect.Struct:
+		var err error
+		f.nested, err = nestedMany(rev)
+		return f, err
 	default:
 		return nil, fmt.Errorf("a reverse accessor holds int, int32, int64 or string keys, not %v", rev.Field.Type.Elem())
 	}
@@ -220,6 +231,12 @@ func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) err
 		byKey[k] = append(byKey[k], base)
 	}
 	for _, f := range s.t.rules.reverses {
+		if f.nested != nil {
+			if err := s.fillNested(ctx, db, f.nested, items, args, byKey); err != nil {
+				return err
+			}
+			continue
+		}
 		for _, item := range items {
 			f.reset(f.rev.Field.Addr(unsafe.Pointer(item)))
 		}

@@ -86,6 +86,9 @@ func (s *Serializer[T]) appendObject(b []byte, obj unsafe.Pointer, c *Context) (
 var errNonFinite = errors.New("serializers: out of range float values are not JSON compliant")
 
 func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, error) {
+	if f.nested != nil {
+		return f.nested.appendNested(b, f.sf, obj, c)
+	}
 	if f.compute != nil {
 		v, err := f.compute(obj, c)
 		if err != nil {

@@ -79,6 +79,9 @@ func (f *field) appendInfo(b []byte, child bool) []byte {
 	if f.maxValue != nil {
 		b = append(append(b, `,"max_value":`...), f.maxValue.json()...)
 	}
+	if f.nested != nil {
+		b = f.nested.appendNestedInfo(b)
+	}
 	if f.container != nil && f.kind != kindMultiple {
 		b = f.container.child.appendInfo(append(b, `,"child":`...), true)
 	}

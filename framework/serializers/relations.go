@@ -74,6 +74,9 @@ type relation struct {
 // SlugRelatedField; view_name on another key, or on a reverse accessor's
 // keys, is a read-only HyperlinkedRelatedField.
 func (f *field) bindRelation(md *modelInfo) error {
+	if ok, err := f.bindNested(md); ok || err != nil {
+		return err
+	}
 	mf := md.field(f.sf)
 	fk := mf != nil && mf.Related != nil
 	switch {

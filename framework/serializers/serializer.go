@@ -152,6 +152,8 @@ type field struct {
 	viewName    string
 	slugRelated bool
 	rel         *relation
+	// nested is a nested serializer's (relations_nested.go).
+	nested *nested
 }
 
 // bound is a max_value or min_value: its text for messages, its value.
@@ -296,7 +298,7 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 	})
 	s.fields = order
 	for _, f := range order {
-		if f.sf != nil && f.container == nil && f.compute == nil {
+		if f.sf != nil && f.container == nil && f.compute == nil && f.nested == nil {
 			if err := f.sf.Supported(); err != nil {
 				return nil, fmt.Errorf("serializers: %w", err)
 			}

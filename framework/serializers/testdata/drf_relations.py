@@ -8,8 +8,8 @@ It prints, as JSON, the OPTIONS metadata (SimpleMetadata), the
 representation, the errors of invalid input and the validated data of
 valid input, and the browsable form (HTMLFormRenderer) of serializers
 holding a PrimaryKeyRelatedField, a SlugRelatedField, a
-HyperlinkedRelatedField, a StringRelatedField and a nested serializer of
-a foreign key; relations_drf_test.go pins what it prints.
+HyperlinkedRelatedField, a StringRelatedField and nested serializers of a
+foreign key and of a reverse relation; relations_drf_test.go pins what it prints.
 """
 import json
 import sys
@@ -97,13 +97,27 @@ class Owner(serializers.ModelSerializer):
 
 class ReadOnlys(serializers.ModelSerializer):
     owner = serializers.StringRelatedField()
-    owner_name = serializers.ReadOnlyField(source="owner.username")
+    owner_email = serializers.ReadOnlyField(source="owner.email")
     reviewer = Owner(read_only=True)
     snippets = serializers.PrimaryKeyRelatedField(source="owner.snippets", many=True, read_only=True)
 
     class Meta:
         model = Snippet
-        fields = ["id", "title", "owner", "owner_name", "reviewer", "snippets"]
+        fields = ["id", "title", "owner", "owner_email", "reviewer", "snippets"]
+
+
+class SnippetSummary(serializers.ModelSerializer):
+    class Meta:
+        model = Snippet
+        fields = ["id", "title"]
+
+
+class UserNested(serializers.ModelSerializer):
+    snippets = SnippetSummary(many=True, read_only=True)
+
+    class Meta:
+        model = User
+        fields = ["id", "username", "snippets"]
 
 
 class UserLinks(serializers.ModelSerializer):
@@ -206,6 +220,8 @@ out = {
     "link_info": info(Link(context=ctx)),
     "readonly_info": info(ReadOnlys()),
     "userlinks_info": info(UserLinks(context=ctx)),
+    "usernested_info": info(UserNested()),
+    "usernested_data": UserNested(User.objects.order_by("id"), many=True).data,
     "pk_data": PK(snippets, many=True).data,
     "slug_data": Slug(snippets, many=True).data,
     "link_data": Link(snippets, many=True, context=ctx).data,
