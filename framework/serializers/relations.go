@@ -1,6 +1,7 @@
 package serializers
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -72,7 +73,9 @@ type relation struct {
 // view_name a HyperlinkedRelatedField (read-only when tagged so); a
 // dotted source through a foreign key tagged slug_related is a writable
 // SlugRelatedField; view_name on another key, or on a reverse accessor's
-// keys, is a read-only HyperlinkedRelatedField.
+// keys, is a read-only HyperlinkedRelatedField; a reverse accessor's keys
+// without it a read-only PrimaryKeyRelatedField(many=True); a struct, or
+// a reverse accessor's slice of structs, a nested serializer.
 func (f *field) bindRelation(md *modelInfo) error {
 	if ok, err := f.bindNested(md); ok || err != nil {
 		return err
@@ -97,6 +100,13 @@ func (f *field) bindRelation(md *modelInfo) error {
 			return err
 		}
 		f.compute, f.readOnly, f.link, f.container = links, true, true, nil
+	case md != nil && isReverse(md.desc, f.sf):
+		// PrimaryKeyRelatedField(many=True, read_only=True).
+		keys, err := relatedKeys(f.sf)
+		if err != nil {
+			return err
+		}
+		f.compute, f.readOnly, f.container, f.typeName = keys, true, nil, "field"
 	case fk:
 		// DRF's SimpleMetadata names a RelatedField's type "field".
 		f.typeName = "field"
@@ -220,6 +230,39 @@ func relatedLinks(sf *structs.Field, route string) (func(unsafe.Pointer, *Contex
 			}
 		}
 		return urls, nil
+	}, nil
+}
+
+// relatedKeys is the value of a reverse accessor's keys (DRF's
+// PrimaryKeyRelatedField(many=True, read_only=True)): their JSON list.
+func relatedKeys(sf *structs.Field) (func(unsafe.Pointer, *Context) (any, error), error) {
+	var keys func(p unsafe.Pointer) []string
+	quote := false
+	switch t := sf.Type; {
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Int64:
+		keys = intKeys[int64]
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Int:
+		keys = intKeys[int]
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Int32:
+		keys = intKeys[int32]
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
+		keys, quote = func(p unsafe.Pointer) []string { return *(*[]string)(p) }, true
+	default:
+		return nil, fmt.Errorf("a reverse accessor holds int, int32, int64 or string keys, or structs, not %v", t)
+	}
+	return func(obj unsafe.Pointer, _ *Context) (any, error) {
+		b := []byte{'['}
+		for i, k := range keys(sf.Addr(obj)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if quote {
+				b = appendString(b, k)
+			} else {
+				b = append(b, k...)
+			}
+		}
+		return json.RawMessage(append(b, ']')), nil
 	}, nil
 }
 

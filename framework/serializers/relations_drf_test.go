@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -25,18 +26,19 @@ import (
 //
 //	/usr/bin/python3 framework/serializers/testdata/drf_relations.py > framework/serializers/testdata/drf_relations.json
 type drfRelations struct {
-	PKInfo       json.RawMessage            `json:"pk_info"`
-	SlugInfo     json.RawMessage            `json:"slug_info"`
-	LinkInfo     json.RawMessage            `json:"link_info"`
-	ReadOnlyInfo map[string]json.RawMessage `json:"readonly_info"`
-	UserLinks    json.RawMessage            `json:"userlinks_info"`
-	PKData       json.RawMessage            `json:"pk_data"`
-	SlugData     json.RawMessage            `json:"slug_data"`
-	LinkData     json.RawMessage            `json:"link_data"`
-	PKErrors     map[string]drfResult       `json:"pk_errors"`
-	SlugErrors   map[string]drfResult       `json:"slug_errors"`
-	LinkErrors   map[string]drfResult       `json:"link_errors"`
-	Versions     map[string]map[string]any  `json:"versions"`
+	PKInfo        json.RawMessage            `json:"pk_info"`
+	SlugInfo      json.RawMessage            `json:"slug_info"`
+	LinkInfo      json.RawMessage            `json:"link_info"`
+	ReadOnlyInfo  map[string]json.RawMessage `json:"readonly_info"`
+	UserLinks     map[string]map[string]any  `json:"userlinks_info"`
+	UserLinksData json.RawMessage            `json:"userlinks_data"`
+	PKData        json.RawMessage            `json:"pk_data"`
+	SlugData      json.RawMessage            `json:"slug_data"`
+	LinkData      json.RawMessage            `json:"link_data"`
+	PKErrors      map[string]drfResult       `json:"pk_errors"`
+	SlugErrors    map[string]drfResult       `json:"slug_errors"`
+	LinkErrors    map[string]drfResult       `json:"link_errors"`
+	Versions      map[string]map[string]any  `json:"versions"`
 }
 
 func loadRelations(t *testing.T) drfRelations {
@@ -282,3 +284,52 @@ func TestRelatedViolationWordsEachField(t *testing.T) {
 		t.Errorf("RelatedViolation of a column no field holds: %v, want nil", err)
 	}
 }
+
+// Models whose relational options cannot apply.
+type (
+	noJoin struct {
+		ID    int64  `db:"id" json:"id"`
+		Owner string `db:"owner" json:"owner" drf:"slug_related"`
+	}
+	noFK struct {
+		ID    int64   `db:"id" json:"id"`
+		Other relUser `json:"other"`
+	}
+	noReverse struct {
+		ID       int64            `db:"id" json:"id"`
+		Snippets []snippetSummary `json:"snippets"`
+	}
+	notNull struct {
+		ID         int64  `db:"id" json:"id"`
+		ReviewerID *int64 `db:"reviewer_id" json:"-" model:"foreign_key=rel_user,on_delete=set_null"`
+		Reviewer   string `json:"reviewer" drf:"source=reviewer.username,slug_related"`
+	}
+)
+
+func (noJoin) Meta() models.Meta    { return models.Meta{App: "snippets"} }
+func (noFK) Meta() models.Meta      { return models.Meta{App: "snippets"} }
+func (noReverse) Meta() models.Meta { return models.Meta{App: "snippets"} }
+func (notNull) Meta() models.Meta   { return models.Meta{App: "snippets"} }
+
+// A relational option where it cannot apply fails at setup, naming the
+// field: slug_related without a foreign key behind its source, a nested
+// struct of a model that names no foreign key, a nested list without
+// its reverse accessor, a nullable foreign key's slug that cannot hold
+// null.
+func TestRelationalSetupErrors(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{errOf(serializers.New[noJoin]()), "noJoin.Owner: slug_related needs a dotted source through a foreign key"},
+		{errOf(serializers.New[noFK]()), `noFK.Other: a nested serializers_test.relUser needs a foreign key of the model named "other"`},
+		{errOf(serializers.New[noReverse]()), `noReverse.Snippets: a nested list of serializers_test.snippetSummary needs model:"reverse=TABLE.COLUMN"`},
+		{errOf(serializers.New[notNull]()), "notNull.Reviewer: the foreign key reviewer_id may be null: the slug field must be a pointer"},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("New: %v, want %q", c.err, c.want)
+		}
+	}
+}
+
+func errOf[V any](_ V, err error) error { return err }

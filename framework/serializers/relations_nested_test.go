@@ -70,6 +70,29 @@ func (userNested) Meta() models.Meta {
 	return models.Meta{App: "auth", Table: "rel_user", Unmanaged: true}
 }
 
+// userLinks is drf_relations.py's UserLinks serializer: the links of a
+// user's snippets (HyperlinkedRelatedField(many=True, read_only=True));
+// userKeys is the same with their keys (PrimaryKeyRelatedField).
+type (
+	userLinks struct {
+		ID       int64   `db:"id" json:"id"`
+		Username string  `db:"username" json:"username" model:"max_length=150,unique"`
+		Snippets []int64 `json:"snippets" model:"reverse=rel_snippet.owner_id" drf:"view_name=snippet-detail"`
+	}
+	userKeys struct {
+		ID       int64   `db:"id" json:"id"`
+		Username string  `db:"username" json:"username" model:"max_length=150,unique"`
+		Snippets []int64 `json:"snippets" model:"reverse=rel_snippet.owner_id"`
+	}
+)
+
+func (userLinks) Meta() models.Meta {
+	return models.Meta{App: "auth", Table: "rel_user", Unmanaged: true}
+}
+func (userKeys) Meta() models.Meta {
+	return models.Meta{App: "auth", Table: "rel_user", Unmanaged: true}
+}
+
 // countingDialects runs fn on a SQLite file and a PostgreSQL database
 // opened so that every query is recorded: queries reports how many ran
 // since the last call.
@@ -145,13 +168,22 @@ func TestNestedSerializersAsDRF(t *testing.T) {
 			Source: queryset.MustSQL[readSnippet](db, queryset.SQLConfig{}), Serializer: serializers.MustNew[readSnippet]()}))
 		api.Handle("/users/", generics.ListAPIView(generics.GenericAPIView[userNested]{
 			Source: queryset.MustSQL[userNested](db, queryset.SQLConfig{}), Serializer: serializers.MustNew[userNested]()}))
+		api.Handle("/links/", generics.ListAPIView(generics.GenericAPIView[userLinks]{
+			Source: queryset.MustSQL[userLinks](db, queryset.SQLConfig{}), Serializer: serializers.MustNew[userLinks]()}))
+		api.Handle("/keys/", generics.ListAPIView(generics.GenericAPIView[userKeys]{
+			Source: queryset.MustSQL[userKeys](db, queryset.SQLConfig{}), Serializer: serializers.MustNew[userKeys]()}))
+		api.Handle("/snippets/{pk}/", generics.RetrieveAPIView(generics.GenericAPIView[snippetSummary]{
+			Source: queryset.MustSQL[snippetSummary](db, queryset.SQLConfig{}), Serializer: serializers.MustNew[snippetSummary]()}),
+			framework.Named("snippet-detail"))
 		c := apitest.New(t, api)
 		for _, kind := range []struct {
-			path       string
-			data, info json.RawMessage
+			path string
+			data json.RawMessage
 		}{
-			{"/read/", wantRead, wantReadInfo},
-			{"/users/", extra.UserNestedOut, wantUserInfo},
+			{"/read/", wantRead},
+			{"/users/", extra.UserNestedOut},
+			{"/links/", drf.UserLinksData},
+			{"/keys/", []byte(`[{"id":1,"username":"ann","snippets":[1]},{"id":2,"username":"bob","snippets":[2]}]`)},
 		} {
 			queries()
 			list := c.Get(kind.path)
@@ -165,6 +197,16 @@ func TestNestedSerializersAsDRF(t *testing.T) {
 		}
 		if got := serializers.MustNew[userNested]().FieldInfo(); !sameJSON(t, got, wantUserInfo) {
 			t.Errorf("UserNested OPTIONS: %s\nDRF: %s", got, wantUserInfo)
+		}
+		// PrimaryKeyRelatedField(many=True, read_only=True), as ReadOnlys'
+		// snippets, and HyperlinkedRelatedField(many=True, read_only=True).
+		wantKeys := withoutHelpText(t, map[string]json.RawMessage{"id": drf.ReadOnlyInfo["id"],
+			"username": rawMap(t, extra.UserNested)["username"], "snippets": drf.ReadOnlyInfo["snippets"]})
+		if got := serializers.MustNew[userKeys]().FieldInfo(); !sameJSON(t, got, wantKeys) {
+			t.Errorf("keys OPTIONS: %s\nDRF: %s", got, wantKeys)
+		}
+		if got, want := serializers.MustNew[userLinks]().FieldInfo(), withoutHelpText(t, rawMap(t, drf.UserLinks)); !sameJSON(t, got, want) {
+			t.Errorf("UserLinks OPTIONS: %s\nDRF: %s", got, want)
 		}
 		// More rows, more users: still one query per relation per page.
 		db.MustExec(`INSERT INTO "rel_user" ("username", "email") VALUES ('cy', ''), ('di', 'di@x.org')`)
