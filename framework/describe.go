@@ -64,7 +64,24 @@ type FieldDescription struct {
 	// Child describes the items of a list or dictionary (Type "list",
 	// "nested object"); nil for other fields.
 	Child *FieldDescription
+	// Related reports a writable relational field, whose choices are the
+	// related rows (a RelatedLister lists them for a browsable form).
+	Related bool
 }
+
+// RelatedLister is a Describer that lists the choices of a writable
+// relational field for r: the related rows, as DRF's
+// RelatedField.iter_options, cut off after 1000 by a last choice of
+// value RelatedCutoff, "More than 1000 items...", which a form shows
+// disabled. It may query the database; the browsable page asks once per
+// field and page.
+type RelatedLister interface {
+	RelatedChoices(r *request.Request, field string) ([]Choice, error)
+}
+
+// RelatedCutoff is the value of the disabled choice that ends a related
+// field's choices cut off after 1000 (DRF's html_cutoff).
+const RelatedCutoff = "n/a"
 
 // Choice is one value of a choice field and its label.
 type Choice struct {

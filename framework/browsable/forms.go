@@ -62,8 +62,8 @@ type formField struct {
 
 // formOption is one option of a select.
 type formOption struct {
-	Value, Label string
-	Selected     bool
+	Value, Label       string
+	Selected, Disabled bool
 }
 
 // permitted reports whether r's user may send method to v (DRF's
@@ -120,6 +120,12 @@ func (p *pageData) addForms(v *framework.View, r *request.Request, resp *framewo
 		}
 		if ser != nil {
 			fields = ser.Fields
+		}
+	}
+	if formType != "" && (may[http.MethodPost] || may[http.MethodPut]) {
+		var err error
+		if fields, err = relatedChoices(v, r, fields); err != nil {
+			return err
 		}
 	}
 	// The item the answer shows, for PUT: a successful GET of a JSON object.
@@ -233,6 +239,11 @@ func htmlFields(fields []framework.FieldDescription, item map[string]any) []form
 		case "nested object":
 			in.Input, in.Note = "", "Dictionaries are not currently supported in HTML input."
 		}
+		if f.Related && f.Choices != nil {
+			// DRF's select of the related rows.
+			in.Input, in.MaxLength = "select", -1
+			in.Options = options(f, item[f.Name])
+		}
 		if f.Format == "json" || f.TextArea {
 			in.Input = "textarea"
 		}
@@ -273,13 +284,39 @@ func options(f framework.FieldDescription, value any) []formOption {
 		}
 	}
 	var out []formOption
-	if f.Type == "choice" && (f.AllowBlank || f.AllowNull) {
+	if (f.Type == "choice" || f.Related) && (f.AllowBlank || f.AllowNull) {
 		out = append(out, formOption{Label: "--------", Selected: len(selected) == 0 || selected[""]})
 	}
 	for _, c := range f.Choices {
-		out = append(out, formOption{Value: c.Value, Label: c.Label, Selected: selected[c.Value]})
+		cutoff := f.Related && c.Value == framework.RelatedCutoff
+		out = append(out, formOption{Value: c.Value, Label: c.Label, Selected: selected[c.Value] && !cutoff, Disabled: cutoff})
 	}
 	return out
+}
+
+// relatedChoices gives the writable relational fields their choices, the
+// related rows the view's Describer lists (a framework.RelatedLister),
+// once per field; fields is copied when it changes.
+func relatedChoices(v *framework.View, r *request.Request, fields []framework.FieldDescription) ([]framework.FieldDescription, error) {
+	lister, ok := v.Describer.(framework.RelatedLister)
+	if !ok {
+		return fields, nil
+	}
+	copied := false
+	for i, f := range fields {
+		if !f.Related || f.ReadOnly {
+			continue
+		}
+		choices, err := lister.RelatedChoices(r, f.Name)
+		if err != nil {
+			return nil, err
+		}
+		if !copied {
+			fields, copied = slices.Clone(fields), true
+		}
+		fields[i].Choices = choices
+	}
+	return fields, nil
 }
 
 // jsonText is a JSON field's value in its form, as DRF's JSONBoundField

@@ -370,6 +370,22 @@ func (g *GenericAPIView[T]) related(r *request.Request) func(serializers.Related
 	}
 }
 
+// relatedRows is the RelatedRows listing of a serializer described for
+// r: its source's, when the source is a queryset.RelatedFinder.
+func (g *GenericAPIView[T]) relatedRows(r *request.Request) func(serializers.RelatedRowsQuery) ([][2]string, error) {
+	src := g.Source
+	if src == nil {
+		src, _ = g.GetSource(r)
+	}
+	finder, ok := src.(queryset.RelatedFinder)
+	if !ok {
+		return nil
+	}
+	return func(q serializers.RelatedRowsQuery) ([][2]string, error) {
+		return finder.ListRelated(r.Context(), q.Table, q.Value, q.Display, q.Limit)
+	}
+}
+
 // exists is the ExistsTogether of a serializer validating an item for r,
 // stored being the item an update changes (nil for a new one): whether
 // another item of the view's Source (all of them, as DRF's UniqueValidator

@@ -8,6 +8,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/internal/rawjson"
 )
 
@@ -67,6 +68,17 @@ func (g *GenericAPIView[T]) SerializerOf(r *request.Request) (*framework.Seriali
 		return nil, err
 	}
 	return s.Description(), nil
+}
+
+// RelatedChoices lists the choices of the writable relational field of
+// r's serializer named field, through the view's source (its database):
+// the browsable form's select. It makes g a framework.RelatedLister.
+func (g *GenericAPIView[T]) RelatedChoices(r *request.Request, field string) ([]framework.Choice, error) {
+	s, err := g.GetSerializer(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.RelatedChoices(field, &serializers.Context{Request: r, RelatedRows: g.relatedRows(r)})
 }
 
 // allowed reports whether r's user may send method to v (DRF's

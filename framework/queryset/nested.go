@@ -24,6 +24,9 @@ type RelatedFinder interface {
 	// table whose column holds value (compared as an integer when integer
 	// is true); found is false when no row does.
 	FindRelated(ctx context.Context, table, column, value string, integer bool, key string) (string, bool, error)
+	// ListRelated lists the value and display columns, as text, of up to
+	// limit rows of table ordered by the value column.
+	ListRelated(ctx context.Context, table, value, display string, limit int) ([][2]string, error)
 }
 
 // FindRelated runs SELECT key FROM table WHERE column = value, one row.
@@ -50,15 +53,7 @@ func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value str
 	if err != nil {
 		return "", false, err
 	}
-	switch k := got.(type) {
-	case int64:
-		return strconv.FormatInt(k, 10), true, nil
-	case []byte:
-		return string(k), true, nil
-	case string:
-		return k, true, nil
-	}
-	return "", false, errors.New("queryset: a related key is neither an integer nor text")
+	return columnText(got), true, nil
 }
 
 // nestedFetch fills a nested struct (a related row, through a foreign
@@ -282,4 +277,41 @@ func (n *nestedFetch) set(p unsafe.Pointer, values []any) error {
 		f.Set(p, v)
 	}
 	return nil
+}
+
+// ListRelated lists the value and display columns, as text, of up to
+// limit rows of table ordered by the value column: the choices of a
+// relational field's select (RelatedFinder).
+func (s *SQLSource[T]) ListRelated(ctx context.Context, table, value, display string, limit int) ([][2]string, error) {
+	q := s.t.db.Rebind("SELECT " + store.QuoteName(value) + ", " + store.QuoteName(display) + " FROM " +
+		store.QuoteName(table) + " ORDER BY " + store.QuoteName(value) + " LIMIT " + strconv.Itoa(limit))
+	rows, err := s.t.db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][2]string
+	for rows.Next() {
+		var v, d any
+		if err := rows.Scan(&v, &d); err != nil {
+			return nil, err
+		}
+		out = append(out, [2]string{columnText(v), columnText(d)})
+	}
+	return out, rows.Err()
+}
+
+// columnText is a column's value as text ("" for NULL).
+func columnText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case []byte:
+		return string(x)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
 }

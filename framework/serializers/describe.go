@@ -28,6 +28,7 @@ func (f *field) description() framework.FieldDescription {
 		AllowBlank: f.allowBlank, AllowNull: f.allowNull,
 		MaxLength: f.shownMaxLength(), MinLength: f.minLength,
 		DecimalPlaces: max(f.decimalPlaces, 0), TextArea: f.textarea,
+		Related: f.rel != nil && !f.readOnly,
 	}
 	for _, c := range f.choices {
 		d.Choices = append(d.Choices, framework.Choice{Value: c.text, Label: c.label})

@@ -1,6 +1,7 @@
 package serializers
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -65,6 +66,9 @@ type relation struct {
 	integer bool
 	// route is a HyperlinkedRelatedField's view_name.
 	route string
+	// display is the related column a form's select shows (DRF's str()
+	// of the row): the display tag option, else the key or the slug.
+	display string
 }
 
 // bindRelation makes a relational field of f, after its tag options, from
@@ -77,6 +81,19 @@ type relation struct {
 // without it a read-only PrimaryKeyRelatedField(many=True); a struct, or
 // a reverse accessor's slice of structs, a nested serializer.
 func (f *field) bindRelation(md *modelInfo) error {
+	err := f.bindRelationKind(md)
+	switch {
+	case err != nil:
+	case f.rel != nil:
+		f.rel.display = cmp.Or(f.display, f.rel.slug, f.rel.key)
+	case f.display != "":
+		err = fmt.Errorf("display needs a writable relational field")
+	}
+	return err
+}
+
+// bindRelationKind is bindRelation's choice of the field's class.
+func (f *field) bindRelationKind(md *modelInfo) error {
 	if ok, err := f.bindNested(md); ok || err != nil {
 		return err
 	}

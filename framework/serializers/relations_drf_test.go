@@ -70,8 +70,8 @@ func (relUser) Meta() models.Meta {
 type pkSnippet struct {
 	ID       int64  `db:"id" json:"id"`
 	Title    string `db:"title" json:"title" model:"max_length=100"`
-	Owner    int64  `db:"owner_id" json:"owner" model:"foreign_key=rel_user,related_name=snippets"`
-	Reviewer *int64 `db:"reviewer_id" json:"reviewer" model:"foreign_key=rel_user,on_delete=set_null,related_name=reviews"`
+	Owner    int64  `db:"owner_id" json:"owner" model:"foreign_key=rel_user,related_name=snippets" drf:"display=username"`
+	Reviewer *int64 `db:"reviewer_id" json:"reviewer" model:"foreign_key=rel_user,on_delete=set_null,related_name=reviews" drf:"display=username"`
 }
 
 func (pkSnippet) Meta() models.Meta { return models.Meta{App: "snippets", Table: "rel_snippet"} }
@@ -94,8 +94,8 @@ func (slugSnippet) Meta() models.Meta { return models.Meta{App: "snippets", Tabl
 type linkSnippet struct {
 	ID       int64  `db:"id" json:"id"`
 	Title    string `db:"title" json:"title" model:"max_length=100"`
-	Owner    int64  `db:"owner_id" json:"owner" model:"foreign_key=rel_user" drf:"view_name=user-detail"`
-	Reviewer *int64 `db:"reviewer_id" json:"reviewer" model:"foreign_key=rel_user,on_delete=set_null" drf:"view_name=user-detail"`
+	Owner    int64  `db:"owner_id" json:"owner" model:"foreign_key=rel_user" drf:"view_name=user-detail,display=username"`
+	Reviewer *int64 `db:"reviewer_id" json:"reviewer" model:"foreign_key=rel_user,on_delete=set_null" drf:"view_name=user-detail,display=username"`
 }
 
 func (linkSnippet) Meta() models.Meta { return models.Meta{App: "snippets", Table: "rel_snippet"} }

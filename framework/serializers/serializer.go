@@ -19,8 +19,10 @@
 //     view_name=ROUTE (a HyperlinkedRelatedField: the URL of the key
 //     the field holds, or of each key of a reverse accessor's slice;
 //     on a foreign key column, writable) and slug_related (on a dotted
-//     source through a foreign key, a writable SlugRelatedField); a
-//     model's foreign key column is a PrimaryKeyRelatedField (relations.go).
+//     source through a foreign key, a writable SlugRelatedField), and
+//     display=COLUMN (the related column a form's select shows, DRF's
+//     str() of the row); a model's foreign key column is a
+//     PrimaryKeyRelatedField (relations.go).
 //
 // Writable fields are optional unless marked required; pointer fields and
 // sql.Null types (sql.NullString, sql.Null[T], ...) are nullable. Types
@@ -82,6 +84,10 @@ type Context struct {
 	// then the same 400, through RelatedViolation) and a slug cannot be
 	// written.
 	Related func(l RelatedLookup) (key string, found bool, err error)
+	// RelatedRows lists rows of a related table, for the select of a
+	// relational field in a browsable form; generic views set it from
+	// their source's database (RelatedChoices).
+	RelatedRows func(q RelatedRowsQuery) ([][2]string, error)
 	// Values carries the extra values of DRF's context={...}, read with a
 	// Key; nil reads the request's context.Context.
 	Values context.Context
@@ -151,6 +157,7 @@ type field struct {
 	// options; rel is a writable relational field's (relations.go).
 	viewName    string
 	slugRelated bool
+	display     string
 	rel         *relation
 	// nested is a nested serializer's (relations_nested.go).
 	nested *nested
@@ -462,6 +469,9 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 	case "slug_related":
 		// DRF's SlugRelatedField of a dotted source: bindRelation.
 		f.slugRelated = true
+	case "display":
+		// The related row's str() in a form's select: bindRelation.
+		f.display = val
 	case "source":
 		// A dotted source is read through a relation by the data source
 		// (models' joins): read-only, as DRF's ReadOnlyField(source=...).
