@@ -244,21 +244,15 @@ func (n *nestedFetch) place(match *structs.Field, read [][]any, byKey map[string
 		}
 	}
 	for k, bases := range byKey {
-		s := sliceHeader{data: unsafe.Add(array, uintptr(start[k])*size), len: counts[k], cap: counts[k]}
+		s := structs.SliceHeader{Data: unsafe.Add(array, uintptr(start[k])*size), Len: counts[k], Cap: counts[k]}
 		if counts[k] == 0 {
-			s.data = array // a non-nil empty slice: []
+			s.Data = array // a non-nil empty slice: []
 		}
 		for _, base := range bases {
-			*(*sliceHeader)(n.field.Addr(base)) = s
+			*(*structs.SliceHeader)(n.field.Addr(base)) = s
 		}
 	}
 	return nil
-}
-
-// sliceHeader is the layout of a slice of any element type.
-type sliceHeader struct {
-	data     unsafe.Pointer
-	len, cap int
 }
 
 // set reads a row's values into the nested struct at p.

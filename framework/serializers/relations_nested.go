@@ -26,12 +26,6 @@ type nested struct {
 	fk *structs.Field
 }
 
-// sliceHeader is the layout of a slice of any element type.
-type sliceHeader struct {
-	data     unsafe.Pointer
-	len, cap int
-}
-
 // bindNested makes a nested serializer of a struct or slice-of-structs
 // field of a model; it reports false for any other field (a struct of
 // no model that names no foreign key is an unsupported type).
@@ -125,14 +119,14 @@ func (n *nested) appendNested(b []byte, sf *structs.Field, obj unsafe.Pointer, c
 		}
 		return appendFields(b, n.fields, sf.Addr(obj), c)
 	}
-	s := (*sliceHeader)(sf.Addr(obj))
+	s := (*structs.SliceHeader)(sf.Addr(obj))
 	b = append(b, '[')
-	for i := range s.len {
+	for i := range s.Len {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		var err error
-		if b, err = appendFields(b, n.fields, unsafe.Add(s.data, uintptr(i)*n.size), c); err != nil {
+		if b, err = appendFields(b, n.fields, unsafe.Add(s.Data, uintptr(i)*n.size), c); err != nil {
 			return nil, err
 		}
 	}
