@@ -5,19 +5,22 @@ import (
 	"go/parser"
 	"go/token"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/sample"
 )
 
 // TestInspectDBOfTheSample migrates a new database, inspects its books
-// table, and finds sample.Book's columns in the printed struct: the same
-// columns with the same kinds of Go type, names, max_length and read-only
-// key, and the same writable columns in its source.
+// table, and finds sample.Book's declaration in the printed model: the
+// same columns with the same kinds of Go type, JSON names and nullability,
+// the same model options that a schema holds (max_length, unique,
+// primary_key, blank, the foreign key's target; not db_index, which
+// Django's inspectdb does not read either, nor on_delete, which it always
+// prints as do_nothing), and a Meta naming the table, unmanaged, ordered
+// by id.
 func TestInspectDBOfTheSample(t *testing.T) {
 	dir := t.TempDir()
 	if _, stderr, code := run(t, dir, "migrate"); code != 0 {
@@ -33,72 +36,69 @@ func TestInspectDBOfTheSample(t *testing.T) {
 	}
 	fields := map[string]reflect.StructTag{} // by column
 	kinds := map[string]string{}
-	var columns []string
 	ast.Inspect(file, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.TypeSpec:
-			st, ok := n.Type.(*ast.StructType)
-			if !ok || n.Name.Name != "Books" {
-				return true
-			}
-			for _, f := range st.Fields.List {
+		if n, ok := n.(*ast.TypeSpec); ok && n.Name.Name == "Books" {
+			for _, f := range n.Type.(*ast.StructType).Fields.List {
 				tag, _ := strconv.Unquote(f.Tag.Value)
 				st := reflect.StructTag(tag)
 				fields[st.Get("db")] = st
 				kinds[st.Get("db")] = kindOfExpr(f.Type)
 			}
-		case *ast.KeyValueExpr:
-			if id, ok := n.Key.(*ast.Ident); ok && id.Name == "Columns" {
-				for _, e := range n.Value.(*ast.CompositeLit).Elts {
-					c, _ := strconv.Unquote(e.(*ast.BasicLit).Value)
-					columns = append(columns, c)
-				}
-			}
 		}
 		return true
 	})
 
-	book := reflect.TypeFor[sample.Book]()
-	var want, writable []string
-	for i := range book.NumField() {
-		f := book.Field(i)
-		col := f.Tag.Get("db")
-		if col == "" {
-			continue // the owner's username, which the source joins in
-		}
-		want = append(want, col)
-		if col != "id" {
-			writable = append(writable, col)
-		}
+	book, err := models.Of[sample.Book]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range book.Fields {
+		col := f.Column
 		got, ok := fields[col]
 		if !ok {
 			t.Errorf("the printed Books has no column %q:\n%s", col, src)
 			continue
 		}
-		if k := kindOfType(f.Type); kinds[col] != k {
+		if k := kindOfType(f.Struct.Type); kinds[col] != k {
 			t.Errorf("column %q: printed as a %s, sample.Book holds a %s", col, kinds[col], k)
 		}
-		if j := f.Tag.Get("json"); j != "-" && got.Get("json") != j {
+		if j := f.Struct.Tag.Get("json"); j != "-" && got.Get("json") != j {
 			t.Errorf("column %q: JSON name %q, sample.Book's %q", col, got.Get("json"), j)
 		}
-		if g, w := option(got.Get("drf"), "max_length"), option(f.Tag.Get("drf"), "max_length"); g != w {
-			t.Errorf("column %q: max_length %q, sample.Book's %q", col, g, w)
+		opts := options(got.Get("model"))
+		want := map[string]string{}
+		if f.MaxLength > 0 {
+			want["max_length"] = strconv.Itoa(f.MaxLength)
+		}
+		if f.Unique && !f.PrimaryKey {
+			want["unique"] = ""
+		}
+		if f.PrimaryKey && col != "id" {
+			want["primary_key"] = ""
+		}
+		if f.Blank {
+			want["blank"] = ""
+		}
+		if f.Related != nil {
+			want["foreign_key"] = f.Related.Table + "." + f.Related.Column
+			want["on_delete"] = "do_nothing"
+		}
+		if !reflect.DeepEqual(opts, want) {
+			t.Errorf("column %q: printed model:%q, sample.Book declares %v", col, got.Get("model"), want)
 		}
 	}
-	if len(fields) != len(want) {
-		t.Errorf("the printed Books has %d columns, want %v:\n%s", len(fields), want, src)
-	}
-	if drf := fields["id"].Get("drf"); drf != "read_only" {
-		t.Errorf("the key's drf tag is %q, want read_only", drf)
+	if len(fields) != len(book.Fields) {
+		t.Errorf("the printed Books has %d columns, sample.Book %v:\n%s", len(fields), book.Columns(), src)
 	}
 	if got := fields["owner_id"].Get("json"); got != "owner" {
 		t.Errorf("the foreign key's JSON name is %q, want DRF's owner", got)
 	}
-	if !strings.Contains(src, "// References auth_user.id (a foreign key).") {
-		t.Errorf("the foreign key has no comment naming auth_user.id:\n%s", src)
+	meta := `return models.Meta{Table: "books", Unmanaged: true, Ordering: []string{"id"}}`
+	if !strings.Contains(src, "func (Books) Meta() models.Meta {\n\t"+meta+"\n}") {
+		t.Errorf("the printed Books has no Meta method returning %s:\n%s", meta, src)
 	}
-	if !slices.Equal(columns, writable) {
-		t.Errorf("the source writes %v, sample.Book's writes %v", columns, writable)
+	if strings.Contains(src, "drf:") {
+		t.Errorf("the printed Books has drf tags, which its declaration implies:\n%s", src)
 	}
 }
 
@@ -121,7 +121,9 @@ func kindOfExpr(e ast.Expr) string {
 // kindOfType is kindOfExpr for a field of sample.Book.
 func kindOfType(t reflect.Type) string {
 	switch {
-	case t == reflect.TypeFor[time.Time]():
+	case t.Kind() == reflect.Pointer:
+		return "nullable " + kindOfType(t.Elem())
+	case t.PkgPath() == "time" && t.Name() == "Time":
 		return "time.Time"
 	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
 		return "integer"
@@ -129,12 +131,15 @@ func kindOfType(t reflect.Type) string {
 	return t.String()
 }
 
-// option returns the value of name=value in a drf tag, "" when absent.
-func option(tag, name string) string {
-	for _, opt := range strings.Split(tag, ",") {
-		if v, ok := strings.CutPrefix(opt, name+"="); ok {
-			return v
+// options reads a model tag into its options, "" the value of one
+// without (unique, blank).
+func options(tag string) map[string]string {
+	opts := map[string]string{}
+	for opt := range strings.SplitSeq(tag, ",") {
+		if opt != "" {
+			key, value, _ := strings.Cut(opt, "=")
+			opts[key] = value
 		}
 	}
-	return ""
+	return opts
 }

@@ -17,9 +17,10 @@ import (
 
 // InspectDB returns the "inspectdb" command, Django's inspectdb: it reads
 // the tables of the database (store.Inspect), all of them or those named,
-// and prints a Go file of models on stdout, gofmt'ed and ready to compile:
-// a struct per table with its columns' `db`, `json` and `drf` tags, and a
-// func that opens a queryset.SQLSource on it. --package names the file's
+// and prints a Go file of model declarations on stdout, gofmt'ed and ready
+// to compile: a struct per table whose `model` tags hold what Django's
+// inspectdb writes as field options, its foreign keys as relations, and a
+// Meta method naming the table, unmanaged. --package names the file's
 // package ("models" unless given); --database is the global option's.
 // Dates, times of day, intervals and binary columns are models.Date,
 // models.TimeOfDay, time.Duration and []byte (Django's DateField,
@@ -71,10 +72,12 @@ func InspectDB() Command {
 }
 
 // GoModels is inspectdb's output for tables: a gofmt'ed Go file of package
-// pkg with a model struct and a source func per table, and a comment for
-// each name in missing, a table that could not be inspected.
+// pkg with a model declaration per table (a struct and its Meta method),
+// and a comment for each name in missing, a table that could not be
+// inspected. A model needs no source func: queryset.NewSQL[T](db,
+// queryset.SQLConfig{}) derives its SQL from the declaration.
 func GoModels(pkg string, tables []store.Table, missing []string) ([]byte, error) {
-	g := &generator{imports: map[string]bool{}, names: map[string]bool{}}
+	g := &generator{imports: map[string]bool{importModels: true}, names: map[string]bool{}, tables: tables}
 	var body bytes.Buffer
 	for _, name := range missing {
 		fmt.Fprintf(&body, "// Unable to inspect table %q: it does not exist.\n\n", name)
@@ -84,10 +87,16 @@ func GoModels(pkg string, tables []store.Table, missing []string) ([]byte, error
 	}
 	var out bytes.Buffer
 	out.WriteString("// Package " + pkg + " holds the models that \"manage inspectdb\" read from a\n" +
-		"// database. Review them before use, as Django's inspectdb asks: the names,\n" +
-		"// the validation in the drf tags, the foreign keys (declared here as their\n" +
-		"// _id columns) and the fields marked as guesses.\n")
+		"// database. Review them before use, as Django's inspectdb asks: make sure\n" +
+		"// each model has one primary key, that each foreign key's on_delete is\n" +
+		"// what deleting through a source should do (do_nothing here), check the\n" +
+		"// fields marked as guesses, and remove Unmanaged to let migrations\n" +
+		"// create, change and delete the tables. Rename the types and fields\n" +
+		"// freely, but not the tables and columns.\n")
 	out.WriteString("package " + pkg + "\n\n")
+	if len(tables) == 0 {
+		delete(g.imports, importModels)
+	}
 	if len(g.imports) > 0 {
 		paths := make([]string, 0, len(g.imports))
 		for p := range g.imports {
@@ -132,31 +141,40 @@ func isStd(path string) bool {
 type generator struct {
 	imports map[string]bool // import paths used
 	names   map[string]bool // the package-level names given
+	tables  []store.Table   // the tables printed, for the types of the keys they reference
 }
 
-// The imports of the types inspectdb writes.
-const (
-	importSQLX     = "github.com/jmoiron/sqlx"
-	importQueryset = "github.com/go-drf/drf/framework/queryset"
-	importQuery    = "github.com/go-drf/drf/framework/query"
-	importModels   = "github.com/go-drf/drf/framework/models"
-)
+// importModels is the import of the models package, which every model's
+// Meta method uses.
+const importModels = "github.com/go-drf/drf/framework/models"
 
-// table writes t's struct and source func.
+// table writes t's model: its struct and Meta method.
 func (g *generator) table(w *bytes.Buffer, t store.Table) {
-	// The struct and its source func share the package's names.
-	name := goName(t.Name, "Table")
-	for i := 2; g.names[name] || g.names[name+"Source"]; i++ {
-		name = goName(t.Name, "Table") + strconv.Itoa(i)
-	}
-	g.names[name], g.names[name+"Source"] = true, true
+	name := unique(goName(t.Name, "Table"), g.names)
+	g.names[name] = true
 	key := ""
 	if len(t.PrimaryKey) == 1 {
 		key = t.PrimaryKey[0]
 	}
-	fmt.Fprintf(w, "// %s is a row of the table %q.\ntype %s struct {\n", name, t.Name, name)
-	fields := map[string]bool{}
-	var writable []string
+	fmt.Fprintf(w, "// %s is a row of the table %q.\n", name, t.Name)
+	hasID := slices.ContainsFunc(t.Columns, func(c store.Column) bool { return c.Name == "id" })
+	switch {
+	case len(t.PrimaryKey) > 1:
+		fmt.Fprintf(w, "//\n// The table has a primary key of several columns (%s), which a model\n"+
+			"// cannot declare: tag a column that identifies a row model:\"primary_key\"", oneLine(strings.Join(t.PrimaryKey, ", ")))
+	case len(t.PrimaryKey) == 0:
+		fmt.Fprintf(w, "//\n// The table has no primary key, which a model needs: tag a column that\n"+
+			"// identifies a row model:\"primary_key\"")
+	}
+	switch {
+	case key != "":
+	case hasID:
+		w.WriteString("\n// (else the column id is taken for it).\n")
+	default:
+		w.WriteString(".\n")
+	}
+	fmt.Fprintf(w, "type %s struct {\n", name)
+	fields := map[string]bool{"Meta": true} // the method's name
 	for _, c := range t.Columns {
 		f := g.field(c, c.Name == key)
 		fname := unique(goName(c.Name, "Field"), fields)
@@ -165,8 +183,8 @@ func (g *generator) table(w *bytes.Buffer, t store.Table) {
 			fmt.Fprintf(w, "// %s\n", note)
 		}
 		tags := fmt.Sprintf("db:%q json:%q", c.Name, jsonName(c))
-		if len(f.drf) > 0 {
-			tags += fmt.Sprintf(" drf:%q", strings.Join(f.drf, ","))
+		if len(f.model) > 0 {
+			tags += fmt.Sprintf(" model:%q", strings.Join(f.model, ","))
 		}
 		if strings.Contains(tags, "`") {
 			// A name with a backquote: the tag cannot be a raw string.
@@ -174,126 +192,164 @@ func (g *generator) table(w *bytes.Buffer, t store.Table) {
 		} else {
 			fmt.Fprintf(w, "%s %s `%s`\n", fname, f.typ, tags)
 		}
-		if c.Name != key || !c.Default {
-			writable = append(writable, c.Name)
-		}
 	}
 	w.WriteString("}\n\n")
-	switch {
-	case len(t.PrimaryKey) == 0:
-		fmt.Fprintf(w, "// The table %q has no primary key, which queryset.SQLSource needs.\n\n", t.Name)
-		return
-	case len(t.PrimaryKey) > 1:
-		fmt.Fprintf(w, "// The table %q has a primary key of several columns (%s); queryset.SQLSource needs one.\n\n",
-			t.Name, strings.Join(t.PrimaryKey, ", "))
-		return
+	w.WriteString("// Meta names the table, which migrations leave alone (Django's inspectdb\n" +
+		"// writes managed = False)")
+	meta := fmt.Sprintf("Table: %q, Unmanaged: true", t.Name)
+	if key != "" {
+		w.WriteString(", and orders the rows by the primary key, which\n// keeps the pages of a list stable.\n")
+		meta += fmt.Sprintf(", Ordering: []string{%q}", key)
+	} else {
+		w.WriteString(".\n")
 	}
-	g.imports[importSQLX], g.imports[importQueryset], g.imports[importQuery] = true, true, true
-	quoted := make([]string, len(writable))
-	for i, c := range writable {
-		quoted[i] = strconv.Quote(c)
-	}
-	fmt.Fprintf(w, "// %sSource opens the queryset.SQLSource of %q, ordered by its primary key.\n", name, t.Name)
-	fmt.Fprintf(w, "func %sSource(db *sqlx.DB) (*queryset.SQLSource[%s], error) {\n", name, name)
-	fmt.Fprintf(w, "return queryset.NewSQL[%s](db, queryset.SQLConfig{\nTable: %q,\n", name, t.Name)
-	if key != "id" {
-		fmt.Fprintf(w, "Key: %q,\n", key)
-	}
-	fmt.Fprintf(w, "Columns: []string{%s},\nOrdering: []query.Order{{Field: %q}},\n})\n}\n\n", strings.Join(quoted, ", "), key)
+	fmt.Fprintf(w, "func (%s) Meta() models.Meta {\nreturn models.Meta{%s}\n}\n\n", name, meta)
 }
 
 // field is how one column is declared.
 type field struct {
 	typ   string   // its Go type
-	drf   []string // its drf tag's options
+	model []string // its model tag's options
 	notes []string // comment lines above it
 }
 
 // field maps a column to its Go field; pk says that it is the primary key.
 func (g *generator) field(c store.Column, pk bool) field {
+	// A relation holds the referenced key, so it has that key's type
+	// when the referenced table is among those printed; it takes no
+	// option of the column's type (max_length, max_digits).
+	target := c
+	if ref := c.References; ref != nil {
+		if rc, ok := g.column(ref.Table, ref.Column); ok {
+			target = rc
+		}
+	}
 	var f field
-	typ, nullable := "", true
-	switch c.Type {
-	case "integer", "int", "int4", "mediumint":
-		typ = "int32"
-	case "bigint", "int8":
-		typ = "int64"
-	case "smallint", "int2", "tinyint":
-		typ = "int16"
-	case "integer unsigned", "int unsigned":
-		typ = "uint32"
-	case "bigint unsigned":
-		typ = "uint64"
-	case "smallint unsigned":
-		typ = "uint16"
-	case "real", "double", "double precision", "float", "float4", "float8":
-		typ = "float64"
-	case "bool", "boolean":
-		typ = "bool"
-	case "decimal", "numeric":
-		typ = g.use("github.com/shopspring/decimal", "decimal.Decimal")
-		if c.Precision > 0 {
-			f.drf = append(f.drf, fmt.Sprintf("max_digits=%d,decimal_places=%d", c.Precision, c.Scale))
-		} else {
-			f.notes = append(f.notes, "The column keeps no precision (Django's decimal on SQLite): add the model's",
-				`drf:"max_digits=N,decimal_places=N" to check and format it as DRF does.`)
+	typ, nullable := g.goType(target, &f)
+	if ref := c.References; ref != nil {
+		rel := "foreign_key="
+		if c.Unique || pk {
+			// A unique relation is Django's OneToOneField.
+			rel = "one_to_one="
 		}
-	case "datetime", "timestamp", "timestamp with time zone", "timestamptz":
-		typ = g.use("time", "time.Time")
-	case "timestamp without time zone":
-		typ = g.use("time", "time.Time")
-		f.notes = append(f.notes, "A timestamp without time zone: it reads as UTC, so write UTC times.")
-	case "uuid":
-		typ = g.use("github.com/google/uuid", "uuid.UUID")
-	case "json", "jsonb":
-		typ, nullable = g.use("encoding/json", "json.RawMessage"), false
-	case "text", "clob", "varchar", "character varying", "nvarchar", "varchar2", "char", "character", "nchar":
-		switch {
-		case c.JSON:
-			typ, nullable = g.use("encoding/json", "json.RawMessage"), false
-		case c.Type == "char" && c.MaxLength == 32:
-			// Django's UUIDField on SQLite is a char(32) of hex digits.
-			typ = g.use("github.com/google/uuid", "uuid.UUID")
-			f.notes = append(f.notes, "This field type is a guess: Django keeps a UUIDField on SQLite as char(32).")
-		default:
-			typ = "string"
-			if c.MaxLength > 0 {
-				f.drf = append(f.drf, "max_length="+strconv.Itoa(c.MaxLength))
-			}
-		}
-	case "date":
-		typ = g.use(importModels, "models.Date")
-	case "time", "time without time zone":
-		typ = g.use(importModels, "models.TimeOfDay")
-	case "time with time zone":
-		typ = g.use(importModels, "models.TimeOfDay")
-		f.notes = append(f.notes, "A time with time zone: the zone is dropped when read and not written.")
-	case "interval":
-		typ = g.use("time", "time.Duration")
-	case "blob", "bytea":
-		typ = "[]byte"
-	default:
-		typ = "string"
-		f.notes = append(f.notes, "This field type is a guess.")
+		f.model = []string{rel + ref.Table + "." + ref.Column, "on_delete=do_nothing"}
 	}
-	if c.References != nil {
-		f.notes = append(f.notes, fmt.Sprintf("References %s.%s (a foreign key).", oneLine(c.References.Table), oneLine(c.References.Column)))
+	if pk && c.Name != "id" {
+		f.model = append([]string{"primary_key"}, f.model...)
 	}
-	if c.Unique {
-		f.drf = append([]string{"unique"}, f.drf...)
+	if c.Unique && c.References == nil {
+		f.model = append([]string{"unique"}, f.model...)
 	}
+	integer := strings.HasPrefix(typ, "int") || strings.HasPrefix(typ, "uint")
 	switch {
-	case pk && c.Default:
-		f.drf = append([]string{"read_only"}, f.drf...)
-	case c.Nullable && nullable:
-		typ = "*" + typ
-	case c.Nullable:
-		f.drf = append([]string{"allow_null"}, f.drf...)
-	case !c.Default:
-		f.drf = append([]string{"required"}, f.drf...)
+	case pk && integer && c.References == nil && !c.Default:
+		f.notes = append(f.notes, "The database does not number this key, but a model takes an integer",
+			"primary key for an AutoField, which it does not write.")
+	case c.Default && !(pk && integer):
+		f.notes = append(f.notes, "The database has a default for this column, which the model does not",
+			"know: add default=VALUE to the tag to apply it.")
+	}
+	if c.Nullable {
+		if nullable {
+			typ = "*" + typ
+		} else {
+			f.model = append(f.model, "null")
+		}
+		// Django's inspectdb makes a nullable column blank=True too.
+		f.model = append(f.model, "blank")
 	}
 	f.typ = typ
 	return f
+}
+
+// column finds the column of a table printed.
+func (g *generator) column(table, column string) (store.Column, bool) {
+	for _, t := range g.tables {
+		if t.Name != table {
+			continue
+		}
+		for _, c := range t.Columns {
+			if c.Name == column {
+				c.Nullable, c.Unique, c.References = false, false, nil
+				return c, true
+			}
+		}
+	}
+	return store.Column{}, false
+}
+
+// goType is the Go type of a column's values, and whether a pointer to it
+// is the column's nullable form (json.RawMessage holds NULL itself). The
+// options its Django field needs (max_length, max_digits, field=KIND) and
+// the notes on it go into f.
+func (g *generator) goType(c store.Column, f *field) (typ string, nullable bool) {
+	switch c.Type {
+	case "integer", "int", "int4", "mediumint":
+		return "int32", true
+	case "bigint", "int8":
+		return "int64", true
+	case "smallint", "int2", "tinyint":
+		return "int16", true
+	case "integer unsigned", "int unsigned":
+		return "uint32", true
+	case "bigint unsigned":
+		return "uint64", true
+	case "smallint unsigned":
+		return "uint16", true
+	case "real", "double", "double precision", "float", "float4", "float8":
+		return "float64", true
+	case "bool", "boolean":
+		return "bool", true
+	case "decimal", "numeric":
+		if c.Precision > 0 {
+			f.model = append(f.model, fmt.Sprintf("max_digits=%d,decimal_places=%d", c.Precision, c.Scale))
+		} else {
+			// Django's inspectdb guesses the same.
+			f.model = append(f.model, "max_digits=10,decimal_places=5")
+			f.notes = append(f.notes, "max_digits and decimal_places have been guessed, as this database",
+				"handles decimal fields as float.")
+		}
+		return g.use("github.com/shopspring/decimal", "decimal.Decimal"), true
+	case "datetime", "timestamp", "timestamp with time zone", "timestamptz":
+		return g.use("time", "time.Time"), true
+	case "timestamp without time zone":
+		f.notes = append(f.notes, "A timestamp without time zone: it reads as UTC, so write UTC times.")
+		return g.use("time", "time.Time"), true
+	case "uuid":
+		return g.use("github.com/google/uuid", "uuid.UUID"), true
+	case "json", "jsonb":
+		return g.use("encoding/json", "json.RawMessage"), false
+	case "inet":
+		f.model = append(f.model, "field=GenericIPAddressField")
+		return "string", true
+	case "text", "clob", "varchar", "character varying", "nvarchar", "varchar2", "char", "character", "nchar":
+		switch {
+		case c.JSON:
+			return g.use("encoding/json", "json.RawMessage"), false
+		case c.Type == "char" && c.MaxLength == 32:
+			// Django's UUIDField on SQLite is a char(32) of hex digits.
+			f.notes = append(f.notes, "This field type is a guess: Django keeps a UUIDField on SQLite as char(32).")
+			return g.use("github.com/google/uuid", "uuid.UUID"), true
+		case c.MaxLength > 0:
+			f.model = append(f.model, "max_length="+strconv.Itoa(c.MaxLength))
+		case c.Type != "text" && c.Type != "clob":
+			f.notes = append(f.notes, "A "+c.Type+" without a length: a TextField, since a CharField needs max_length.")
+		}
+		return "string", true
+	case "date":
+		return g.use(importModels, "models.Date"), true
+	case "time", "time without time zone":
+		return g.use(importModels, "models.TimeOfDay"), true
+	case "time with time zone":
+		f.notes = append(f.notes, "A time with time zone: the zone is dropped when read and not written.")
+		return g.use(importModels, "models.TimeOfDay"), true
+	case "interval":
+		return g.use("time", "time.Duration"), true
+	case "blob", "bytea":
+		return "[]byte", true
+	}
+	f.notes = append(f.notes, "This field type is a guess.")
+	return "string", true
 }
 
 // oneLine is s with its line breaks made spaces, for a // comment.

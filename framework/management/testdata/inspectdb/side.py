@@ -4,8 +4,11 @@
 #   side.py create    store a row of every field type, print it as DRF's
 #                     ModelSerializer renders it
 #   side.py show ID   print the row ID as that serializer renders it
+#   side.py inspect   run Django's inspectdb on the inspected tables, load
+#                     the models it prints, and print their declarations
 import datetime
 import decimal
+import io
 import json
 import os
 import sys
@@ -35,6 +38,34 @@ def show(pk):
     print(json.dumps(data))
 
 
+def declarations(source):
+    """The models of inspectdb's source, loaded in the inspected app, as
+    {table: {"managed": bool, "fields": {column: options}}}."""
+    namespace = {"__name__": "inspected.inspectdb_models"}
+    exec(compile(source, "inspectdb_models.py", "exec"), namespace)
+    out = {}
+    for value in list(namespace.values()):
+        meta = getattr(value, "_meta", None)
+        if meta is None or not isinstance(value, type) or meta.app_label != "inspected" or value.__module__ != "inspected.inspectdb_models":
+            continue
+        fields = {}
+        for f in meta.concrete_fields:
+            fields[f.column] = {
+                "class": type(f).__name__,
+                "primary_key": f.primary_key,
+                "null": f.null,
+                "blank": f.blank,
+                "unique": f.unique,
+                "max_length": f.max_length or 0,
+                "max_digits": getattr(f, "max_digits", None) or 0,
+                "decimal_places": getattr(f, "decimal_places", None) or 0,
+                "related": "%s.%s" % (f.related_model._meta.db_table, f.target_field.column) if f.is_relation else "",
+                "on_delete": f.remote_field.on_delete.__name__ if f.is_relation else "",
+            }
+        out[meta.db_table] = {"managed": meta.managed, "fields": fields}
+    return out
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "migrate":
@@ -50,6 +81,7 @@ def main():
             moment=datetime.datetime(2024, 2, 29, 23, 59, 58, 123456, tzinfo=datetime.timezone.utc),
             day=datetime.date(2024, 2, 29), clock=datetime.time(12, 34, 56), blob=b"\x00\x01",
             span=datetime.timedelta(days=1, hours=2, minutes=3, seconds=4, microseconds=5),
+            ip="192.0.2.1",
             token=uuid.UUID("12345678-1234-5678-1234-567812345678"),
             doc={"a": [1, 2.5, None, True], "b": {"c": "d"}}, author=ann,
             char_null=None, text_null="t", integer_null=None, big_null=-1,
@@ -57,6 +89,10 @@ def main():
             moment_null=None, token_null=None, doc_null=None, author_null=None,
         )
         show(row.pk)
+    elif cmd == "inspect":
+        source = io.StringIO()
+        call_command("inspectdb", "inspected_alltypes", "inspected_author", stdout=source)
+        print(json.dumps(declarations(source.getvalue())))
     elif cmd == "show":
         show(int(sys.argv[2]))
     else:

@@ -24,6 +24,7 @@ class AllTypes(models.Model):
     doc = models.JSONField()
     blob = models.BinaryField(null=True)
     span = models.DurationField()
+    ip = models.GenericIPAddressField()
     author = models.ForeignKey(Author, on_delete=models.CASCADE)
     char_null = models.CharField(max_length=50, null=True)
     text_null = models.TextField(null=True)
