@@ -41,7 +41,10 @@
 // TimeOfDay TimeField, time.Duration DurationField, []byte BinaryField, a
 // UUID UUIDField, a decimal DecimalField, json.RawMessage JSONField. An
 // integer primary key is an AutoField (int64: BigAutoField) that the
-// database numbers; without a primary_key field, the column "id" is it.
+// database numbers (field=IntegerField keeps it one the program numbers,
+// as Django's IntegerField(primary_key=True)); without a primary_key
+// field, the column "id" is it. A BinaryField is editable=false unless its
+// tag says editable=true, as in Django (so DRF makes it read-only).
 //
 // Two kinds of field read related rows rather than a column:
 //   - a field without a `db` column whose `drf` tag has a dotted source
@@ -231,8 +234,9 @@ type Field struct {
 	// Related is the relation of a ForeignKey or OneToOneField, else nil.
 	Related *Relation
 
-	offset  uintptr        // of the struct field in the model
-	literal *structs.Value // Default parsed, for a field of a scalar kind
+	declared bool           // the Kind is the tag's field=KIND
+	offset   uintptr        // of the struct field in the model
+	literal  *structs.Value // Default parsed, for a field of a scalar kind
 }
 
 // Relation is where a foreign key points and what deleting its target does.
@@ -470,12 +474,15 @@ func (d *Description) resolve() error {
 	}
 	pk := d.PrimaryKey
 	pk.Null, pk.Unique = false, true
-	switch pk.Kind {
-	case IntegerField:
+	switch {
+	case pk.declared:
+		// field=IntegerField on a key: a key the program numbers, as
+		// Django's IntegerField(primary_key=True).
+	case pk.Kind == IntegerField:
 		pk.Kind = AutoField
-	case BigIntegerField:
+	case pk.Kind == BigIntegerField:
 		pk.Kind = BigAutoField
-	case SmallIntegerField:
+	case pk.Kind == SmallIntegerField:
 		pk.Kind = SmallAutoField
 	}
 	for name, choices := range d.Meta.Choices {
@@ -649,6 +656,7 @@ func newField(sf *structs.Field) (*Field, error) {
 			return nil, fmt.Errorf("on_delete=set_null on a column that cannot be null")
 		}
 	}
+	f.declared = kind != ""
 	if kind == "" {
 		kind = kindOf(sf, f.MaxLength)
 	}
@@ -656,6 +664,9 @@ func newField(sf *structs.Field) (*Field, error) {
 		return nil, fmt.Errorf("no Django field holds %v: give it field=KIND", sf.Type)
 	}
 	f.Kind = kind
+	if kind == BinaryField && !strings.Contains(","+sf.Tag.Get("model"), ",editable=") {
+		f.Editable = false // Django's BinaryField is editable=False unless told
+	}
 	switch kind {
 	case CharField, EmailField, URLField, SlugField:
 		if f.MaxLength == 0 {

@@ -82,6 +82,9 @@ func TestDescribe(t *testing.T) {
 		f.Related.OnDelete != models.SetNull || f.Related.RelatedName != "children" {
 		t.Errorf("the foreign key: %+v %+v", f, f.Related)
 	}
+	if f := d.Field("blob"); f.Editable {
+		t.Error("a BinaryField is editable=False unless told, as Django's")
+	}
 	if f := d.Field("at"); f.Editable || !f.Blank {
 		t.Error("auto_now makes a field not editable and blank, as Django")
 	}
@@ -108,6 +111,20 @@ func TestDescribe(t *testing.T) {
 	d.Touch(unsafe.Pointer(&e), false)
 	if e.At.IsZero() || e.At.Location() != time.UTC || e.At.Nanosecond()%1000 != 0 {
 		t.Errorf("auto_now: %v", e.At)
+	}
+}
+
+// A key of field=IntegerField is one the program numbers.
+func TestDeclaredIntegerKey(t *testing.T) {
+	type code struct {
+		Code int `db:"code" model:"primary_key,field=IntegerField"`
+	}
+	d, err := models.Of[code]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.PrimaryKey.Kind != models.IntegerField || d.PrimaryKey.Generated() {
+		t.Errorf("the key is a %s", d.PrimaryKey.Kind)
 	}
 }
 

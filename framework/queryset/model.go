@@ -54,9 +54,10 @@ func fromModel(d *models.Description, c SQLConfig) SQLConfig {
 	var joins strings.Builder
 	joined := map[*models.Field]bool{}
 	inner := true
-	for _, j := range d.Joins {
+	names := joinColumns(d)
+	for i, j := range d.Joins {
 		alias := store.QuoteName(j.Via.Name)
-		cols = append(cols, alias+"."+store.QuoteName(j.Column)+" AS "+store.QuoteName(joinColumn(j)))
+		cols = append(cols, alias+"."+store.QuoteName(j.Column)+" AS "+store.QuoteName(names[i]))
 		if joined[j.Via] {
 			continue
 		}
@@ -78,9 +79,22 @@ func fromModel(d *models.Description, c SQLConfig) SQLConfig {
 	return c
 }
 
-// joinColumn names the column of a joined field in the source's SELECT,
-// its Django lookup path: "owner__username".
-func joinColumn(j *models.Join) string { return j.Via.Name + "__" + j.Column }
+// joinColumns name the columns of d's joined fields in the source's
+// SELECT, their Django lookup paths ("owner__username"); a path that two
+// fields read is the first's, and the second's column gets a number
+// ("owner__username__2"), since one SELECT cannot name two columns alike.
+func joinColumns(d *models.Description) []string {
+	names := make([]string, len(d.Joins))
+	seen := map[string]int{}
+	for i, j := range d.Joins {
+		name := j.Via.Name + "__" + j.Column
+		if seen[name]++; seen[name] > 1 {
+			name += "__" + strconv.Itoa(seen[name])
+		}
+		names[i] = name
+	}
+	return names
+}
 
 // modelOf returns the rules of T's declaration and adds its joined fields
 // to m's columns. A struct that declares no model (no Meta method, no
@@ -103,9 +117,10 @@ func modelOf[T any](m *model, derived bool) (*modelRules, error) {
 		}
 	}
 	if derived {
-		for _, j := range d.Joins {
+		names := joinColumns(d)
+		for i, j := range d.Joins {
 			jf := *j.Field
-			jf.Column = joinColumn(j)
+			jf.Column = names[i]
 			if err := jf.Supported(); err != nil {
 				return nil, err
 			}

@@ -42,6 +42,8 @@ type note struct {
 	EditorID *int      `db:"editor_id" json:"editor_id" model:"foreign_key=shelf_person,on_delete=set_null"`
 	Author   string    `json:"author" drf:"source=author.name"`
 	Editor   *string   `json:"editor" drf:"source=editor.name"`
+	// Writer reads what Author reads: a second column of its own.
+	Writer string `json:"writer" drf:"source=author.name"`
 }
 
 func (note) Meta() models.Meta { return models.Meta{App: "shelf", Ordering: []string{"-id"}} }
@@ -124,7 +126,7 @@ func TestModelSource(t *testing.T) {
 		if err := notes.Insert(ctx, n); err != nil {
 			t.Fatal(err)
 		}
-		if n.ID != 1 || n.Slug != "hello-world" || n.Author != "ann" || n.Editor != nil || n.Created.Before(before) || !n.Touched.Equal(n.Created) {
+		if n.ID != 1 || n.Slug != "hello-world" || n.Author != "ann" || n.Writer != "ann" || n.Editor != nil || n.Created.Before(before) || !n.Touched.Equal(n.Created) {
 			t.Errorf("inserted: %+v", n)
 		}
 		bob := 2
