@@ -2,7 +2,6 @@ package serializers
 
 import (
 	"fmt"
-	"math"
 	"reflect"
 	"regexp"
 	"slices"
@@ -299,29 +298,4 @@ func (f *field) formContainer(m map[string]any, partial bool) (any, bool) {
 		out[i] = x.v
 	}
 	return out, true
-}
-
-// appendScalar writes a scalar Value as JSON.
-func appendScalar(b []byte, v structs.Value) ([]byte, error) {
-	if v.Null {
-		return append(b, "null"...), nil
-	}
-	switch v.Kind {
-	case structs.String:
-		return appendString(b, v.S), nil
-	case structs.Bool:
-		return strconv.AppendBool(b, v.B), nil
-	case structs.Int:
-		return strconv.AppendInt(b, v.I, 10), nil
-	case structs.Uint:
-		return strconv.AppendUint(b, v.U, 10), nil
-	case structs.Float:
-		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
-			return nil, errNonFinite
-		}
-		return structs.AppendPythonFloat(b, v.F), nil
-	case structs.Time:
-		return appendTime(b, v.T), nil
-	}
-	return append(b, "null"...), nil
 }

@@ -126,32 +126,7 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 	if f.sf.Kind == structs.Custom {
 		return f.appendCustom(b, obj)
 	}
-	v := f.sf.Get(obj)
-	if v.Null {
-		return append(b, "null"...), nil
-	}
-	switch v.Kind {
-	case structs.String:
-		return appendString(b, v.S), nil
-	case structs.Bool:
-		return strconv.AppendBool(b, v.B), nil
-	case structs.Int:
-		return strconv.AppendInt(b, v.I, 10), nil
-	case structs.Uint:
-		return strconv.AppendUint(b, v.U, 10), nil
-	case structs.Float:
-		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
-			return nil, errNonFinite
-		}
-		return structs.AppendPythonFloat(b, v.F), nil
-	case structs.Time:
-		return appendTime(b, v.T), nil
-	case structs.Duration:
-		return appendDuration(b, v.I), nil
-	case structs.Bytes:
-		return appendBinary(b, v), nil
-	}
-	return append(b, "null"...), nil
+	return appendScalar(b, f.sf.Get(obj))
 }
 
 // appendCustom writes a Custom value through its json.Marshaler (its
@@ -303,4 +278,34 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendScalar writes a scalar Value as JSON: a field's, or an item of a
+// list or dictionary field.
+func appendScalar(b []byte, v structs.Value) ([]byte, error) {
+	if v.Null {
+		return append(b, "null"...), nil
+	}
+	switch v.Kind {
+	case structs.String:
+		return appendString(b, v.S), nil
+	case structs.Bool:
+		return strconv.AppendBool(b, v.B), nil
+	case structs.Int:
+		return strconv.AppendInt(b, v.I, 10), nil
+	case structs.Uint:
+		return strconv.AppendUint(b, v.U, 10), nil
+	case structs.Float:
+		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
+			return nil, errNonFinite
+		}
+		return structs.AppendPythonFloat(b, v.F), nil
+	case structs.Time:
+		return appendTime(b, v.T), nil
+	case structs.Duration:
+		return appendDuration(b, v.I), nil
+	case structs.Bytes:
+		return appendBinary(b, v), nil
+	}
+	return append(b, "null"...), nil
 }
