@@ -1,6 +1,7 @@
 package queryset
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -26,12 +27,14 @@ type modelRules struct {
 	reverses                            []*reverseFetch
 }
 
-// fromModel fills in what c leaves empty from T's declaration: the table,
-// key, written columns and ordering, and, for fields read through a
-// foreign key (a dotted source), the SELECT that joins them in.
+// fromModel fills in what c, which has no Query, leaves empty from T's
+// declaration: the table, key, written columns and ordering, and, for
+// fields read through a foreign key (a dotted source), the SELECT that
+// joins them in.
 func fromModel(d *models.Description, c SQLConfig) SQLConfig {
-	table := store.QuoteName(d.Meta.Table)
-	c.Table, c.Key = d.Meta.Table, d.PrimaryKey.Column
+	c.Table = cmp.Or(c.Table, d.Meta.Table)
+	c.Key = cmp.Or(c.Key, d.PrimaryKey.Column)
+	table := store.QuoteName(c.Table)
 	if c.Columns == nil {
 		for _, f := range d.Fields {
 			if !f.Generated() {
@@ -97,12 +100,14 @@ func joinColumns(d *models.Description) []string {
 }
 
 // modelOf returns the rules of T's declaration and adds its joined fields
-// to m's columns. A struct that declares no model (no Meta method, no
-// model tag) and cannot be described as one has no rules.
-func modelOf[T any](m *model, derived bool) (*modelRules, error) {
+// to m's columns, named by their lookup paths (joinColumns): the SELECT
+// the source derives has them, and a hand-written Query must. A struct
+// that declares no model (no Meta method, no model tag) and cannot be
+// described as one has no rules.
+func modelOf[T any](m *model, declared bool) (*modelRules, error) {
 	d, err := models.Of[T]()
 	if err != nil {
-		if _, declared := any((*T)(nil)).(models.Model); declared || derived || hasModelTag(m.desc) {
+		if declared || hasModelTag(m.desc) {
 			return nil, err
 		}
 		return &modelRules{}, nil
@@ -116,19 +121,17 @@ func modelOf[T any](m *model, derived bool) (*modelRules, error) {
 			r.fks = append(r.fks, f)
 		}
 	}
-	if derived {
-		names := joinColumns(d)
-		for i, j := range d.Joins {
-			jf := *j.Field
-			jf.Column = names[i]
-			if err := jf.Supported(); err != nil {
-				return nil, err
-			}
-			m.index[&jf] = len(m.columns)
-			m.columns = append(m.columns, &jf)
-			m.byColumn[jf.Column] = &jf
-			m.names = append(m.names, jf.Column)
+	names := joinColumns(d)
+	for i, j := range d.Joins {
+		jf := *j.Field
+		jf.Column = names[i]
+		if err := jf.Supported(); err != nil {
+			return nil, err
 		}
+		m.index[&jf] = len(m.columns)
+		m.columns = append(m.columns, &jf)
+		m.byColumn[jf.Column] = &jf
+		m.names = append(m.names, jf.Column)
 	}
 	for _, rev := range d.Reverses {
 		f, err := newReverseFetch(rev)

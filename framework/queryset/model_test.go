@@ -164,6 +164,15 @@ func TestModelSource(t *testing.T) {
 			t.Errorf("count: %d %v", n, err)
 		}
 
+		// A hand-written Query names the joined fields' columns by their
+		// lookup paths.
+		hand := queryset.MustSQL[note](db, queryset.SQLConfig{Table: "shelf_note", Query: `SELECT n.*, a."name" AS "author__name", ` +
+			`a."name" AS "author__name__2", e."name" AS "editor__name" FROM "shelf_note" n ` +
+			`JOIN "shelf_person" a ON a."id" = n."author_id" LEFT JOIN "shelf_person" e ON e."id" = n."editor_id"`})
+		if items, err := hand.Filter("id", "2").Slice(ctx, 0, 1); err != nil || len(items) != 1 || items[0].Author != "bob" || items[0].Writer != "bob" || *items[0].Editor != "bob" {
+			t.Errorf("a hand-written Query: %v %+v", err, items)
+		}
+
 		// The reverse accessor: every person of a page with one query.
 		all, err := people.Slice(ctx, 0, -1)
 		if err != nil || len(all) != 2 || !slices.Equal(all[0].Notes, []int64{1, 3}) || all[1].Notes == nil || !slices.Equal(all[1].Notes, []int64{2}) {

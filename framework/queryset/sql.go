@@ -108,16 +108,16 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	derived := c.Table == "" && c.Query == ""
-	if _, declared := any((*T)(nil)).(models.Model); derived && !declared {
+	_, declared := any((*T)(nil)).(models.Model)
+	if c.Table == "" && c.Query == "" && !declared {
 		return nil, fmt.Errorf("queryset: SQLConfig needs a Table or a Query, or %T a Meta method (a model)", *new(T))
 	}
-	rules, err := modelOf[T](m, derived)
+	rules, err := modelOf[T](m, declared)
 	if err != nil {
 		return nil, fmt.Errorf("queryset: %w", err)
 	}
-	if derived {
-		c = fromModel(rules.desc, c)
+	if d := rules.desc; d != nil && c.Query == "" && (declared || len(d.Joins) > 0) {
+		c = fromModel(d, c)
 	}
 	t := &sqlTable{m: m, rules: rules, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator,
 		tableRows: c.TableRows && c.Query != "" && c.Table != ""}
