@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
@@ -100,7 +101,7 @@ func (FormParser) ParseFields(body io.Reader, params map[string]string, maxField
 	}
 	m := make(map[string]any, len(fields))
 	for _, f := range fields {
-		m[f.Key] = f.Value
+		request.AddFormValue(m, f.Key, f.Value)
 	}
 	return m, nil
 }
@@ -115,8 +116,8 @@ func tooManyFields(raw string, maxFields int) bool {
 // MultiPartParser parses multipart/form-data bodies as Django's
 // MultiPartParser reads them (pycompat.ParseMultipart): fields as strings,
 // their names and values decoded in the Content-Type's charset, files as
-// *multipart.FileHeader; each name has its last value, a file over a
-// field. A body whose boundary never occurs, or with no part Django reads,
+// *multipart.FileHeader; a name sent more than once holds all its values
+// (request.FormList), a file wins over a field. A body whose boundary never occurs, or with no part Django reads,
 // is an empty form.
 type MultiPartParser struct{}
 
@@ -181,7 +182,7 @@ func (MultiPartParser) ParseContentType(body io.Reader, contentType string, maxF
 	files.drop()
 	m := make(map[string]any, len(fields)+len(files.kept))
 	for _, f := range fields {
-		m[f.Key] = f.Value
+		request.AddFormValue(m, f.Key, f.Value)
 	}
 	for _, f := range files.kept {
 		m[f.field] = f.header

@@ -374,7 +374,7 @@ func (m *Manager) EnforceCSRF(r *request.Request) error {
 			return ""
 		}
 		fields, _ := data.(map[string]any)
-		token, _ := fields[m.Protection().Field()].(string)
+		token, _ := request.FormValue(fields[m.Protection().Field()]).(string)
 		return token
 	})
 	if parseErr != nil {

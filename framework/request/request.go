@@ -5,6 +5,7 @@ package request
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -418,4 +419,38 @@ func matchMedia(accepts, mt string) bool {
 	am, as, _ := strings.Cut(accepts, "/")
 	mm, ms, _ := strings.Cut(mt, "/")
 	return (am == "*" || mm == "*" || am == mm) && (as == "*" || ms == "*" || as == ms)
+}
+
+// FormList holds the values of a form field sent more than once, in
+// order, as Django's QueryDict keeps them: a field reads the last
+// (QueryDict[key]), a multiple choice or list field all of them
+// (QueryDict.getlist). The form parsers give one for a repeated name
+// only; a name sent once is a plain string.
+type FormList []string
+
+// MarshalJSON writes the last value, as Python's json.dumps writes a
+// QueryDict (its items() are the last values): DRF renders request.data
+// so.
+func (l FormList) MarshalJSON() ([]byte, error) { return json.Marshal(FormValue(l)) }
+
+// FormValue is v, a value of parsed form data, as one value: the last of
+// a FormList, else v itself.
+func FormValue(v any) any {
+	if l, ok := v.(FormList); ok && len(l) > 0 {
+		return l[len(l)-1]
+	}
+	return v
+}
+
+// AddFormValue adds value to form under key, as a form parser reads a
+// body: a key's first value is a string, a second makes it a FormList.
+func AddFormValue(form map[string]any, key, value string) {
+	switch prev := form[key].(type) {
+	case string:
+		form[key] = FormList{prev, value}
+	case FormList:
+		form[key] = append(prev, value)
+	default:
+		form[key] = value
+	}
 }

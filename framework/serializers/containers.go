@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/structs"
 )
 
@@ -254,18 +255,25 @@ func (f *field) appendContainer(b []byte, obj unsafe.Pointer) ([]byte, error) {
 }
 
 // formContainer is DRF's get_value of a list, a multiple choice or a
-// dictionary in HTML input: the field's own value as a list of one, else
+// dictionary in HTML input: the field's own values (QueryDict.getlist), else
 // the indexed keys "tags[0]", "tags[1]" (a dictionary: "scores.a"); a
 // multiple choice absent from a full form is an empty list.
 func (f *field) formContainer(m map[string]any, partial bool) (any, bool) {
 	if v, ok := m[f.name]; ok && !f.container.isMap {
+		if l, many := v.(request.FormList); many {
+			out := make([]any, len(l))
+			for i, s := range l {
+				out[i] = s
+			}
+			return out, true
+		}
 		return []any{v}, true
 	}
 	if f.container.isMap {
 		out := map[string]any{}
 		for k, v := range m {
 			if key, ok := strings.CutPrefix(k, f.name+"."); ok {
-				out[key] = v
+				out[key] = request.FormValue(v)
 			}
 		}
 		if len(out) == 0 {
@@ -282,7 +290,7 @@ func (f *field) formContainer(m map[string]any, partial bool) (any, bool) {
 		if sub := f.container.formKey.FindStringSubmatch(k); sub != nil {
 			i, err := strconv.Atoi(sub[1])
 			if err == nil {
-				found = append(found, indexed{i, v})
+				found = append(found, indexed{i, request.FormValue(v)})
 			}
 		}
 	}

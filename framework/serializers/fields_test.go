@@ -97,6 +97,9 @@ func TestContainersFormInput(t *testing.T) {
 	}{
 		{"tags[1]=2&tags[0]=1&scores.a=1.5&colors=red&level=2", false, `ok {"colors":["red"],"tags":[1,2],"scores":{"a":1.5},"level":2,"maybe":null}`},
 		{"tags=7", false, `ok {"colors":[],"tags":[7],"scores":{},"level":1,"maybe":null}`},
+		// A name sent again: all its values for a list (QueryDict.getlist,
+		// as a multiple select sends them), the last for a scalar.
+		{"colors=red&colors=green&tags=1&tags=2&level=1&level=2", false, `ok {"colors":["red","green"],"tags":[1,2],"scores":{},"level":2,"maybe":null}`},
 		{"level=2", true, `ok {"colors":["green"],"tags":[],"scores":{},"level":2,"maybe":null}`},
 		{"tags[0]=x&colors=blue", false, `400 {"colors":["\"blue\" is not a valid choice."],"tags":{"0":["A valid integer is required."]}}`},
 	} {

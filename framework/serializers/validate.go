@@ -259,6 +259,7 @@ func (f *field) formValue(m map[string]any, partial bool) (any, bool) {
 		return f.formContainer(m, partial)
 	}
 	raw, ok := m[f.name]
+	raw = request.FormValue(raw)
 	if !ok {
 		if partial {
 			return nil, false
