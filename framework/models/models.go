@@ -432,25 +432,27 @@ func fillMeta(m *Meta, t reflect.Type) {
 		}
 	}
 	if m.VerboseName == "" {
-		m.VerboseName = verboseName(m.Name)
+		m.VerboseName = VerboseName(m.Name)
 	}
 	if m.VerboseNamePlural == "" {
 		m.VerboseNamePlural = m.VerboseName + "s"
 	}
 }
 
-// verboseName splits a CamelCase name into lower-case words, as Django's
-// camel_case_to_spaces: "BlogPost" is "blog post".
-func verboseName(name string) string {
+// VerboseName splits a CamelCase name into lower-case words, as Django's
+// camel_case_to_spaces gives a model its default verbose_name: a space
+// before an upper-case letter that follows a lower-case one or that starts
+// a word ("BlogPost" is "blog post", "HTTPLog" "http log").
+func VerboseName(name string) string {
 	var b strings.Builder
 	rs := []rune(name)
 	for i, r := range rs {
-		if i > 0 && unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
+		if i > 0 && unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && !unicode.IsUpper(rs[i+1])) {
 			b.WriteByte(' ')
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}
-	return b.String()
+	return strings.TrimSpace(b.String())
 }
 
 // resolve finds the primary key, checks the Meta's field names and parses

@@ -185,3 +185,14 @@ type badMeta struct {
 func (badMeta) Meta() models.Meta {
 	return models.Meta{Defaults: map[string]models.Default{"id": models.DefaultFunc(func() string { return "x" })}}
 }
+
+// VerboseName is Django's camel_case_to_spaces (pinned against Django 3.2).
+func TestVerboseName(t *testing.T) {
+	for name, want := range map[string]string{
+		"BlogPost": "blog post", "HTTPLog": "http log", "AB1": "a b1", "Book2Entry": "book2 entry", "item": "item", "URLs": "ur ls",
+	} {
+		if got := models.VerboseName(name); got != want {
+			t.Errorf("VerboseName(%q) = %q, want Django's %q", name, got, want)
+		}
+	}
+}

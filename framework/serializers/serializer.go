@@ -285,7 +285,7 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 			return nil, err
 		}
 	}
-	s := &Serializer[T]{byName: map[string]*field{}, verbose: verboseName(desc.Type.Name())}
+	s := &Serializer[T]{byName: map[string]*field{}, verbose: models.VerboseName(desc.Type.Name())}
 	if err := s.bindOptions(desc, all, &o); err != nil {
 		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
 	}

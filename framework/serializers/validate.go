@@ -9,7 +9,6 @@ import (
 	"mime"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -209,24 +208,6 @@ func (s *Serializer[T]) UniqueViolation(column string) error {
 // field's verbose names: their names in lower-case words).
 func (s *Serializer[T]) uniqueMessage(f *field) string {
 	return s.verbose + " with this " + strings.ReplaceAll(f.sf.Column, "_", " ") + " already exists."
-}
-
-// verboseName is Django's default verbose_name of a model class:
-// camel_case_to_spaces ("BookEntry" is "book entry", "HTTPLog" "http log").
-func verboseName(name string) string {
-	var b strings.Builder
-	rs := []rune(name)
-	for i, r := range rs {
-		upper := unicode.IsUpper(r)
-		// A space before an upper-case letter that follows a lower-case
-		// one, or that starts a word (an upper-case letter followed by a
-		// lower-case one).
-		if i > 0 && upper && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && !unicode.IsUpper(rs[i+1])) {
-			b.WriteByte(' ')
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return strings.TrimSpace(b.String())
 }
 
 // RequestData returns the request's body for Validate, as DRF's
