@@ -37,7 +37,7 @@ func (a allowedHosts) allows(domain string) bool {
 // splitDomainPort is Django's split_domain_port: the lowercased domain
 // (without a final dot) and port of host, "" for a host that is not valid.
 func splitDomainPort(host string) (domain, port string) {
-	host = strings.ToLower(host)
+	host = pycompat.Lower(host)
 	if !pycompat.ValidHost(host) {
 		return "", ""
 	}

@@ -1,12 +1,32 @@
 package pycompat
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
-// ValidHost reports whether a host matches Django's host_validation_re,
-// ^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:[0-9]+)?$, matched
-// case-insensitively (Django lowercases the host first): a name or an
-// IPv6 literal, then an optional port.
+// ValidHost reports whether a host, lowercased as Django lowercases it
+// (Lower), matches Django's host_validation_re,
+// ^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:[0-9]+)?$: a name or an IPv6
+// literal, then an optional port. An ASCII letter is valid in either case;
+// of the others, only those whose lowercase is an ASCII letter (the Kelvin
+// sign is "k") are.
 func ValidHost(h string) bool {
+	for i := 0; i < len(h); i++ {
+		if h[i] >= utf8.RuneSelf {
+			return validHost(Lower(h))
+		}
+	}
+	return validHost(h)
+}
+
+// Lower is Python's str.lower(): Unicode's lowercase of each character,
+// "İ" (U+0130) being "i̇" (an i and a combining dot above), as in
+// SpecialCasing, where Go's unicode.ToLower gives "i".
+func Lower(s string) string { return strings.ToLower(strings.ReplaceAll(s, "\u0130", "i\u0307")) }
+
+// validHost is ValidHost of a lowercased host.
+func validHost(h string) bool {
 	hex := func(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
 	i := 0
 	if h != "" && h[0] == '[' {
