@@ -18,7 +18,7 @@ import (
 // in order (DRF's serializer.data).
 func (s *Serializer[T]) Data(obj *T, c *Context) (json.RawMessage, error) {
 	b := make([]byte, 0, s.sizeHint(1))
-	b, err := s.appendObject(b, unsafe.Pointer(obj), c)
+	b, err := appendFields(b, s.fields, unsafe.Pointer(obj), c)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (s *Serializer[T]) Many(items []*T, c *Context) (json.RawMessage, error) {
 			b = append(b, ',')
 		}
 		var err error
-		if b, err = s.appendObject(b, unsafe.Pointer(obj), c); err != nil {
+		if b, err = appendFields(b, s.fields, unsafe.Pointer(obj), c); err != nil {
 			return nil, err
 		}
 	}
@@ -62,10 +62,12 @@ func (s *Serializer[T]) learn(size, n int) {
 	}
 }
 
-func (s *Serializer[T]) appendObject(b []byte, obj unsafe.Pointer, c *Context) ([]byte, error) {
+// appendFields writes the object of fields at obj: an item, or a nested
+// serializer's.
+func appendFields(b []byte, fields []*field, obj unsafe.Pointer, c *Context) ([]byte, error) {
 	b = append(b, '{')
 	first := true
-	for _, f := range s.fields {
+	for _, f := range fields {
 		if f.writeOnly {
 			continue
 		}

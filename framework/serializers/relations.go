@@ -217,16 +217,9 @@ func relatedLinks(sf *structs.Field, route string) (func(unsafe.Pointer, *Contex
 		}
 		return reverse.Reverse(route, params, c.Request)
 	}
-	var keys func(p unsafe.Pointer) []string
+	keys, _ := sliceKeys(sf.Type)
 	switch t := sf.Type; {
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Int64:
-		keys = intKeys[int64]
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Int:
-		keys = intKeys[int]
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Int32:
-		keys = intKeys[int32]
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
-		keys = func(p unsafe.Pointer) []string { return *(*[]string)(p) }
+	case keys != nil:
 	case t.Kind() != reflect.Slice && sf.Supported() == nil:
 		return func(obj unsafe.Pointer, c *Context) (any, error) {
 			if sf.IsNull(obj) {
@@ -253,19 +246,9 @@ func relatedLinks(sf *structs.Field, route string) (func(unsafe.Pointer, *Contex
 // relatedKeys is the value of a reverse accessor's keys (DRF's
 // PrimaryKeyRelatedField(many=True, read_only=True)): their JSON list.
 func relatedKeys(sf *structs.Field) (func(unsafe.Pointer, *Context) (any, error), error) {
-	var keys func(p unsafe.Pointer) []string
-	quote := false
-	switch t := sf.Type; {
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Int64:
-		keys = intKeys[int64]
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Int:
-		keys = intKeys[int]
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Int32:
-		keys = intKeys[int32]
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
-		keys, quote = func(p unsafe.Pointer) []string { return *(*[]string)(p) }, true
-	default:
-		return nil, fmt.Errorf("a reverse accessor holds int, int32, int64 or string keys, or structs, not %v", t)
+	keys, quote := sliceKeys(sf.Type)
+	if keys == nil {
+		return nil, fmt.Errorf("a reverse accessor holds int, int32, int64 or string keys, or structs, not %v", sf.Type)
 	}
 	return func(obj unsafe.Pointer, _ *Context) (any, error) {
 		b := []byte{'['}
@@ -281,6 +264,26 @@ func relatedKeys(sf *structs.Field) (func(unsafe.Pointer, *Context) (any, error)
 		}
 		return json.RawMessage(append(b, ']')), nil
 	}, nil
+}
+
+// sliceKeys reads the keys of a slice of type t as text: nil for a type
+// that is no slice of int, int32, int64 or string keys; text reports
+// string keys (quoted in JSON).
+func sliceKeys(t reflect.Type) (keys func(p unsafe.Pointer) []string, text bool) {
+	if t.Kind() != reflect.Slice {
+		return nil, false
+	}
+	switch t.Elem().Kind() {
+	case reflect.Int64:
+		return intKeys[int64], false
+	case reflect.Int:
+		return intKeys[int], false
+	case reflect.Int32:
+		return intKeys[int32], false
+	case reflect.String:
+		return func(p unsafe.Pointer) []string { return *(*[]string)(p) }, true
+	}
+	return nil, false
 }
 
 func intKeys[E int | int32 | int64](p unsafe.Pointer) []string {

@@ -133,27 +133,6 @@ func (n *nested) appendNested(b []byte, sf *structs.Field, obj unsafe.Pointer, c
 	return append(b, ']'), nil
 }
 
-// appendFields writes the object of fields at obj.
-func appendFields(b []byte, fields []*field, obj unsafe.Pointer, c *Context) ([]byte, error) {
-	b = append(b, '{')
-	first := true
-	for _, f := range fields {
-		if f.writeOnly {
-			continue
-		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(b, f.key...)
-		var err error
-		if b, err = f.appendValue(b, obj, c); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
-}
-
 // appendNestedInfo writes what SimpleMetadata adds for a nested
 // serializer: its fields' "children", or for many=True the "child" (a
 // read-only nested object without a label) holding them.
