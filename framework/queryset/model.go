@@ -158,13 +158,13 @@ func hasModelTag(s *structs.Struct) bool {
 }
 
 // beforeWrite runs what precedes an insert (created) or update of item:
-// auto_now fields, then the BeforeSave hook.
-func (r *modelRules) beforeWrite(ctx context.Context, item unsafe.Pointer, created bool, hook func() error) error {
-	if r.desc != nil {
-		r.desc.Touch(item, created)
+// its model's auto_now fields, then its BeforeSave hook.
+func (s *SQLSource[T]) beforeWrite(ctx context.Context, item *T, created bool) error {
+	if r := s.t.rules; r.desc != nil {
+		r.desc.Touch(unsafe.Pointer(item), created)
 	}
-	if r.beforeSave {
-		return hook()
+	if s.t.rules.beforeSave {
+		return any(item).(models.BeforeSaver).BeforeSave(ctx, created)
 	}
 	return nil
 }

@@ -614,7 +614,7 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
 	base, err := s.writable(item)
 	if err == nil {
-		err = s.t.rules.beforeWrite(ctx, base, true, func() error { return any(item).(models.BeforeSaver).BeforeSave(ctx, true) })
+		err = s.beforeWrite(ctx, item, true)
 	}
 	if err != nil {
 		return err
@@ -637,7 +637,7 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
 func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 	base, err := s.writable(item)
 	if err == nil {
-		err = s.t.rules.beforeWrite(ctx, base, false, func() error { return any(item).(models.BeforeSaver).BeforeSave(ctx, false) })
+		err = s.beforeWrite(ctx, item, false)
 	}
 	if err != nil {
 		return err
@@ -674,7 +674,7 @@ func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) error {
 	base, err := s.writable(item)
 	if err == nil {
-		err = s.t.rules.beforeWrite(ctx, base, false, func() error { return any(item).(models.BeforeSaver).BeforeSave(ctx, false) })
+		err = s.beforeWrite(ctx, item, false)
 	}
 	if err != nil {
 		return err
