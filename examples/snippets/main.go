@@ -1,9 +1,10 @@
 // Command snippets is Django REST framework's tutorial (parts 1 to 6), the
 // pastebin of code snippets, on go-drf: a manage program of its own.
 //
-//	go run ./examples/snippets migrate
-//	DJANGO_SUPERUSER_PASSWORD=pw go run ./examples/snippets createsuperuser --noinput --username admin --email a@example.com
-//	go run ./examples/snippets runserver 127.0.0.1:8000
+//	cd examples/snippets
+//	go run . migrate
+//	DJANGO_SUPERUSER_PASSWORD=pw go run . createsuperuser --noinput --username admin --email a@example.com
+//	go run . runserver 127.0.0.1:8000
 //
 // README.md sets it side by side with the tutorial's Python.
 package main
