@@ -517,7 +517,7 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 		}
 	}
 	if err := save(r, &changed); err != nil {
-		return nil, duplicate(ser, notFoundIfGone(err))
+		return nil, duplicate(ser, rowError(err))
 	}
 	out, err := ser.Data(&changed, ctx)
 	if err != nil {
@@ -547,7 +547,7 @@ func (g *GenericAPIView[T]) DestroyModel(v *framework.View, r *request.Request) 
 		del = g.DeleteObject
 	}
 	if err := del(r, obj); err != nil {
-		return nil, notFoundIfGone(err)
+		return nil, rowError(err)
 	}
 	return framework.NoContent(), nil
 }
@@ -571,11 +571,12 @@ func duplicate[T any](ser *serializers.Serializer[T], err error) error {
 	return err
 }
 
-// notFoundIfGone turns "the row went away" (deleted by another request
-// since the lookup) into 404, and a delete that rows of another model
+// rowError is the answer to a write of a looked-up row that the source
+// refused: "the row went away" (deleted by another request since the
+// lookup) is 404, and a delete that rows of another model
 // protect (on_delete PROTECT or RESTRICT) into 409 with Django's message,
 // where DRF lets Django's ProtectedError be a 500.
-func notFoundIfGone(err error) error {
+func rowError(err error) error {
 	var protected *queryset.ProtectedError
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
