@@ -111,7 +111,7 @@ func (j *JWT) ForUser(ctx context.Context, u *auth.User) (*Token, string, error)
 	}
 	if j.settings.TokenBlacklist {
 		id := u.ID
-		if _, err := j.outstanding(ctx, &id, t, encoded, true); err != nil {
+		if _, err := j.outstanding(ctx, j.db, &id, t, encoded, true); err != nil {
 			return nil, "", err
 		}
 	}
@@ -154,8 +154,12 @@ func (j *JWT) Obtain(ctx context.Context, u *auth.User) (Pair, error) {
 
 // Refresh reads a refresh token and returns a new access token; with
 // RotateRefreshTokens a new refresh token too, and with
-// BlacklistAfterRotation the one given is blacklisted. A token that cannot
-// be used is a *TokenError.
+// BlacklistAfterRotation the one given is blacklisted, in one transaction,
+// before anything is returned. Of the refreshes and logouts (Blacklist)
+// that race to use one token, only the one whose blacklisted row is
+// inserted gets an answer; to the others the token is blacklisted, so one
+// rotated token yields one new pair. A token that cannot be used is a
+// *TokenError.
 func (j *JWT) Refresh(ctx context.Context, raw string) (Pair, error) {
 	refresh, err := j.Read(ctx, raw, TypeRefresh)
 	if err != nil {
@@ -207,8 +211,12 @@ func (j *JWT) Verify(ctx context.Context, raw string) error {
 // ErrBlacklisted is Verify's answer for a blacklisted token.
 var ErrBlacklisted = errors.New(MsgBlacklisted)
 
-// Blacklist reads a refresh token and blacklists it. It needs
-// TokenBlacklist; a token that cannot be used is a *TokenError.
+// Blacklist reads a refresh token and blacklists it (a logout). It needs
+// TokenBlacklist; a token that cannot be used is a *TokenError. A token
+// that a racing refresh (or logout) blacklisted first is MsgBlacklisted,
+// as it is once that one has answered. So with BlacklistAfterRotation nil
+// means that no refresh of the token, before or after, is answered a new
+// token: it would have had to blacklist the token first.
 func (j *JWT) Blacklist(ctx context.Context, raw string) error {
 	if !j.settings.TokenBlacklist {
 		return errors.New("simplejwt: Blacklist needs TokenBlacklist (the blacklist's Migrations applied)")

@@ -128,7 +128,9 @@ func (j *JWT) ObtainPairView() framework.View {
 // RefreshView is TokenRefreshView: POST {"refresh"}, get {"access"}, and a
 // new "refresh" when RotateRefreshTokens (the one sent blacklisted with
 // BlacklistAfterRotation). A token that cannot be used is 401
-// {"detail": MESSAGE, "code": "token_not_valid"}.
+// {"detail": MESSAGE, "code": "token_not_valid"}; so is, "Token is
+// blacklisted", each but one of the requests that race to rotate one token
+// or to log it out (JWT.Refresh).
 func (j *JWT) RefreshView() framework.View {
 	return j.tokenView("Token Refresh", "Takes a refresh type JSON web token and returns an access type JSON web\n"+
 		"token if the refresh token is valid.", refreshSerializer.FieldInfo(), func(_ *framework.View, r *request.Request) (*framework.Response, error) {
@@ -168,8 +170,10 @@ func (j *JWT) VerifyView() framework.View {
 }
 
 // BlacklistView is TokenBlacklistView: POST {"refresh"}, get {}; the token
-// can no longer be used. It needs TokenBlacklist (New's settings), and
-// panics without it: register it only with the blacklist installed.
+// can no longer be used. A token a racing refresh rotated first is 401
+// "Token is blacklisted", as after that refresh (JWT.Blacklist). It needs
+// TokenBlacklist (New's settings), and panics without it: register it
+// only with the blacklist installed.
 func (j *JWT) BlacklistView() framework.View {
 	if !j.settings.TokenBlacklist {
 		panic("simplejwt: BlacklistView needs Settings.TokenBlacklist (the blacklist's Migrations applied)")
