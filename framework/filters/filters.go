@@ -5,10 +5,13 @@ package filters
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
@@ -68,7 +71,7 @@ func (f SearchFilter) SchemaParameters(*framework.View) []pagination.SchemaParam
 	if len(f.Fields) == 0 {
 		return nil
 	}
-	return []pagination.SchemaParameter{{Name: cmp.Or(f.Param, "search"), Location: "query", Description: SearchDescription, Type: "string"}}
+	return []pagination.SchemaParameter{{Name: f.param(), Location: "query", Description: SearchDescription, Type: "string"}}
 }
 
 // Ordering returns the ordering the request asks for (get_ordering): the
@@ -104,28 +107,80 @@ func (f OrderingFilter) Ordering(r *request.Request, src query.Query) []query.Or
 // SearchFilter keeps the items that contain every term of the search
 // query parameter (terms separated by whitespace or commas) in at least
 // one of Fields, case-insensitively (DRF's icontains).
+//
+// Beyond DRF, a search is bounded so that its query stays within the
+// database's limits: more distinct terms than MaxTerms, or a term longer
+// than MaxTermLength, is refused with 400, one message per bound under the
+// parameter's name ({"search": ["..."]}), as FilterSet refuses its values.
 type SearchFilter struct {
 	// Param is the query parameter; "" gives "search" (SEARCH_PARAM).
 	Param string
 	// Fields are the fields searched (search_fields); none disables the filter.
 	Fields []string
+	// MaxTerms bounds the distinct terms of a search (a term repeated
+	// counts once); 0 gives DefaultMaxSearchTerms.
+	MaxTerms int
+	// MaxTermLength bounds the characters of each term; 0 gives
+	// DefaultMaxPatternLength.
+	MaxTermLength int
 }
 
-// Filter narrows src to the items matching every term.
+// DefaultMaxSearchTerms is the default SearchFilter.MaxTerms. Each term is
+// one more condition of the query, nested one level deeper, and binds one
+// parameter per searched field: SQLite refuses an expression nested 1000
+// deep (SQLITE_MAX_EXPR_DEPTH), which DRF's search reaches with about
+// 1000 terms (a 500); 100 stays far from it.
+const DefaultMaxSearchTerms = 100
+
+// Messages of the searches SearchFilter refuses (the bound), worded as
+// DRF's field messages are.
+const (
+	MsgSearchTerms      = "Ensure that there are no more than %d search terms."
+	MsgSearchTermLength = "Ensure that no search term has more than %d characters."
+)
+
+// Filter narrows src to the items matching every term (a term given more
+// than once is one condition), or refuses a search beyond the bounds.
 func (f SearchFilter) Filter(r *request.Request, src query.Query) (query.Query, error) {
 	terms := f.Terms(r)
 	if len(f.Fields) == 0 || len(terms) == 0 {
 		return src, nil
 	}
+	if errs := f.refuse(terms); len(errs) > 0 {
+		return nil, exceptions.ValidationError(errs)
+	}
 	return src.Search(f.Fields, terms), nil
 }
 
+// refuse returns the messages refusing terms, under the parameter's
+// name: more than MaxTerms distinct ones, one longer than MaxTermLength.
+func (f SearchFilter) refuse(terms []string) exceptions.ValidationErrors {
+	maxTerms := cmp.Or(f.MaxTerms, DefaultMaxSearchTerms)
+	maxLength := cmp.Or(f.MaxTermLength, DefaultMaxPatternLength)
+	distinct := make(map[string]bool, min(len(terms), maxTerms+1))
+	long := false
+	for _, term := range terms {
+		if len(distinct) <= maxTerms {
+			distinct[term] = true
+		}
+		long = long || len(term) > maxLength && utf8.RuneCountInString(term) > maxLength
+	}
+	var errs exceptions.ValidationErrors
+	if len(distinct) > maxTerms {
+		errs.Add(f.param(), fmt.Sprintf(MsgSearchTerms, maxTerms))
+	}
+	if long {
+		errs.Add(f.param(), fmt.Sprintf(MsgSearchTermLength, maxLength))
+	}
+	return errs
+}
+
+// param is the filter's query parameter.
+func (f SearchFilter) param() string { return cmp.Or(f.Param, "search") }
+
 // Terms returns the request's search terms (get_search_terms).
 func (f SearchFilter) Terms(r *request.Request) []string {
-	param := f.Param
-	if param == "" {
-		param = "search"
-	}
+	param := f.param()
 	if !r.QueryParams().Has(param) {
 		return nil
 	}

@@ -1,8 +1,11 @@
 package filters
 
 import (
+	"cmp"
+	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
@@ -40,6 +43,31 @@ const (
 	MsgInvalidDateTime = "Enter a valid date/time."
 	MsgInvalidDate     = "Enter a valid date."
 	MsgRangeValues     = "Range query expects two values."
+	// MsgListLength refuses a list longer than MaxListValues (the items
+	// given, the bound): Django's SimpleArrayField's, its form field of a
+	// comma-separated list.
+	MsgListLength = "List contains %d items, it should contain no more than %d."
+	// MsgPatternLength refuses a value longer than MaxPatternLength (the
+	// bound, the characters given): Django's MaxLengthValidator's, which
+	// a CharFilter's max_length gives.
+	MsgPatternLength = "Ensure this value has at most %d characters (it has %d)."
+)
+
+// The bounds of the values filters read, so that no query they make
+// reaches a limit of the database (which it would refuse, a 500).
+const (
+	// DefaultMaxListValues is the default FilterSet.MaxListValues. Each
+	// value of a list is a bound parameter of the query, of which SQLite
+	// takes 32,766 (SQLITE_MAX_VARIABLE_NUMBER, go-sqlite3's build) and
+	// PostgreSQL 65,535: 1000 leaves room for 30 lists besides the
+	// search terms (one parameter per term and searched field).
+	DefaultMaxListValues = 1000
+	// DefaultMaxPatternLength is the default FilterSet.MaxPatternLength
+	// and SearchFilter.MaxTermLength, in characters. SQLite refuses a
+	// LIKE pattern over 50,000 bytes (SQLITE_MAX_LIKE_PATTERN_LENGTH);
+	// 10,000 characters make at most 40,002 (4 bytes a character, an
+	// escaped one 2, and the two % of a containment).
+	DefaultMaxPatternLength = 10000
 )
 
 // Filter is one filter of a FilterSet: a query parameter whose value is
@@ -111,21 +139,33 @@ func Lookups(field string, value ValueKind, lookups ...query.Lookup) []Filter {
 // together; an empty value and an unknown parameter are no filter; the
 // values a filter refuses are answered at once, 400 with one message per
 // parameter in the filters' order ({"rating": ["Enter a number."]}).
+// Beyond django-filter, the values are bounded so that the query stays
+// within the database's limits: a list longer than MaxListValues and a
+// pattern longer than MaxPatternLength are refused the same way.
 type FilterSet struct {
 	Filters []Filter
+	// MaxListValues bounds the comma-separated items of an In filter's
+	// value, empty ones included; 0 gives DefaultMaxListValues.
+	MaxListValues int
+	// MaxPatternLength bounds the characters of a Contains, IContains or
+	// IExact filter's value (stripped), which SQLite compares as a LIKE
+	// pattern; 0 gives DefaultMaxPatternLength.
+	MaxPatternLength int
 }
 
 // Filter narrows q by the request's filters.
 func (fs FilterSet) Filter(r *request.Request, q query.Query) (query.Query, error) {
 	var errs exceptions.ValidationErrors
 	params := r.QueryParams()
+	maxItems := cmp.Or(fs.MaxListValues, DefaultMaxListValues)
+	maxLength := cmp.Or(fs.MaxPatternLength, DefaultMaxPatternLength)
 	for _, f := range fs.Filters {
 		name := f.param()
 		raw, ok := params[name]
 		if !ok || len(raw) == 0 {
 			continue
 		}
-		values, msg := f.read(raw[len(raw)-1])
+		values, msg := f.read(raw[len(raw)-1], maxItems, maxLength)
 		switch {
 		case msg != "":
 			errs.Add(name, msg)
@@ -144,8 +184,9 @@ func (fs FilterSet) Filter(r *request.Request, q query.Query) (query.Query, erro
 }
 
 // read returns the values of raw as Where reads them, nil for no filter,
-// or the message refusing it.
-func (f Filter) read(raw string) (values []string, msg string) {
+// or the message refusing it: a list of more than maxItems items, a
+// pattern of more than maxLength characters.
+func (f Filter) read(raw string, maxItems, maxLength int) (values []string, msg string) {
 	if raw == "" {
 		return nil, ""
 	}
@@ -154,15 +195,23 @@ func (f Filter) read(raw string) (values []string, msg string) {
 		if msg != "" || !ok {
 			return nil, msg
 		}
+		if f.Lookup == query.Contains || f.Lookup == query.IContains || f.Lookup == query.IExact {
+			if n := utf8.RuneCountInString(v); n > maxLength {
+				return nil, fmt.Sprintf(MsgPatternLength, maxLength, n)
+			}
+		}
 		return []string{v}, ""
 	}
 	// django-filter's BaseCSVField: each item read alone; in a list,
 	// items that are empty are dropped (Django's In discards None); a
-	// range takes two.
-	items := strings.Split(raw, ",")
-	if f.Lookup == query.Range && len(items) != 2 {
+	// range takes two. The items are counted before any is read.
+	switch n := strings.Count(raw, ",") + 1; {
+	case f.Lookup == query.Range && n != 2:
 		return nil, MsgRangeValues
+	case f.Lookup == query.In && n > maxItems:
+		return nil, fmt.Sprintf(MsgListLength, n, maxItems)
 	}
+	items := strings.Split(raw, ",")
 	values = []string{}
 	for _, item := range items {
 		v, ok, msg := f.Value.read(item)

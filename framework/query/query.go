@@ -100,7 +100,8 @@ type Query interface {
 	// primary key), so that no two items share a position.
 	SeekAfter(ordering []Order, positions []string) Query
 	// Search returns the items where every term is contained,
-	// case-insensitively, in at least one of the fields.
+	// case-insensitively, in at least one of the fields. A term given
+	// more than once is one condition, as Django 3.2's query makes it.
 	Search(fields []string, terms []string) Query
 	// Where returns the items whose field compares by lookup with the
 	// values (their text forms; numbers may be decimals, "2.5", "1e1",

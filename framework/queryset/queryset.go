@@ -33,7 +33,8 @@ type Source[T any] interface {
 	// in ordering (see query.Query's SeekAfter).
 	SeekAfter(ordering []query.Order, positions []string) Source[T]
 	// Search returns the items where every term is contained,
-	// case-insensitively, in at least one of the fields.
+	// case-insensitively, in at least one of the fields. A term given
+	// more than once is one condition, as Django 3.2's query makes it.
 	Search(fields []string, terms []string) Source[T]
 	// Where returns the items whose field meets the lookup (see
 	// query.Query's Where).

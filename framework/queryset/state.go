@@ -194,11 +194,22 @@ func (s *state) after(base unsafe.Pointer) bool {
 	return false
 }
 
+// search adds the condition that every term is in one of fields; a term
+// given again is dropped, as Django 3.2's query keeps one of identical
+// conditions (Node.add; Django 5.2 repeats them, which selects the same
+// items), so that repeating a term costs the database nothing.
 func (s state) search(m *model, fields, terms []string) state {
 	if len(terms) == 0 {
 		return s
 	}
-	sc := search{terms: append([]string(nil), terms...)}
+	var sc search
+	seen := make(map[string]bool, len(terms))
+	for _, term := range terms {
+		if !seen[term] {
+			seen[term] = true
+			sc.terms = append(sc.terms, term)
+		}
+	}
 	for _, name := range fields {
 		f, err := m.field(name)
 		if err != nil {
