@@ -187,6 +187,9 @@ func (a *API) compile(v View, what string) *handler {
 	h := compile(v, a.settings)
 	err := checkPermissions(h.view.Permissions.items)
 	if err == nil {
+		err = resolveObjectType(&h.view)
+	}
+	if err == nil {
 		err = checkRenderers(h.view.Renderers.items)
 	}
 	if err == nil {

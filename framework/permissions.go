@@ -3,6 +3,7 @@ package framework
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/go-drf/drf/framework/request"
@@ -163,9 +164,17 @@ func (c ObjectCheck[T]) HasObjectPermission(r *request.Request, v *View, obj any
 	return c(r, v, o)
 }
 
-// ObjectType is *T: generic views refuse, at registration, an
-// ObjectCheck of a model other than theirs (CheckObjectType).
+// ObjectType is *T: registration refuses an ObjectCheck on a view whose
+// objects are of another type (View.ObjectType).
 func (ObjectCheck[T]) ObjectType() reflect.Type { return reflect.TypeFor[*T]() }
+
+// CheckPermission refuses a nil check, which would fail on every object.
+func (c ObjectCheck[T]) CheckPermission() error {
+	if c == nil {
+		return fmt.Errorf("permission %T is nil", c)
+	}
+	return nil
+}
 
 // ObjectTyped is implemented by object permissions that run on objects of
 // one type only, as ObjectCheck does.
@@ -174,26 +183,43 @@ type ObjectTyped interface {
 	ObjectType() reflect.Type
 }
 
-// CheckObjectType reports a permission of ps, here or inside And, Or and
-// Not, that runs on objects of a type other than t (ObjectTyped): a view
-// whose objects are t would fail on each of them.
-func CheckObjectType(ps []Permission, t reflect.Type) error {
+// objectTypes appends the types of the ObjectTyped permissions of ps, here
+// or inside And, Or and Not, each once.
+func objectTypes(ps []Permission, types []reflect.Type) []reflect.Type {
 	for _, p := range ps {
-		var err error
 		switch c := p.(type) {
 		case and:
-			err = CheckObjectType(c, t)
+			types = objectTypes(c, types)
 		case or:
-			err = CheckObjectType(c, t)
+			types = objectTypes(c, types)
 		case not:
-			err = CheckObjectType([]Permission{c.p}, t)
+			types = objectTypes([]Permission{c.p}, types)
 		case ObjectTyped:
-			if c.ObjectType() != t {
-				err = fmt.Errorf("permission %T runs on objects of type %v, not %v", p, c.ObjectType(), t)
+			if !slices.Contains(types, c.ObjectType()) {
+				types = append(types, c.ObjectType())
 			}
 		}
-		if err != nil {
-			return err
+	}
+	return types
+}
+
+// resolveObjectType checks the typed object permissions (ObjectTyped) of
+// the compiled view v against its ObjectType, whichever way they came:
+// the view's own, an action's or the settings'. A view that declares no
+// ObjectType takes the one type its typed permissions run on; two
+// different types are refused, as is a type other than the declared one.
+func resolveObjectType(v *View) error {
+	types := objectTypes(v.Permissions.items, nil)
+	switch {
+	case v.ObjectType == nil && len(types) > 1:
+		return fmt.Errorf("its object permissions run on objects of types %v and %v: set View.ObjectType to its objects' type, and each permission to it", types[0], types[1])
+	case v.ObjectType == nil && len(types) == 1:
+		v.ObjectType = types[0]
+	case v.ObjectType != nil:
+		for _, t := range types {
+			if t != v.ObjectType {
+				return fmt.Errorf("a permission runs on objects of type %v, not %v", t, v.ObjectType)
+			}
 		}
 	}
 	return nil
@@ -225,13 +251,27 @@ func checkPermission(p Permission) error {
 	}
 	t := reflect.TypeOf(p)
 	want := reflect.TypeFor[ObjectPermission]()
-	if m := reflect.ValueOf(p).MethodByName(objectPermissionMethod); m.IsValid() {
-		return fmt.Errorf("permission %s has %s%s, which is not ObjectPermission's %s%s: it would never run on objects (use framework.ObjectCheck[T] for a typed check)",
-			t, objectPermissionMethod, strings.TrimPrefix(m.Type().String(), "func"), objectPermissionMethod, signature(want))
-	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(want) {
 		return fmt.Errorf("permission %s is registered as a value but its %s has a pointer receiver: it would never run on objects (register &%s{})",
 			t, objectPermissionMethod, t)
+	}
+	// The method set of *t holds the methods of both receivers: a method
+	// of the pointer, mistyped, on a permission registered as a value is
+	// found too, and so is a name that differs from the interface's in
+	// case or a trailing s.
+	pt := t
+	if t.Kind() != reflect.Pointer {
+		pt = reflect.PointerTo(t)
+	}
+	for i := range pt.NumMethod() {
+		m := pt.Method(i)
+		if !strings.EqualFold(m.Name, objectPermissionMethod) && !strings.EqualFold(m.Name, objectPermissionMethod+"s") {
+			continue
+		}
+		params := strings.TrimPrefix(m.Type.String(), "func("+pt.String())
+		params = "(" + strings.TrimPrefix(params, ", ")
+		return fmt.Errorf("permission %s has %s%s, which is not ObjectPermission's %s%s: it would never run on objects (use framework.ObjectCheck[T] for a typed check)",
+			t, m.Name, params, objectPermissionMethod, signature(want))
 	}
 	return nil
 }

@@ -62,6 +62,15 @@ type View struct {
 	// extend_schema.
 	Schema map[string]OperationSchema
 
+	// ObjectType is the type of the objects the view checks object
+	// permissions on, *T: generic views and viewsets set it to theirs, a
+	// hand-written view that retrieves objects sets it
+	// (reflect.TypeFor[*Snippet]()). Registration refuses a typed object
+	// permission (ObjectTyped, as ObjectCheck) of another type, whether it
+	// is the view's own, an action's or the settings'; a view that leaves
+	// it nil takes the one type its typed permissions run on.
+	ObjectType reflect.Type
+
 	// Handlers by method. HEAD falls back to GET; OPTIONS has a default.
 	Get, Post, Put, Patch, Delete, Head, Options HandlerFunc
 
@@ -344,6 +353,9 @@ func (v *View) CheckPermissions(r *request.Request) error {
 // CheckObjectPermissions runs the view's object permissions on obj
 // (DRF's check_object_permissions).
 func (v *View) CheckObjectPermissions(r *request.Request, obj any) error {
+	if v.ObjectType != nil && reflect.TypeOf(obj) != v.ObjectType {
+		return fmt.Errorf("framework: the view %q checks object permissions on a %T, but its ObjectType is %v", v.Name, obj, v.ObjectType)
+	}
 	for _, p := range v.Permissions.items {
 		op, ok := p.(ObjectPermission)
 		if !ok {

@@ -77,7 +77,13 @@ type GenericAPIView[T any] struct {
 
 // Policies returns the view configuration the handlers run under; a
 // router gives it to every route of a viewset.
-func (g *GenericAPIView[T]) Policies() framework.View { return g.View }
+func (g *GenericAPIView[T]) Policies() framework.View {
+	v := g.View
+	if v.ObjectType == nil {
+		v.ObjectType = reflect.TypeFor[*T]()
+	}
+	return v
+}
 
 // LookupParam returns the URL parameter of detail routes.
 func (g *GenericAPIView[T]) LookupParam() string {

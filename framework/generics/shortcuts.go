@@ -3,6 +3,7 @@ package generics
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
@@ -18,10 +19,15 @@ import (
 // Snippet matches the given query." after (v's Compatibility), as
 // GetObject answers. Two items are a server error, as Django's get()
 // raises MultipleObjectsReturned. Object permissions are not checked
-// (v.CheckObjectPermissions does), as in DRF.
+// (v.CheckObjectPermissions does), as in DRF. The view's ObjectType, set
+// or taken from its typed object permissions at registration, must be *T:
+// another is an error naming both, never an object those permissions skip.
 //
 //	snippet, err := generics.GetObjectOr404(v, r, snippets, "id", r.PathValue("pk"))
 func GetObjectOr404[T any](v *framework.View, r *request.Request, src queryset.Source[T], field, value string) (*T, error) {
+	if t := v.ObjectType; t != nil && t != reflect.TypeFor[*T]() {
+		return nil, fmt.Errorf("generics: GetObjectOr404 of %v on the view %q, whose ObjectType is %v", reflect.TypeFor[*T](), v.Name, t)
+	}
 	items, err := src.Filter(field, value).Slice(r.Context(), 0, 2)
 	switch {
 	case errors.Is(err, query.ErrInvalidValue) || err == nil && len(items) == 0 && v.Compatibility() == framework.DRF314:

@@ -11,15 +11,15 @@ import (
 
 // CheckActions reports a setup error when g cannot serve the actions: no
 // source, no serializer, a source that cannot write for a write with no
-// Perform hook, or an ObjectCheck of another model among its permissions. Routers call it on registration.
+// Perform hook, or an ObjectType other than *T. Routers call it on registration.
 func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error {
 	name := g.DefaultBasename()
 	g.missing = missingDetail[T]()
 	if g.Source == nil && g.SourceFor == nil {
 		return fmt.Errorf("generics: view of %s needs a Source or SourceFor", name)
 	}
-	if err := framework.CheckObjectType(g.Permissions.Items(), reflect.TypeFor[*T]()); err != nil {
-		return fmt.Errorf("generics: view of %s: %w", name, err)
+	if t := g.ObjectType; t != nil && t != reflect.TypeFor[*T]() {
+		return fmt.Errorf("generics: view of %s has ObjectType %v, but its objects are %v", name, t, reflect.TypeFor[*T]())
 	}
 	// cannot says why writes through the source would fail, "" if they work
 	// (a SourceFor is only known per request).
@@ -62,7 +62,7 @@ func concrete[T any](g GenericAPIView[T], actions ...framework.ViewAction) frame
 	if err := g.CheckActions(actions...); err != nil {
 		panic(err)
 	}
-	v := g.View
+	v := g.Policies()
 	for _, a := range actions {
 		switch a {
 		case framework.ActionList:
