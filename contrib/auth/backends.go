@@ -29,7 +29,10 @@ func (b ModelBackend) CheckPassword(ctx context.Context, username, password stri
 }
 
 // RemoteUserBackend is Django's RemoteUserBackend over the users: the authentication.RemoteUserStore of the RemoteUser scheme. A
-// user it creates is active, with no usable password.
+// user it creates is active, with no usable password, and named exactly as
+// the proxy names it: Django's backend creates with get_or_create, which
+// does not normalize the name as create_user does, and so finds the user
+// again by that name.
 type RemoteUserBackend struct {
 	// Users holds the users.
 	Users *Users
@@ -48,7 +51,8 @@ func (b RemoteUserBackend) RemoteUser(ctx context.Context, username string, crea
 	if !create {
 		return nil, nil
 	}
-	u, err = b.Users.CreateUser(ctx, username, "", "")
+	u = &User{Username: username, Active: true}
+	err = b.Users.insert(ctx, u, username, "")
 	if errors.Is(err, ErrUsernameTaken) {
 		u, err = b.Users.GetByUsername(ctx, username)
 	}

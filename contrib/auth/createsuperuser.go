@@ -25,7 +25,9 @@ import (
 // from $DJANGO_SUPERUSER_PASSWORD (unset: an unusable password). Otherwise
 // it prompts for what the flags did not give, reading the password without
 // echo on a terminal and as plain lines from a pipe. Django's password
-// validators are not applied.
+// validators are not applied. The superuser is stored under the username's
+// NFKC form, as Django's create_superuser stores it: "ａｄｍｉｎ" (fullwidth)
+// is admin, and is refused as taken when admin exists.
 func CreateSuperuserCommand(users func(ctx context.Context, env *management.Env) (*Users, error)) management.Command {
 	return management.Command{
 		Name:  "createsuperuser",
@@ -93,14 +95,25 @@ type superuserCmd struct {
 }
 
 // checkUsername is Django's _validate_username: "" when name is usable.
+// Beyond Django it finds the name taken when its NFKC form is, the name
+// the superuser would be stored under: Django's check looks up the name as
+// typed, and the user's creation then fails on the unique username with
+// an IntegrityError's traceback.
 func (c *superuserCmd) checkUsername(ctx context.Context, name string) (string, error) {
-	_, err := c.users.GetByUsername(ctx, name)
-	switch {
-	case err == nil:
-		return "Error: That username is already taken.", nil
-	case !errors.Is(err, ErrNotFound):
-		return "", err
-	case name == "":
+	names := []string{name}
+	if n := NormalizeUsername(name); n != name {
+		names = append(names, n)
+	}
+	for _, n := range names {
+		_, err := c.users.GetByUsername(ctx, n)
+		if err == nil {
+			return "Error: That username is already taken.", nil
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return "", err
+		}
+	}
+	if name == "" {
 		return "Username cannot be blank.", nil
 	}
 	if err := ValidateUsername(name); err != nil {

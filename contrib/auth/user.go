@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/go-drf/drf/framework/request"
 )
@@ -107,6 +108,15 @@ func (u *User) utc() {
 		u.LastLogin = &t
 	}
 }
+
+// NormalizeUsername is Django's AbstractBaseUser.normalize_username: the
+// name in Unicode normalization form NFKC, so that compatibility variants
+// of one name ("ａｄｍｉｎ" in fullwidth letters, "ﬁ" a ligature) are that
+// one name ("admin", "fi"). Users.Create stores usernames in this form, as
+// Django's create_user and create_superuser do; lookups and Authenticate
+// take the name as given, as Django's get_by_natural_key and ModelBackend
+// do.
+func NormalizeUsername(name string) string { return norm.NFKC.String(name) }
 
 // MaxUsernameLength is auth_user.username's varchar(150).
 const MaxUsernameLength = 150

@@ -36,6 +36,9 @@ type Users struct {
 	// verify; nil means DefaultHashers. Tests may use a cheap one to run
 	// fast, as Django projects do in their test settings.
 	Hashers Hashers
+	// Lockout, when set, refuses a username after repeated failed logins
+	// (see Lockout); nil, the default, counts none, as Django and DRF.
+	Lockout *Lockout
 
 	mu    sync.RWMutex
 	hooks []CreateHook
@@ -86,16 +89,24 @@ func (s *Users) get(ctx context.Context, where string, arg any) (*User, error) {
 
 // Create inserts u with the password rawPassword (hashed as MakePassword does;
 // "" gives an unusable password, as Django's create_user(password=None)),
-// DateJoined set to now in UTC and the e-mail's domain lower-cased, then
-// runs the OnCreate hooks in the same transaction. u's flags are stored as
-// given: set Active for a user who may log in, or use CreateUser. On
-// success u.ID, u.Password and u.DateJoined hold what was stored. A
-// duplicate username gives ErrUsernameTaken.
+// the username in NFKC form (NormalizeUsername), DateJoined set to now in
+// UTC and the e-mail's domain lower-cased, as Django's create_user stores
+// them, then runs the OnCreate hooks in the same transaction. u's flags are
+// stored as given: set Active for a user who may log in, or use
+// CreateUser. On success u.ID, u.Username, u.Password and u.DateJoined hold
+// what was stored. A duplicate username, after normalization ("ａｄｍｉｎ"
+// when admin exists), gives ErrUsernameTaken.
 func (s *Users) Create(ctx context.Context, u *User, rawPassword string) error {
-	if u.Username == "" {
+	return s.insert(ctx, u, NormalizeUsername(u.Username), rawPassword)
+}
+
+// insert is Create with the username stored as username.
+func (s *Users) insert(ctx context.Context, u *User, username, rawPassword string) error {
+	if username == "" {
 		return errors.New("auth: the given username must be set")
 	}
 	row := *u
+	row.Username = username
 	var err error
 	if row.Password, err = s.hash(rawPassword); err != nil {
 		return err
@@ -199,11 +210,30 @@ func (s *Users) update(ctx context.Context, id int64, set string, arg any) error
 // with Django's ModelBackend rules: an unknown user, a wrong password, an
 // unusable password and an inactive user all give ErrInvalidCredentials,
 // and each costs one password hash, so that timing does not tell them
-// apart. When the password matches a hash that the first of s.Hashers
-// would not write (another algorithm, other parameters), the password is
-// rehashed with it and stored, as Django's check_password upgrades hashes;
-// u.Password is then the new hash. Other errors are the database's.
+// apart. The username is looked up as given, not normalized, as
+// ModelBackend does. When the password matches a hash that the first of
+// s.Hashers would not write (another algorithm, other parameters), the
+// password is rehashed with it and stored, as Django's check_password
+// upgrades hashes; u.Password is then the new hash. With s.Lockout set, a
+// locked-out username gives a *LockedOutError (which is also
+// ErrInvalidCredentials) before the user is looked up or the password
+// checked. Other errors are the database's.
 func (s *Users) Authenticate(ctx context.Context, username, password string) (*User, error) {
+	if s.Lockout == nil {
+		return s.authenticate(ctx, username, password)
+	}
+	if err := s.Lockout.begin(ctx, username); err != nil {
+		return nil, err
+	}
+	u, err := s.authenticate(ctx, username, password)
+	if err == nil {
+		s.Lockout.succeeded(ctx, username)
+	}
+	return u, err
+}
+
+// authenticate is Authenticate without the lockout.
+func (s *Users) authenticate(ctx context.Context, username, password string) (*User, error) {
 	u, err := s.GetByUsername(ctx, username)
 	if errors.Is(err, ErrNotFound) {
 		_, _ = s.Hashers.Make(password)

@@ -42,7 +42,11 @@ type TokenAnswer struct {
 // setting, as DRF does, so a bad Authorization header still fails. Set
 // its Throttles to throttle it (failed attempts count); DRF's
 // AnonRateThrottle counts no caller that authenticates, and
-// LoginAttemptThrottle counts every attempt on one username.
+// LoginAttemptThrottle counts every attempt on one username from one
+// client. Users.Lockout (auth.Lockout) counts the failures on one username
+// from every client: a locked-out username is answered as a throttled
+// request, 429 {"detail": "Request was throttled. Expected available in N
+// seconds."} with Retry-After, whatever the password.
 func (o ObtainToken) View() framework.View {
 	op := framework.OperationSchema{Request: authTokenDescription}
 	if o.Answer == nil {
@@ -66,6 +70,9 @@ func (o ObtainToken) post(_ *framework.View, r *request.Request) (*framework.Res
 		return nil, err
 	}
 	u, err := o.Users.Authenticate(r.Context(), username, password)
+	if locked, ok := errors.AsType[*auth.LockedOutError](err); ok {
+		return nil, exceptions.Throttled(locked.Wait)
+	}
 	if errors.Is(err, auth.ErrInvalidCredentials) {
 		var errs exceptions.ValidationErrors
 		errs.Add(exceptions.NonFieldErrors, MsgUnableToLogIn)

@@ -23,7 +23,9 @@ import (
 // "Alice" and " alice" are attempts on alice too. A body the view refuses
 // without checking a password (no username or no password, unparsable)
 // is not counted, nor is a method other than POST. Keying by the client
-// as well keeps a third party from locking a user out from everywhere.
+// as well keeps a third party from locking a user out from everywhere;
+// auth.Lockout (Users.Lockout) is the limit on one username from every
+// client.
 func LoginAttemptThrottle() throttling.RateThrottle {
 	return throttling.RateThrottle{Scope: "login", Key: loginAttempt}
 }

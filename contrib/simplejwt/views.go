@@ -102,7 +102,10 @@ type empty struct{}
 
 // ObtainPairView is TokenObtainPairView: POST a username and a password,
 // get {"refresh", "access"}. Wrong credentials and inactive users get 401
-// {"detail": "No active account found with the given credentials"}.
+// {"detail": "No active account found with the given credentials"}. A
+// username that the users' Lockout (auth.Lockout) holds locked gets 429
+// {"detail": "Request was throttled. Expected available in N seconds."}
+// with Retry-After, whatever the password.
 func (j *JWT) ObtainPairView() framework.View {
 	return j.tokenView("Token Obtain Pair", "Takes a set of user credentials and returns an access and refresh JSON web\n"+
 		"token pair to prove the authentication of those credentials.", obtainSerializer.FieldInfo(), func(_ *framework.View, r *request.Request) (*framework.Response, error) {
@@ -111,6 +114,9 @@ func (j *JWT) ObtainPairView() framework.View {
 			return nil, err
 		}
 		u, err := j.users.Authenticate(r.Context(), in.Username, in.Password)
+		if locked, ok := errors.AsType[*auth.LockedOutError](err); ok {
+			return nil, exceptions.Throttled(locked.Wait)
+		}
 		if errors.Is(err, auth.ErrInvalidCredentials) {
 			return nil, exceptions.AuthenticationFailed(MsgNoActiveAccount)
 		}
