@@ -96,6 +96,21 @@ func allowLogin(w http.ResponseWriter, status int) {
 	w.WriteHeader(status)
 }
 
+// maxLoginName is the length of auth_user.username, past which Django's
+// login form (UsernameField) leaves a name as it is.
+const maxLoginName = 150
+
+// loginName is the name the login form authenticates: the typed one in
+// NFKC form (auth.NormalizeUsername) unless it is longer than any stored
+// name, as Django's AuthenticationForm cleans it, so that "ａｄｍｉｎ" logs
+// in as admin.
+func loginName(typed string) string {
+	if utf8.RuneCountInString(typed) > maxLoginName {
+		return typed
+	}
+	return auth.NormalizeUsername(typed)
+}
+
 func (m *Manager) postLogin(w http.ResponseWriter, r *http.Request) {
 	username, _ := posted(r, "username")
 	password, _ := posted(r, "password")
@@ -110,7 +125,7 @@ func (m *Manager) postLogin(w http.ResponseWriter, r *http.Request) {
 		m.renderLogin(w, r, form)
 		return
 	}
-	u, err := m.Users.Authenticate(r.Context(), form.Username, password)
+	u, err := m.Users.Authenticate(r.Context(), loginName(form.Username), password)
 	if errors.Is(err, auth.ErrInvalidCredentials) {
 		form.Errors = []string{MsgInvalidLogin}
 		m.renderLogin(w, r, form)

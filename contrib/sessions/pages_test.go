@@ -2,6 +2,7 @@ package sessions_test
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -183,6 +184,26 @@ func testLogout(t *testing.T, level compat.Level) {
 		p := f.send(t, "POST", "/api-auth/logout/"+c.query, "csrfmiddlewaretoken="+ck.Value+c.form, ck)
 		if p.status != 302 || p.header.Get("Location") != c.want {
 			t.Errorf("next %s %s: %d %q, want %q", c.query, c.form, p.status, p.header.Get("Location"), c.want)
+		}
+	}
+}
+
+// The login form authenticates the typed name in NFKC form, as Django's
+// AuthenticationForm cleans it: "ａｌｉｃｅ" in fullwidth letters logs in
+// as alice; a name longer than any stored one is left as typed.
+func TestLoginNormalizesTheUsername(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		name   string
+		status int
+	}{
+		{"ａｌｉｃｅ", 302},
+		{strings.Repeat("ａ", 151), 200},
+	} {
+		tok, ck := f.loginPage(t, "/api-auth/login/")
+		p := f.send(t, "POST", "/api-auth/login/", "username="+url.QueryEscape(c.name)+"&password=alice-pass&csrfmiddlewaretoken="+tok, ck)
+		if p.status != c.status {
+			t.Errorf("login as %q: %d, want %d", c.name, p.status, c.status)
 		}
 	}
 }
