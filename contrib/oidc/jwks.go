@@ -24,28 +24,52 @@ import (
 // than MaxAge, and when a token names a key (kid) it does not hold, at
 // most once per RefetchInterval, so that the issuer's key rotation is
 // followed without letting tokens with made-up kids make a request each.
+// Fetches run in the background, one at a time (single flight), each
+// bounded by FetchTimeout: a request whose key is cached never waits for
+// one (an old set keeps verifying while it is fetched again), and a
+// request whose key is not cached waits for the fetch at most MaxWait.
 // RSA, EC (P-256, P-384, P-521) and Ed25519 signing keys are read; others,
 // and keys whose "use" is not "sig", are skipped. It is safe for
-// concurrent use; set its fields before the first.
+// concurrent use; set its fields before the first. Close stops a fetch in
+// flight.
 type KeySet struct {
 	// URL is the issuer's jwks_uri (Discover finds it).
 	URL string
 	// Client fetches the set; nil is a client with a 10 s timeout.
 	Client *http.Client
 	// MaxAge is how long a fetched set is used before it is fetched
-	// again; 0 is one hour.
+	// again (in the background, the old set verifying meanwhile); 0 is
+	// one hour.
 	MaxAge time.Duration
-	// RefetchInterval is the least time between two fetches that an
-	// unknown kid causes; 0 is one minute.
+	// RefetchInterval is the least time between the starts of two
+	// fetches (an unknown kid's, an old set's, or the retry of a failed
+	// one); 0 is one minute.
 	RefetchInterval time.Duration
+	// MaxWait is the longest a request whose key is not cached (an
+	// unknown kid, or no set fetched yet) waits for the fetch in flight;
+	// the request is then answered as when the issuer is unavailable
+	// (503) while the fetch goes on. 0 is DefaultMaxWait.
+	MaxWait time.Duration
+	// FetchTimeout bounds one fetch, whatever Client's timeout; 0 is
+	// 10 s.
+	FetchTimeout time.Duration
 
-	mu      sync.Mutex
-	keys    map[string]jwk
-	fetched time.Time // when the set in keys was fetched
-	tried   time.Time // when a fetch was last attempted
-	err     error     // the last attempt's error, nil when it succeeded
-	fetches int
+	mu       sync.Mutex
+	keys     map[string]jwk
+	fetched  time.Time     // when the set in keys was fetched
+	tried    time.Time     // when the last fetch started
+	err      error         // the last finished fetch's error, nil when it succeeded
+	fetches  int           // fetches started
+	inflight chan struct{} // closed when the fetch in flight ends; nil when none is
+	stop     context.CancelFunc
+	base     context.Context // the fetches' parent, cancelled by Close
+	closed   bool
+	wg       sync.WaitGroup // the fetch in flight
 }
+
+// DefaultMaxWait is how long a request whose key is not cached waits for
+// the key set's fetch when KeySet.MaxWait is 0.
+const DefaultMaxWait = 2 * time.Second
 
 // jwk is one usable key of the set.
 type jwk struct {
@@ -69,33 +93,105 @@ func (k *KeySet) Fetches() int {
 }
 
 // Key returns the public key kid names ("" names the set's only key), and
-// the algorithm the key is for ("" when the set does not say). It fetches
-// the set when it has none or an old one, or when kid is unknown, but at
-// most once per RefetchInterval; when the set could not be fetched and
-// the key is not known from an earlier fetch, the error wraps ErrFetch.
+// the algorithm the key is for ("" when the set does not say). A cached
+// key is returned at once; when the set is older than MaxAge, a fetch is
+// started in the background. A kid the set does not hold (or no set yet)
+// starts a fetch, at most once per RefetchInterval, or joins the one in
+// flight, and waits for it at most MaxWait (and no longer than ctx): the
+// error then wraps ErrFetch, as it does when the fetch failed and the key
+// is not known from an earlier one. A kid still unknown after a
+// successful fetch, or while no fetch may start, is ErrUnknownKey.
 func (k *KeySet) Key(ctx context.Context, kid string) (crypto.PublicKey, string, error) {
 	k.mu.Lock()
-	defer k.mu.Unlock()
 	now := time.Now()
 	canFetch := k.tried.IsZero() || now.Sub(k.tried) >= orDefault(k.RefetchInterval, time.Minute)
-	fetched := false
-	if canFetch && (k.keys == nil || now.Sub(k.fetched) >= orDefault(k.MaxAge, time.Hour)) {
-		k.fetch(ctx, now)
-		fetched = true
+	if key, ok := k.lookup(kid); ok {
+		if canFetch && now.Sub(k.fetched) >= orDefault(k.MaxAge, time.Hour) {
+			k.start(now)
+		}
+		k.mu.Unlock()
+		return key.key, key.alg, nil
 	}
+	done := k.inflight
+	if done == nil && canFetch {
+		done = k.start(now)
+	}
+	if done == nil {
+		defer k.mu.Unlock()
+		return nil, "", k.missing()
+	}
+	k.mu.Unlock()
+
+	wait := time.NewTimer(orDefault(k.MaxWait, DefaultMaxWait))
+	defer wait.Stop()
+	select {
+	case <-done:
+	case <-wait.C:
+	case <-ctx.Done():
+	}
+	select {
+	case <-done: // ended, maybe just as the wait did: its answer holds
+	default:
+		return nil, "", errPending
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	if key, ok := k.lookup(kid); ok {
 		return key.key, key.alg, nil
 	}
-	if canFetch && !fetched {
-		k.fetch(ctx, now)
-		if key, ok := k.lookup(kid); ok {
-			return key.key, key.alg, nil
-		}
+	return nil, "", k.missing()
+}
+
+// errPending is a key that is not cached while the set's fetch is still
+// in flight: the request waited MaxWait (or went away).
+var errPending = fmt.Errorf("%w: the key set is still being fetched", ErrFetch)
+
+// missing is the error of a kid the set does not hold, k.mu held: the
+// last fetch's error, or ErrUnknownKey.
+func (k *KeySet) missing() error {
+	switch {
+	case k.err != nil:
+		return k.err
+	case k.keys == nil:
+		return fmt.Errorf("%w: the key set was never fetched", ErrFetch)
 	}
-	if k.err != nil {
-		return nil, "", k.err
+	return ErrUnknownKey
+}
+
+// Close stops the fetch in flight, if any, waits for it to end, and makes
+// the set fetch no more: it then serves the keys it holds. Calling it is
+// optional (a fetch ends by itself within FetchTimeout); it suits a
+// service's shutdown and tests. It always returns nil.
+func (k *KeySet) Close() error {
+	k.mu.Lock()
+	k.closed = true
+	if k.stop != nil {
+		k.stop()
 	}
-	return nil, "", ErrUnknownKey
+	k.mu.Unlock()
+	k.wg.Wait()
+	return nil
+}
+
+// start starts a fetch in the background, k.mu held, and returns the
+// channel closed when it ends; nil when the set is closed.
+func (k *KeySet) start(now time.Time) chan struct{} {
+	if k.closed {
+		return nil
+	}
+	if k.inflight != nil {
+		return k.inflight
+	}
+	if k.base == nil {
+		k.base, k.stop = context.WithCancel(context.Background())
+	}
+	k.tried = now
+	k.fetches++
+	done := make(chan struct{})
+	k.inflight = done
+	k.wg.Add(1)
+	go k.fetch(done)
+	return done
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -120,15 +216,20 @@ func (k *KeySet) lookup(kid string) (jwk, bool) {
 const maxSetBytes = 1 << 20
 
 // fetch gets the set and, when it reads, replaces the cached keys; k.err
-// is the attempt's error.
-func (k *KeySet) fetch(ctx context.Context, now time.Time) {
-	k.tried = now
-	k.fetches++
+// is the attempt's error. It closes done when it ends.
+func (k *KeySet) fetch(done chan struct{}) {
+	defer k.wg.Done()
+	ctx, cancel := context.WithTimeout(k.base, orDefault(k.FetchTimeout, 10*time.Second))
+	defer cancel()
 	keys, err := fetchSet(ctx, k.Client, k.URL)
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	k.err = err
 	if err == nil {
-		k.keys, k.fetched = keys, now
+		k.keys, k.fetched = keys, time.Now()
 	}
+	k.inflight = nil
+	close(done)
 }
 
 // fetchSet gets and reads the set at url.

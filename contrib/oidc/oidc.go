@@ -1,10 +1,11 @@
 // Package oidc is an OAuth 2.0 resource server for OpenID Connect issuers:
 // Authentication reads `Authorization: Bearer ACCESS_TOKEN` where the
 // token is a JWT (RFC 9068) that the issuer signed with one of the keys it
-// publishes (its JWKS, fetched and cached by KeySet, fetched again when a
-// token names a key it does not hold, so that key rotation is followed),
-// and checks its iss, aud, exp and nbf; HasScope lets through the tokens
-// granted a scope. Failures are answered as RFC 6750 says: 401 with
+// publishes (its JWKS, fetched and cached by KeySet, fetched again in the
+// background when a token names a key it does not hold, so that key
+// rotation is followed), and checks its typ (RFC 9068's at+jwt), iss, aud
+// (required unless AcceptAnyAudience says otherwise), exp and nbf;
+// HasScope lets through the tokens granted a scope. Failures are answered as RFC 6750 says: 401 with
 // `WWW-Authenticate: Bearer error="invalid_token", error_description=...`,
 // 403 with error="insufficient_scope". golang-jwt/jwt/v5 verifies the
 // signatures.
@@ -13,6 +14,8 @@ package oidc
 import (
 	"context"
 	"crypto"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -40,12 +43,30 @@ var DefaultAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "P
 // TokenUser) and request.Auth the *Token. Requests without a Bearer
 // Authorization header are not attempted; denied anonymous requests get
 // 401 with `WWW-Authenticate: Bearer realm="api"`. Use the value New
-// returns, or set Issuer and Keys and call Check at setup.
+// returns, or set Issuer, Audience (or AcceptAnyAudience) and Keys and
+// call Check at setup.
 type Authentication struct {
 	// Issuer is the iss every token must carry, exactly.
 	Issuer string
-	// Audience, when set, must be one of the token's aud.
+	// Audience is this service's identifier at the issuer: it must be one
+	// of the token's aud (RFC 9068 §4), so that the tokens the issuer
+	// gives its other clients and services are refused. It is required
+	// unless AcceptAnyAudience is set; a scheme with neither refuses
+	// every token (and Check reports it).
 	Audience string
+	// AcceptAnyAudience, with no Audience, accepts the issuer's tokens
+	// whatever their aud (or none): every token the issuer signs for any
+	// of its clients is then good here. Only for an issuer that serves
+	// this service alone, or whose aud cannot be configured.
+	AcceptAnyAudience bool
+	// AcceptPlainJWT also accepts the tokens whose JOSE header typ is
+	// "JWT" (or "application/jwt") or absent, as many issuers type their
+	// access tokens (Keycloak, Auth0, Okta, Entra ID) instead of RFC 9068's
+	// "at+jwt", which alone is accepted otherwise. A token that carries an
+	// ID token's claims (at_hash, c_hash, s_hash, nonce, Keycloak's typ
+	// "ID", Cognito's token_use "id") or a logout token's (events) is
+	// refused all the same, as is any other typ (logout+jwt, ...).
+	AcceptPlainJWT bool
 	// Keys is the issuer's key set.
 	Keys *KeySet
 	// Algorithms are the accepted signature algorithms; nil is
@@ -61,11 +82,19 @@ type Authentication struct {
 	User func(ctx context.Context, t *Token) (request.User, error)
 }
 
-// Check reports what makes the scheme unusable: no Issuer, no key
-// set URL, an unknown or symmetric algorithm.
+// Check reports what makes the scheme unusable: no Issuer, neither an
+// Audience nor AcceptAnyAudience (or both), no key set URL, an unknown or
+// symmetric algorithm.
 func (a Authentication) Check() error {
 	if a.Issuer == "" {
 		return errors.New("oidc: Authentication needs the Issuer")
+	}
+	if a.Audience == "" && !a.AcceptAnyAudience {
+		return errors.New("oidc: Authentication needs the Audience (this service's aud at the issuer), " +
+			"or AcceptAnyAudience to accept the tokens the issuer gives any of its clients")
+	}
+	if a.Audience != "" && a.AcceptAnyAudience {
+		return errors.New("oidc: Authentication has both an Audience and AcceptAnyAudience; set one")
 	}
 	if a.Keys == nil || a.Keys.URL == "" {
 		return errors.New("oidc: Authentication needs Keys with the issuer's JWKS URL")
@@ -79,8 +108,9 @@ func (a Authentication) Check() error {
 }
 
 // New returns the scheme of the issuer whose key set is at jwksURL
-// (Discover finds it), with the audience this service is ("" checks
-// none).
+// (Discover finds it), with the audience this service is. The audience is
+// required: "" is an error (to accept any audience, set
+// Authentication.AcceptAnyAudience and call Check).
 func New(issuer, audience, jwksURL string) (Authentication, error) {
 	a := Authentication{Issuer: issuer, Audience: audience, Keys: &KeySet{URL: jwksURL}}
 	return a, a.Check()
@@ -153,6 +183,7 @@ const (
 	MsgUserRefused     = "The access token's user is not allowed."
 	MsgHeader          = "The Authorization header must be \"Bearer\" and one token."
 	MsgKeysUnavailable = "The token issuer's keys could not be fetched; try again later."
+	MsgNotAccessToken  = "The token is not an access token."
 )
 
 // invalid is a refused token: 401 {"detail": description}, with RFC
@@ -199,11 +230,17 @@ func (a Authentication) Authenticate(r *request.Request) (request.User, any, err
 	return u, t, nil
 }
 
-// Verify checks a token: its algorithm, its key (from the issuer's set),
-// its signature, exp (required), nbf, iss and aud. A refused token is a
-// 401 *exceptions.APIException whose detail says why; a key set that
-// cannot be fetched is 503.
+// Verify checks a token: its algorithm, its typ (an access token's:
+// at+jwt, or with AcceptPlainJWT JWT or none), its key (from the issuer's
+// set), its signature, exp (required), nbf, iss, aud (required, unless
+// AcceptAnyAudience), and that it carries no ID token's or logout token's
+// claims. A refused token is a 401 *exceptions.APIException whose detail
+// says why (a scheme with neither Audience nor AcceptAnyAudience refuses
+// every token); a key set that cannot be fetched in time is 503.
 func (a Authentication) Verify(ctx context.Context, raw string) (*Token, error) {
+	if a.Audience == "" && !a.AcceptAnyAudience {
+		return nil, a.invalid(MsgAudience) // misconfigured: fail closed
+	}
 	algs := a.Algorithms
 	if algs == nil {
 		algs = DefaultAlgorithms
@@ -219,6 +256,10 @@ func (a Authentication) Verify(ctx context.Context, raw string) (*Token, error) 
 			keyErr = errAlgorithm
 			return nil, keyErr
 		}
+		if !a.accessTokenType(tok.Header) {
+			keyErr = errType // before the key: a wrong typ fetches nothing
+			return nil, keyErr
+		}
 		kid, _ := tok.Header["kid"].(string)
 		var key crypto.PublicKey
 		var alg string
@@ -230,8 +271,12 @@ func (a Authentication) Verify(ctx context.Context, raw string) (*Token, error) 
 	})
 	switch {
 	case err == nil:
+	case errors.Is(keyErr, errPending):
+		return nil, exceptions.ServiceUnavailable(pendingRetry, MsgKeysUnavailable)
 	case errors.Is(keyErr, ErrFetch):
 		return nil, exceptions.ServiceUnavailable(time.Minute, MsgKeysUnavailable)
+	case errors.Is(keyErr, errType):
+		return nil, a.invalid(MsgNotAccessToken)
 	case errors.Is(keyErr, ErrUnknownKey):
 		return nil, a.invalid(MsgUnknownKey)
 	case errors.Is(keyErr, errAlgorithm), errors.Is(err, jwt.ErrTokenUnverifiable):
@@ -253,6 +298,9 @@ func (a Authentication) Verify(ctx context.Context, raw string) (*Token, error) 
 	default:
 		return nil, a.invalid(MsgClaims)
 	}
+	if otherTokenKind(raw) {
+		return nil, a.invalid(MsgNotAccessToken)
+	}
 	if t.Claims.Scope != "" {
 		t.Scopes = strings.Fields(t.Claims.Scope)
 	} else {
@@ -265,6 +313,75 @@ func (a Authentication) Verify(ctx context.Context, raw string) (*Token, error) 
 
 // errAlgorithm is a token whose alg is not accepted, or not its key's.
 var errAlgorithm = errors.New("oidc: the token's algorithm is not accepted")
+
+// errType is a token whose typ is not an access token's.
+var errType = errors.New("oidc: the token's typ is not an access token's")
+
+// pendingRetry is the Retry-After of a request that waited KeySet.MaxWait
+// for a fetch still in flight.
+const pendingRetry = 5 * time.Second
+
+// accessTokenType reports whether the JOSE header's typ is an access
+// token's: "at+jwt" (RFC 9068 §4), or with AcceptPlainJWT "JWT" or none.
+// Media types compare case-insensitively and "application/" may be left
+// out (RFC 7515 §4.1.9).
+func (a Authentication) accessTokenType(header map[string]any) bool {
+	v, ok := header["typ"]
+	if !ok {
+		return a.AcceptPlainJWT
+	}
+	typ, ok := v.(string)
+	if !ok {
+		return false
+	}
+	typ = strings.ToLower(typ)
+	if rest, ok := strings.CutPrefix(typ, "application/"); ok && !strings.Contains(rest, "/") {
+		typ = rest
+	}
+	return typ == "at+jwt" || a.AcceptPlainJWT && typ == "jwt"
+}
+
+// otherTokenKind reports whether a verified token's claims are those of
+// another kind of token than an access token: a logout token's events
+// (OpenID Connect Back-Channel Logout 1.0 §2.4), an ID token's at_hash,
+// c_hash or s_hash, or its nonce (unless Keycloak's typ claim says
+// "Bearer" or "DPoP": Keycloak before 24 copied the nonce into its access
+// tokens), Keycloak's typ claim of its other tokens, Cognito's token_use
+// of its ID tokens. Claims that do not read are another token's too.
+func otherTokenKind(raw string) bool {
+	parts := strings.Split(raw, ".")
+	if len(parts) != 3 {
+		return true
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return true
+	}
+	var c map[string]json.RawMessage
+	if json.Unmarshal(payload, &c) != nil {
+		return true
+	}
+	for _, name := range []string{"events", "at_hash", "c_hash", "s_hash"} {
+		if _, ok := c[name]; ok {
+			return true
+		}
+	}
+	var typ, use string
+	if v, ok := c["typ"]; ok && json.Unmarshal(v, &typ) != nil {
+		return true
+	}
+	if v, ok := c["token_use"]; ok && (json.Unmarshal(v, &use) != nil || !strings.EqualFold(use, "access")) {
+		return true
+	}
+	switch strings.ToLower(typ) {
+	case "id", "refresh", "offline", "logout", "logout+jwt", "serialized-id":
+		return true
+	}
+	if _, ok := c["nonce"]; ok && !strings.EqualFold(typ, "Bearer") && !strings.EqualFold(typ, "DPoP") {
+		return true
+	}
+	return false
+}
 
 // AuthenticateHeader is RFC 6750's challenge: `Bearer realm="api"`, with
 // error="invalid_token" and the error_description when the request's

@@ -37,7 +37,7 @@ type issuer struct {
 	fetches int
 }
 
-func newIssuer(t *testing.T) *issuer {
+func newIssuer(t testing.TB) *issuer {
 	t.Helper()
 	is := &issuer{keys: map[string]crypto.Signer{}}
 	mux := http.NewServeMux()
@@ -84,7 +84,7 @@ func publicJWK(kid string, pub crypto.PublicKey) map[string]string {
 }
 
 // publish adds a new key under kid; rotate replaces every key by it.
-func (is *issuer) publish(t *testing.T, kid string, k crypto.Signer) {
+func (is *issuer) publish(t testing.TB, kid string, k crypto.Signer) {
 	is.mu.Lock()
 	defer is.mu.Unlock()
 	is.keys[kid] = k
@@ -111,12 +111,24 @@ func rsaKey(t *testing.T) *rsa.PrivateKey {
 	return k
 }
 
-// sign makes a token with the claims, signed with the key under kid.
-func sign(t *testing.T, m jwt.SigningMethod, kid string, key any, claims jwt.MapClaims) string {
+// sign makes an access token (typ at+jwt) with the claims, signed with
+// the key under kid.
+func sign(t testing.TB, m jwt.SigningMethod, kid string, key any, claims jwt.MapClaims) string {
+	t.Helper()
+	return signTyp(t, m, kid, "at+jwt", key, claims)
+}
+
+// signTyp is sign with the JOSE header typ, none when typ is nil.
+func signTyp(t testing.TB, m jwt.SigningMethod, kid string, typ any, key any, claims jwt.MapClaims) string {
 	t.Helper()
 	tok := jwt.NewWithClaims(m, claims)
 	if kid != "" {
 		tok.Header["kid"] = kid
+	}
+	if typ == nil {
+		delete(tok.Header, "typ")
+	} else {
+		tok.Header["typ"] = typ
 	}
 	raw, err := tok.SignedString(key)
 	if err != nil {
@@ -385,8 +397,10 @@ func TestMisconfiguration(t *testing.T) {
 		want string
 	}{
 		{oidc.Authentication{Keys: &oidc.KeySet{URL: "http://127.0.0.1/jwks"}}, "needs the Issuer"},
-		{oidc.Authentication{Issuer: "https://id.example"}, "needs Keys"},
-		{oidc.Authentication{Issuer: "https://id.example", Keys: &oidc.KeySet{URL: "http://127.0.0.1/jwks"}, Algorithms: []string{"HS256"}}, `algorithm "HS256"`},
+		{oidc.Authentication{Issuer: "https://id.example", Audience: "books-api"}, "needs Keys"},
+		{oidc.Authentication{Issuer: "https://id.example", Audience: "books-api", Keys: &oidc.KeySet{URL: "http://127.0.0.1/jwks"}, Algorithms: []string{"HS256"}}, `algorithm "HS256"`},
+		{oidc.Authentication{Issuer: "https://id.example", Keys: &oidc.KeySet{URL: "http://127.0.0.1/jwks"}}, "needs the Audience"},
+		{oidc.Authentication{Issuer: "https://id.example", Audience: "books-api", AcceptAnyAudience: true, Keys: &oidc.KeySet{URL: "http://127.0.0.1/jwks"}}, "both an Audience and AcceptAnyAudience"},
 	} {
 		if err := c.a.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.a, err, c.want)
