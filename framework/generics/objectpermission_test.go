@@ -51,7 +51,9 @@ func (*pointerTypedDenyAll) HasObjectPermission(*request.Request, *framework.Vie
 // misnamedDenyAll spells the method HasObjectPermissions.
 type misnamedDenyAll struct{}
 
-func (misnamedDenyAll) HasPermission(*request.Request, *framework.View) (bool, error) { return true, nil }
+func (misnamedDenyAll) HasPermission(*request.Request, *framework.View) (bool, error) {
+	return true, nil
+}
 
 func (misnamedDenyAll) HasObjectPermissions(*request.Request, *framework.View, any) (bool, error) {
 	return false, nil
