@@ -30,7 +30,7 @@ type lookupCond struct {
 
 // where adds the condition field lookup values; see query.Query's Where.
 func (s state) where(m *model, field string, op query.Lookup, values []string) state {
-	f, err := m.field(field)
+	f, err := m.lookupField(field)
 	if err != nil {
 		s.err = errors.Join(s.err, err)
 		return s

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/structs"
@@ -31,6 +32,9 @@ type model struct {
 	byColumn map[string]*structs.Field
 	index    map[*structs.Field]int
 	names    []string
+	// keys are the foreign keys' columns by their Django names ("post"
+	// for post_id), which lookups take as Django's do.
+	keys map[string]*structs.Field
 }
 
 func describe[T any]() (*model, error) {
@@ -38,7 +42,7 @@ func describe[T any]() (*model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &model{desc: desc, byColumn: map[string]*structs.Field{}, index: map[*structs.Field]int{}}
+	m := &model{desc: desc, byColumn: map[string]*structs.Field{}, index: map[*structs.Field]int{}, keys: map[string]*structs.Field{}}
 	for _, f := range desc.Columns() {
 		if err := f.Supported(); err != nil {
 			return nil, err
@@ -54,11 +58,33 @@ func describe[T any]() (*model, error) {
 	if len(m.columns) == 0 {
 		return nil, fmt.Errorf("queryset: %s has no field with a db tag", desc.Type)
 	}
+	// A declaration that fails is reported by the source that needs it
+	// (NewSQL); a lookup then knows the columns alone.
+	if d, err := models.Of[T](); err == nil {
+		for _, f := range d.Fields {
+			if f.Related != nil && f.Name != f.Column {
+				m.keys[f.Name] = m.byColumn[f.Column]
+			}
+		}
+	}
 	return m, nil
 }
 
 func (m *model) field(name string) (*structs.Field, error) {
 	if f, ok := m.byColumn[name]; ok {
+		return f, nil
+	}
+	return nil, &UnknownFieldError{Field: name}
+}
+
+// lookupField is the field a lookup (Where) names: a column, or a
+// foreign key by its Django name, as Django reads filter(post=1) as
+// filter(post_id=1).
+func (m *model) lookupField(name string) (*structs.Field, error) {
+	if f, ok := m.byColumn[name]; ok {
+		return f, nil
+	}
+	if f, ok := m.keys[name]; ok {
 		return f, nil
 	}
 	return nil, &UnknownFieldError{Field: name}

@@ -1,0 +1,59 @@
+package queryset
+
+import (
+	"fmt"
+
+	"github.com/go-drf/drf/framework/models"
+	"github.com/go-drf/drf/framework/query"
+)
+
+// LookupField resolves the field that a Django lookup on T names
+// (Comment.objects.filter(post=1), a name of a django-filter FilterSet's
+// Meta.fields) to the name T's sources filter by (Where), once, at
+// setup: a model's field by its Django name or its column, so that a
+// foreign key's name without "_id" ("post") is its column ("post_id"),
+// as Django reads filter(post=1) as filter(post_id=1); a joined field by
+// its lookup path ("owner__username"); any other `db` column as it is.
+// field is T's model field (framework/models' description of T), nil
+// for a joined field and for a struct that models cannot describe. A
+// name that T has no field of is an *UnknownFieldError.
+func LookupField[T any](name string) (column string, field *models.Field, err error) {
+	m, err := describe[T]()
+	if err != nil {
+		return "", nil, err
+	}
+	_, declared := any((*T)(nil)).(models.Model)
+	rules, err := modelOf[T](m, declared)
+	if err != nil {
+		return "", nil, fmt.Errorf("queryset: %w", err)
+	}
+	if d := rules.desc; d != nil {
+		if f := d.Field(name); f != nil {
+			return f.Column, f, nil
+		}
+	}
+	if _, err := m.field(name); err != nil {
+		return "", nil, err
+	}
+	return name, nil, nil
+}
+
+// FinderOf returns the RelatedFinder of the source that q reads, q being
+// a query made by Into (as the filter backends narrow it); false when
+// the source looks no related row up (a SliceSource) or Into did not
+// make q. A filter of a foreign key's values looks the related rows up
+// through it, as django-filter's ModelChoiceFilter asks its queryset.
+func FinderOf(q query.Query) (RelatedFinder, bool) {
+	s, ok := q.(interface{ source() any })
+	if !ok {
+		return nil, false
+	}
+	f, ok := s.source().(RelatedFinder)
+	return f, ok
+}
+
+// source is the source the rows are fetched from (FinderOf).
+func (r *Rows[T]) source() any { return r.src }
+
+// source is the narrowed source (FinderOf).
+func (s set[T]) source() any { return s.src }
