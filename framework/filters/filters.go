@@ -1,6 +1,7 @@
 // Package filters holds the filter backends of list views, DRF's
-// filter_backends: OrderingFilter (?ordering=) and SearchFilter (?search=).
-// A backend narrows or orders a list query for one request.
+// filter_backends: OrderingFilter (?ordering=), SearchFilter (?search=)
+// and django-filter's FilterSet (DjangoFilterBackend). A backend narrows
+// or orders a list query for one request (docs/filters.md).
 package filters
 
 import (

@@ -2,15 +2,19 @@ package filters
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/structs"
@@ -35,6 +39,10 @@ const (
 	// Boolean is a NullBooleanField's (BooleanFilter): "true", "True" or
 	// "1", "false", "False" or "0"; anything else is no filter.
 	Boolean
+	// Choice is a ChoiceField's (ChoiceFilter): the value as given, one
+	// of the filter's Choices ("Select a valid choice. bogus is not one
+	// of the available choices.").
+	Choice
 )
 
 // Messages of the values a filter refuses, Django's.
@@ -51,6 +59,16 @@ const (
 	// bound, the characters given): Django's MaxLengthValidator's, which
 	// a CharFilter's max_length gives.
 	MsgPatternLength = "Ensure this value has at most %d characters (it has %d)."
+	// MsgInvalidChoice refuses a value that is none of a Choice filter's
+	// choices (the value): Django's ChoiceField's.
+	MsgInvalidChoice = "Select a valid choice. %s is not one of the available choices."
+	// MsgInvalidModelChoice refuses a value of a foreign key's filter
+	// that no related row holds: Django's ModelChoiceField's.
+	MsgInvalidModelChoice = "Select a valid choice. That choice is not one of the available choices."
+	// MsgNullCharacters refuses a foreign key's value holding a NUL
+	// character: Django 5.2's ModelChoiceField's (Django 3.2's answers
+	// MsgInvalidModelChoice).
+	MsgNullCharacters = "Null characters are not allowed."
 )
 
 // The bounds of the values filters read, so that no query they make
@@ -86,6 +104,21 @@ type Filter struct {
 	// Label describes the filter in the schema; "" gives django-filter's
 	// label ("Rating is greater than or equal to").
 	Label string
+	// Choices are the values a Choice filter takes (ChoiceFilter's
+	// choices); NewFilterSet gives them from the model field's.
+	Choices []models.Choice
+
+	// related is the foreign key whose related rows the values must be
+	// keys of (ModelChoiceFilter's queryset), set by NewFilterSet.
+	related *relatedKey
+}
+
+// relatedKey is a foreign key, whose values a filter reads as Django's
+// ModelChoiceField reads them: keys of the rows of the table it references.
+type relatedKey struct {
+	table, column string
+	// integer is a key of integers, read as Python's int() reads text.
+	integer bool
 }
 
 // verboseLookups are django-filter's words for the lookups in labels.
@@ -142,7 +175,16 @@ func Lookups(field string, value ValueKind, lookups ...query.Lookup) []Filter {
 // Beyond django-filter, the values are bounded so that the query stays
 // within the database's limits: a list longer than MaxListValues and a
 // pattern longer than MaxPatternLength are refused the same way.
+//
+// A FilterSet literal has no model behind it, as django-filter's declared
+// filters: each filter names a field as the source's Where takes it (a
+// column, a foreign key by its Django name, a joined field's path) and
+// reads its values by its Value. NewFilterSet resolves one against its
+// model at setup, as django-filter's Meta.model does: a foreign key's
+// values looked up as ModelChoiceFilter's, a field's choices as
+// ChoiceFilter's, and a name the model lacks refused before any request.
 type FilterSet struct {
+	// Filters are the filters, in order.
 	Filters []Filter
 	// MaxListValues bounds the comma-separated items of an In filter's
 	// value, empty ones included; 0 gives DefaultMaxListValues.
@@ -151,6 +193,94 @@ type FilterSet struct {
 	// IExact filter's value (stripped), which SQLite compares as a LIKE
 	// pattern; 0 gives DefaultMaxPatternLength.
 	MaxPatternLength int
+
+	// name names the filterset in errors (NewFilterSet's).
+	name string
+}
+
+// relatedLookups are the lookups that compare a foreign key with keys:
+// Django's related lookups but isnull (exact, in, gt, gte, lt, lte).
+var relatedLookups = []query.Lookup{"", query.Exact, query.In, query.GT, query.GTE, query.LT, query.LTE}
+
+// NewFilterSet returns fs resolved, once, against the model T, as
+// django-filter's FilterSet with Meta.model = T is when its class is
+// made; name (the class's) names it in errors. Each filter's Field may be
+// a field's Django name or its column, as Django reads both: a foreign
+// key's name without "_id" ("post") filters its column (post_id); a
+// joined field by its lookup path ("owner__username"), any `db` column.
+// And each reads its values as django-filter derives the filter from the
+// model field (its Value is not read):
+//
+//   - a foreign key, by any lookup but isnull, reads keys of the table it
+//     references, as ModelChoiceFilter: each key is looked up in that
+//     table (the source must be a queryset.RelatedFinder, as SQLSource
+//     is), and a key that no row holds is refused, 400 {"post": ["Select
+//     a valid choice. That choice is not one of the available
+//     choices."]};
+//   - an exact filter of a field with choices (Meta.Choices) reads one of
+//     them, as ChoiceFilter (Choice, the field's Choices unless the
+//     filter has its own): {"status": ["Select a valid choice. bogus is
+//     not one of the available choices."]}.
+//
+// A filter keeps the parameter of the name it was given ("post",
+// "post_id") and, unless it has its own, takes django-filter's label of
+// the model field ("Post"). A name that T has no field of is a setup
+// error naming the filterset and the names, in django-filter's words
+// ("'Meta.fields' must not contain non-model field names: bogus"), as is
+// a lookup that a foreign key does not take (Django's "Related Field got
+// invalid lookup: contains") and a Choice filter with no choices.
+func NewFilterSet[T any](name string, fs FilterSet) (FilterSet, error) {
+	fs.name = name
+	fs.Filters = slices.Clone(fs.Filters)
+	var unknown []string
+	for i := range fs.Filters {
+		f := &fs.Filters[i]
+		column, mf, err := queryset.LookupField[T](f.Field)
+		if _, ok := errors.AsType[*queryset.UnknownFieldError](err); ok {
+			if !slices.Contains(unknown, f.Field) {
+				unknown = append(unknown, f.Field)
+			}
+			continue
+		}
+		if err != nil {
+			return FilterSet{}, fmt.Errorf("filters: %s: %w", name, err)
+		}
+		f.Param = f.param()
+		if mf != nil && f.Label == "" {
+			f.Label = Filter{Field: mf.Name, Lookup: f.Lookup}.label()
+		}
+		f.Field = column
+		switch {
+		case mf == nil || f.Lookup == query.IsNull:
+		case mf.Related != nil:
+			if !slices.Contains(relatedLookups, f.Lookup) {
+				return FilterSet{}, fmt.Errorf("filters: %s: %s: Related Field got invalid lookup: %s", name, f.Param, f.Lookup)
+			}
+			kind := mf.Struct.Kind
+			f.related = &relatedKey{table: mf.Related.Table, column: mf.Related.Column, integer: kind == structs.Int || kind == structs.Uint}
+		case mf.Choices != nil && (f.Lookup == "" || f.Lookup == query.Exact):
+			f.Value = Choice
+			if f.Choices == nil {
+				f.Choices = mf.Choices
+			}
+		}
+		if f.Value == Choice && f.related == nil && len(f.Choices) == 0 {
+			return FilterSet{}, fmt.Errorf("filters: %s: %s reads a Choice and has no Choices", name, f.Param)
+		}
+	}
+	if len(unknown) > 0 {
+		return FilterSet{}, fmt.Errorf("filters: %s: 'Meta.fields' must not contain non-model field names: %s", name, strings.Join(unknown, ", "))
+	}
+	return fs, nil
+}
+
+// MustFilterSet is NewFilterSet that panics on a setup error.
+func MustFilterSet[T any](name string, fs FilterSet) FilterSet {
+	fs, err := NewFilterSet[T](name, fs)
+	if err != nil {
+		panic(err)
+	}
+	return fs
 }
 
 // Filter narrows q by the request's filters.
@@ -166,6 +296,12 @@ func (fs FilterSet) Filter(r *request.Request, q query.Query) (query.Query, erro
 			continue
 		}
 		values, msg := f.read(raw[len(raw)-1], maxItems, maxLength)
+		if f.related != nil && msg == "" && values != nil {
+			var err error
+			if values, msg, err = fs.lookUp(r, q, f, values); err != nil {
+				return nil, err
+			}
+		}
 		switch {
 		case msg != "":
 			errs.Add(name, msg)
@@ -191,7 +327,7 @@ func (f Filter) read(raw string, maxItems, maxLength int) (values []string, msg 
 		return nil, ""
 	}
 	if f.Lookup != query.In && f.Lookup != query.Range {
-		v, ok, msg := f.Value.read(raw)
+		v, ok, msg := f.readOne(raw)
 		if msg != "" || !ok {
 			return nil, msg
 		}
@@ -214,7 +350,7 @@ func (f Filter) read(raw string, maxItems, maxLength int) (values []string, msg 
 	items := strings.Split(raw, ",")
 	values = []string{}
 	for _, item := range items {
-		v, ok, msg := f.Value.read(item)
+		v, ok, msg := f.readOne(item)
 		if msg != "" {
 			return nil, msg
 		}
@@ -226,6 +362,71 @@ func (f Filter) read(raw string, maxItems, maxLength int) (values []string, msg 
 		return nil, "" // a bound left empty: no filter
 	}
 	return values, ""
+}
+
+// readOne reads one value, or one item of a list: as a foreign key's
+// (relatedKey.read), as one of the Choices, or as Value reads it.
+func (f Filter) readOne(raw string) (value string, ok bool, msg string) {
+	switch {
+	case f.related != nil:
+		return f.related.read(raw)
+	case f.Value != Choice:
+		return f.Value.read(raw)
+	case raw == "":
+		return "", false, ""
+	case slices.ContainsFunc(f.Choices, func(c models.Choice) bool { return c.Value == raw }):
+		return raw, true, ""
+	}
+	return "", false, fmt.Sprintf(MsgInvalidChoice, raw)
+}
+
+// read reads one key as Django 5.2's ModelChoiceField.to_python does
+// before it asks for the row: a NUL character refused, a key of integers
+// as Python's int() reads it (" 1", "+1" and "0_1" are 1; "1.0" is
+// none); ok is false for an empty value (no filter).
+func (k *relatedKey) read(raw string) (value string, ok bool, msg string) {
+	switch {
+	case raw == "":
+		return "", false, ""
+	case strings.ContainsRune(raw, 0):
+		return "", false, MsgNullCharacters
+	case !k.integer:
+		return raw, true, ""
+	}
+	n, ok := pycompat.Int(raw)
+	if !ok {
+		return "", false, MsgInvalidModelChoice
+	}
+	return n.String(), true, ""
+}
+
+// lookUp returns the keys of the rows that hold keys in f's related
+// table, as ModelChoiceField's queryset.get finds them (one look-up per
+// distinct key), or refuses the first key that no row holds.
+func (fs FilterSet) lookUp(r *request.Request, q query.Query, f Filter, keys []string) ([]string, string, error) {
+	finder, ok := queryset.FinderOf(q)
+	if !ok {
+		return nil, "", fmt.Errorf("filters: %s: %s filters by a foreign key, and its source looks no related row up (no queryset.RelatedFinder)", fs.name, f.param())
+	}
+	rows := make(map[string]string, len(keys))
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		key, seen := rows[k]
+		if !seen {
+			var found bool
+			var err error
+			key, found, err = finder.FindRelated(r.Context(), f.related.table, f.related.column, k, f.related.integer, f.related.column)
+			if err != nil {
+				return nil, "", err
+			}
+			if !found {
+				return nil, MsgInvalidModelChoice, nil
+			}
+			rows[k] = key
+		}
+		out[i] = key
+	}
+	return out, "", nil
 }
 
 // read returns raw as a Where value; ok is false for a value that means
