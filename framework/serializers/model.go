@@ -106,17 +106,35 @@ func (s *Serializer[T]) bindModel(m *modelInfo) error {
 				}
 			}
 			if sf == nil {
+				if hidden := s.hiddenOf(mf); hidden != nil {
+					// A HiddenField is one of DRF's writable fields, named
+					// as the model's field: the set is checked with the
+					// value it sets.
+					sf = &field{name: mf.Name, sf: hidden}
+				}
+			} else if !sf.readOnly && !mf.HasDefault {
+				sf.required = true
+			}
+			if sf == nil {
 				// DRF checks a set only when the serializer holds all its fields.
 				fields = nil
 				break
-			}
-			if !sf.readOnly && !mf.HasDefault {
-				sf.required = true
 			}
 			fields = append(fields, sf)
 		}
 		if fields != nil {
 			s.together = append(s.together, fields)
+		}
+	}
+	return nil
+}
+
+// hiddenOf is the struct field of the HiddenField that fills mf's
+// column, nil when none does.
+func (s *Serializer[T]) hiddenOf(mf *models.Field) *structs.Field {
+	for _, h := range s.hidden {
+		if h.sf.Column == mf.Column {
+			return h.sf
 		}
 	}
 	return nil
