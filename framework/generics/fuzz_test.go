@@ -22,17 +22,6 @@ func (denyObjects) HasObjectPermission(*request.Request, *framework.View, any) (
 	return false, nil
 }
 
-// pointerDenyObjects is denyObjects on its pointer.
-type pointerDenyObjects struct{}
-
-func (pointerDenyObjects) HasPermission(*request.Request, *framework.View) (bool, error) {
-	return true, nil
-}
-
-func (*pointerDenyObjects) HasObjectPermission(*request.Request, *framework.View, any) (bool, error) {
-	return false, nil
-}
-
 // objectPermissionProbes are object permissions that deny every object
 // if they run at all, typed right or wrong in every way the type system
 // lets through.
@@ -43,9 +32,9 @@ var objectPermissionProbes = []struct {
 	mistyped bool
 }{
 	{"value", denyObjects{}, false},
-	{"pointer", &pointerDenyObjects{}, false},
+	{"pointer", &pointerDenyAll{}, false},
 	{"ObjectCheck", framework.ObjectCheck[qt.Book](func(*request.Request, *framework.View, *qt.Book) (bool, error) { return false, nil }), false},
-	{"pointer method on a value", pointerDenyObjects{}, true},
+	{"pointer method on a value", pointerDenyAll{}, true},
 	{"typed", typedDenyAll{}, true},
 	{"typed pointer method on a value", pointerTypedDenyAll{}, true},
 	{"typed pointer method on a pointer", &pointerTypedDenyAll{}, true},
