@@ -12,7 +12,7 @@ import (
 )
 
 // beyondMigrations are the tables of /beyond/books/: the leases that
-// serialize its conditional writes and its idempotency keys.
+// serialize its conditional writes on SQLite and its idempotency keys.
 var beyondMigrations = []store.Migration{store.LeaseMigration, idempotency.Migration}
 
 // beyondBooks are /beyond/books/ and /beyond/books/{id}/, the books as
@@ -20,11 +20,12 @@ var beyondMigrations = []store.Migration{store.LeaseMigration, idempotency.Migra
 // creator's) with conditional requests and idempotent creates
 // (docs/beyond-drf.md): the item's answers carry an ETag, GET and HEAD
 // answer If-None-Match, and PUT, PATCH and DELETE must send If-Match
-// (428 without, 412 when stale); a POST with an Idempotency-Key is
-// created once and its answer replayed.
+// (428 without, 412 when stale), checked under the book's lock, which
+// every instance on the database shares (generics.DatabaseLocks); a
+// POST with an Idempotency-Key is created once and its answer replayed.
 func (a *app) beyondBooks() (list, detail framework.View) {
 	g := generics.GenericAPIView[Book]{Source: a.books, Serializer: bookSerializer, LookupURLKwarg: "id",
-		Conditional: &generics.Conditional{RequireIfMatch: true, Locks: store.Leases{DB: a.users.DB}}}
+		Conditional: &generics.Conditional{RequireIfMatch: true, Locks: &generics.DatabaseLocks{DB: a.users.DB}}}
 	g.Permissions = framework.Permissions(framework.IsAuthenticatedOrReadOnly{})
 	g.PerformCreate = func(r *request.Request, b *Book) error {
 		b.OwnerID, b.Created = auth.UserOf(r).ID, time.Now()

@@ -73,6 +73,9 @@ type GenericAPIView[T any] struct {
 	// missing is the detail of GetObject's 404 from DRF 3.15 on, naming
 	// T (CheckActions sets it).
 	missing string
+	// lookupKey bounds a conditional view's lookup values (CheckActions
+	// sets it).
+	lookupKey *lookupKey
 }
 
 // Policies returns the view configuration the handlers run under; a
@@ -175,7 +178,15 @@ func (g *GenericAPIView[T]) SerializerContext(r *request.Request) *serializers.C
 // view's object permissions. No item is 404 "No T matches the given
 // query." (Django's get_object_or_404, kept by DRF 3.15, #8051), "Not
 // found." at DRF 3.14 level; a value of the wrong type is 404 "Not found.".
+// A view with Conditional answers a value that no item can have before
+// any query: one out of the field's range or longer than its longest
+// value (a 300-digit spelling of an integer key) as no item.
 func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T, error) {
+	if g.Conditional != nil {
+		if err := g.refuseLookup(v, chi.URLParam(r.Request, g.LookupParam())); err != nil {
+			return nil, err
+		}
+	}
 	src, err := g.GetSource(r)
 	if err != nil {
 		return nil, err
@@ -192,15 +203,11 @@ func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T
 		}
 		items = rows.Items
 	}
-	if errors.Is(err, query.ErrInvalidValue) || (err == nil && len(items) == 0 && v.Compatibility() == framework.DRF314) {
+	if errors.Is(err, query.ErrInvalidValue) {
 		return nil, exceptions.NotFound()
 	}
 	if err == nil && len(items) == 0 {
-		detail := g.missing
-		if detail == "" { // a view not set up by CheckActions
-			detail = missingDetail[T]()
-		}
-		return nil, exceptions.NotFound(detail)
+		return nil, g.noMatch(v)
 	}
 	if err != nil {
 		return nil, err
@@ -210,6 +217,19 @@ func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T
 		return nil, err
 	}
 	return obj, nil
+}
+
+// noMatch is GetObject's 404 of a lookup that no item matches: "No T
+// matches the given query.", "Not found." at DRF 3.14 level.
+func (g *GenericAPIView[T]) noMatch(v *framework.View) error {
+	if v.Compatibility() == framework.DRF314 {
+		return exceptions.NotFound()
+	}
+	detail := g.missing
+	if detail == "" { // a view not set up by CheckActions
+		detail = missingDetail[T]()
+	}
+	return exceptions.NotFound(detail)
 }
 
 // CheckPagination checks, at registration, that the view's paginator can
@@ -503,17 +523,31 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 	if err != nil {
 		return nil, err
 	}
-	if g.Conditional != nil {
-		var unlock func()
-		if obj, unlock, err = g.ifMatch(v, r, obj); err != nil {
-			return nil, err
-		}
-		defer unlock()
+	checked, err := g.precondition(r, obj)
+	if err != nil {
+		return nil, err
 	}
 	changed := *obj
 	ser, ctx, err := g.validate(r, &changed, obj, partial)
 	if err != nil {
 		return nil, err
+	}
+	if checked {
+		// The item's lock, taken once the body is read and valid, is held
+		// for the check and the write alone.
+		stored, unlock, err := g.ifMatch(v, r, obj)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		// The item may have been written since the body was validated,
+		// yet still be If-Match's (*, or a field the representation
+		// leaves out): the body is validated again against the item as
+		// stored, under the lock.
+		obj, changed = stored, *stored
+		if ser, ctx, err = g.validate(r, &changed, obj, partial); err != nil {
+			return nil, err
+		}
 	}
 	save := g.PerformUpdate
 	if save == nil {
@@ -541,7 +575,11 @@ func (g *GenericAPIView[T]) DestroyModel(v *framework.View, r *request.Request) 
 	if err != nil {
 		return nil, err
 	}
-	if g.Conditional != nil {
+	checked, err := g.precondition(r, obj)
+	if err != nil {
+		return nil, err
+	}
+	if checked {
 		var unlock func()
 		if obj, unlock, err = g.ifMatch(v, r, obj); err != nil {
 			return nil, err

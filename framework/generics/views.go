@@ -15,6 +15,9 @@ import (
 func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error {
 	name := g.DefaultBasename()
 	g.missing = missingDetail[T]()
+	if g.Conditional != nil {
+		g.lookupKey = lookupKeyOf[T](g.lookupField())
+	}
 	if g.Source == nil && g.SourceFor == nil {
 		return fmt.Errorf("generics: view of %s needs a Source or SourceFor", name)
 	}
