@@ -45,9 +45,9 @@ func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 // TestConformance sends the table to a DRF reference and to the Go
 // sample, row by row, and compares status, the headers that matter and the
 // JSON bodies: the sample with its default settings against DRF 3.18 on
-// Django 5.2 (../shared/reference-latest) with the sample on SQLite; the
+// Django 5.2 (reference/start --drf 3.18) with the sample on SQLite; the
 // sample at DRF 3.14 level against DRF 3.14 on Django 3.2
-// (../shared/reference), once with the sample on SQLite, once on
+// (reference/start --drf 3.14), once with the sample on SQLite, once on
 // PostgreSQL, and once on PostgreSQL through PgBouncer in transaction
 // pooling mode with the URL docs/scaling.md gives (the references stay on
 // SQLite). CONFORMANCE_VERBOSE=1 logs every pair of answers.

@@ -31,55 +31,63 @@ type reference struct {
 	output strings.Builder // what it wrote on stdout and stderr
 }
 
-// oracle is one DRF reference of the contract: its directory next to the
-// repository, the environment variable that moves it, and the level at
-// which the sample answers as it does.
+// oracle is one DRF reference of the contract: the level at which the
+// repository's conformance/reference/start serves it, the environment
+// variable that names another reference directory instead, and the level
+// at which the sample answers as it does.
 type oracle struct {
-	name  string // the directory's name under ../shared
-	env   string // the variable naming another directory
+	drf   string // conformance/reference/start --drf
+	env   string // the variable naming another directory, whose start [PORT] serves this oracle
 	level framework.Compatibility
 }
 
 var (
 	// drf314 is Debian 12's DRF 3.14 on Django 3.2.
-	drf314 = oracle{"reference", "DRF_REFERENCE_DIR", framework.DRF314}
-	// drf318 is DRF 3.18.3 on Django 5.2.19, vendored by its ./install.
-	drf318 = oracle{"reference-latest", "DRF_REFERENCE_LATEST_DIR", framework.DRF318}
+	drf314 = oracle{"3.14", "DRF_REFERENCE_DIR", framework.DRF314}
+	// drf318 is DRF 3.18 on Django 5.2, laid out in
+	// conformance/reference/drf318 by scripts/install-references.
+	drf318 = oracle{"3.18", "DRF_REFERENCE_LATEST_DIR", framework.DRF318}
 )
 
-// dir is $env, or ../shared/NAME next to the repository.
+// dir is $env, or the repository's conformance/reference (the tests run
+// in conformance/).
 func (o oracle) dir(t *testing.T) string {
 	if d := os.Getenv(o.env); d != "" {
 		return d
 	}
-	wd, err := os.Getwd()
+	dir, err := filepath.Abs("reference")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", o.name)
-		}
-		if filepath.Dir(dir) == dir {
-			return filepath.Join(wd, "..", "..", "shared", o.name)
-		}
-	}
+	return dir
 }
 
-// missing says why the oracle cannot run here, "" if it can.
+// args are the arguments of start before the port: the level for the
+// repository's reference, none for a directory named by $env, whose start
+// serves one level.
+func (o oracle) args() []string {
+	if os.Getenv(o.env) != "" {
+		return nil
+	}
+	return []string{"--drf", o.drf}
+}
+
+// missing says why the oracle cannot run here, "" if it can: the
+// repository's reference says so itself (start --check); another
+// directory needs its start and Debian's gunicorn.
 func (o oracle) missing(dir string) string {
-	if _, err := os.Stat(filepath.Join(dir, "start")); err != nil {
+	start := filepath.Join(dir, "start")
+	if _, err := os.Stat(start); err != nil {
 		return fmt.Sprintf("no reference at %s (set %s)", dir, o.env)
 	}
-	if o.level == framework.DRF318 {
-		if _, err := os.Stat(filepath.Join(dir, "vendor", "rest_framework")); err != nil {
-			return fmt.Sprintf("no DRF 3.18 in %s/vendor (run %s/install)", dir, dir)
+	if os.Getenv(o.env) != "" {
+		if _, err := os.Stat("/usr/bin/gunicorn"); err != nil {
+			return "no /usr/bin/gunicorn (scripts/install-references)"
 		}
-	} else if err := exec.Command("/usr/bin/python3", "-c", "import rest_framework, django").Run(); err != nil {
-		return "/usr/bin/python3 cannot import rest_framework (apt-get install python3-djangorestframework)"
+		return ""
 	}
-	if _, err := os.Stat("/usr/bin/gunicorn"); err != nil {
-		return "no /usr/bin/gunicorn (apt-get install gunicorn)"
+	if out, err := exec.Command(start, append(o.args(), "--check")...).CombinedOutput(); err != nil {
+		return fmt.Sprintf("%s --check: %v: %s", start, err, strings.TrimSpace(string(out)))
 	}
 	return ""
 }
@@ -88,7 +96,8 @@ func (o oracle) missing(dir string) string {
 func startReference(t *testing.T) *reference { return startOracle(t, drf314) }
 
 // startOracle serves the oracle on a free port with the demo data and
-// stops it when the test ends. Without Python, DRF or gunicorn the test is
+// stops it when the test ends. Without Python, the level's DRF and Django
+// or gunicorn (scripts/install-references lays them out) the test is
 // skipped, unless CI_REQUIRE_REFERENCE=1, where it fails.
 func startOracle(t *testing.T, o oracle) *reference {
 	dir := o.dir(t)
@@ -100,7 +109,7 @@ func startOracle(t *testing.T, o oracle) *reference {
 	}
 	port := freePort(t)
 	ref := &reference{base: "http://127.0.0.1:" + strconv.Itoa(port), done: make(chan struct{})}
-	ref.cmd = exec.Command(filepath.Join(dir, "start"), strconv.Itoa(port))
+	ref.cmd = exec.Command(filepath.Join(dir, "start"), append(o.args(), strconv.Itoa(port))...)
 	ref.cmd.Dir = dir
 	ref.cmd.Env = append(os.Environ(), "WORKERS=2")
 	ref.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -133,8 +133,8 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(py, filepath.Join(testdata, "django_side.py"))
-	// $PYTHONPATH stays after testdata: ../shared/reference-latest/vendor
-	// there gives Debian's python3 Django 5.2.
+	// $PYTHONPATH stays after testdata: conformance/reference/drf318 there
+	// gives Debian's python3 Django 5.2.
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+strings.TrimSuffix(testdata+string(os.PathListSeparator)+os.Getenv("PYTHONPATH"), string(os.PathListSeparator)),
 		"DJANGO_SETTINGS_MODULE=djangosite.settings",
 		"DJANGO_DB="+dbPath, "DJANGO_SECRET_KEY="+secretKey)

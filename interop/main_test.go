@@ -14,8 +14,8 @@ import (
 const secondDjango = "INTEROP_DJANGO52"
 
 // TestMain runs the package's tests against the system's Django (Debian's
-// 3.2), then again against Django 5.2 where ../shared/reference-latest/vendor
-// holds it (its install lays it out; scripts/install-test-deps runs it), so
+// 3.2), then again against Django 5.2 where conformance/reference/drf318
+// holds it (scripts/install-references lays it out), so
 // that one `go test` covers both Djangos a Go service may share a database
 // with. Without that Django the second run is skipped with a message, or
 // fails when CI_REQUIRE_DJANGO is set.
@@ -24,12 +24,12 @@ func TestMain(m *testing.M) {
 	if code != 0 || os.Getenv(secondDjango) != "" {
 		os.Exit(code)
 	}
-	vendor, err := filepath.Abs(filepath.Join("..", "..", "shared", "reference-latest", "vendor"))
+	vendor, err := filepath.Abs(filepath.Join("..", "conformance", "reference", "drf318"))
 	if err == nil {
 		_, err = os.Stat(filepath.Join(vendor, "django"))
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "interop: no Django 5.2 at %s (../shared/reference-latest/install): tested against one Django only\n", vendor)
+		fmt.Fprintf(os.Stderr, "interop: no Django 5.2 at %s (scripts/install-references): tested against one Django only\n", vendor)
 		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
 			os.Exit(1)
 		}

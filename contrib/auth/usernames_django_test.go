@@ -23,7 +23,7 @@ type djangoSide struct {
 }
 
 // djangos returns Debian's Django 3.2 and, where
-// ../../../shared/reference-latest/vendor holds it, Django 5.2, each as a
+// conformance/reference/drf318 holds it, Django 5.2, each as a
 // subtest of t given to fn; a Django that is missing skips its subtest,
 // and fails it when CI_REQUIRE_DJANGO is set.
 func djangos(t *testing.T, fn func(t *testing.T, d djangoSide)) {
@@ -31,13 +31,13 @@ func djangos(t *testing.T, fn func(t *testing.T, d djangoSide)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vendor, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "reference-latest", "vendor"))
+	vendor, err := filepath.Abs(filepath.Join("..", "..", "conformance", "reference", "drf318"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []struct{ version, path, install string }{
 		{"3.2", testdata, "Debian's python3-django; scripts/install-test-deps"},
-		{"5.2", testdata + string(os.PathListSeparator) + vendor, "../shared/reference-latest/install; scripts/install-test-deps"},
+		{"5.2", testdata + string(os.PathListSeparator) + vendor, "scripts/install-references; scripts/install-test-deps"},
 	} {
 		t.Run("django"+d.version, func(t *testing.T) {
 			env := append(os.Environ(), "PYTHONPATH="+d.path, "DJANGO_SETTINGS_MODULE=djangoperms.settings", "PYTHONDONTWRITEBYTECODE=1")
