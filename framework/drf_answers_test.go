@@ -16,7 +16,7 @@ import (
 
 // The tests of this file send requests to the sample service and expect
 // the answers the DRF reference of the same contract gives
-// (../shared/reference, DRF 3.14 on Django 3.2 under gunicorn), which
+// (conformance/reference at DRF 3.14 on Django 3.2 under gunicorn), which
 // were read from it for the same requests to the host 127.0.0.1: the
 // sample answers at that level (framework.DRF314).
 
