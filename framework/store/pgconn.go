@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -103,122 +104,115 @@ func transientConnect(err error) bool {
 	return code == "" || transientCode(code)
 }
 
-// connector opens the pgx connections of database/sql's pool, at most
-// cap(slots) at once. database/sql keeps them idle and reuses them; an
-// operation that finds none idle asks here, and waits at most acquire
-// for one: for a slot to open a new one, or for one that another
-// operation gives back (handed over directly: see pgConn.IsValid), so
-// that a request never queues for a connection without bound (database/sql,
-// were it to limit them itself, would make it wait as long as its
-// context lasts).
+// connector gives database/sql the connections of a pgx pool, which
+// keeps them open between operations: database/sql keeps none idle of its
+// own (see openPostgres), so each of its operations takes a connection
+// from the pool here and gives it back when done. An operation waits at
+// most acquire for one: an idle one, a new one while the pool has room,
+// else the first given back (the longest waiting operation gets it), so
+// that a request never queues for a connection without bound
+// (database/sql, were it to limit them itself, would make it wait as
+// long as its context lasts).
+//
+// An idle connection is checked before it is taken: one made before the
+// server was last found gone is dropped (see pgConn), and one idle for
+// over a second is pinged (pgxpool's default), within the acquire
+// timeout; one that fails its ping is dropped and another taken, and a
+// ping the server does not answer in time fails the operation with
+// ErrUnavailable.
 type connector struct {
-	dial      driver.Connector // stdlib's connector of the configuration
-	slots     chan struct{}    // a token per open connection
-	handoff   chan *pgConn     // connections given back while operations wait
-	waiting   atomic.Int32     // operations waiting for a connection
-	gen       atomic.Uint64    // bumped when a connection finds the server gone
-	acquire   time.Duration    // the wait for a connection (pool_acquire_timeout)
-	statement time.Duration    // each statement's deadline (statement_timeout); 0 is none
-	lifetime  time.Duration    // a connection's use (pool_max_conn_lifetime)
+	driver.Connector               // stdlib's connector of pool
+	pool             *pgxpool.Pool // the connections
+	gen              atomic.Uint64 // bumped when a connection finds the server gone
+	acquire          time.Duration // the wait for a connection (pool_acquire_timeout)
+	statement        time.Duration // each statement's deadline (statement_timeout); 0 is none
 }
 
-// newConnector returns the connector of config, of maxConns connections
-// at most. stdlib never pings a connection it reuses: pgConn does, under
-// the acquire timeout.
-func newConnector(config *pgx.ConnConfig, maxConns int, acquire, statement, lifetime time.Duration) *connector {
-	never := stdlib.OptionShouldPing(func(context.Context, stdlib.ShouldPingParams) bool { return false })
-	return &connector{dial: stdlib.GetConnector(*config, never), slots: make(chan struct{}, maxConns),
-		handoff: make(chan *pgConn), acquire: acquire, statement: statement, lifetime: lifetime}
-}
+// genKey is the key, in a connection's pgconn.PgConn.CustomData, of the
+// connector's generation when the connection was made.
+const genKey = "drf.gen"
 
-// Driver returns pgx's database/sql driver.
-func (c *connector) Driver() driver.Driver { return c.dial.Driver() }
+// newConnector returns the connector of a pool of config.
+func newConnector(config *pgxpool.Config, acquire, statement time.Duration) (*connector, error) {
+	c := &connector{acquire: acquire, statement: statement}
+	config.AfterConnect = func(_ context.Context, conn *pgx.Conn) error {
+		conn.PgConn().CustomData()[genKey] = c.gen.Load()
+		return nil
+	}
+	config.PrepareConn = func(_ context.Context, conn *pgx.Conn) (bool, error) {
+		return conn.PgConn().CustomData()[genKey] == c.gen.Load(), nil
+	}
+	pool, err := pgxpool.NewWithConfig(context.Background(), config)
+	if err != nil {
+		return nil, err
+	}
+	c.pool, c.Connector = pool, stdlib.GetPoolConnector(pool)
+	return c, nil
+}
 
 // connectPause is the first pause before a connection refused for a
 // transient reason (transientConnect) is attempted again; each pause
-// doubles it up to maxConnectPause, within the acquire timeout, and a
-// connection given back meanwhile is taken instead.
+// doubles it up to maxConnectPause, within the acquire timeout, and the
+// next attempt takes instead a connection given back meanwhile, if one
+// is idle.
 const (
 	connectPause    = 10 * time.Millisecond
 	maxConnectPause = 100 * time.Millisecond
 )
 
-// Connect gives database/sql a connection, within the acquire timeout:
-// a new one while the pool has room, else the first that another
-// operation gives back; past the timeout the error wraps ErrUnavailable.
+// Connect takes a connection from the pool within the acquire timeout,
+// attempting again after a pause one that the server refused for a
+// transient reason; past the timeout the error wraps ErrUnavailable.
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
-	deadline := time.Now().Add(c.acquire)
-	select {
-	case c.slots <- struct{}{}:
-		return c.open(ctx, deadline)
-	default:
-	}
-	c.waiting.Add(1)
-	defer c.waiting.Add(-1)
-	timer := time.NewTimer(c.acquire)
-	defer timer.Stop()
-	select {
-	case c.slots <- struct{}{}:
-		return c.open(ctx, deadline)
-	case conn := <-c.handoff:
-		return conn, nil
-	case <-timer.C:
-		return nil, fmt.Errorf("%w: no connection within %v: the pool's %d are in use", ErrUnavailable, c.acquire, cap(c.slots))
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// open opens a connection in the slot taken, attempting again after a
-// transient refusal until deadline and taking meanwhile a connection
-// given back, if one comes; the slot is given up unless a connection
-// holds it.
-func (c *connector) open(ctx context.Context, deadline time.Time) (driver.Conn, error) {
-	dctx, cancel := context.WithDeadline(ctx, deadline)
+	actx, cancel := context.WithTimeout(ctx, c.acquire)
 	defer cancel()
+	var refused error // the last transient refusal
 	for pause := connectPause; ; pause = min(2*pause, maxConnectPause) {
-		conn, err := c.dial.Connect(dctx)
+		conn, err := c.Connector.Connect(actx)
 		if err == nil {
-			now := time.Now()
-			return &pgConn{Conn: conn.(*stdlib.Conn), c: c, born: now, used: now, gen: c.gen.Load()}, nil
+			return &pgConn{Conn: conn.(*stdlib.Conn), c: c}, nil
 		}
-		if ctx.Err() == nil && dctx.Err() == nil && transientConnect(err) {
-			if given := c.await(dctx, pause); given != nil {
-				<-c.slots
-				return given, nil
-			}
-			if dctx.Err() == nil {
+		if actx.Err() == nil && transientConnect(err) {
+			refused = err
+			if sleep(actx, pause) {
 				continue
 			}
 		}
-		<-c.slots
-		if ctx.Err() != nil {
-			return nil, err
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case actx.Err() == nil:
+			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		case refused != nil:
+			return nil, fmt.Errorf("%w: no connection within %v: %w", ErrUnavailable, c.acquire, refused)
 		}
-		return nil, fmt.Errorf("%w: no connection within %v: %w", ErrUnavailable, c.acquire, err)
+		return nil, fmt.Errorf("%w: no connection within %v (pool_max_conns=%d)", ErrUnavailable, c.acquire, c.pool.Config().MaxConns)
 	}
 }
 
-// await waits up to pause, within ctx, for a connection given back.
-func (c *connector) await(ctx context.Context, pause time.Duration) *pgConn {
-	c.waiting.Add(1)
-	defer c.waiting.Add(-1)
-	timer := time.NewTimer(pause)
+// sleep waits d and reports true, or false if ctx ends first.
+func sleep(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
-	case conn := <-c.handoff:
-		return conn
 	case <-timer.C:
+		return true
 	case <-ctx.Done():
+		return false
 	}
+}
+
+// Close closes the pool; database/sql calls it from DB.Close.
+func (c *connector) Close() error {
+	c.pool.Close()
 	return nil
 }
 
-// pgConn is a pgx connection (with all its optional interfaces) whose
-// every statement has a deadline, and whose statements outside a
-// transaction that meet an ended session are sent again on another
-// connection: the session's end is reported as driver.ErrBadConn, which
-// database/sql retries.
+// pgConn is a pgx connection of the pool (with all its optional
+// interfaces) whose every statement has a deadline, and whose statements
+// outside a transaction that meet an ended session are sent again on
+// another connection: the session's end is reported as driver.ErrBadConn,
+// which database/sql retries.
 //
 // At a statement's deadline pgx sends PostgreSQL a cancel request (which
 // PgBouncer forwards), as the server's own statement_timeout would cancel
@@ -227,83 +221,11 @@ func (c *connector) await(ctx context.Context, pause time.Duration) *pgConn {
 //
 // A session ended by the server or a connection lost says that the server
 // restarted or went away: the pool's other connections, made before, are
-// then refused when next taken (ResetSession), rather than each failing a
-// request of its own. One idle for over a second is checked first (a
-// ping, under the acquire timeout); one whose check the server did not
-// answer fails the operation with ErrUnavailable, rather than having
-// database/sql try the next one, and the next.
+// then dropped when next taken (the connector's generation), rather than
+// each failing a request of its own.
 type pgConn struct {
 	*stdlib.Conn
-	c          *connector
-	born, used time.Time // made; last given back
-	gen        uint64    // the connector's generation when it was made
-	failed     error     // the server did not answer its liveness check
-	handoff    bool      // database/sql is closing it to give it to a waiting operation
-}
-
-// IsValid reports whether database/sql may keep the connection it is
-// given back; while operations wait in Connect it says no, so that
-// database/sql closes it and Close hands it over to one of them.
-func (p *pgConn) IsValid() bool {
-	p.used = time.Now()
-	conn := p.Conn.Conn()
-	if conn.IsClosed() || p.failed != nil {
-		return false
-	}
-	if p.c.waiting.Load() > 0 && conn.PgConn().TxStatus() == 'I' && p.fresh(p.used) {
-		p.handoff = true
-		return false
-	}
-	return true
-}
-
-// fresh reports whether the connection is within its lifetime and was
-// made since the server was last found gone.
-func (p *pgConn) fresh(now time.Time) bool {
-	return p.gen == p.c.gen.Load() && (p.c.lifetime <= 0 || now.Sub(p.born) < p.c.lifetime)
-}
-
-// Close closes the connection, or hands it over to an operation waiting
-// for one (see IsValid).
-func (p *pgConn) Close() error {
-	if p.handoff {
-		p.handoff = false
-		select {
-		case p.c.handoff <- p:
-			return nil
-		default:
-		}
-	}
-	defer func() { <-p.c.slots }()
-	return p.Conn.Close()
-}
-
-// ResetSession readies an idle connection for reuse: one made before the
-// server was last found gone, or past its lifetime, is refused; one idle
-// for over a second (since IsValid saw it given back) is pinged, within
-// the acquire timeout.
-func (p *pgConn) ResetSession(ctx context.Context) error {
-	now := time.Now()
-	idle := now.Sub(p.used)
-	if !p.fresh(now) {
-		return driver.ErrBadConn
-	}
-	if idle > time.Second {
-		pctx, cancel := context.WithTimeout(ctx, p.c.acquire)
-		err := p.Conn.Conn().PgConn().Ping(pctx)
-		late := ctx.Err() == nil && pctx.Err() == context.DeadlineExceeded
-		cancel()
-		if late {
-			// database/sql would try the next connection, and the next:
-			// the operation fails here instead.
-			p.failed = fmt.Errorf("%w: no answer to a liveness check within %v: %w", ErrUnavailable, p.c.acquire, err)
-			return nil
-		}
-		if err != nil {
-			return driver.ErrBadConn
-		}
-	}
-	return p.Conn.ResetSession(ctx)
+	c *connector
 }
 
 // deadline returns the context of one statement under ctx.
@@ -327,7 +249,8 @@ func (p *pgConn) fail(ctx, sctx context.Context, err error) error {
 	}
 	ended := isSessionEnded(err)
 	if ended || pgCode(err) == "" && ctx.Err() == nil && connLost(err) {
-		p.c.gen.CompareAndSwap(p.gen, p.gen+1)
+		gen, _ := p.Conn.Conn().PgConn().CustomData()[genKey].(uint64)
+		p.c.gen.CompareAndSwap(gen, gen+1)
 	}
 	if ended && !errors.Is(err, driver.ErrBadConn) {
 		// database/sql sends the statement again, outside a transaction;
@@ -338,9 +261,6 @@ func (p *pgConn) fail(ctx, sctx context.Context, err error) error {
 }
 
 func (p *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	if p.failed != nil {
-		return nil, p.failed
-	}
 	sctx, cancel := p.deadline(ctx)
 	defer cancel()
 	res, err := p.Conn.ExecContext(sctx, query, args)
@@ -350,9 +270,6 @@ func (p *pgConn) ExecContext(ctx context.Context, query string, args []driver.Na
 // QueryContext runs the query under its deadline, which holds until its
 // rows are closed.
 func (p *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	if p.failed != nil {
-		return nil, p.failed
-	}
 	sctx, cancel := p.deadline(ctx)
 	rows, err := p.Conn.QueryContext(sctx, query, args)
 	if err != nil {
@@ -364,9 +281,6 @@ func (p *pgConn) QueryContext(ctx context.Context, query string, args []driver.N
 }
 
 func (p *pgConn) Ping(ctx context.Context) error {
-	if p.failed != nil {
-		return p.failed
-	}
 	sctx, cancel := p.deadline(ctx)
 	defer cancel()
 	return p.fail(ctx, sctx, p.Conn.Ping(sctx))
@@ -375,9 +289,6 @@ func (p *pgConn) Ping(ctx context.Context) error {
 // PrepareContext prepares query under a deadline; the statement runs
 // through the connection, each run under its own.
 func (p *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	if p.failed != nil {
-		return nil, p.failed
-	}
 	sctx, cancel := p.deadline(ctx)
 	defer cancel()
 	st, err := p.Conn.PrepareContext(sctx, query)
@@ -391,9 +302,6 @@ func (p *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt,
 // would commit under the context of its BEGIN; the COMMIT and ROLLBACK
 // here have deadlines of their own (see pgTx).
 func (p *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	if p.failed != nil {
-		return nil, p.failed
-	}
 	sctx, cancel := p.deadline(ctx)
 	defer cancel()
 	if _, err := p.Conn.BeginTx(sctx, opts); err != nil {

@@ -3,14 +3,15 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/url"
 	"runtime"
 	"strconv"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jmoiron/sqlx"
 )
 
@@ -49,7 +50,9 @@ const CancelGrace = 500 * time.Millisecond
 func DefaultMaxConns() int { return 2*runtime.NumCPU() + 2 }
 
 // openPostgres opens and pings the PostgreSQL database of a postgres:// or
-// postgresql:// URL, through pgx's database/sql driver. The URL takes
+// postgresql:// URL, through pgx's database/sql driver on a pgx pool
+// (pgxpool), which keeps the connections open from one operation to the
+// next (see connector); database/sql keeps none of its own. The URL takes
 // libpq's parameters (host, sslmode, application_name, ...), pgx's
 // (default_query_exec_mode), PostgreSQL settings, and these:
 //
@@ -57,6 +60,7 @@ func DefaultMaxConns() int { return 2*runtime.NumCPU() + 2 }
 //     all of them may be idle;
 //   - pool_max_conn_lifetime: a duration ("1h"), DefaultMaxConnLifetime;
 //   - pool_max_conn_idle_time: a duration ("30m"), DefaultMaxConnIdleTime;
+//     0 is none;
 //   - pool_acquire_timeout: a duration ("2s"), DefaultAcquireTimeout: how
 //     long an operation that finds no idle connection waits for one (a
 //     new one, or one another operation gives back) before failing with
@@ -74,13 +78,14 @@ func DefaultMaxConns() int { return 2*runtime.NumCPU() + 2 }
 // connect_timeout defaults to DefaultConnectTimeout. Every session runs
 // in UTC (TimeZone, a startup parameter that PgBouncer carries), as
 // Django's with USE_TZ, so that the text times FormatTime binds are read
-// as UTC. Each connection caches its prepared statements (pgx's default);
-// behind PgBouncer in transaction pooling mode, which cannot keep them,
-// add default_query_exec_mode=exec (docs/scaling.md). A statement outside
-// a transaction that finds its connection broken before it was sent, or
-// its session ended by the server (a restart, a fail-over), is sent again
-// on another connection by database/sql; nothing else is retried here
-// (see InTx).
+// as UTC. Each connection caches its prepared statements (pgx's default
+// mode, cache_statement: a statement is prepared, and planned, once per
+// connection, then only run); behind PgBouncer in transaction pooling
+// mode, which cannot keep them, add default_query_exec_mode=exec
+// (docs/scaling.md). A statement outside a transaction that finds its
+// connection broken before it was sent, or its session ended by the
+// server (a restart, a fail-over), is sent again on another connection by
+// database/sql; nothing else is retried here (see InTx).
 func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 	u, err := url.Parse(dsn)
 	if err != nil {
@@ -89,9 +94,9 @@ func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 	shown := u.Redacted()
 	fail := func(err error) error { return fmt.Errorf("store: open %s: %w", shown, err) }
 	q := u.Query()
-	maxConns := DefaultMaxConns()
+	maxConns := int64(DefaultMaxConns())
 	if v := q.Get("pool_max_conns"); v != "" {
-		if maxConns, err = strconv.Atoi(v); err != nil || maxConns < 1 {
+		if maxConns, err = strconv.ParseInt(v, 10, 32); err != nil || maxConns < 1 {
 			return nil, fail(fmt.Errorf("pool_max_conns=%q is not a positive number", v))
 		}
 	}
@@ -118,18 +123,24 @@ func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 		q.Set("connect_timeout", strconv.Itoa(int(DefaultConnectTimeout.Seconds())))
 	}
 	u.RawQuery = q.Encode()
-	config, err := pgx.ParseConfig(u.String())
+	config, err := pgxpool.ParseConfig(u.String())
 	if err != nil {
 		return nil, fail(err)
 	}
-	config.RuntimeParams["timezone"] = "UTC"
-	config.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+	config.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	config.ConnConfig.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: CancelGrace}
 	}
-	db := sqlx.NewDb(o.openDB(newConnector(config, maxConns, acquire, statement, lifetime)), PostgresDriverName)
-	db.SetMaxIdleConns(maxConns) // the connector bounds the open ones
-	db.SetConnMaxLifetime(lifetime)
-	db.SetConnMaxIdleTime(idle)
+	config.MaxConns, config.MaxConnLifetime, config.MaxConnIdleTime = int32(maxConns), lifetime, idle
+	if idle == 0 {
+		config.MaxConnIdleTime = math.MaxInt64 // none, as database/sql's 0
+	}
+	connector, err := newConnector(config, acquire, statement)
+	if err != nil {
+		return nil, fail(err)
+	}
+	db := sqlx.NewDb(o.openDB(connector), PostgresDriverName)
+	db.SetMaxIdleConns(0) // the pool keeps them
 	ctx, cancel := context.WithTimeout(context.Background(), 2*DefaultConnectTimeout)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
