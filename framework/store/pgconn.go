@@ -204,6 +204,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // Close closes the pool; database/sql calls it from DB.Close.
 func (c *connector) Close() error {
+	forgetPool(c.pool)
 	c.pool.Close()
 	return nil
 }

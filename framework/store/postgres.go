@@ -147,6 +147,7 @@ func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 		_ = db.Close()
 		return nil, fail(err)
 	}
+	pools.Store(db.DB, connector.pool) // for PoolStatsOf
 	return db, nil
 }
 

@@ -267,14 +267,3 @@ func (t *Telemetry) StoreOptions() store.Options {
 			otelsql.WithSpanOptions(otelsql.SpanOptions{OmitRows: true, OmitConnResetSession: true}))
 	}}
 }
-
-// ObservePool reports db's pool statistics (open, idle and in-use
-// connections, waits) as metrics; nothing when t is nil or has no
-// metrics.
-func (t *Telemetry) ObservePool(db *sql.DB) error {
-	if t == nil || t.metrics == nil {
-		return nil
-	}
-	_, err := otelsql.RegisterDBStatsMetrics(db, otelsql.WithMeterProvider(t.metrics))
-	return err
-}
