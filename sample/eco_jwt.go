@@ -24,7 +24,9 @@ var jwtSettings = simplejwt.Settings{
 // refresh, verify and blacklist views, and a view that answers the
 // caller's name to Bearer access tokens only.
 func (a *app) ecoJWTRoutes(api *framework.API) {
-	j, err := simplejwt.New(a.users.DB, a.users, a.sessions.SecretKey, jwtSettings)
+	s := jwtSettings
+	s.Compatibility = a.compat // simplejwt 5.5 by default, 5.2 at DRF 3.14
+	j, err := simplejwt.New(a.users.DB, a.users, a.sessions.SecretKey, s)
 	if err != nil {
 		panic(fmt.Sprintf("sample: /eco/jwt/: %v", err))
 	}

@@ -26,6 +26,9 @@ const (
 	MsgUserNotFound    = "User not found"
 	MsgUserInactive    = "User is inactive"
 	MsgNoActiveAccount = "No active account found with the given credentials"
+	// MsgNoActiveAccountForToken is simplejwt 5.5's refresh of the token
+	// of an inactive user.
+	MsgNoActiveAccountForToken = "No active account found for the given token."
 )
 
 // ErrorBody is the body of simplejwt's authentication failures:

@@ -14,6 +14,7 @@ import (
 	"github.com/go-drf/drf/contrib/simplejwt"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -36,8 +37,18 @@ type fixture struct {
 // theReferences are the reference's SIMPLE_JWT settings.
 var theReferences = simplejwt.Settings{RotateRefreshTokens: true, BlacklistAfterRotation: true, TokenBlacklist: true}
 
+// newFixture serves the tokens of s as simplejwt 5.2 answers them
+// (compat.DRF314), which the package's older tests pin.
 func newFixture(t *testing.T, dsn string, s simplejwt.Settings) *fixture {
 	t.Helper()
+	return newFixtureAt(t, dsn, s, compat.DRF314)
+}
+
+// newFixtureAt serves the tokens of s answering as the release level
+// names (Settings.Compatibility).
+func newFixtureAt(t *testing.T, dsn string, s simplejwt.Settings, level compat.Level) *fixture {
+	t.Helper()
+	s.Compatibility = level
 	db, err := store.Open(dsn)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,5 @@
-// Package simplejwt is djangorestframework-simplejwt (5.2) and its
+// Package simplejwt is djangorestframework-simplejwt (5.5, or 5.2 with
+// Settings.Compatibility at compat.DRF314) and its
 // token_blacklist app: access and refresh JSON web tokens with simplejwt's
 // claims (token_type, exp, iat, jti, user_id), the obtain, refresh, verify
 // and blacklist views, and JWTAuthentication (`Authorization: Bearer
@@ -21,6 +22,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/compat"
 )
 
 // Settings are simplejwt's SIMPLE_JWT settings that this package reads.
@@ -63,6 +65,16 @@ type Settings struct {
 	Issuer string
 	// Leeway is LEEWAY, the clock skew allowed when checking exp and nbf.
 	Leeway time.Duration
+	// Compatibility is the release whose simplejwt the tokens answer as:
+	// the zero value (compat.Current) simplejwt 5.5, beside DRF 3.18, where
+	// user_id is a string, a token that does not decode is "Token is
+	// invalid" or "Token is expired", a refreshed access token gets its own
+	// iat and the refresh view refuses the token of an inactive user;
+	// compat.DRF314 simplejwt 5.2, beside DRF 3.14, where user_id is the
+	// id as it is, either failure is "Token is invalid or expired" and the
+	// access token keeps the refresh token's iat. The sample sets it from
+	// framework.Settings.Compatibility.
+	Compatibility compat.Level
 	// AuthHeaderTypes is AUTH_HEADER_TYPES, the words that may precede the
 	// token in the Authorization header, matched exactly; nil is
 	// {"Bearer"}. The first names the scheme in WWW-Authenticate.
@@ -187,6 +199,9 @@ func (j *JWT) loadKeys(secretKey string) error {
 
 // authenticateHeader is simplejwt's WWW-Authenticate value: the first
 // header type and the realm "api".
+// legacy reports whether the tokens answer as simplejwt 5.2 (compat.DRF314).
+func (j *JWT) legacy() bool { return j.settings.Compatibility == compat.DRF314 }
+
 func (j *JWT) authenticateHeader() string {
 	return j.settings.AuthHeaderTypes[0] + ` realm="api"`
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/simplejwt"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -83,7 +84,9 @@ func TestDjangoDatabaseIsRecognised(t *testing.T) {
 		t.Fatalf("applied %v (%v) on a Django database", applied, err)
 	}
 	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
-	j, err := simplejwt.New(db, users, secretKey, theReferences)
+	legacy := theReferences
+	legacy.Compatibility = compat.DRF314
+	j, err := simplejwt.New(db, users, secretKey, legacy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +421,7 @@ func TestPublicKeyAlgorithms(t *testing.T) {
 			if r := f.c.Get("/whoami/", bearer(access)); r.Status != 200 {
 				t.Errorf("whoami: %d %s", r.Status, r.Body)
 			}
-			verifier, err := simplejwt.New(f.db, f.users, "", simplejwt.Settings{Algorithm: c.alg, VerifyingKey: c.public})
+			verifier, err := simplejwt.New(f.db, f.users, "", simplejwt.Settings{Algorithm: c.alg, VerifyingKey: c.public, Compatibility: compat.DRF314})
 			if err != nil {
 				t.Fatal(err)
 			}

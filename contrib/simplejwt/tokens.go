@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -18,9 +19,14 @@ const (
 	TypeRefresh = "refresh"
 )
 
-// Messages of the tokens that cannot be used, in simplejwt 5.2's wording.
+// Messages of the tokens that cannot be used. A token that does not
+// decode, whose signature does not match or that has expired is
+// MsgInvalidOrExpired in simplejwt 5.2 (compat.DRF314), MsgExpiredToken
+// (expired) or MsgInvalid (anything else) in simplejwt 5.5.
 const (
 	MsgInvalidOrExpired = "Token is invalid or expired"
+	MsgInvalid          = "Token is invalid"
+	MsgExpiredToken     = "Token is expired"
 	MsgNoExp            = "Token has no 'exp' claim"
 	MsgExpired          = "Token 'exp' claim has expired"
 	MsgNoID             = "Token has no id"
@@ -104,7 +110,12 @@ func (j *JWT) Encode(t *Token) (string, error) {
 // recorded as outstanding when the blacklist is installed.
 func (j *JWT) ForUser(ctx context.Context, u *auth.User) (*Token, string, error) {
 	t := newToken(TypeRefresh, j.settings.RefreshTokenLifetime, time.Now())
-	t.Claims.SetInt(ClaimUserID, u.ID)
+	if j.legacy() {
+		t.Claims.SetInt(ClaimUserID, u.ID)
+	} else {
+		// simplejwt 5.5 writes str(user.id).
+		t.Claims.SetString(ClaimUserID, strconv.FormatInt(u.ID, 10))
+	}
 	encoded, err := j.Encode(t)
 	if err != nil {
 		return nil, "", err
@@ -119,13 +130,15 @@ func (j *JWT) ForUser(ctx context.Context, u *auth.User) (*Token, string, error)
 }
 
 // AccessFor makes the access token of a refresh token: its own token_type,
-// exp (reckoned from the refresh token's Now) and jti, every other claim
-// copied from the refresh token, iat included (as simplejwt 5.2 does).
+// exp (reckoned from the refresh token's Now), jti and, as simplejwt 5.5
+// does, iat (the refresh token's Now); every other claim is copied from
+// the refresh token, iat too at compat.DRF314 (simplejwt 5.2).
 func (j *JWT) AccessFor(refresh *Token) *Token {
 	access := newToken(TypeAccess, j.settings.AccessTokenLifetime, refresh.Now)
+	legacy := j.legacy()
 	for _, c := range refresh.Claims {
-		switch c.Name {
-		case ClaimTokenType, ClaimExp, ClaimJTI:
+		switch {
+		case c.Name == ClaimTokenType, c.Name == ClaimExp, c.Name == ClaimJTI, c.Name == ClaimIat && !legacy:
 			continue
 		}
 		access.Claims.Set(c.Name, c.Value)
@@ -165,6 +178,11 @@ func (j *JWT) Refresh(ctx context.Context, raw string) (Pair, error) {
 	if err != nil {
 		return Pair{}, err
 	}
+	if !j.legacy() {
+		if err := j.checkUser(ctx, refresh); err != nil {
+			return Pair{}, err
+		}
+	}
 	access, err := j.Encode(j.AccessFor(refresh))
 	if err != nil {
 		return Pair{}, err
@@ -185,6 +203,41 @@ func (j *JWT) Refresh(ctx context.Context, raw string) (Pair, error) {
 		return Pair{}, err
 	}
 	return p, nil
+}
+
+// ErrNoActiveAccount is Refresh's answer, from simplejwt 5.5 on, for a
+// refresh token whose user is inactive or gone: the refresh view answers
+// it 401 {"detail": "No active account found for the given token."}.
+var ErrNoActiveAccount = errors.New(MsgNoActiveAccountForToken)
+
+// checkUser is simplejwt 5.5's check of the refresh token's user: a
+// user_id that is there and not empty, zero or null must name an active
+// user (USER_AUTHENTICATION_RULE). simplejwt fails with a server error
+// when the user is gone; here that is ErrNoActiveAccount too.
+func (j *JWT) checkUser(ctx context.Context, t *Token) error {
+	raw, ok := t.Claims.Raw(ClaimUserID)
+	if !ok {
+		return nil
+	}
+	switch string(raw) {
+	case "0", `""`, "null", "false", "[]", "{}", "0.0":
+		return nil
+	}
+	id, valid, _ := t.Claims.UserID()
+	if !valid {
+		return ErrNoActiveAccount
+	}
+	u, err := j.users.Get(ctx, id)
+	if errors.Is(err, auth.ErrNotFound) {
+		return ErrNoActiveAccount
+	}
+	if err != nil {
+		return err
+	}
+	if !u.Active {
+		return ErrNoActiveAccount
+	}
+	return nil
 }
 
 // Verify reads a token of any type (simplejwt's UntypedToken); with
@@ -237,7 +290,7 @@ func (j *JWT) Blacklist(ctx context.Context, raw string) error {
 func (j *JWT) Read(ctx context.Context, raw, typ string) (*Token, error) {
 	t := &Token{}
 	if _, err := j.parser.ParseWithClaims(raw, &t.Claims, func(*jwt.Token) (any, error) { return j.verifyingKey, nil }); err != nil {
-		return nil, &TokenError{MsgInvalidOrExpired}
+		return nil, &TokenError{j.undecodable(err)}
 	}
 	t.Now = time.Now()
 	if typ == TypeRefresh && j.settings.TokenBlacklist {
@@ -255,7 +308,7 @@ func (j *JWT) Read(ctx context.Context, raw, typ string) (*Token, error) {
 	exp, err := t.Claims.GetExpirationTime()
 	switch {
 	case err != nil:
-		return nil, &TokenError{MsgInvalidOrExpired}
+		return nil, &TokenError{j.undecodable(err)}
 	case exp == nil:
 		return nil, &TokenError{MsgNoExp}
 	case !exp.After(t.Now.Add(-j.settings.Leeway)):
@@ -274,4 +327,19 @@ func (j *JWT) Read(ctx context.Context, raw, typ string) (*Token, error) {
 		return nil, &TokenError{MsgWrongType}
 	}
 	return t, nil
+}
+
+// undecodable is the message of a token that PyJWT refuses: simplejwt
+// 5.2's one message, or simplejwt 5.5's "Token is expired" when the
+// expiry is what PyJWT meets first (it checks iat and nbf before exp),
+// "Token is invalid" otherwise.
+func (j *JWT) undecodable(err error) string {
+	switch {
+	case j.legacy():
+		return MsgInvalidOrExpired
+	case errors.Is(err, jwt.ErrTokenExpired) && !errors.Is(err, jwt.ErrTokenNotValidYet) && !errors.Is(err, jwt.ErrTokenUsedBeforeIssued) &&
+		!errors.Is(err, jwt.ErrTokenSignatureInvalid) && !errors.Is(err, jwt.ErrTokenMalformed):
+		return MsgExpiredToken
+	}
+	return MsgInvalid
 }

@@ -136,7 +136,9 @@ func (j *JWT) ObtainPairView() framework.View {
 // BlacklistAfterRotation). A token that cannot be used is 401
 // {"detail": MESSAGE, "code": "token_not_valid"}; so is, "Token is
 // blacklisted", each but one of the requests that race to rotate one token
-// or to log it out (JWT.Refresh).
+// or to log it out (JWT.Refresh). From simplejwt 5.5 on
+// (Settings.Compatibility), the token of an inactive user is 401
+// {"detail": "No active account found for the given token."}.
 func (j *JWT) RefreshView() framework.View {
 	return j.tokenView("Token Refresh", "Takes a refresh type JSON web token and returns an access type JSON web\n"+
 		"token if the refresh token is valid.", refreshSerializer.FieldInfo(), func(_ *framework.View, r *request.Request) (*framework.Response, error) {
@@ -145,6 +147,9 @@ func (j *JWT) RefreshView() framework.View {
 			return nil, err
 		}
 		p, err := j.Refresh(r.Context(), in.Refresh)
+		if errors.Is(err, ErrNoActiveAccount) {
+			return nil, exceptions.AuthenticationFailed(MsgNoActiveAccountForToken)
+		}
 		if err != nil {
 			return nil, err
 		}
