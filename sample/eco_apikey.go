@@ -14,7 +14,7 @@ import (
 func (a *app) ecoAPIKeyRoutes(api *framework.API) {
 	keys := &apikey.Keys{DB: a.users.DB, Hashers: a.users.Hashers}
 	api.Handle("/eco/api-key/books/", generics.ListAPIView(generics.GenericAPIView[Book]{
-		View:       framework.View{Name: "Api Key Book List", Permissions: framework.Permissions(apikey.HasAPIKey{Keys: keys})},
+		View:       framework.View{Name: "Api Key Book List", Permissions: framework.Permissions(apikey.HasAPIKey{Keys: keys, Compatibility: a.compat})},
 		Source:     a.books,
 		Serializer: bookSerializer,
 	}))

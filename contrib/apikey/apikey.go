@@ -1,4 +1,5 @@
-// Package apikey is djangorestframework-api-key (2.0) on its own table,
+// Package apikey is djangorestframework-api-key (3.1, or 2.0 at
+// compat.DRF314, HasAPIKey.Compatibility) on its own table,
 // rest_framework_api_key_apikey: API keys "PREFIX.SECRET" whose hash alone
 // is stored, hashed with Django's password hashers as the package hashes
 // them, so that a key made by a Django site works on the Go service and
@@ -9,7 +10,10 @@ package apikey
 
 import (
 	"context"
+	"crypto/sha512"
+	"crypto/subtle"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -211,10 +215,26 @@ func (s *Keys) IsValid(ctx context.Context, key string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if ok, _ := s.Hashers.Check(key, k.HashedKey); !ok {
+	if !s.matches(key, k.HashedKey) {
 		return false, nil
 	}
 	return !k.HasExpired(s.now()), nil
+}
+
+// sha512Prefix starts the hashes of the package's Sha512ApiKeyHasher,
+// with which version 3 hashes new keys: "sha512$$" and the hexadecimal
+// SHA-512 of the key.
+const sha512Prefix = "sha512$$"
+
+// matches reports whether key is the key hashed: by the package's
+// Sha512ApiKeyHasher (version 3's keys), or by one of the Hashers.
+func (s *Keys) matches(key, hashed string) bool {
+	if rest, ok := strings.CutPrefix(hashed, sha512Prefix); ok {
+		sum := sha512.Sum512([]byte(key))
+		return subtle.ConstantTimeCompare([]byte(hex.EncodeToString(sum[:])), []byte(rest)) == 1
+	}
+	ok, _ := s.Hashers.Check(key, hashed)
+	return ok
 }
 
 // Revoke revokes the key with that prefix (or the key's full text: the

@@ -3,6 +3,8 @@ package apikey_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha512"
+	"encoding/hex"
 	"errors"
 	"net/url"
 	"os"
@@ -19,6 +21,7 @@ import (
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
@@ -283,8 +286,9 @@ func TestCommands(t *testing.T) {
 }
 
 // TestHasAPIKey: the permission reads the key as the package's KeyParser
-// does (Authorization split on "Api-Key " into exactly two parts, or a
-// header of one's own), allows valid keys only, on objects too, and a
+// does (3.1: Authorization's first word "Api-Key" in any case, then the
+// key; 2.0 at compat.DRF314: Authorization split on "Api-Key " into
+// exactly two parts; or a header of one's own), allows valid keys only, on objects too, and a
 // HasAPIKey without its keys fails registration.
 func TestHasAPIKey(t *testing.T) {
 	ctx := context.Background()
@@ -304,18 +308,27 @@ func TestHasAPIKey(t *testing.T) {
 	api := framework.NewAPI(db, framework.Settings{})
 	api.Handle("/authorization/", framework.View{Permissions: framework.Permissions(apikey.HasAPIKey{Keys: keys}), Get: ok})
 	api.Handle("/header/", framework.View{Permissions: framework.Permissions(apikey.HasAPIKey{Keys: keys, Header: "X-Api-Key"}), Get: ok})
+	api.Handle("/authorization-2.0/", framework.View{Permissions: framework.Permissions(apikey.HasAPIKey{Keys: keys, Compatibility: compat.DRF314}), Get: ok})
 	c := apitest.New(t, api)
 	for _, tc := range []struct {
 		path, header string
 		status       int
 	}{
+		// The package's 3.1 KeyParser: the first word, in any case.
 		{"/authorization/", "Authorization: Api-Key " + key, 200},
+		{"/authorization/", "Authorization: api-key " + key, 200},
 		{"/authorization/", "Authorization: Api-Key " + key + "x", 403},
 		{"/authorization/", "Authorization: Token " + key, 403},
 		{"/authorization/", "Authorization: Api-Key " + key + " Api-Key " + key, 403},
-		{"/authorization/", "Authorization: Bearer-Api-Key " + key, 200},
+		{"/authorization/", "Authorization: Bearer-Api-Key " + key, 403},
+		{"/authorization/", "Authorization: Api-Key", 403},
 		{"/authorization/", "X-Api-Key: " + key, 403},
 		{"/authorization/", "", 403},
+		// 2.0's (compat.DRF314): two parts around "Api-Key ".
+		{"/authorization-2.0/", "Authorization: Api-Key " + key, 200},
+		{"/authorization-2.0/", "Authorization: api-key " + key, 403},
+		{"/authorization-2.0/", "Authorization: Api-Key " + key + " Api-Key " + key, 403},
+		{"/authorization-2.0/", "Authorization: Bearer-Api-Key " + key, 200},
 		{"/header/", "X-Api-Key: " + key, 200},
 		{"/header/", "Authorization: Api-Key " + key, 403},
 		{"/header/", "X-Api-Key: Api-Key " + key, 403},
@@ -334,4 +347,24 @@ func TestHasAPIKey(t *testing.T) {
 		}
 	}()
 	api.Handle("/nokeys/", framework.View{Permissions: framework.Permissions(apikey.HasAPIKey{}), Get: ok})
+}
+
+// TestSHA512Keys: a key that version 3 of the package hashed with its
+// Sha512ApiKeyHasher ("sha512$$" and the hex SHA-512 of the key) is valid.
+func TestSHA512Keys(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, ":memory:")
+	migrate(t, db)
+	keys := &apikey.Keys{DB: db, Hashers: cheap}
+	// python3 -c 'import hashlib; print(hashlib.sha512(b"abcdefgh.0123456789abcdefghijklmnopqrstuv").hexdigest())'
+	const key = "abcdefgh.0123456789abcdefghijklmnopqrstuv"
+	sum := sha512.Sum512([]byte(key))
+	hashed := "sha512$$" + hex.EncodeToString(sum[:])
+	db.MustExec(`INSERT INTO "rest_framework_api_key_apikey" ("id", "created", "name", "revoked", "expiry_date", "hashed_key", "prefix") `+
+		`VALUES (?, '2024-01-01 00:00:00', 'v3', 0, NULL, ?, 'abcdefgh')`, "abcdefgh."+hashed, hashed)
+	for k, want := range map[string]bool{key: true, key + "x": false, "abcdefgh.0123456789abcdefghijklmnopqrstuw": false} {
+		if got, err := keys.IsValid(ctx, k); err != nil || got != want {
+			t.Errorf("IsValid(%q) = %v, %v; want %v", k, got, err, want)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 )
@@ -24,16 +25,32 @@ type HasAPIKey struct {
 	// Header, when set, is the header that carries the bare key instead
 	// of Authorization, e.g. "X-Api-Key".
 	Header string
+	// Compatibility is the release of the package whose KeyParser reads
+	// the Authorization header: the zero value (compat.Current) 3.1, beside
+	// DRF 3.18, compat.DRF314 2.0, beside DRF 3.14 (Key). The sample sets
+	// it from framework.Settings.Compatibility.
+	Compatibility compat.Level
 }
 
-// Key returns the request's key as the package's KeyParser reads it: the
-// Authorization header split on "Api-Key " must give exactly two parts,
-// the second being the key; "" when there is none.
+// Key returns the request's key as the package's KeyParser reads it, ""
+// when there is none. In 3.1 the Authorization header is split at its
+// first space: the word before it must be "Api-Key" in any case, and the
+// rest is the key ("api-key KEY" is read, "XApi-Key KEY" is not). In 2.0
+// (compat.DRF314) the header split on "Api-Key " must give exactly two
+// parts, the second being the key ("XApi-Key KEY" is read, "api-key KEY"
+// is not).
 func (p HasAPIKey) Key(r *request.Request) string {
 	if p.Header != "" {
 		return pycompat.HeaderText(authentication.HeaderValue(r.Header, p.Header))
 	}
 	authorization := pycompat.HeaderText(authentication.HeaderValue(r.Header, "Authorization"))
+	if p.Compatibility != compat.DRF314 {
+		keyword, key, found := strings.Cut(authorization, " ")
+		if !found || strings.ToLower(keyword) != "api-key" {
+			return ""
+		}
+		return key
+	}
 	if parts := strings.Split(authorization, "Api-Key "); len(parts) == 2 {
 		return parts[1]
 	}
