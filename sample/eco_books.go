@@ -28,12 +28,14 @@ var bookFilter = filters.FilterSet{Filters: slices.Concat(
 // FilterSet (DjangoFilterBackend), then ordered (rating, created, id) and
 // searched (title, author), as the reference's FilteredBookList.
 func (a *app) ecoBooksRoutes(api *framework.API) {
+	fs := bookFilter
+	fs.Compatibility = a.compat // django-filter 25.1 on Django 5.2 by default, 23.1 on 3.2 at DRF 3.14
 	api.Handle("/eco/books/", generics.ListAPIView(generics.GenericAPIView[Book]{
 		View:       framework.View{Name: "Filtered Book List"},
 		Source:     a.books,
 		Serializer: bookSerializer,
 		FilterBackends: []filters.Backend{
-			bookFilter,
+			fs,
 			filters.OrderingFilter{Fields: []string{"rating", "created", "id"}},
 			filters.SearchFilter{Fields: []string{"title", "author"}},
 		},

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/pagination"
@@ -111,6 +112,8 @@ type Filter struct {
 	// related is the foreign key whose related rows the values must be
 	// keys of (ModelChoiceFilter's queryset), set by NewFilterSet.
 	related *relatedKey
+	// bareDates: a DateTime value may be a bare date (FilterSet.Compatibility).
+	bareDates bool
 }
 
 // relatedKey is a foreign key, whose values a filter reads as Django's
@@ -193,6 +196,13 @@ type FilterSet struct {
 	// IExact filter's value (stripped), which SQLite compares as a LIKE
 	// pattern; 0 gives DefaultMaxPatternLength.
 	MaxPatternLength int
+	// Compatibility is the release whose django-filter reads the values:
+	// the zero value (compat.Current) django-filter 25.1 on Django 5.2,
+	// where a DateTime filter also takes a bare date ("2024-01-03" or
+	// "20240103", midnight UTC: Django 4.0's parse_datetime tries Python's
+	// datetime.fromisoformat first); compat.DRF314 django-filter 23.1 on
+	// Django 3.2, where it is "Enter a valid date/time.".
+	Compatibility compat.Level
 
 	// name names the filterset in errors (NewFilterSet's).
 	name string
@@ -295,6 +305,7 @@ func (fs FilterSet) Filter(r *request.Request, q query.Query) (query.Query, erro
 		if !ok || len(raw) == 0 {
 			continue
 		}
+		f.bareDates = fs.Compatibility != compat.DRF314
 		values, msg := f.read(raw[len(raw)-1], maxItems, maxLength)
 		if f.related != nil && msg == "" && values != nil {
 			var err error
@@ -367,6 +378,9 @@ func (f Filter) read(raw string, maxItems, maxLength int) (values []string, msg 
 // readOne reads one value, or one item of a list: as a foreign key's
 // (relatedKey.read), as one of the Choices, or as Value reads it.
 func (f Filter) readOne(raw string) (value string, ok bool, msg string) {
+	if f.bareDates && f.Value == DateTime && f.related == nil {
+		raw = bareDateAsDateTime(raw)
+	}
 	switch {
 	case f.related != nil:
 		return f.related.read(raw)
@@ -476,4 +490,31 @@ func (fs FilterSet) SchemaParameters(*framework.View) []pagination.SchemaParamet
 		out[i] = pagination.SchemaParameter{Name: f.param(), Location: "query", Description: f.label(), Type: "string"}
 	}
 	return out
+}
+
+// bareDateAsDateTime is raw as the date-time of midnight when, stripped,
+// it is a date that Python 3.11's datetime.fromisoformat reads as one
+// (YYYY-MM-DD or YYYYMMDD, a real day of a year from 1), which Django 4.0
+// and later's parse_datetime accept; raw as it is otherwise.
+func bareDateAsDateTime(raw string) string {
+	s := pycompat.Strip(raw)
+	var digits string
+	switch {
+	case len(s) == 10 && s[4] == '-' && s[7] == '-':
+		digits = s[:4] + s[5:7] + s[8:]
+	case len(s) == 8:
+		digits = s
+	default:
+		return raw
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return raw
+		}
+	}
+	d, err := time.Parse("20060102", digits)
+	if err != nil || d.Year() < 1 {
+		return raw
+	}
+	return d.Format("2006-01-02") + "T00:00:00"
 }
