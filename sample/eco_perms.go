@@ -37,7 +37,8 @@ var ecoMigrations = append(apikey.Migrations[:len(apikey.Migrations):len(apikey.
 // delete; reads need an authenticated user only.
 var bookPermissions = framework.DjangoModelPermissions{AppLabel: "bookshelf", ModelName: "book"}
 
-// ecoPermsRoutes mounts /eco/perms/books/ and /eco/perms/books/{pk}/:
+// ecoPermsRoutes mounts /eco/perms/books/ and /eco/perms/books/{pk}/ (pk
+// digits only, the reference's <int:pk>; any other is Django's 404 page):
 // the books behind Django's model permissions; a new book is the
 // requester's.
 func (a *app) ecoPermsRoutes(api *framework.API) {
@@ -51,7 +52,7 @@ func (a *app) ecoPermsRoutes(api *framework.API) {
 		return list.InsertObject(r, b)
 	}
 	api.Handle("/eco/perms/books/", generics.ListCreateAPIView(list))
-	api.Handle("/eco/perms/books/{pk}/", generics.RetrieveUpdateDestroyAPIView(generics.GenericAPIView[Book]{
+	api.Handle("/eco/perms/books/{pk:[0-9]+}/", generics.RetrieveUpdateDestroyAPIView(generics.GenericAPIView[Book]{
 		View:       framework.View{Name: "Perm Book Detail", Permissions: framework.Permissions(bookPermissions)},
 		Source:     a.books,
 		Serializer: bookSerializer,
