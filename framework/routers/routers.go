@@ -385,6 +385,9 @@ func (rt *SimpleRouter) mount(api *framework.API, opts ...framework.RouteOption)
 type DefaultRouter struct {
 	SimpleRouter
 	// Root holds the API root view's policies; its Get is the router's.
+	// Its Name defaults to "Api Root" and its Description to DRF's
+	// APIRootView docstring, "The default basic root view for
+	// DefaultRouter".
 	Root framework.View
 	// NoFormatSuffixes mounts the routes without their format-suffixed
 	// twins (DRF's include_format_suffixes = False).
@@ -400,6 +403,9 @@ func (rt *DefaultRouter) Mount(api *framework.API) {
 	rt.mount(api, opts...)
 	root := rt.Root
 	root.Name = cmp.Or(root.Name, "Api Root")
+	// The docstring of DRF's APIRootView (3.14 and 3.18 alike), which its
+	// OPTIONS and browsable page show.
+	root.Description = cmp.Or(root.Description, "The default basic root view for DefaultRouter")
 	regs := append([]*registration(nil), rt.regs...)
 	root.Get = func(v *framework.View, req *request.Request) (*framework.Response, error) {
 		return framework.OK(apiRoot(regs, req)), nil

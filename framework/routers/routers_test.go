@@ -317,3 +317,26 @@ func TestConcurrentRequests(t *testing.T) {
 		t.Errorf("books = %d, %v", n, err)
 	}
 }
+
+// TestRootDescription: OPTIONS on a DefaultRouter's root describes it with
+// DRF's APIRootView docstring, as DRF 3.14 and 3.18 both do; a Root of
+// one's own keeps its description.
+func TestRootDescription(t *testing.T) {
+	for _, c := range []struct {
+		root framework.View
+		want string
+	}{
+		{framework.View{}, `"description":"The default basic root view for DefaultRouter"`},
+		{framework.View{Description: "Ours."}, `"description":"Ours."`},
+	} {
+		var rt routers.DefaultRouter
+		rt.Root = c.root
+		rt.Register("plain", &plain{}, "plain")
+		api := framework.NewAPI(nil, framework.Settings{})
+		rt.Mount(api)
+		srv := apitest.New(t, api)
+		if got := call(srv, "OPTIONS", "/", "", ""); got.status != 200 || !strings.Contains(got.body, `{"name":"Api Root",`+c.want) {
+			t.Errorf("OPTIONS / = %+v, want %s", got, c.want)
+		}
+	}
+}
