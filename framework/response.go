@@ -66,7 +66,10 @@ func (c *handler) finalize(w http.ResponseWriter, x *exchange, resp *Response) {
 	defer bodies.put(buf)
 	body, err := render(renderer, buf, resp.Data, &x.rc)
 	if err != nil {
-		resp = c.handleException(r, err)
+		if resp = c.handleException(r, err); resp == nil {
+			c.serverError(w, r)
+			return
+		}
 		renderer = v.Renderers.items[0]
 		mediaType = renderer.MediaType()
 		x.rc.Response, x.rc.MediaType = resp, mediaType

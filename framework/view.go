@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"reflect"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -268,8 +270,33 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	if err != nil {
 		resp = h.handleException(r, err)
 	}
-	h.finalize(w, x, resp)
+	if resp == nil && err != nil {
+		h.serverError(w, r)
+	} else {
+		h.finalize(w, x, resp)
+	}
 	h.record(r)
+}
+
+// serverErrorPage is Django's 500 page: django.views.defaults.server_error
+// without a 500.html template (DEBUG=False), the same text on Django 3.2
+// and 5.2.
+const serverErrorPage = "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n"
+
+// serverError answers an error that no exception handler answered as
+// Django does, since DRF re-raises it: 500 with Django's page, typed
+// `text/html; charset=utf-8` (Django 4.0 and later) or `text/html` (Django
+// 3.2, compat.DRF314), without DRF's Allow or Vary.
+func (h *handler) serverError(w http.ResponseWriter, r *request.Request) {
+	hdr := w.Header()
+	hdr.Del("Allow")
+	hdr.Del("Vary")
+	hdr.Set("Content-Type", errorPageType(h.view.compat))
+	hdr.Set("Content-Length", strconv.Itoa(len(serverErrorPage)))
+	w.WriteHeader(http.StatusInternalServerError)
+	if r.Method != http.MethodHead {
+		_, _ = io.WriteString(w, serverErrorPage)
+	}
 }
 
 // exchange is what the pipeline builds per request, in one allocation:
@@ -403,7 +430,8 @@ const databaseRetryAfter = time.Second
 // not serve the request (store.IsUnavailable: down, restarting, out of
 // connections, not answering within the statement timeout) DRF's
 // ServiceUnavailable, 503 with Retry-After, then calls the exception
-// handler; what the handler does not answer becomes a logged 500.
+// handler; what the handler does not answer is logged, and nil: the
+// caller answers it with Django's 500 page (serverError).
 func (h *handler) handleException(r *request.Request, err error) *Response {
 	var api *exceptions.APIException
 	if !errors.As(err, &api) && r.Context().Err() == nil && store.IsUnavailable(err) {
@@ -436,7 +464,7 @@ func (h *handler) handleException(r *request.Request, err error) *Response {
 		attrs = append(attrs, "stack", string(p.stack))
 	}
 	h.log.ErrorContext(r.Context(), "internal server error", attrs...)
-	return &Response{Status: http.StatusInternalServerError, Data: ErrorDetail{"A server error occurred."}, Exception: true}
+	return nil
 }
 
 // authenticateHeader is the WWW-Authenticate value of the view's first scheme.
