@@ -35,6 +35,11 @@ var compatTable = []row{
 	{name: "logout by GET", path: "/api-auth/logout/"},
 	{name: "logout's OPTIONS", method: "OPTIONS", path: "/api-auth/logout/"},
 	{name: "logout by PUT", method: "PUT", path: "/api-auth/logout/", jar: "alice", header: []string{csrfHeader}},
+	// Django 4.0's parse_datetime (datetime.fromisoformat) under
+	// django-filter 25.1: a bare date is a date-time.
+	{name: "a bare date for a date-time filter", path: "/eco/books/?created__gte=2024-01-03"},
+	// simplejwt 5.3: "Token is invalid or expired" split in two.
+	{name: "verify a token that is not a JWT", method: "POST", path: "/eco/jwt/token/verify/", body: `{"token":"abc"}`},
 	// Django 4.1's RedirectURLMixin: an unsafe next leads to LOGOUT_REDIRECT_URL.
 	{name: "logout to an unsafe next", method: "POST", path: "/api-auth/logout/?next=http://evil.example/", jar: "alice", header: []string{csrfHeader}},
 }

@@ -134,6 +134,17 @@ var targets = []target{
 		return bookPath("/url/" + pick(g, "v1", "v2", "v3") + "/books/")(g)
 	}},
 	{route: "/eco/books/", weight: 6, path: fixed("/eco/books/"), params: ecoBooksParams},
+	// simplejwt's views (the tokens differ per side: only bad ones are
+	// sent, and obtained pairs are compared by their shape), HasAPIKey and
+	// DjangoModelPermissions.
+	{route: "/eco/jwt/token/", weight: 3, path: fixed("/eco/jwt/token/"), methods: []string{"POST"}, body: credentialsBody},
+	{route: "/eco/jwt/token/refresh/", weight: 2, path: fixed("/eco/jwt/token/refresh/"), methods: []string{"POST"}, body: jwtBody("refresh")},
+	{route: "/eco/jwt/token/verify/", weight: 2, path: fixed("/eco/jwt/token/verify/"), methods: []string{"POST"}, body: jwtBody("token")},
+	{route: "/eco/jwt/token/blacklist/", weight: 2, path: fixed("/eco/jwt/token/blacklist/"), methods: []string{"POST"}, body: jwtBody("refresh")},
+	{route: "/eco/jwt/whoami/", weight: 3, path: fixed("/eco/jwt/whoami/")},
+	{route: "/eco/api-key/books/", weight: 3, path: fixed("/eco/api-key/books/"), params: pageParams},
+	{route: "/eco/perms/books/", weight: 3, path: fixed("/eco/perms/books/"), params: pageParams, methods: []string{"POST"}, mutates: true, body: bookBody},
+	{route: "/eco/perms/books/{id}/", weight: 3, path: bookPath("/eco/perms/books/"), methods: []string{"PUT", "PATCH", "DELETE"}, mutates: true, body: bookBody},
 	{route: "(no route)", weight: 3, path: func(g *generator) string {
 		return pick(g, "/", "/nope/", "/books", "/whoami", "/pages/cursor", "/books/1", "/books/;x", "/b%C3%A9/", "/books/1/extra/", "/url/v1/info")
 	}},
@@ -299,7 +310,8 @@ func (g *generator) credentials(f *fuzzRequest) {
 		auth(pick(g, "Basic "+b64("alice:wrong"), "Basic "+b64("nobody:x"), "Basic !!!", "Basic", "Basic "+b64("alice"), "Basic a b",
 			"basic {basic:alice}", "Basic "+b64("alice:alice-pass:x"), "Basic "+b64(":")))
 	case 9:
-		auth(pick(g, "Bearer abc", "Digest x", "", "Token", "Negotiate"))
+		auth(pick(g, "Bearer abc", "Digest x", "", "Token", "Negotiate", "Bearer a b", "Bearer", "bearer x.y.z", "Bearer "+fakeJWT,
+			"Api-Key abcdefgh.abcdefghabcdefghabcdefghabcdefgh", "api-key abcdefgh.x", "XApi-Key abcdefgh.x", "Api-Key", "Api-Key a Api-Key b"))
 	case 10, 11:
 		f.jar = pick(g, "alice", "admin")
 		if g.chance(0.5) {
@@ -351,6 +363,21 @@ func bookBody(g *generator) (string, string) {
 		fields["id"] = "777"
 	}
 	return g.encode(fields)
+}
+
+// fakeJWT is a JWT signed with another key: invalid on both sides.
+const fakeJWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0b2tlbl90eXBlIjoiYWNjZXNzIiwiZXhwIjo0MTAyNDQ0ODAwLCJqdGkiOiJ4IiwidXNlcl9pZCI6MX0.c2lnbmF0dXJl"
+
+// jwtBody draws the body of a simplejwt view that reads a token in the
+// field name: a bad token, none, an empty one, a number, a list.
+func jwtBody(name string) func(g *generator) (string, string) {
+	return func(g *generator) (string, string) {
+		fields := map[string]string{}
+		if g.chance(0.85) {
+			fields[name] = pick(g, "abc", "", "x.y.z", fakeJWT, "5", " ")
+		}
+		return g.encode(fields)
+	}
 }
 
 // credentialsBody draws a token obtain request's body.

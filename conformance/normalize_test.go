@@ -22,6 +22,8 @@ var (
 	// drfTime is how DRF renders a datetime: UTC, "Z", microseconds unless zero.
 	drfTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z$`)
 	// throttleWait is the wait of a throttled answer, in its header or detail.
+	// jwtWhole is a value that is one encoded JWT.
+	jwtWhole     = regexp.MustCompile(`^eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$`)
 	throttleWait = regexp.MustCompile(`^(Request was throttled\. Expected available in )?(5[5-9]|60)( seconds\.)?$`)
 )
 
@@ -58,6 +60,10 @@ func (s *side) normalize(v string) string {
 	if m := throttleWait.FindStringSubmatch(v); m != nil {
 		// A slow machine may take a second off the minute's wait.
 		return m[1] + "about 60" + m[3]
+	}
+	if jwtWhole.MatchString(v) {
+		// A JWT obtained (the fuzzer's): its shape and claims.
+		return describeJWT(v)
 	}
 	if strings.HasPrefix(v, "JSON parse error - ") {
 		return "JSON parse error - …"

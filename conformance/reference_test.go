@@ -92,6 +92,14 @@ func (o oracle) missing(dir string) string {
 	return ""
 }
 
+// forEachOracle runs test once per oracle, as the subtests drf318 and
+// drf314: each compares the sample at the oracle's level with it.
+func forEachOracle(t *testing.T, test func(t *testing.T, o oracle)) {
+	for _, o := range []oracle{drf318, drf314} {
+		t.Run("drf"+strings.ReplaceAll(o.drf, ".", ""), func(t *testing.T) { test(t, o) })
+	}
+}
+
 // startReference serves the DRF 3.14 reference (startOracle).
 func startReference(t *testing.T) *reference { return startOracle(t, drf314) }
 
