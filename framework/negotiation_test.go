@@ -92,7 +92,7 @@ func TestParsers(t *testing.T) {
 		want     string
 	}{
 		{"application/json", `{"a": 1}`, 200, `{"data":{"a":1}}`},
-		{"application/json", `{"a": `, 400, `{"detail":"JSON parse error - unexpected EOF"}`},
+		{"application/json", `{"a": `, 400, `{"detail":"JSON parse error - Expecting value: line 1 column 7 (char 6)"}`},
 		{"application/json", `{} {}`, 400, ``},
 		{"application/x-www-form-urlencoded", `a=1&a=2&b=x`, 200, `{"data":{"a":"2","b":"x"}}`},
 		{"multipart/form-data; boundary=XX", "--XX\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--XX--\r\n", 200, `{"data":{"a":"v"}}`},

@@ -28,8 +28,10 @@ func (JSONParser) MediaType() string { return "application/json" }
 // does not know), decoded as DRF decodes it (Python's stream reader: an
 // incomplete character at the end is left out, UTF-16 and UTF-32 need a
 // byte order mark). A body that does not decode, or is not JSON, is 400
-// "JSON parse error - ..." with Python's words for a decoding error and
-// for a byte order mark left in the text.
+// "JSON parse error - ..." in Python's words: the codec's error, or the
+// one json.loads raises (pycompat.JSONLoadsError), with its position.
+// Go's decoder decodes; Python's words are found only for a body it
+// refuses, or that has an integer too long for Python (which Go takes).
 func (JSONParser) Parse(body io.Reader, params map[string]string) (any, error) {
 	b, err := io.ReadAll(body)
 	if err != nil {
@@ -39,19 +41,25 @@ func (JSONParser) Parse(body io.Reader, params map[string]string) (any, error) {
 	if err != nil {
 		return nil, jsonError(err)
 	}
-	if bytes.HasPrefix(text, []byte("\uFEFF")) {
-		return nil, jsonError(errors.New("Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"))
-	}
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, jsonError(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
+	err = dec.Decode(&v)
+	if err == nil {
+		if _, err = dec.Token(); err == io.EOF {
+			err = nil
+		} else if err == nil {
 			err = errors.New("extra data after the JSON value")
 		}
+	}
+	if err != nil || pycompat.HasLongDigitRun(text) {
+		// Python's words where it has some; Go's where it would
+		// not fail (nesting deeper than Python follows).
+		if pyErr := pycompat.JSONLoadsError(text); pyErr != nil {
+			err = pyErr
+		}
+	}
+	if err != nil {
 		return nil, jsonError(err)
 	}
 	return v, nil
