@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -115,7 +116,7 @@ func do(t *testing.T, srv *httptest.Server, method, path, body string, headers .
 	c.Jar, c.Secure = nil, srv.TLS != nil
 	r := c.Do(method, path, body, append([]string{"Host: " + srv.Listener.Addr().String()}, headers...)...)
 	a := answer{status: r.Status, challenge: r.Header.Get("WWW-Authenticate"), header: r.Header}
-	if r.Body != "" {
+	if r.Body != "" && strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 		r.Decode(&a.body)
 	}
 	return a
