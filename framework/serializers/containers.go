@@ -239,9 +239,18 @@ func (f *field) decodeContainer(base unsafe.Pointer, raw any, errs *exceptions.V
 		}
 		vals = append(vals, v)
 	}
-	if !failed {
-		c.codec.set(f.sf.Addr(base), keys, vals)
+	if failed {
+		return
 	}
+	if !c.isMap {
+		if msgs := f.listLength(len(vals)); len(msgs) > 0 {
+			for _, m := range msgs {
+				errs.Add(f.name, m)
+			}
+			return
+		}
+	}
+	c.codec.set(f.sf.Addr(base), keys, vals)
 }
 
 // appendContainer writes a list or dictionary field: a nil one is null
@@ -250,6 +259,9 @@ func (f *field) appendContainer(b []byte, obj unsafe.Pointer) ([]byte, error) {
 	p := f.sf.Addr(obj)
 	if f.allowNull && f.container.codec.isNil(p) {
 		return append(b, "null"...), nil
+	}
+	if sa, ok := f.container.codec.(setAppender); ok && f.kind == kindMultiple {
+		return sa.appendSet(b, p)
 	}
 	return f.container.codec.appendJSON(b, p)
 }
@@ -277,6 +289,11 @@ func (f *field) formContainer(m map[string]any, partial bool) (any, bool) {
 			}
 		}
 		if len(out) == 0 {
+			// DRF 3.18: the name alone ("scores=") is an empty
+			// dictionary, clearing the field.
+			if _, ok := m[f.name]; ok {
+				return out, true
+			}
 			return nil, false
 		}
 		return out, true

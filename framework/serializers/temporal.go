@@ -26,6 +26,9 @@ func toDuration(raw any) (structs.Value, []string) {
 	}
 	d, err := structs.ParseDuration(s)
 	if err != nil {
+		if durationOverflows(s) {
+			return v, []string{msgDurationOverflow}
+		}
 		return v, []string{msgDuration}
 	}
 	v.I = int64(d)

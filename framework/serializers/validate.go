@@ -49,9 +49,10 @@ const (
 // the stored one; with partial (PATCH) missing required fields are not an
 // error. Read-only and unknown keys are ignored. Form bodies (the request
 // in c is a form) follow DRF's HTML-input rules: a missing boolean is
-// false, an empty optional value is left out. On failure obj is unchanged
-// and the error is a 400 with DRF's field map; a nil data is "No data
-// provided", a non-object "Invalid data. Expected a dictionary, ...".
+// false (null when it may be null), an empty optional value is left out.
+// On failure obj is unchanged and the error is a 400 with DRF's field
+// map; a nil data is "No data provided", a non-object "Invalid data.
+// Expected a dictionary, ...".
 //
 // In order, as DRF: each field's own validation (its type, bounds,
 // choices, UniqueValidator) then its ValidateField check; the
@@ -246,6 +247,11 @@ func (f *field) formValue(m map[string]any, partial bool) (any, bool) {
 			return nil, false
 		}
 		if f.sf.Kind == structs.Bool {
+			// DRF 3.18's BooleanField(allow_null=True) has None as its
+			// default_empty_html (DRF 3.14: False).
+			if f.allowNull {
+				return nil, true
+			}
 			return false, true
 		}
 		return nil, false
@@ -319,6 +325,9 @@ func (f *field) toInternal(raw any) (structs.Value, []string) {
 		if err != nil {
 			return v, []string{msgDatetime}
 		}
+		if msg := checkDateTime(str, t); msg != "" {
+			return v, []string{msg}
+		}
 		v.T = t
 		return v, nil
 	case structs.Duration:
@@ -356,6 +365,9 @@ func (f *field) checked(v structs.Value, msgs []string) (structs.Value, []string
 func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 	if raw == nil && !f.allowNull {
 		return []string{msgNull}
+	}
+	if f.blankNullDecimal(raw) {
+		raw = nil
 	}
 	var js []byte
 	if s, ok := raw.(string); ok && form && f.format == "json" {
@@ -470,6 +482,9 @@ func (f *field) toString(raw any) (structs.Value, []string) {
 	if strings.IndexByte(s, 0) >= 0 {
 		msgs = append(msgs, msgNullChar)
 	}
+	if r := surrogateIn(s); r >= 0 {
+		msgs = append(msgs, fmt.Sprintf(msgSurrogate, r))
+	}
 	v.S = s
 	return v, msgs
 }
@@ -547,12 +562,17 @@ func (f *field) toFloat(raw any) (structs.Value, []string) {
 		x, err = pythonFloat(r)
 	case json.Number:
 		x, err = strconv.ParseFloat(string(r), 64)
+		if err != nil && isIntegerText(string(r)) && math.IsInf(x, 0) {
+			// float() of a Python int too large for a float.
+			return v, []string{msgFloatOverflow}
+		}
 	case float64:
 		x = r
 	default:
 		return v, []string{msgNumber}
 	}
-	if err != nil {
+	if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+		// DRF 3.18 refuses what is not finite (DRF 3.14 took "inf").
 		return v, []string{msgNumber}
 	}
 	var msgs []string
@@ -579,8 +599,8 @@ func pythonFloat(s string) (float64, error) {
 }
 
 var (
-	trueTexts  = map[string]bool{"t": true, "T": true, "y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "true": true, "True": true, "TRUE": true, "on": true, "On": true, "ON": true, "1": true}
-	falseTexts = map[string]bool{"f": true, "F": true, "n": true, "N": true, "no": true, "No": true, "NO": true, "false": true, "False": true, "FALSE": true, "off": true, "Off": true, "OFF": true, "0": true}
+	trueTexts  = map[string]bool{"t": true, "y": true, "yes": true, "true": true, "on": true, "1": true}
+	falseTexts = map[string]bool{"f": true, "n": true, "no": true, "false": true, "off": true, "0": true}
 )
 
 // toBool is DRF's BooleanField with its true, false and null spellings.
@@ -591,13 +611,15 @@ func (f *field) toBool(raw any) (structs.Value, []string) {
 		v.B = r
 		return v, nil
 	case string:
+		// DRF 3.18 reads them in any case (DRF 3.14: as listed).
+		r = strings.ToLower(r)
 		switch {
 		case trueTexts[r]:
 			v.B = true
 			return v, nil
 		case falseTexts[r]:
 			return v, nil
-		case f.allowNull && (r == "" || r == "null" || r == "Null" || r == "NULL"):
+		case f.allowNull && (r == "" || r == "null"):
 			v.Null = true
 			return v, nil
 		}

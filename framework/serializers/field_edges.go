@@ -1,0 +1,171 @@
+package serializers
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+)
+
+// DRF's messages of the edge cases of its fields (DRF 3.18's; see
+// testdata/drf_field_edges.py for where DRF 3.14 differs).
+const (
+	msgSurrogate        = "Surrogate characters are not allowed: U+%X."
+	msgDatetimeOverflow = "Datetime value out of range."
+	msgDurationOverflow = "The number of days must be between -999999999 and 999999999."
+	msgFloatOverflow    = "Integer value too large to convert to float"
+	msgListMaxLength    = "Ensure this field has no more than %d elements."
+	msgListMinLength    = "Ensure this field has at least %d elements."
+)
+
+// surrogateIn is the first surrogate code point (U+D800 to U+DFFF) of s,
+// held as its three-byte WTF-8 sequence (a lone "\ud800" of JSON kept as
+// Python's str keeps it), or -1: DRF's ProhibitSurrogateCharactersValidator.
+func surrogateIn(s string) rune {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+			return rune(0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F))
+		}
+	}
+	return -1
+}
+
+// checkDateTime is what DRF refuses of a datetime structs.ParseDateTime
+// read from s: a time-zone offset of 24 hours or more (Python's timezone
+// refuses it: the format message), a year 0 (the format message), and a
+// time whose UTC value is outside years 1 to 9999 ("Datetime value out of
+// range.", DRF's enforce_timezone).
+func checkDateTime(s string, t time.Time) string {
+	if strings.HasPrefix(s, "0000") || offsetMinutes(s) >= 24*60 {
+		return msgDatetime
+	}
+	if t.Year() < 1 || t.Year() > 9999 {
+		return msgDatetimeOverflow
+	}
+	return ""
+}
+
+// offsetMinutes is the size of the "+HH:MM", "-HHMM" or "+HH" offset that
+// ends a datetime's text, 0 without one.
+func offsetMinutes(s string) int {
+	i := strings.IndexAny(s, "T ")
+	if i < 0 {
+		return 0
+	}
+	j := strings.LastIndexAny(s[i:], "+-")
+	if j < 0 {
+		return 0
+	}
+	tz := strings.ReplaceAll(s[i+j+1:], ":", "")
+	if len(tz) < 2 {
+		return 0
+	}
+	hh, err := strconv.Atoi(tz[:2])
+	if err != nil {
+		return 0
+	}
+	mm := 0
+	if len(tz) >= 4 {
+		mm, _ = strconv.Atoi(tz[2:4])
+	}
+	return hh*60 + mm
+}
+
+// standardDuration is Django's standard_duration_re without its lookahead
+// (two numbers before the seconds are hours and minutes, one is minutes).
+var standardDuration = regexp.MustCompile(`^(?:(-?\d+) (?:days?, )?)?(-?)(?:(\d+):)?(?:(\d+):)?(\d+)(?:[.,]\d{1,6}\d{0,6})?$`)
+
+// durationOverflows reports a duration in Django's standard format that
+// Python's timedelta cannot hold (more than 999999999 days either way):
+// DRF 3.18's "The number of days must be between ..." (DRF 3.14 lets the
+// OverflowError through, a 500).
+func durationOverflows(s string) bool {
+	m := standardDuration.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	hours, minutes := m[3], m[4]
+	if minutes == "" {
+		hours, minutes = "", hours
+	}
+	num := func(text string) *big.Int {
+		n, ok := new(big.Int).SetString(text, 10)
+		if !ok {
+			n = new(big.Int)
+		}
+		return n
+	}
+	const maxDays = 999999999
+	day := big.NewInt(86400)
+	limit := new(big.Int).Mul(big.NewInt(maxDays+1), day) // max is 999999999 days 23:59:59.999999
+	days := num(m[1])
+	if new(big.Int).Abs(days).Cmp(big.NewInt(maxDays)) > 0 {
+		return true
+	}
+	rest := new(big.Int).Mul(num(hours), big.NewInt(3600))
+	rest.Add(rest, new(big.Int).Mul(num(minutes), big.NewInt(60)))
+	rest.Add(rest, num(m[5]))
+	if rest.Cmp(limit) >= 0 {
+		return true
+	}
+	if m[2] == "-" {
+		rest.Neg(rest)
+	}
+	total := new(big.Int).Add(new(big.Int).Mul(days, day), rest)
+	return total.Cmp(limit) >= 0 || total.Cmp(new(big.Int).Neg(new(big.Int).Mul(big.NewInt(maxDays), day))) < 0
+}
+
+// listLength is DRF's ListField min_length and max_length validators,
+// run once the items are valid.
+func (f *field) listLength(n int) []string {
+	var msgs []string
+	if f.maxLength >= 0 && n > f.maxLength {
+		msgs = append(msgs, fmt.Sprintf(msgListMaxLength, f.maxLength))
+	}
+	if f.minLength >= 0 && n < f.minLength {
+		msgs = append(msgs, fmt.Sprintf(msgListMinLength, f.minLength))
+	}
+	return msgs
+}
+
+// blankNullDecimal is DRF's DecimalField.validate_empty_values: with
+// allow_null, any value whose text is blank ("", "  ") is null, in JSON
+// as in a form.
+func (f *field) blankNullDecimal(raw any) bool {
+	s, ok := raw.(string)
+	return ok && f.allowNull && (f.format == "decimal" || f.maxDigits >= 0 || f.decimalPlaces >= 0) &&
+		strings.TrimSpace(s) == ""
+}
+
+// appendSet writes a multiple choice's values once each, in their order:
+// DRF's MultipleChoiceField renders a set.
+func (c sliceCodec[E]) appendSet(b []byte, p unsafe.Pointer) ([]byte, error) {
+	b = append(b, '[')
+	seen := map[string]bool{}
+	first := true
+	var one []byte
+	for _, e := range *(*[]E)(p) {
+		var err error
+		if one, err = appendScalar(one[:0], c.get(e)); err != nil {
+			return nil, err
+		}
+		if seen[string(one)] {
+			continue
+		}
+		seen[string(one)] = true
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, one...)
+	}
+	return append(b, ']'), nil
+}
+
+// setAppender is a slice codec's appendSet.
+type setAppender interface {
+	appendSet(b []byte, p unsafe.Pointer) ([]byte, error)
+}
