@@ -7,7 +7,7 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -46,21 +46,39 @@ func (l framedListener) Accept() (net.Conn, error) {
 
 // framedConn is a connection that follows the framing of the requests it
 // reads. net/http reads it from the goroutine serving it and, while a
-// handler runs, from a goroutine watching for the client to go away.
+// handler runs, from a goroutine watching for the client to go away, one
+// read at a time (its connReader orders them), so f needs no lock (a
+// handler that hijacks the connection reads it on one goroutine at a
+// time too, as any stream); the handler's goroutine learns of a faulty
+// request through faulty.
 type framedConn struct {
 	net.Conn
-	mu     sync.Mutex
 	f      framing
-	served int // requests handed to the handler
+	faulty atomic.Int64 // f.faulty, once framing found one
+	served int64        // requests handed to the handler (on the goroutine serving the connection)
 }
 
 // Read reads from the connection and follows what it read.
 func (c *framedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	c.mu.Lock()
-	c.f.feed(p[:n])
-	c.mu.Unlock()
+	if c.f.faulty == 0 && n > 0 {
+		c.f.feed(p[:n])
+		if c.f.faulty != 0 {
+			c.faulty.Store(int64(c.f.faulty))
+		}
+	}
 	return n, err
+}
+
+// ReadFrom writes what r reads to the connection through its own
+// io.ReaderFrom (a TCP connection's sendfile or splice), which net/http
+// uses for an answer's body copied from a file; what the connection
+// writes is not followed.
+func (c *framedConn) ReadFrom(r io.Reader) (int64, error) {
+	if rf, ok := c.Conn.(io.ReaderFrom); ok {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(c.Conn, r)
 }
 
 // CloseWrite half-closes a TCP connection, as net/http does before it
@@ -105,10 +123,9 @@ func (c *framedConn) Close() error {
 // a connection to the handler in turn, or ends the connection: runserver's
 // server leaves even OPTIONS * to the handler.
 func (c *framedConn) nextFaulty() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.served++
-	return c.f.faulty > 0 && c.served >= c.f.faulty
+	faulty := c.faulty.Load()
+	return faulty > 0 && c.served >= faulty
 }
 
 // connKey is the context key of a request's *framedConn.
@@ -162,7 +179,10 @@ const (
 // are bytes net/http refuses, but for lines longer than framing keeps
 // (maxKept) where it reads them: a chunk's size line with a long
 // extension, a Content-Length or Transfer-Encoding line padded with
-// spaces.
+// spaces. What it costs: the bytes of a body or of a chunk's data are
+// counted off, never looked at; a line is found with one bytes.IndexByte
+// and read where it lies in the read's buffer, copied (into line) only
+// when it spans reads.
 type framing struct {
 	stage    stage
 	line     line
@@ -211,15 +231,24 @@ func (f *framing) feed(p []byte) {
 				f.stage = chunkLine
 			}
 		default:
+			request := f.stage == requestLine
 			i := bytes.IndexByte(p, '\n')
-			if i < 0 {
-				f.line.add(p, f.stage == requestLine)
+			switch l := &f.line; {
+			case i < 0:
+				l.add(p, request)
 				return
+			case l.n > 0:
+				// The end of a line gathered across reads.
+				l.add(p[:i], request)
+				f.endLine(l.kept[:min(l.n, maxKept)], l.n, l.tail[maxTail-min(l.n, maxTail):], l.spaces)
+				l.reset()
+			case request:
+				// A whole line in p is read in place.
+				f.endLine(p[:min(i, maxKept)], i, p[i-min(i, maxTail):i], bytes.Count(p[:i], []byte{' '}))
+			default:
+				f.endLine(p[:min(i, maxKept)], i, nil, 0)
 			}
-			f.line.add(p[:i], f.stage == requestLine)
 			p = p[i+1:]
-			f.endLine()
-			f.line.reset()
 		}
 	}
 }
@@ -236,69 +265,80 @@ func (f *framing) next() {
 // the bytes that follow.
 func (f *framing) lost() { f.faulty = f.requests + 1 }
 
-// endLine reads the complete line, without its LF.
-func (f *framing) endLine() {
-	l := &f.line
+// endLine reads a complete line of n bytes, without its LF: head is its
+// first maxKept bytes; of a request line, last is its last maxTail bytes
+// and spaces how many it holds.
+func (f *framing) endLine(head []byte, n int, last []byte, spaces int) {
 	switch f.stage {
 	case requestLine:
 		// "METHOD TARGET HTTP/x.y", cut at its first two spaces as
-		// net/http cuts it; a version longer than the tail is not one.
-		method, _, _ := bytes.Cut(l.head(), []byte{' '})
-		version, ok := []byte(nil), l.spaces == 2
-		if t := l.text(); ok {
-			i := bytes.LastIndexByte(t, ' ')
-			version, ok = t[i+1:], i >= 0
+		// net/http cuts it (the method before the first); a version
+		// longer than the tail is not one.
+		version, ok := []byte(nil), spaces == 2
+		if last := bytes.TrimSuffix(last, []byte{'\r'}); ok {
+			i := bytes.LastIndexByte(last, ' ')
+			version, ok = last[i+1:], i >= 0
 		}
-		major, minor, valid := http.ParseHTTPVersion(string(version))
+		major, minor, valid := 1, 1, true
+		switch string(version) { // the usual two without a call
+		case "HTTP/1.1":
+		case "HTTP/1.0":
+			minor = 0
+		default:
+			major, minor, valid = http.ParseHTTPVersion(string(version))
+		}
 		if !ok || !valid {
 			f.lost()
 			return
 		}
-		f.post, f.http10 = string(method) == http.MethodPost, major < 1 || major == 1 && minor < 1
+		f.post, f.http10 = bytes.HasPrefix(head, []byte(http.MethodPost+" ")), major < 1 || major == 1 && minor < 1
 		f.length, f.encoding, f.chunked, f.folded, f.unknown = -1, 0, false, false, false
 		f.stage = headerLine
 	case headerLine:
 		switch {
-		case l.blank():
+		case blank(head, n):
 			f.endHeaders()
-		case l.kept[0] == ' ' || l.kept[0] == '\t':
+		case head[0] == ' ' || head[0] == '\t':
 			f.unknown = f.unknown || f.folded
 		default:
-			f.header()
+			f.header(head, n)
 		}
 	case chunkLine:
 		// As net/http: CRLF and no other CR, spaces and tabs at the end
 		// ignored, then the size in hex up to a ';'.
-		if l.n == 0 || l.n > len(l.kept) || l.kept[l.n-1] != '\r' || bytes.IndexByte(l.kept[:l.n-1], '\r') >= 0 {
+		if n == 0 || n > maxKept || head[n-1] != '\r' || bytes.IndexByte(head[:n-1], '\r') >= 0 {
 			f.lost()
 			return
 		}
-		size, _, _ := bytes.Cut(bytes.TrimRight(l.kept[:l.n-1], " \t"), []byte{';'})
-		n, ok := parseHex(size)
+		digits, _, _ := bytes.Cut(bytes.TrimRight(head[:n-1], " \t"), []byte{';'})
+		size, ok := parseHex(digits)
 		if !ok {
 			f.lost()
 			return
 		}
-		if f.left, f.stage = n, chunkData; n == 0 {
+		if f.left, f.stage = size, chunkData; size == 0 {
 			f.stage = trailerLine
 		}
 	case trailerLine:
-		if l.blank() {
+		if blank(head, n) {
 			f.next()
 		}
 	}
 }
 
-// header reads a header line for the framing headers.
-func (f *framing) header() {
-	l := &f.line
-	h := l.head()
+// blank reports whether a line of n bytes that begins with head ends a
+// header (empty, or a CR alone).
+func blank(head []byte, n int) bool { return n == 0 || n == 1 && head[0] == '\r' }
+
+// header reads a header line of n bytes that begins with h for the
+// framing headers.
+func (f *framing) header(h []byte, n int) {
 	cl := len(h) > len("content-length") && h[len("content-length")] == ':' && asciiFold(h[:len("content-length")], "content-length")
 	te := len(h) > len("transfer-encoding") && h[len("transfer-encoding")] == ':' && asciiFold(h[:len("transfer-encoding")], "transfer-encoding")
 	if f.folded = cl || te; !f.folded {
 		return
 	}
-	if l.n > len(l.kept) {
+	if n > maxKept {
 		f.unknown = true // a value framing does not keep whole
 		return
 	}
@@ -309,12 +349,12 @@ func (f *framing) header() {
 		f.chunked = asciiFold(value, "chunked")
 		return
 	}
-	n, ok := parseDecimal(value)
+	length, ok := parseDecimal(value)
 	switch {
-	case !ok || f.length >= 0 && n != f.length:
+	case !ok || f.length >= 0 && length != f.length:
 		f.unknown = true // net/http refuses it, or two that differ
 	default:
-		f.length = n
+		f.length = length
 	}
 }
 
@@ -391,13 +431,17 @@ func asciiFold(b []byte, s string) bool {
 // chunk's size line.
 const maxKept = 256
 
-// line is what framing keeps of a line: its length, its first maxKept
-// bytes, and of a request line its last bytes (the version) and how many
-// spaces it holds.
+// maxTail is how many of a request line's last bytes framing keeps:
+// enough for its version.
+const maxTail = len(" HTTP/1.1\r")
+
+// line is what framing gathers of a line that spans reads: its length,
+// its first maxKept bytes, and of a request line its last maxTail bytes
+// and how many spaces it holds.
 type line struct {
 	n      int
 	kept   [maxKept]byte
-	tail   [len(" HTTP/1.1\r")]byte
+	tail   [maxTail]byte
 	spaces int
 }
 
@@ -421,14 +465,3 @@ func (l *line) add(p []byte, request bool) {
 
 // reset empties the line for the next.
 func (l *line) reset() { l.n, l.spaces = 0, 0 }
-
-// head is the kept bytes of the line.
-func (l *line) head() []byte { return l.kept[:min(l.n, len(l.kept))] }
-
-// text is the line's last bytes (those of the tail), without a final CR.
-func (l *line) text() []byte {
-	return bytes.TrimSuffix(l.tail[len(l.tail)-min(l.n, len(l.tail)):], []byte{'\r'})
-}
-
-// blank reports whether the line ends a header (empty, or a CR alone).
-func (l *line) blank() bool { return l.n == 0 || l.n == 1 && l.kept[0] == '\r' }
