@@ -1,13 +1,14 @@
 package framework
 
 import (
+	"bufio"
 	"context"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -18,6 +19,11 @@ import (
 
 // RequestIDHeader is the header a request ID is read from and echoed in.
 const RequestIDHeader = "X-Request-ID"
+
+// requestIDKey is RequestIDHeader as an http.Header keys it, so that
+// AccessLog reads and sets it without canonicalising the name (which
+// allocates, "ID" not being canonical) on every request.
+var requestIDKey = http.CanonicalHeaderKey(RequestIDHeader)
 
 // MaxRequestIDLength bounds the X-Request-ID a client may choose; a
 // longer one, an empty one or one with other bytes than visible ASCII is
@@ -74,19 +80,53 @@ type Identified interface {
 // NewRequestID returns the ID of a request whose client sent X-Request-ID
 // value (possibly ""): value itself when it is sane, at most
 // MaxRequestIDLength bytes of visible ASCII, else 32 random hexadecimal
-// digits.
+// digits. The random digits come from math/rand/v2's generator, ChaCha8
+// per thread seeded by the runtime from the operating system: no system
+// call and no lock per ID, and unpredictable in practice; but request IDs
+// correlate log lines and traces, they are not secrets (a client may
+// choose its own).
 func NewRequestID(value string) string {
-	if value != "" && len(value) <= MaxRequestIDLength && strings.IndexFunc(value, invisible) < 0 {
+	if sane(value) {
 		return value
 	}
-	var b [16]byte
-	binary.BigEndian.PutUint64(b[:8], rand.Uint64())
-	binary.BigEndian.PutUint64(b[8:], rand.Uint64())
-	return hex.EncodeToString(b[:])
+	var b [32]byte
+	putHex(b[:16], rand.Uint64())
+	putHex(b[16:], rand.Uint64())
+	return string(b[:])
 }
 
-// invisible reports whether r is not visible ASCII ('!' to '~').
-func invisible(r rune) bool { return r < '!' || r > '~' }
+// sane reports whether a client's request ID is one to keep: 1 to
+// MaxRequestIDLength bytes of visible ASCII ('!' to '~').
+func sane(id string) bool {
+	if id == "" || len(id) > MaxRequestIDLength {
+		return false
+	}
+	for i := range len(id) {
+		if id[i] < '!' || id[i] > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// hexPairs holds the two hexadecimal digits of each byte value.
+var hexPairs = func() (t [512]byte) {
+	const digits = "0123456789abcdef"
+	for i := range 256 {
+		t[2*i], t[2*i+1] = digits[i>>4], digits[i&0xf]
+	}
+	return t
+}()
+
+// putHex writes v into b as 16 hexadecimal digits, a byte at a time.
+func putHex(b []byte, v uint64) {
+	_ = b[15]
+	for i := 14; i >= 0; i -= 2 {
+		pair := hexPairs[2*(v&0xff):]
+		b[i], b[i+1] = pair[0], pair[1]
+		v >>= 8
+	}
+}
 
 // AccessLog gives every request an ID and logs one line for it on logger
 // (nil: slog.Default()), "request" with the method, the route pattern
@@ -104,13 +144,18 @@ func AccessLog(logger *slog.Logger, next http.Handler) http.Handler {
 	logger = slog.New(LogHandler(logger.Handler()))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		// One allocation for both.
-		x := &struct {
-			info RequestInfo
-			sw   StatusWriter
-		}{RequestInfo{ID: NewRequestID(r.Header.Get(RequestIDHeader))}, StatusWriter{ResponseWriter: w}}
+		var sent string
+		if v := r.Header[requestIDKey]; len(v) > 0 {
+			sent = v[0]
+		}
+		// Three allocations, and a generated ID's string: x, the
+		// context carrying its RequestInfo and the request carrying
+		// that.
+		x := &accessed{sw: StatusWriter{ResponseWriter: w}}
 		info, sw := &x.info, &x.sw
-		w.Header().Set(RequestIDHeader, info.ID)
+		info.ID = NewRequestID(sent)
+		x.echo[0] = info.ID
+		w.Header()[requestIDKey] = x.echo[:]
 		ctx := WithRequestInfo(r.Context(), info)
 		next.ServeHTTP(sw, r.WithContext(ctx))
 		level := slog.LevelInfo
@@ -137,8 +182,21 @@ func AccessLog(logger *slog.Logger, next http.Handler) http.Handler {
 	})
 }
 
+// accessed is what AccessLog keeps of a request, in one allocation: its
+// RequestInfo, the StatusWriter, and the value of the answer's
+// X-Request-ID.
+type accessed struct {
+	info RequestInfo
+	sw   StatusWriter
+	echo [1]string
+}
+
 // StatusWriter is an http.ResponseWriter that remembers the status its
-// handler sent, for middleware that logs or measures answers.
+// handler sent, for middleware that logs or measures answers. It hides
+// none of the optional interfaces of net/http's writer: it flushes
+// (http.Flusher), hijacks (http.Hijacker) and copies from a reader
+// (io.ReaderFrom) through the writer it wraps, and http.ResponseController
+// reaches that writer through Unwrap.
 type StatusWriter struct {
 	http.ResponseWriter
 	status int
@@ -173,6 +231,31 @@ func (s *StatusWriter) Write(b []byte) (int, error) {
 func (s *StatusWriter) Flush() {
 	_ = http.NewResponseController(s.ResponseWriter).Flush()
 }
+
+// Hijack hands the connection to the handler, as the writer's own Hijack
+// does; an error wrapping http.ErrNotSupported when the writer cannot
+// (HTTP/2). Status then reports what was sent before it (200 when
+// nothing was).
+func (s *StatusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return http.NewResponseController(s.ResponseWriter).Hijack()
+}
+
+// ReadFrom records an implicit 200, as Write does, and copies src into
+// the answer through the writer's own ReadFrom (net/http's sends a file
+// with sendfile), or through Write when it has none.
+func (s *StatusWriter) ReadFrom(src io.Reader) (int64, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	if rf, ok := s.ResponseWriter.(io.ReaderFrom); ok {
+		return rf.ReadFrom(src)
+	}
+	return io.Copy(writerOnly{s.ResponseWriter}, src)
+}
+
+// writerOnly hides all but Write, so that io.Copy does not come back to
+// ReadFrom.
+type writerOnly struct{ io.Writer }
 
 // Unwrap gives http.ResponseController the underlying writer.
 func (s *StatusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
