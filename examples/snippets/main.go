@@ -12,7 +12,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -24,12 +23,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
-	"github.com/go-drf/drf/contrib/sessions"
+	"github.com/go-drf/drf/contrib/project"
 	"github.com/go-drf/drf/framework"
-	"github.com/go-drf/drf/framework/authentication"
-	"github.com/go-drf/drf/framework/browsable"
 	"github.com/go-drf/drf/framework/generics"
-	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/pagination"
@@ -106,16 +102,13 @@ var (
 	})
 )
 
-// NewAPI is the tutorial's API on db, its sessions signed with secretKey
-// (Django's SECRET_KEY): its viewsets under a DefaultRouter.
-func NewAPI(db *sqlx.DB, secretKey string) http.Handler {
-	users := &auth.Users{DB: db}
-	logins := &sessions.Manager{DB: db, Users: users, SecretKey: secretKey}
-	api := framework.NewAPI(db, framework.Settings{
-		Authentication: framework.Authenticators(authentication.Session{Sessions: logins}, authentication.Basic{Users: auth.ModelBackend{Users: users}}),
-		Pagination:     &pagination.PageNumberPagination{}, PageSize: 10,
-		Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{CSRFToken: logins.Protection().Token}),
-	})
+// Project is the tutorial's project: its app, DRF's defaults with pages
+// of 10 (settings.py), and its viewsets under a DefaultRouter (urls.py).
+// startproject's SECRET_KEY is public; runserver takes $SECRET_KEY.
+var Project = project.Project{SecretKey: "django-insecure-snippets-tutorial", Apps: []*migrations.App{App},
+	Settings: framework.Settings{Pagination: &pagination.PageNumberPagination{}, PageSize: 10}, URLs: urls}
+
+func urls(api *framework.API, db *sqlx.DB) error {
 	snippets := &generics.ModelViewSet[Snippet]{}
 	snippets.Source, snippets.Serializer = queryset.MustSQL[Snippet](db, queryset.SQLConfig{}), snippetSerializer
 	snippets.Permissions = framework.Permissions(framework.IsAuthenticatedOrReadOnly{}, isOwnerOrReadOnly)
@@ -137,22 +130,7 @@ func NewAPI(db *sqlx.DB, secretKey string) http.Handler {
 		Renderers: framework.Renderers(framework.StaticHTMLRenderer{})})
 	router.Register("users", usersView, "user")
 	router.Mount(api)
-	api.Route("/api-auth", "rest_framework", func(api *framework.API) {
-		api.HandleHTTP("/login/", logins.LoginPage(), framework.Named("login"))
-		api.HandleHTTP("/logout/", logins.LogoutPage(), framework.Named("logout"))
-	})
-	return logins.Middleware(api)
+	return nil
 }
 
-func main() {
-	migs, err := App.Store()
-	if err != nil {
-		panic(err)
-	}
-	os.Exit(management.Main(os.Args[1:], management.Migrate(slices.Concat(auth.Migrations, sessions.Migrations, migs)...),
-		management.MakeMigrations(App), management.SQLMigrate(App),
-		auth.CreateSuperuserCommand(nil), management.Runserver(func(ctx context.Context, env *management.Env) (http.Handler, error) {
-			db, err := env.DB() // runserver reads SECRET_KEY, as Django's settings.py; startproject's key is public.
-			return NewAPI(db, cmp.Or(env.Var("SECRET_KEY"), "django-insecure-snippets-tutorial")), err
-		}, nil)))
-}
+func main() { os.Exit(Project.Main(os.Args[1:])) }
