@@ -61,6 +61,13 @@ type Paginator interface {
 	Paginate(r *request.Request, q query.Query) (Page, error)
 }
 
+// FilterBackend narrows or orders a list's query for one request (a
+// filter backend's filter_queryset): framework/filters has DRF's and
+// django-filter's.
+type FilterBackend interface {
+	Filter(r *request.Request, src query.Query) (query.Query, error)
+}
+
 // PaginatorSetup is implemented by styles whose configuration depends on
 // the settings (PAGE_SIZE) or can be wrong: registration calls Setup once
 // per view and uses the paginator it returns, with every default filled

@@ -54,6 +54,10 @@ func Renderers(r ...Renderer) List[Renderer] { return List[Renderer]{true, r} }
 // Parsers sets the body parsers (DEFAULT_PARSER_CLASSES, parser_classes).
 func Parsers(p ...request.Parser) List[request.Parser] { return List[request.Parser]{true, p} }
 
+// FilterBackends sets the filter backends, applied in order
+// (DEFAULT_FILTER_BACKENDS, filter_backends).
+func FilterBackends(b ...FilterBackend) List[FilterBackend] { return List[FilterBackend]{true, b} }
+
 // Versions sets the allowed versions (ALLOWED_VERSIONS, allowed_versions).
 func Versions(v ...string) List[string] { return List[string]{true, v} }
 
@@ -110,6 +114,10 @@ type Settings struct {
 	// NumProxies: NUM_PROXIES, how many proxies' X-Forwarded-For entries to
 	// trust when identifying clients; 0 trusts none.
 	NumProxies int
+
+	// FilterBackends: DEFAULT_FILTER_BACKENDS, the generic views' filter
+	// backends where a view sets none; unset gives none.
+	FilterBackends List[FilterBackend]
 
 	// Pagination: DEFAULT_PAGINATION_CLASS; nil gives none.
 	Pagination Paginator

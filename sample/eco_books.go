@@ -34,10 +34,10 @@ func (a *app) ecoBooksRoutes(api *framework.API) {
 		View:       framework.View{Name: "Filtered Book List"},
 		Source:     a.books,
 		Serializer: bookSerializer,
-		FilterBackends: []filters.Backend{
+		FilterBackends: framework.FilterBackends(
 			fs,
 			filters.OrderingFilter{Fields: []string{"rating", "created", "id"}},
 			filters.SearchFilter{Fields: []string{"title", "author"}},
-		},
+		),
 	}))
 }

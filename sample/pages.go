@@ -12,12 +12,12 @@ import (
 
 // bookList is a generic list view of the books, paginated in the given
 // style (framework.NoPagination: not at all) after the filter backends.
-func (a *app) bookList(name string, style framework.Paginator, backends ...filters.Backend) framework.View {
+func (a *app) bookList(name string, style framework.Paginator, backends ...framework.FilterBackend) framework.View {
 	return generics.ListAPIView(generics.GenericAPIView[Book]{
 		View:           framework.View{Name: name, Pagination: style},
 		Source:         a.books,
 		Serializer:     bookSerializer,
-		FilterBackends: backends,
+		FilterBackends: framework.FilterBackends(backends...),
 	})
 }
 

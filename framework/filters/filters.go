@@ -18,16 +18,11 @@ import (
 	"github.com/go-drf/drf/framework/request"
 )
 
-// Backend is a filter backend (filter_queryset).
-type Backend interface {
-	Filter(r *request.Request, src query.Query) (query.Query, error)
-}
-
 // Orderer is a backend that chooses an ordering (DRF's get_ordering):
 // generic list views mark the filtered source for CursorPagination, which
 // then pages in that ordering rather than its own.
 type Orderer interface {
-	Backend
+	framework.FilterBackend
 	Ordering(r *request.Request, src query.Query) []query.Order
 }
 

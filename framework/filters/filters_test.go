@@ -26,7 +26,7 @@ func req(query string) *request.Request {
 	return request.New(httptest.NewRequest("GET", "/?"+query, nil), request.Config{})
 }
 
-func list(t *testing.T, b filters.Backend, query string) string {
+func list(t *testing.T, b framework.FilterBackend, query string) string {
 	t.Helper()
 	var got queryset.Rows[row]
 	q, err := b.Filter(req(query), queryset.Into(rows, &got))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/filters"
 	"github.com/go-drf/drf/framework/query"
@@ -40,7 +41,7 @@ var bookSearch = filters.SearchFilter{Fields: []string{"title", "author"}}
 // exception handler renders it, and any other error as the 500 a view
 // answers with it.
 func booksView(books queryset.Source[qt.Book], fs filters.FilterSet, s filters.SearchFilter) func(rawQuery string) string {
-	backends := []filters.Backend{fs, filters.OrderingFilter{Fields: []string{"rating", "id"}}, s}
+	backends := []framework.FilterBackend{fs, filters.OrderingFilter{Fields: []string{"rating", "id"}}, s}
 	return func(rawQuery string) string {
 		var rows queryset.Rows[qt.Book]
 		q := queryset.Into(books, &rows)
@@ -210,7 +211,7 @@ func TestLimitsAreConfigurable(t *testing.T) {
 
 // outcome is the ids b narrows src to for the request ?rawQuery ("[1 2]"),
 // or "400 " and the body of the error refusing it.
-func outcome[T any](t *testing.T, b filters.Backend, src queryset.Source[T], rawQuery string, id func(*T) int64) string {
+func outcome[T any](t *testing.T, b framework.FilterBackend, src queryset.Source[T], rawQuery string, id func(*T) int64) string {
 	t.Helper()
 	var got queryset.Rows[T]
 	q, err := b.Filter(req(rawQuery), queryset.Into(src, &got))

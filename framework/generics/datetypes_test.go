@@ -63,7 +63,7 @@ func outings(t *testing.T, db *sqlx.DB, src queryset.Source[Outing]) *apitest.Cl
 	fs.Filters = append(fs.Filters, filters.Lookups("takes", filters.Text, query.Exact, query.GT)...)
 	fs.Filters = append(fs.Filters, filters.Lookups("photo", filters.Text, query.Exact)...)
 	list := generics.GenericAPIView[Outing]{Source: src, Serializer: outingSerializer,
-		FilterBackends: []filters.Backend{fs, filters.OrderingFilter{Fields: []string{"day", "at", "takes", "photo"}}}}
+		FilterBackends: framework.FilterBackends(fs, filters.OrderingFilter{Fields: []string{"day", "at", "takes", "photo"}})}
 	list.Name = "Outings"
 	if writes {
 		api.Handle("/outings/", generics.ListCreateAPIView(list))

@@ -50,8 +50,9 @@ type GenericAPIView[T any] struct {
 	// LookupURLKwarg is the chi URL parameter holding the lookup value
 	// (lookup_url_kwarg); "" gives "pk".
 	LookupURLKwarg string
-	// FilterBackends filter lists and lookups, in order (filter_backends).
-	FilterBackends []filters.Backend
+	// FilterBackends filter lists and lookups, in order (filter_backends);
+	// unset gives Settings.FilterBackends (DEFAULT_FILTER_BACKENDS).
+	FilterBackends framework.List[framework.FilterBackend]
 	// ContextValues, when set, gives the extra values of the serializers'
 	// context (DRF's get_serializer_context), which fields and validators
 	// read with a serializers.Key; nil leaves the request's context.
@@ -115,9 +116,15 @@ func (g *GenericAPIView[T]) lookupField() string {
 	return "id"
 }
 
-// Filters returns the filter backends (filter_backends), whose query
+// Filters returns the filter backends of v, the view compiled from g
+// (filter_backends, else DEFAULT_FILTER_BACKENDS), whose query
 // parameters the schema documents on list operations.
-func (g *GenericAPIView[T]) Filters() []filters.Backend { return g.FilterBackends }
+func (g *GenericAPIView[T]) Filters(v *framework.View) []framework.FilterBackend {
+	if g.FilterBackends.IsSet() {
+		return g.FilterBackends.Items()
+	}
+	return v.Global().FilterBackends.Items()
+}
 
 // GetSource returns the request's data source (get_queryset).
 func (g *GenericAPIView[T]) GetSource(r *request.Request) (queryset.Source[T], error) {
@@ -131,19 +138,19 @@ func (g *GenericAPIView[T]) GetSource(r *request.Request) (queryset.Source[T], e
 }
 
 // Query returns the request's source as a query whose fetches fill rows,
-// with the filter backends applied in order (get_queryset, then
+// with v's filter backends applied in order (get_queryset, then
 // filter_queryset).
-func (g *GenericAPIView[T]) Query(r *request.Request, rows *queryset.Rows[T]) (query.Query, error) {
+func (g *GenericAPIView[T]) Query(v *framework.View, r *request.Request, rows *queryset.Rows[T]) (query.Query, error) {
 	src, err := g.GetSource(r)
 	if err != nil {
 		return nil, err
 	}
-	return g.filter(r, queryset.Into(src, rows))
+	return g.filter(v, r, queryset.Into(src, rows))
 }
 
-// filter applies the filter backends to q, in order.
-func (g *GenericAPIView[T]) filter(r *request.Request, q query.Query) (query.Query, error) {
-	for _, b := range g.FilterBackends {
+// filter applies v's filter backends to q, in order.
+func (g *GenericAPIView[T]) filter(v *framework.View, r *request.Request, q query.Query) (query.Query, error) {
+	for _, b := range g.Filters(v) {
 		var err error
 		if q, err = b.Filter(r, q); err != nil {
 			return nil, err
@@ -193,12 +200,12 @@ func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T
 	}
 	field, value := g.lookupField(), chi.URLParam(r.Request, g.LookupParam())
 	var items []*T
-	if len(g.FilterBackends) == 0 {
+	if len(g.Filters(v)) == 0 {
 		items, err = src.Filter(field, value).Slice(r.Context(), 0, 1)
 	} else {
 		var rows queryset.Rows[T]
 		var q query.Query
-		if q, err = g.filter(r, queryset.Into(src, &rows)); err == nil {
+		if q, err = g.filter(v, r, queryset.Into(src, &rows)); err == nil {
 			_, err = q.Filter(field, value).Fetch(r.Context(), 0, 1)
 		}
 		items = rows.Items
@@ -312,7 +319,7 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 		st.ctx.Values = g.ContextValues(r)
 	}
 	rows := &st.rows
-	q, err := g.Query(r, rows)
+	q, err := g.Query(v, r, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +327,7 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 	if err != nil {
 		return nil, err
 	}
-	for _, b := range g.FilterBackends {
+	for _, b := range g.Filters(v) {
 		if _, ok := b.(filters.Orderer); ok {
 			q = pagination.FilterOrdered(q)
 			break

@@ -180,13 +180,13 @@ func TestListPaginatesOnlyWithAPaginator(t *testing.T) {
 func TestFiltersAndInjection(t *testing.T) {
 	s := newServer(t, 20)
 	v := s.view()
-	v.FilterBackends = []filters.Backend{
+	v.FilterBackends = framework.FilterBackends(
 		filters.OrderingFilter{Fields: []string{"title", "created", "id"}, Default: []string{"-created"}},
 		filters.SearchFilter{Fields: []string{"title", "author"}},
-	}
+	)
 	s.handle("/books/", generics.ListAPIView(v))
 	byRating := s.view()
-	byRating.FilterBackends = []filters.Backend{filters.OrderingFilter{Param: "o"}}
+	byRating.FilterBackends = framework.FilterBackends(filters.OrderingFilter{Param: "o"})
 	s.handle("/any/", generics.ListAPIView(byRating))
 	for _, c := range []struct {
 		query, want string
@@ -225,7 +225,7 @@ func TestOrderingFilterDrivesTheCursor(t *testing.T) {
 	cursor := &pagination.CursorPagination{PageSize: 3, Ordering: []string{"-created"}}
 	orderable := s.view()
 	orderable.Pagination = cursor
-	orderable.FilterBackends = []filters.Backend{filters.OrderingFilter{Fields: []string{"title", "created", "id"}, Default: []string{"-created"}}}
+	orderable.FilterBackends = framework.FilterBackends(filters.OrderingFilter{Fields: []string{"title", "created", "id"}, Default: []string{"-created"}})
 	s.handle("/orderable/", generics.ListAPIView(orderable))
 	fixed := s.view()
 	fixed.Pagination = cursor
@@ -349,10 +349,10 @@ type computed struct {
 func TestSliceSourceAndSQLSourceAgree(t *testing.T) {
 	s := newServer(t, 30)
 	s.s.Pagination = &pagination.PageNumberPagination{PageSize: 7}
-	backends := []filters.Backend{
+	backends := framework.FilterBackends(
 		filters.OrderingFilter{Fields: []string{"rating", "title", "created", "id"}, Default: []string{"-rating", "id"}},
 		filters.SearchFilter{Fields: []string{"title", "author", "owner"}},
-	}
+	)
 	fromSQL := s.view()
 	fromSQL.FilterBackends = backends
 	s.handle("/sql/", generics.ListAPIView(fromSQL))

@@ -31,7 +31,7 @@ func TestSearchedPagesFollowTheirLinks(t *testing.T) {
 	api.Handle("/notes/", generics.ListAPIView(generics.GenericAPIView[note]{
 		Source:         queryset.MustSlice(notes, query.Order{Field: "id"}),
 		Serializer:     serializers.MustNew[note](),
-		FilterBackends: []filters.Backend{filters.SearchFilter{Fields: []string{"title"}}},
+		FilterBackends: framework.FilterBackends(filters.SearchFilter{Fields: []string{"title"}}),
 	}))
 	c := apitest.New(t, api)
 	for search, want := range map[string][]int{
@@ -68,6 +68,47 @@ func TestSearchedPagesFollowTheirLinks(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("?search=%s: walked %v, want %v", search, got, want)
+		}
+	}
+}
+
+// DEFAULT_FILTER_BACKENDS: a view that sets no filter backends takes the
+// settings', for its lists, its detail lookups and its schema
+// parameters; one that sets an empty list has none, as a view with
+// filter_backends = [] in DRF.
+func TestDefaultFilterBackends(t *testing.T) {
+	notes := []note{{1, "go"}, {2, "python"}, {3, "golang"}}
+	api := framework.NewAPI(nil, framework.Settings{
+		FilterBackends: framework.FilterBackends(filters.SearchFilter{Fields: []string{"title"}}),
+	})
+	view := func(backends framework.List[framework.FilterBackend]) framework.View {
+		return generics.RetrieveAPIView(generics.GenericAPIView[note]{
+			Source:         queryset.MustSlice(notes, query.Order{Field: "id"}),
+			Serializer:     serializers.MustNew[note](),
+			FilterBackends: backends,
+		})
+	}
+	list := func(backends framework.List[framework.FilterBackend]) framework.View {
+		return generics.ListAPIView(generics.GenericAPIView[note]{
+			Source:         queryset.MustSlice(notes, query.Order{Field: "id"}),
+			Serializer:     serializers.MustNew[note](),
+			FilterBackends: backends,
+		})
+	}
+	var unset framework.List[framework.FilterBackend]
+	api.Handle("/default/", list(unset))
+	api.Handle("/default/{pk}/", view(unset))
+	api.Handle("/none/", list(framework.FilterBackends()))
+	api.Handle("/none/{pk}/", view(framework.FilterBackends()))
+	c := apitest.New(t, api)
+	for path, want := range map[string]string{
+		"/default/?search=go":   `[{"id":1,"title":"go"},{"id":3,"title":"golang"}]`,
+		"/none/?search=go":      `[{"id":1,"title":"go"},{"id":2,"title":"python"},{"id":3,"title":"golang"}]`,
+		"/default/2/?search=go": `{"detail":"No note matches the given query."}`,
+		"/none/2/?search=go":    `{"id":2,"title":"python"}`,
+	} {
+		if r := c.Get(path); r.Body != want {
+			t.Errorf("GET %s: %d %s, want %s", path, r.Status, r.Body, want)
 		}
 	}
 }

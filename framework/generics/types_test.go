@@ -66,7 +66,7 @@ func gadgets(t *testing.T, db *sqlx.DB) *apitest.Client {
 		Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{}),
 	})
 	list := generics.GenericAPIView[Gadget]{Source: src, Serializer: gadgetSerializer,
-		FilterBackends: []filters.Backend{filters.OrderingFilter{Fields: []string{"price", "code", "seen"}}, filters.SearchFilter{Fields: []string{"note", "nick"}}}}
+		FilterBackends: framework.FilterBackends(filters.OrderingFilter{Fields: []string{"price", "code", "seen"}}, filters.SearchFilter{Fields: []string{"note", "nick"}})}
 	list.Name = "Gadgets"
 	api.Handle("/gadgets/", generics.ListCreateAPIView(list))
 	detail := generics.GenericAPIView[Gadget]{Source: src, Serializer: gadgetSerializer, LookupField: "code", LookupURLKwarg: "code"}

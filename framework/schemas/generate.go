@@ -27,7 +27,6 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
-	"github.com/go-drf/drf/framework/filters"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/versioning"
@@ -91,7 +90,7 @@ type SessionNamer interface {
 // FiltersDescriber is a view Describer with filter backends, whose query
 // parameters list operations take (the generic views).
 type FiltersDescriber interface {
-	Filters() []filters.Backend
+	Filters(v *framework.View) []framework.FilterBackend
 }
 
 // Schemas of the error bodies every document holds.
@@ -279,7 +278,7 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	}
 	if list {
 		if fd, ok := v.Describer.(FiltersDescriber); ok {
-			for _, b := range fd.Filters() {
+			for _, b := range fd.Filters(v) {
 				if d, ok := b.(ParameterDescriber); ok {
 					op.Parameters = append(op.Parameters, fromPagination(d.SchemaParameters(v))...)
 				}

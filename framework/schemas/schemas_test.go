@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +60,7 @@ func api(t *testing.T) (*schemas.Generator, *framework.API) {
 		View: framework.View{Name: "Recent Notes", Description: "The latest notes first.",
 			Pagination: &pagination.CursorPagination{Ordering: []string{"-id"}}},
 		Source: src, Serializer: ser,
-		FilterBackends: []filters.Backend{filters.OrderingFilter{Fields: []string{"id"}}, filters.SearchFilter{Fields: []string{"text"}}},
+		FilterBackends: framework.FilterBackends(filters.OrderingFilter{Fields: []string{"id"}}, filters.SearchFilter{Fields: []string{"text"}}),
 	}))
 	api.Handle("/version/", framework.View{Name: "Version",
 		Versioning: versioning.QueryParameterVersioning{}, DefaultVersion: "v1",
@@ -290,5 +291,25 @@ func TestValidates(t *testing.T) {
 	_ = json.Unmarshal(got, &b)
 	if toJSON(t, a) != toJSON(t, b) {
 		t.Errorf("the YAML reads back differently:\n%s\n%s", want, bytes.TrimSpace(got))
+	}
+}
+
+// A list whose view sets no filter backends documents the parameters of
+// the settings' (DEFAULT_FILTER_BACKENDS).
+func TestDefaultFilterBackendsDocumented(t *testing.T) {
+	api := framework.NewAPI(nil, framework.Settings{
+		FilterBackends: framework.FilterBackends(filters.SearchFilter{Fields: []string{"text"}}),
+	})
+	api.Handle("/notes/", generics.ListAPIView(generics.GenericAPIView[Note]{
+		Source: queryset.MustSlice([]Note{{ID: 1, Text: "one"}}), Serializer: serializers.MustNew[Note](),
+	}))
+	doc := document(t, &schemas.Generator{Info: schemas.Info{Title: "Notes"}, API: api}, "")
+	params, _ := at(t, doc, "paths", "/notes/", "get", "parameters").([]any)
+	var names []string
+	for _, p := range params {
+		names = append(names, p.(map[string]any)["name"].(string))
+	}
+	if !slices.Contains(names, "search") {
+		t.Errorf("the list's parameters %v lack search", names)
 	}
 }
