@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/go-drf/drf/contrib/sessions/internal/djangohttp"
+	"github.com/go-drf/drf/contrib/internal/djangohttp"
 )
 
 // MinKeyLength is the length under which a session cookie names no

@@ -26,8 +26,8 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/internal/djangohttp"
 	"github.com/go-drf/drf/contrib/sessions/csrf"
-	"github.com/go-drf/drf/contrib/sessions/internal/djangohttp"
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-drf/drf/contrib/sessions/internal/djangohttp"
+	"github.com/go-drf/drf/contrib/internal/djangohttp"
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/random"

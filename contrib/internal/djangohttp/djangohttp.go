@@ -1,7 +1,7 @@
-// Package djangohttp writes the response headers that the sessions and the
-// CSRF protection share as Django's HttpResponse writes them: Set-Cookie
-// lines in Django's attribute order, and Vary patched as
-// django.utils.cache.patch_vary_headers does.
+// Package djangohttp writes the response headers that the contrib apps
+// (the sessions, the CSRF protection, corsheaders) share as Django's
+// HttpResponse writes them: Set-Cookie lines in Django's attribute order,
+// and Vary patched as django.utils.cache.patch_vary_headers does.
 package djangohttp
 
 import (
