@@ -5,34 +5,45 @@
 // per version, from files embedded in the binary, so that the pages make
 // no request beyond the server that serves them.
 //
-// The files are npm's swagger-ui-dist and redoc, pinned by
-// tools/apidocs/package-lock.json and copied into this package's assets/
-// folder by scripts/install-docs-assets before the build. A binary built
-// without them still runs: its pages answer 503 naming that command.
+// Every build has the files, with no install step: Swagger UI 5.29.1 from
+// the Go module github.com/swaggest/swgui (go.mod pins it), which ships it
+// gzipped, and npm's Redoc 2.5.4 bundle, which no maintained Go module
+// ships, gzipped in this package's assets/ folder with both projects'
+// licences (scripts/update-docs-assets rewrites them when upgrading). They
+// are served gzipped to the browsers that take it, as they are stored.
 package apidocs
 
 import (
+	"bytes"
 	"cmp"
+	"compress/gzip"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	swaggerui "github.com/swaggest/swgui/v5/static"
 
 	"github.com/go-drf/drf/framework"
-	"github.com/go-drf/drf/internal/rawjson"
 )
 
-// embedded holds assets/: the placeholder README.md, and the files the
-// install step adds.
+// embedded holds assets/: Redoc's bundle and the licences.
 //
 //go:embed assets
 var embedded embed.FS
-
-// InstallCommand installs the files the pages need, from the repository's root.
-const InstallCommand = "scripts/install-docs-assets"
 
 // ContentSecurityPolicy is the pages' Content-Security-Policy: they load
 // nothing from elsewhere (Redoc's footer would fetch its maker's logo
@@ -44,7 +55,7 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'unsafe-inl
 var (
 	swaggerFiles = []string{"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js"}
 	redocFiles   = []string{"redoc.standalone.js"}
-	// licenceFiles are the licences of the files, served too.
+	// licenceFiles are the licences of the files, served when present.
 	licenceFiles = []string{"swagger-ui.LICENSE", "swagger-ui.NOTICE", "swagger-ui-bundle.js.LICENSE.txt",
 		"redoc.LICENSE", "redoc.standalone.js.LICENSE.txt"}
 )
@@ -64,48 +75,160 @@ type Pages struct {
 	// the X-CSRFToken header of unsafe requests, so that a logged-in
 	// session may try them: "csrftoken" by default.
 	CSRFCookie string
-	// Files holds the files the pages load; nil gives the embedded ones.
+	// Files holds the files the pages load, each as NAME or gzipped as
+	// NAME.gz, and their licences; nil gives the embedded ones. Assets
+	// panics when one the pages load is missing, or a NAME.gz is not gzip.
 	Files fs.FS
 }
 
 // Register mounts the pages on api under prefix (which ends in "/"):
 // prefix+"swagger-ui/", prefix+"redoc/" and their files under
-// prefix+"assets/", named "swagger-ui", "redoc" and "docs-assets".
+// prefix+"assets/", named "swagger-ui", "redoc" and "docs-assets". Like
+// Assets, it panics, before mounting anything, when Files lacks a file.
 func (p Pages) Register(api *framework.API, prefix string) {
+	files := p.Assets()
 	api.HandleHTTP(prefix+"swagger-ui/", p.SwaggerUI(prefix+"assets/"), framework.Named("swagger-ui"))
 	api.HandleHTTP(prefix+"redoc/", p.Redoc(prefix+"assets/"), framework.Named("redoc"))
-	api.HandleHTTP(prefix+"assets/{file}", p.Assets(), framework.Named("docs-assets"))
+	api.HandleHTTP(prefix+"assets/{file}", files, framework.Named("docs-assets"))
 }
 
-// files is the folder of the assets.
-func (p Pages) files() fs.FS {
-	if p.Files != nil {
-		return p.Files
-	}
-	sub, err := fs.Sub(embedded, "assets")
-	if err != nil {
-		panic(err) // assets/ is embedded: it exists
-	}
-	return sub
+// asset is one file served, as stored: gzipped or not.
+type asset struct {
+	name, contentType string
+	content           []byte
+	// etag is the ETag of content.
+	etag string
+	// plain, for a gzipped file, is its content decompressed, once, for
+	// the clients that do not take gzip, and plainETag its ETag; nil for a
+	// file stored as is.
+	plain     func() []byte
+	plainETag string
 }
 
-// missing returns the first of names that the files lack, "" when none.
-func (p Pages) missing(names []string) string {
-	for _, n := range names {
-		if _, err := fs.Stat(p.files(), n); err != nil {
-			return n
+// serve answers the file, gzipped when it is stored so and r takes gzip,
+// with its type, an ETag, and 304 to a request whose If-None-Match has it.
+func (a *asset) serve(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", a.contentType)
+	h.Set("Cache-Control", "public, max-age=86400")
+	content, etag := a.content, a.etag
+	if a.plain != nil {
+		h.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r.Header.Values("Accept-Encoding")) {
+			h.Set("Content-Encoding", "gzip")
+		} else {
+			content, etag = a.plain(), a.plainETag
 		}
 	}
-	return ""
+	h.Set("ETag", etag)
+	http.ServeContent(w, r, a.name, time.Time{}, bytes.NewReader(content))
 }
 
-// unavailable answers 503 naming what is missing and the command that
-// installs it.
-func unavailable(w http.ResponseWriter, what string) {
-	body, _ := rawjson.Marshal(map[string]string{"detail": what + " is not installed in this binary: run " + InstallCommand + ", then build again."})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusServiceUnavailable)
-	_, _ = w.Write(body)
+// embeddedAssets are the embedded files, read once.
+var embeddedAssets = sync.OnceValues(func() (map[string]*asset, error) {
+	sub, err := fs.Sub(embedded, "assets")
+	if err != nil {
+		return nil, err
+	}
+	return readAssets(swaggerui.FS, sub)
+})
+
+// assets reads the files Assets serves: Files', or the embedded ones.
+func (p Pages) assets() (map[string]*asset, error) {
+	if p.Files != nil {
+		files, err := readAssets(p.Files)
+		if err != nil {
+			return nil, fmt.Errorf("Pages.Files: %w", err)
+		}
+		return files, nil
+	}
+	return embeddedAssets()
+}
+
+// readAssets reads the files the pages load, and the licences there are,
+// each from the first of sources that has it, as NAME.gz or NAME.
+func readAssets(sources ...fs.FS) (map[string]*asset, error) {
+	out := map[string]*asset{}
+	for _, name := range slices.Concat(swaggerFiles, redocFiles, licenceFiles) {
+		a, err := readAsset(sources, name)
+		if errors.Is(err, fs.ErrNotExist) && slices.Contains(licenceFiles, name) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[name] = a
+	}
+	return out, nil
+}
+
+// readAsset reads name from the first of sources that has it.
+func readAsset(sources []fs.FS, name string) (*asset, error) {
+	a := &asset{name: name, contentType: cmp.Or(mime.TypeByExtension(path.Ext(name)), "text/plain; charset=utf-8")}
+	for _, src := range sources {
+		var err error
+		if a.content, err = fs.ReadFile(src, name+".gz"); err == nil {
+			size, err := gunzippedSize(a.content)
+			if err != nil {
+				return nil, fmt.Errorf("%s.gz: %w", name, err)
+			}
+			a.etag, a.plainETag = etag(a.content, "-gzip"), etag(a.content, "")
+			a.plain = sync.OnceValue(func() []byte {
+				zr, _ := gzip.NewReader(bytes.NewReader(a.content)) // read whole by gunzippedSize
+				b := make([]byte, size)
+				_, _ = io.ReadFull(zr, b)
+				return b
+			})
+			return a, nil
+		}
+		if a.content, err = fs.ReadFile(src, name); err == nil {
+			a.etag = etag(a.content, "")
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: %w", name, fs.ErrNotExist)
+}
+
+// gunzippedSize reads gzipped content whole, and returns its size.
+func gunzippedSize(content []byte) (int64, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(content))
+	if err != nil {
+		return 0, err
+	}
+	return io.Copy(io.Discard, zr)
+}
+
+// etag is a strong ETag of content, its digest followed by suffix.
+func etag(content []byte, suffix string) string {
+	sum := sha256.Sum256(content)
+	return `"` + hex.EncodeToString(sum[:8]) + suffix + `"`
+}
+
+// acceptsGzip reports whether the Accept-Encoding values take gzip (RFC
+// 9110, 12.5.3): gzip, or else "*", listed with a weight above 0.
+func acceptsGzip(values []string) bool {
+	gz, star := -1.0, -1.0
+	for _, v := range values {
+		for item := range strings.SplitSeq(v, ",") {
+			coding, params, _ := strings.Cut(item, ";")
+			q := 1.0
+			if k, w, ok := strings.Cut(params, "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(w), 64); err == nil {
+					q = f
+				}
+			}
+			switch strings.ToLower(strings.TrimSpace(coding)) {
+			case "gzip", "x-gzip":
+				gz = q
+			case "*":
+				star = q
+			}
+		}
+	}
+	if gz >= 0 {
+		return gz > 0
+	}
+	return star > 0
 }
 
 // document is one document a page offers.
@@ -163,15 +286,20 @@ type swaggerConfig struct {
 	CSRFCookie   string  `json:"csrfCookie"`
 }
 
-// serve renders t for the page, or answers 503 or 404.
-func (p Pages) serve(w http.ResponseWriter, r *http.Request, t *template.Template, name, assets string, files []string) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
-		return
+// readOnly answers 405 to a request other than GET and HEAD, and
+// reports whether r is one of them.
+func readOnly(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
 	}
-	if f := p.missing(files); f != "" {
-		unavailable(w, name+" ("+f+")")
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+	return false
+}
+
+// serve renders t for the page, or answers 405 or 404.
+func (p Pages) serve(w http.ResponseWriter, r *http.Request, t *template.Template, assets string) {
+	if !readOnly(w, r) {
 		return
 	}
 	cur, ok := p.chosen(r)
@@ -192,7 +320,7 @@ func (p Pages) serve(w http.ResponseWriter, r *http.Request, t *template.Templat
 // ?version=V opens version V's document; a list at the top switches.
 func (p Pages) SwaggerUI(assets string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.serve(w, r, swaggerPage, "Swagger UI", assets, swaggerFiles)
+		p.serve(w, r, swaggerPage, assets)
 	})
 }
 
@@ -200,26 +328,29 @@ func (p Pages) SwaggerUI(assets string) http.Handler {
 // shows version V's document; links at the top switch.
 func (p Pages) Redoc(assets string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.serve(w, r, redocPage, "Redoc", assets, redocFiles)
+		p.serve(w, r, redocPage, assets)
 	})
 }
 
 // Assets serves the pages' files and their licences: the route's {file}
-// parameter, or the path's last segment. They are cached for a day.
+// parameter, or the path's last segment. They are cached for a day. It
+// reads them once, and panics naming the file when Files lacks one the
+// pages load or holds a NAME.gz that is not gzip.
 func (p Pages) Assets() http.Handler {
-	served := slices.Concat(swaggerFiles, redocFiles, licenceFiles)
+	files, err := p.assets()
+	if err != nil {
+		panic("apidocs: " + err.Error())
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := cmp.Or(r.PathValue("file"), path.Base(r.URL.Path))
-		if !slices.Contains(served, name) {
+		if !readOnly(w, r) {
+			return
+		}
+		a, ok := files[cmp.Or(r.PathValue("file"), path.Base(r.URL.Path))]
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		if p.missing([]string{name}) != "" {
-			unavailable(w, name)
-			return
-		}
-		w.Header().Set("Cache-Control", "public, max-age=86400")
-		http.ServeFileFS(w, r, p.files(), name)
+		a.serve(w, r)
 	})
 }
 
