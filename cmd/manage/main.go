@@ -26,7 +26,8 @@
 // ("redis://host:6379/0") gives them one throttle cache (else each counts
 // in its own memory). runserver migrates it and, when it has no users
 // yet, loads the demo data, so `go run ./cmd/manage runserver` works on a
-// fresh checkout. $SAMPLE_REMOTE_USER_HEADER names the header an
+// fresh checkout; it prints each migration it applies and the loading,
+// as it runs them. $SAMPLE_REMOTE_USER_HEADER names the header an
 // authenticating proxy sets for /auth/remote-user/ (off when unset).
 // $ALLOWED_HOSTS, comma-separated, lists the host names served (Django's
 // ALLOWED_HOSTS: "api.example.org,.example.org"); else this machine's
@@ -57,10 +58,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/apikey"
 	"github.com/go-drf/drf/contrib/auth"
@@ -176,7 +181,7 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 	if err := tel.ObservePool(db.DB); err != nil {
 		return nil, err
 	}
-	if err := sample.Migrate(ctx, db); err != nil {
+	if err := migrate(ctx, env.Stdout, db); err != nil {
 		return nil, err
 	}
 	var users int
@@ -184,14 +189,17 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 		return nil, err
 	}
 	if users == 0 {
+		fmt.Fprintf(env.Stdout, "Loading the demo data: users admin, alice and bob, %d books...", sample.DefaultBooks)
 		switch err := sample.Seed(ctx, db, sample.DefaultBooks); {
 		case store.IsUniqueViolation(err):
 			// Another instance, started at the same moment on the same
 			// empty database, loaded the demo data first.
+			fmt.Fprintln(env.Stdout, " OK (by another instance)")
 		case err != nil:
+			fmt.Fprintln(env.Stdout, " FAILED")
 			return nil, err
 		default:
-			fmt.Fprintf(env.Stdout, "Loaded the demo data: users admin, alice and bob, %d books.\n", sample.DefaultBooks)
+			fmt.Fprintln(env.Stdout, " OK")
 		}
 	}
 	opts := []sample.Option{sample.Logger(env.Logger), sample.Observer(tel.Observer()), sample.Stopping(ctx), sample.Compatibility(level)}
@@ -225,6 +233,29 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 		return nil, err
 	}
 	return tel.Middleware(h), nil
+}
+
+// migrate applies the sample's migrations that db does not record yet,
+// one at a time, reporting each as Django's migrate does:
+// "Applying auth.0001_initial... OK".
+func migrate(ctx context.Context, w io.Writer, db *sqlx.DB) error {
+	migs := sample.Migrations()
+	todo, err := store.Unapplied(ctx, db, migs...)
+	if err != nil {
+		return err
+	}
+	for _, m := range migs {
+		if !slices.Contains(todo, m.String()) {
+			continue
+		}
+		fmt.Fprintf(w, "Applying %s...", m)
+		if _, err := store.Migrate(ctx, db, m); err != nil {
+			fmt.Fprintln(w, " FAILED")
+			return err
+		}
+		fmt.Fprintln(w, " OK")
+	}
+	return nil
 }
 
 // passwordHashers are $PASSWORD_HASHERS, with the parameters of the

@@ -19,6 +19,7 @@ import (
 
 	"github.com/go-drf/drf/framework/schemas/schematest"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/sample"
 )
 
 // manageBin is the manage binary, built once for all tests.
@@ -81,8 +82,8 @@ func freeAddr(t *testing.T) string {
 }
 
 // TestRunserverOnAFreshDirectory is `manage runserver ADDR` with nothing
-// prepared: it creates db.sqlite3, migrates, loads the demo data, answers
-// within seconds, and stops cleanly on SIGINT.
+// prepared: it creates db.sqlite3, migrates and loads the demo data,
+// printing each step, answers within seconds, and stops cleanly on SIGINT.
 func TestRunserverOnAFreshDirectory(t *testing.T) {
 	dir, addr := t.TempDir(), freeAddr(t)
 	cmd := command(dir, "runserver", addr)
@@ -162,9 +163,15 @@ func TestRunserverOnAFreshDirectory(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "db.sqlite3")); err != nil {
 		t.Errorf("no db.sqlite3 in the working directory: %v", err)
 	}
-	if !strings.Contains(out.String(), "Loaded the demo data") || !strings.Contains(out.String(), "http://"+addr+"/") ||
+	// It tells each migration and the loading, as Django's migrate does.
+	var progress strings.Builder
+	for _, m := range sample.Migrations() {
+		fmt.Fprintf(&progress, "Applying %s... OK\n", m)
+	}
+	progress.WriteString("Loading the demo data: users admin, alice and bob, 100 books... OK\n")
+	if !strings.HasPrefix(out.String(), progress.String()) || !strings.Contains(out.String(), "http://"+addr+"/") ||
 		!strings.Contains(out.String(), "development key: set SECRET_KEY") {
-		t.Errorf("runserver's output does not tell the data, the address and the development key:\n%s", out.String())
+		t.Errorf("runserver's output does not tell the migrations, the data, the address and the development key:\n%s", out.String())
 	}
 }
 
