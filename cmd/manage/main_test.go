@@ -19,6 +19,7 @@ import (
 
 	"github.com/go-drf/drf/framework/schemas/schematest"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
 )
 
@@ -371,5 +372,26 @@ func TestGenerateSchema(t *testing.T) {
 	}
 	if _, stderr, code := run(t, dir, "generateschema", "--format", "xml"); code != 2 || !strings.Contains(stderr, `unknown format "xml"`) {
 		t.Errorf("an unknown format: %d %s", code, stderr)
+	}
+}
+
+// Built without cgo (CGO_ENABLED=0, no C compiler), the program runs on
+// PostgreSQL, and refuses an SQLite database with a message that names
+// cgo, where the build used to fail with "undefined: sqlite3.Error".
+func TestWithoutCgo(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "manage-nocgo")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
+	}
+	lite := exec.Command(bin, "--database", "sqlite:///"+filepath.Join(t.TempDir(), "db.sqlite3"), "migrate")
+	out, err := lite.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "SQLite needs cgo, and this program was built with CGO_ENABLED=0") {
+		t.Errorf("migrate on SQLite without cgo: %v\n%s", err, out)
+	}
+	pg := exec.Command(bin, "--database", testservers.Postgres(t), "migrate")
+	if out, err := pg.CombinedOutput(); err != nil || !strings.Contains(string(out), "Applying auth.0001_initial... OK") {
+		t.Errorf("migrate on PostgreSQL without cgo: %v\n%s", err, out)
 	}
 }

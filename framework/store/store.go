@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/mattn/go-sqlite3"
 )
 
 // DriverName is the database/sql driver of SQLite databases.
@@ -71,7 +70,11 @@ func openSQLite(dsn string, o Options) (*sqlx.DB, error) {
 	if strings.Contains(path, "?") {
 		sep = "&"
 	}
-	db := sqlx.NewDb(o.openDB(dsnConnector{path + sep + strings.Join(params, "&"), &sqlite3.SQLiteDriver{}}), DriverName)
+	drv, err := sqliteDriver()
+	if err != nil {
+		return nil, err
+	}
+	db := sqlx.NewDb(o.openDB(dsnConnector{path + sep + strings.Join(params, "&"), drv}), DriverName)
 	if memory {
 		db.SetMaxOpenConns(1)
 		db.SetMaxIdleConns(1)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jmoiron/sqlx"
-	"github.com/mattn/go-sqlite3"
 )
 
 // MaxAttempts bounds how often InTx runs a transaction that the database
@@ -122,12 +121,20 @@ func commitStatus(ctx context.Context, db *sqlx.DB, xid string, started time.Tim
 // IsBusy reports whether err is SQLite's "database is locked" (SQLITE_BUSY)
 // or "table is locked" (SQLITE_LOCKED): the operation may succeed if retried.
 func IsBusy(err error) bool {
-	var e sqlite3.Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	return e.Code == sqlite3.ErrBusy || e.Code == sqlite3.ErrLocked
+	code, _, _, ok := sqliteError(err)
+	return ok && (code == sqliteBusy || code == sqliteLocked)
 }
+
+// SQLite's result codes that this package tells apart
+// (https://www.sqlite.org/rescode.html).
+const (
+	sqliteBusy                = 5
+	sqliteLocked              = 6
+	sqliteConstraintFK        = 787  // SQLITE_CONSTRAINT_FOREIGNKEY
+	sqliteConstraintPK        = 1555 // SQLITE_CONSTRAINT_PRIMARYKEY
+	sqliteConstraintUnique    = 2067 // SQLITE_CONSTRAINT_UNIQUE
+	sqliteUniqueFailedMessage = "UNIQUE constraint failed: "
+)
 
 // PostgreSQL's SQLSTATE codes that this package tells apart.
 const (
@@ -164,12 +171,8 @@ func IsUniqueViolation(err error) bool {
 	if pgCode(err) == pgUniqueViolation {
 		return true
 	}
-	var e sqlite3.Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	return e.ExtendedCode == sqlite3.ErrConstraintUnique ||
-		e.ExtendedCode == sqlite3.ErrConstraintPrimaryKey
+	_, ext, _, ok := sqliteError(err)
+	return ok && (ext == sqliteConstraintUnique || ext == sqliteConstraintPK)
 }
 
 // UniqueViolationColumns returns the columns of the UNIQUE constraint err
@@ -179,16 +182,16 @@ func IsUniqueViolation(err error) bool {
 func UniqueViolationColumns(err error) []string {
 	var text string
 	var pg *pgconn.PgError
-	var lite sqlite3.Error
+	_, ext, msg, lite := sqliteError(err)
 	switch {
 	case errors.As(err, &pg) && pg.Code == pgUniqueViolation:
 		rest, ok := strings.CutPrefix(pg.Detail, "Key (")
 		if text, _, ok = strings.Cut(rest, ")="); !ok {
 			return nil
 		}
-	case errors.As(err, &lite) && lite.ExtendedCode == sqlite3.ErrConstraintUnique:
+	case lite && ext == sqliteConstraintUnique:
 		var ok bool
-		if _, text, ok = strings.Cut(lite.Error(), "UNIQUE constraint failed: "); !ok {
+		if _, text, ok = strings.Cut(msg, sqliteUniqueFailedMessage); !ok {
 			return nil
 		}
 	default:
@@ -220,14 +223,11 @@ const pgForeignKeyViolation = "23503"
 // foreign key names no row of the table it references.
 func IsForeignKeyViolation(err error) bool {
 	var pg *pgconn.PgError
-	var lite sqlite3.Error
-	switch {
-	case errors.As(err, &pg):
+	if errors.As(err, &pg) {
 		return pg.Code == pgForeignKeyViolation
-	case errors.As(err, &lite):
-		return lite.ExtendedCode == sqlite3.ErrConstraintForeignKey
 	}
-	return false
+	_, ext, _, ok := sqliteError(err)
+	return ok && ext == sqliteConstraintFK
 }
 
 // ForeignKeyViolationColumn returns the column of the foreign key err
