@@ -104,3 +104,20 @@ func RepercentBrokenUnicode(path string) string {
 	}
 	return b.String()
 }
+
+// filepathSafe is filepath_to_uri's safe argument.
+var filepathSafe = quoteSafe("/~!*()'")
+
+// FilepathToURI is Django's filepath_to_uri: a storage name written into a
+// URL, "\" made "/" and every byte escaped but letters, digits and
+// "/~!*()'_.-" (how FileSystemStorage.url quotes a name).
+func FilepathToURI(path string) string {
+	return quote(strings.ReplaceAll(path, `\`, "/"), filepathSafe)
+}
+
+// slashSafe is urllib.parse.quote's default safe argument.
+var slashSafe = quoteSafe("/")
+
+// Quote is Python's urllib.parse.quote(s): every UTF-8 byte escaped but
+// letters, digits and "/_.-~".
+func Quote(s string) string { return quote(s, slashSafe) }
