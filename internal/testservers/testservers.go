@@ -2,8 +2,9 @@
 // deployment need: PostgreSQL clusters (Debian's postgresql package,
 // initdb and postgres into a temporary directory, as the "postgres" user
 // when the tests run as root), PgBouncer in front of one (Debian's
-// pgbouncer, in transaction pooling mode) and redis-server instances, each
-// on a free port of 127.0.0.1. No test talks to a mock of any of them.
+// pgbouncer, in transaction pooling mode), redis-server instances and S3
+// servers (versitygw over a temporary directory), each on a free port of
+// 127.0.0.1. No test talks to a mock of any of them.
 //
 // A test package that uses it runs its tests through Main, which stops
 // every server when they end:
@@ -12,7 +13,8 @@
 //
 // When a server's program is not installed the test is skipped with a
 // message, unless CI_REQUIRE_POSTGRES=1 (CI_REQUIRE_REDIS=1) is set, as
-// CI sets it: then the test fails. scripts/install-test-deps installs them.
+// CI sets it, and CI_REQUIRE_S3=1 for versitygw: then the test fails.
+// scripts/install-test-deps installs them.
 package testservers
 
 import (
