@@ -232,10 +232,12 @@ func (c *CORS) Middleware(next http.Handler) http.Handler {
 			return
 		}
 		a := c.answers.Get().(*answer)
-		a.ResponseWriter, a.r, a.done = w, r, false
+		a.r = r
+		a.Reset(w, a)
 		next.ServeHTTP(a, r)
-		a.finish()
-		a.ResponseWriter, a.r = nil, nil
+		a.Finish()
+		a.Reset(nil, nil)
+		a.r = nil
 		c.answers.Put(a)
 	})
 }
@@ -313,39 +315,10 @@ func (c *CORS) allowed(o string, u splitURL) bool {
 // answer writes an answer through Middleware, adding the CORS headers
 // when the header is written.
 type answer struct {
-	http.ResponseWriter
-	c    *CORS
-	r    *http.Request
-	done bool
+	djangohttp.Answer
+	c *CORS
+	r *http.Request
 }
 
-// WriteHeader completes the header before a final status.
-func (a *answer) WriteHeader(code int) {
-	if code >= 200 {
-		a.finish()
-	}
-	a.ResponseWriter.WriteHeader(code)
-}
-
-// Write completes the header before the body's first bytes.
-func (a *answer) Write(b []byte) (int, error) {
-	a.finish()
-	return a.ResponseWriter.Write(b)
-}
-
-// Flush completes the header, then flushes.
-func (a *answer) Flush() {
-	a.finish()
-	_ = http.NewResponseController(a.ResponseWriter).Flush()
-}
-
-// Unwrap gives http.ResponseController the underlying writer.
-func (a *answer) Unwrap() http.ResponseWriter { return a.ResponseWriter }
-
-// finish adds the CORS headers once.
-func (a *answer) finish() {
-	if !a.done {
-		a.done = true
-		a.c.addHeaders(a.Header(), a.r)
-	}
-}
+// ProcessResponse adds the CORS headers.
+func (a *answer) ProcessResponse(h http.Header) { a.c.addHeaders(h, a.r) }

@@ -22,13 +22,14 @@ const MinKeyLength = 8
 // there (Logout, a changed password). A login sets a new cookie instead.
 func (m *Manager) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a := &answer{ResponseWriter: w, m: m}
+		a := &answer{m: m}
+		a.Reset(w, a)
 		if c, err := r.Cookie(m.cookieName()); err == nil {
 			a.empty = len(c.Value) < MinKeyLength
 			r = r.WithContext(context.WithValue(r.Context(), answerKey{}, a))
 		}
 		next.ServeHTTP(a, r)
-		a.finish()
+		a.Finish()
 	})
 }
 
@@ -39,41 +40,18 @@ type answerKey struct{}
 // middleware knows of the request's session cookie; it is in the
 // request's context when the request has one.
 type answer struct {
-	http.ResponseWriter
+	djangohttp.Answer
 	m *Manager
 	// empty is Django's SessionBase.is_empty for the request's cookie: it
 	// names no session (as far as known yet).
 	empty bool
-	done  bool
 }
 
-// WriteHeader completes the header before a final status.
-func (a *answer) WriteHeader(code int) {
-	if code >= 200 {
-		a.finish()
-	}
-	a.ResponseWriter.WriteHeader(code)
-}
-
-// Write completes the header before the body's first bytes.
-func (a *answer) Write(b []byte) (int, error) {
-	a.finish()
-	return a.ResponseWriter.Write(b)
-}
-
-// Unwrap gives http.ResponseController the underlying writer.
-func (a *answer) Unwrap() http.ResponseWriter { return a.ResponseWriter }
-
-// finish adds the middleware's headers once, as Django's process_response
-// of the CSRF then the session middleware: Vary: Cookie when the CSRF
-// cookie is set, the session cookie's deletion and Vary: Cookie when the
-// session is empty.
-func (a *answer) finish() {
-	if a.done {
-		return
-	}
-	a.done = true
-	h := a.Header()
+// ProcessResponse adds the middleware's headers, as Django's
+// process_response of the CSRF then the session middleware: Vary: Cookie
+// when the CSRF cookie is set, the session cookie's deletion and Vary:
+// Cookie when the session is empty.
+func (a *answer) ProcessResponse(h http.Header) {
 	if a.m.Protection().SetsCookie(h) {
 		djangohttp.PatchVary(h, "Cookie")
 	}

@@ -176,3 +176,22 @@ type discard struct{ h http.Header }
 func (d *discard) Header() http.Header         { return d.h }
 func (d *discard) Write(p []byte) (int, error) { return len(p), nil }
 func (d *discard) WriteHeader(int)             {}
+
+// A handler that flushes before writing (a streamed answer) still gets
+// the middleware's headers: the cookie that names no session is deleted.
+func TestMiddlewareHeadersBeforeAFlush(t *testing.T) {
+	m := &sessions.Manager{SecretKey: "k"}
+	h := m.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := http.NewResponseController(w).Flush(); err != nil {
+			t.Error(err)
+		}
+		_, _ = w.Write([]byte("streamed"))
+	}))
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Header.Set("Cookie", "sessionid=abc")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if got := w.Result().Header.Values("Set-Cookie"); !slices.Equal(got, []string{deleted}) || w.Result().Header.Get("Vary") != "Cookie" {
+		t.Errorf("after a flush: Set-Cookie %q, Vary %q", got, w.Result().Header.Get("Vary"))
+	}
+}
