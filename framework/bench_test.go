@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -269,10 +270,69 @@ func benchDB(b *testing.B, n int) (*sqlx.DB, string) {
 	return db, tok.Key
 }
 
+// sampleTargets are the load benchmark's requests (bench/run), and whether
+// each carries alice's token.
+var sampleTargets = []struct {
+	name, target string
+	token        bool
+}{
+	{"page-number+token", "/pages/page-number/?page=3", true},
+	{"cursor", "/pages/cursor/?cursor=cD0yMDI0LTAxLTAxKzEwJTNBMDAlM0EwMCUyQjAwJTNBMDA%3D", false},
+	{"limit-offset", "/pages/limit-offset/?offset=900", false},
+	{"detail", "/books/1/", false},
+}
+
 // BenchmarkSample serves the load benchmark's requests (bench/run) through
 // the whole sample service (router, security headers, its three schemes)
 // over SQLite with 1,000 books.
 func BenchmarkSample(b *testing.B) {
+	h, key := benchSample(b)
+	for _, c := range sampleTargets {
+		b.Run(c.name, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8000"+c.target, nil)
+			if c.token {
+				req.Header.Set("Authorization", "Token "+key)
+			}
+			serve(b, h, req)
+		})
+	}
+}
+
+// BenchmarkServed is BenchmarkSample over TCP: through net/http's server
+// and AccessLog, as runserver serves the sample (without its framing
+// listener). Its allocations are the client's and the server's together.
+func BenchmarkServed(b *testing.B) {
+	h, key := benchSample(b)
+	srv := httptest.NewServer(framework.AccessLog(slog.New(slog.DiscardHandler), h))
+	b.Cleanup(srv.Close)
+	for _, c := range sampleTargets {
+		b.Run(c.name, func(b *testing.B) {
+			req, err := http.NewRequest(http.MethodGet, srv.URL+c.target, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if c.token {
+				req.Header.Set("Authorization", "Token "+key)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := srv.Client().Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					b.Fatalf("status %d", resp.StatusCode)
+				}
+			}
+		})
+	}
+}
+
+// benchSample is the sample service over SQLite with 1,000 books, and
+// alice's token.
+func benchSample(b *testing.B) (http.Handler, string) {
 	ctx := context.Background()
 	db, err := store.Open(filepath.Join(b.TempDir(), "sample.sqlite3"))
 	if err != nil {
@@ -297,20 +357,7 @@ func BenchmarkSample(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct{ name, target, key string }{
-		{"page-number+token", "/pages/page-number/?page=3", tok.Key},
-		{"cursor", "/pages/cursor/?cursor=cD0yMDI0LTAxLTAxKzEwJTNBMDAlM0EwMCUyQjAwJTNBMDA%3D", ""},
-		{"limit-offset", "/pages/limit-offset/?offset=900", ""},
-		{"detail", "/books/1/", ""},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8000"+c.target, nil)
-			if c.key != "" {
-				req.Header.Set("Authorization", "Token "+c.key)
-			}
-			serve(b, h, req)
-		})
-	}
+	return h, tok.Key
 }
 
 // appended writes itself, as pagination envelopes do.
