@@ -89,12 +89,32 @@ func (c *handler) finalize(w http.ResponseWriter, x *exchange, resp *Response) {
 		vals = append(vals, ct)
 		h["Content-Type"] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
-	vals = append(vals, strconv.Itoa(len(body)))
-	h["Content-Length"] = vals[len(vals)-1 : len(vals) : len(vals)]
+	if lengthByServer(r.Request, len(body)) {
+		delete(h, "Content-Length") // one the view's headers carried
+	} else {
+		vals = append(vals, strconv.Itoa(len(body)))
+		h["Content-Length"] = vals[len(vals)-1 : len(vals) : len(vals)]
+	}
 	w.WriteHeader(resp.Status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
+}
+
+// serverBuffered is what net/http's server holds of an answer's body
+// before it sends the header (its bufferBeforeChunkingSize).
+const serverBuffered = 2048
+
+// lengthByServer reports whether net/http's server will send the answer's
+// Content-Length itself: it does, with the value DRF sends, when the
+// handler returns having written the whole body (n bytes, not for HEAD)
+// into its buffer. Left to the server, the header stays out of the
+// answer's header map, which then holds eight names with runserver's
+// X-Request-ID; a ninth makes it a table, and net/http copies and sorts
+// the map for every answer (docs/performance.md). Outside a server (an
+// httptest.ResponseRecorder) the header is set.
+func lengthByServer(r *http.Request, n int) bool {
+	return n <= serverBuffered && r.Method != http.MethodHead && r.Context().Value(http.ServerContextKey) != nil
 }
 
 // varyValue is the one Vary line Django's patch_vary_headers leaves: the
