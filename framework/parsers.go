@@ -32,6 +32,8 @@ func (JSONParser) MediaType() string { return "application/json" }
 // one json.loads raises (pycompat.JSONLoadsError), with its position.
 // Go's decoder decodes; Python's words are found only for a body it
 // refuses, or that has an integer too long for Python (which Go takes).
+// A string keeps a lone surrogate escape ("\ud800") as Python's str
+// does, in WTF-8 (pycompat.JSONLoads).
 func (JSONParser) Parse(body io.Reader, params map[string]string) (any, error) {
 	b, err := io.ReadAll(body)
 	if err != nil {
@@ -58,6 +60,11 @@ func (JSONParser) Parse(body io.Reader, params map[string]string) (any, error) {
 		if pyErr := pycompat.JSONLoadsError(text); pyErr != nil {
 			err = pyErr
 		}
+	}
+	if err == nil && pycompat.HasLoneSurrogate(text) {
+		// Python's str keeps a lone surrogate, which Go's decoder makes
+		// U+FFFD: DRF's CharField refuses it.
+		v, err = pycompat.JSONLoads(text)
 	}
 	if err != nil {
 		return nil, jsonError(err)
