@@ -10,10 +10,10 @@ import (
 // the OpenAPI schema and the browsable page's forms are built from it.
 // Generic views and viewsets are Describers of their views.
 type Describer interface {
-	// SerializerOf describes the serializer of r's bodies (DRF's
-	// get_serializer_class), nil when the view has none; r's method and
-	// version are the ones to describe.
-	SerializerOf(r *request.Request) (*SerializerDescription, error)
+	// SerializerOf describes the serializer of r's bodies to v (DRF's
+	// get_serializer_class), nil when the view has none; r's method (and
+	// so v.Action(r)) and version are the ones to describe.
+	SerializerOf(v *View, r *request.Request) (*SerializerDescription, error)
 	// Allows reports whether r's user may send method to v: the view's
 	// permissions and, on an item's route, its object permissions (DRF's
 	// show_form_for_method). Denials are false with no error.
@@ -76,7 +76,7 @@ type FieldDescription struct {
 // disabled. It may query the database; the browsable page asks once per
 // field and page.
 type RelatedLister interface {
-	RelatedChoices(r *request.Request, field string) ([]Choice, error)
+	RelatedChoices(v *View, r *request.Request, field string) ([]Choice, error)
 }
 
 // RelatedCutoff is the value of the disabled choice that ends a related

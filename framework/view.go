@@ -59,6 +59,14 @@ type View struct {
 	// Describer tells what the view reads and answers, for the schema and
 	// the browsable page's forms; generic views and viewsets set it.
 	Describer Describer
+	// Actions names the action each HTTP method serves (DRF's action_map:
+	// "GET" is "list" on a viewset's list route); routers and generic
+	// views set it, Action reads it.
+	Actions map[string]ViewAction
+	// ExtraActions are the viewset's extra actions of the route's kind
+	// (list or detail), for the browsable page's Extra Actions menu
+	// (DRF's get_extra_action_url_map); routers set it.
+	ExtraActions []ExtraAction
 	// Schema overrides or extends the view's operations in OpenAPI
 	// documents, by HTTP method ("" for all): drf-spectacular's
 	// extend_schema.

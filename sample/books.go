@@ -62,7 +62,7 @@ var (
 )
 
 // versionedSerializer picks the serializer of the request's version.
-func versionedSerializer(r *request.Request) *serializers.Serializer[Book] {
+func versionedSerializer(_ *framework.View, r *request.Request) *serializers.Serializer[Book] {
 	if r.Version() == "v2" {
 		return bookV2Serializer
 	}

@@ -33,9 +33,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
@@ -138,6 +142,9 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 		p.LoginURL = withNext(cmp.Or(rd.LoginURL, DefaultLoginURL), r.URL.Path)
 	}
 	p.Breadcrumbs = breadcrumbs(r, formatParam)
+	if resp.Status != http.StatusUnauthorized && resp.Status != http.StatusForbidden {
+		p.ExtraActions = extraActions(v, r)
+	}
 	if err := p.addForms(v, r, resp, body); err != nil {
 		return nil, err
 	}
@@ -151,6 +158,33 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 		resp.Status = http.StatusOK
 	}
 	return b.Bytes(), nil
+}
+
+// extraActions links the view's extra actions, reversed with r's URL
+// parameters in r's namespace; an action they do not reverse is left out
+// (DRF's get_extra_action_url_map).
+func extraActions(v *framework.View, r *request.Request) []link {
+	if len(v.ExtraActions) == 0 {
+		return nil
+	}
+	ns := ""
+	if m, ok := reverse.MatchOf(r.Request); ok && m.Namespace != "" {
+		ns = m.Namespace + ":"
+	}
+	var params map[string]string
+	if rc := chi.RouteContext(r.Context()); rc != nil && len(rc.URLParams.Keys) > 0 {
+		params = make(map[string]string, len(rc.URLParams.Keys))
+		for i, k := range rc.URLParams.Keys {
+			params[k] = rc.URLParams.Values[i]
+		}
+	}
+	var links []link
+	for _, a := range v.ExtraActions {
+		if u, err := reverse.Reverse(ns+a.Route, params, r); err == nil {
+			links = append(links, link{Text: a.Name, URL: u})
+		}
+	}
+	return links
 }
 
 // pageData is what page.html shows.
@@ -170,6 +204,8 @@ type pageData struct {
 	Body     []link
 	// Username is set when the user is authenticated; LoginURL otherwise.
 	Username, LoginURL, LogoutURL string
+	// ExtraActions is the Extra Actions menu: the view's extra actions.
+	ExtraActions []link
 	// Options and Delete show the OPTIONS and DELETE buttons.
 	Options, Delete bool
 	// Forms are the edit forms the user may use.

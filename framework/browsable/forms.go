@@ -114,7 +114,7 @@ func (p *pageData) addForms(v *framework.View, r *request.Request, resp *framewo
 	p.FormType = formType
 	var fields []framework.FieldDescription
 	if v.Describer != nil {
-		ser, err := v.Describer.SerializerOf(r)
+		ser, err := v.Describer.SerializerOf(v, r)
 		if err != nil {
 			return err
 		}
@@ -307,7 +307,7 @@ func relatedChoices(v *framework.View, r *request.Request, fields []framework.Fi
 		if !f.Related || f.ReadOnly {
 			continue
 		}
-		choices, err := lister.RelatedChoices(r, f.Name)
+		choices, err := lister.RelatedChoices(v, r, f.Name)
 		if err != nil {
 			return nil, err
 		}

@@ -119,7 +119,7 @@ func matches(lines []string, tag string, strong bool) bool {
 // under the item's lock (ifMatch); without Conditional, or without
 // If-Match (and none required), there is nothing to check, and obj is
 // written as DRF writes it.
-func (g *GenericAPIView[T]) precondition(r *request.Request, obj *T) (checked bool, err error) {
+func (g *GenericAPIView[T]) precondition(v *framework.View, r *request.Request, obj *T) (checked bool, err error) {
 	c := g.Conditional
 	if c == nil {
 		return false, nil
@@ -131,7 +131,7 @@ func (g *GenericAPIView[T]) precondition(r *request.Request, obj *T) (checked bo
 		}
 		return false, nil
 	}
-	data, err := g.serialize(r, obj)
+	data, err := g.serialize(v, r, obj)
 	if err != nil {
 		return false, err
 	}
@@ -158,7 +158,7 @@ func (g *GenericAPIView[T]) ifMatch(v *framework.View, r *request.Request, obj *
 	stored, err := g.GetObject(v, r)
 	if err == nil {
 		var data json.RawMessage
-		if data, err = g.serialize(r, stored); err == nil && !matches(r.Header.Values("If-Match"), ETag(r.AcceptedMediaType, data), true) {
+		if data, err = g.serialize(v, r, stored); err == nil && !matches(r.Header.Values("If-Match"), ETag(r.AcceptedMediaType, data), true) {
 			err = preconditionFailed()
 		}
 	}
@@ -288,9 +288,9 @@ func (g *GenericAPIView[T]) refuseLookup(v *framework.View, value string) error 
 	return nil
 }
 
-// serialize is obj's representation for r.
-func (g *GenericAPIView[T]) serialize(r *request.Request, obj *T) (json.RawMessage, error) {
-	ser, err := g.GetSerializer(r)
+// serialize is obj's representation for r to v.
+func (g *GenericAPIView[T]) serialize(v *framework.View, r *request.Request, obj *T) (json.RawMessage, error) {
+	ser, err := g.GetSerializer(v, r)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@
 package generics
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/filters"
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
@@ -42,14 +44,23 @@ type GenericAPIView[T any] struct {
 	// Serializer reads and validates items (serializer_class).
 	Serializer *serializers.Serializer[T]
 	// SerializerFor, when set, picks the serializer per request
-	// (get_serializer_class), e.g. by r.Version().
-	SerializerFor func(r *request.Request) *serializers.Serializer[T]
+	// (get_serializer_class), e.g. by r.Version() or by the action,
+	// v.Action(r) (DRF's self.action: "list", "retrieve", an extra
+	// action's name, "metadata" for OPTIONS).
+	SerializerFor func(v *framework.View, r *request.Request) *serializers.Serializer[T]
 	// LookupField is the source field matched against the URL
-	// (lookup_field); "" gives "id".
+	// (lookup_field); "" gives "id". It may end in a Django lookup, as
+	// filter(**{lookup_field: value}) reads it ("title__iexact"): exact,
+	// iexact, contains, icontains, gt, gte, lt, lte or date.
 	LookupField string
 	// LookupURLKwarg is the chi URL parameter holding the lookup value
-	// (lookup_url_kwarg); "" gives "pk".
+	// (lookup_url_kwarg); "" gives LookupField, or "pk" when that is
+	// unset too.
 	LookupURLKwarg string
+	// LookupValueRegex restricts the lookup value in a router's detail
+	// routes (lookup_value_regex); "" gives DRF's "[^/.]+". A value it
+	// does not match is a 404 from the URL resolver.
+	LookupValueRegex string
 	// FilterBackends filter lists and lookups, in order (filter_backends);
 	// unset gives Settings.FilterBackends (DEFAULT_FILTER_BACKENDS).
 	FilterBackends framework.List[framework.FilterBackend]
@@ -89,31 +100,63 @@ func (g *GenericAPIView[T]) Policies() framework.View {
 	return v
 }
 
-// LookupParam returns the URL parameter of detail routes.
+// LookupParam returns the URL parameter of detail routes: LookupURLKwarg,
+// else LookupField, else "pk" (DRF's lookup_url_kwarg or lookup_field).
 func (g *GenericAPIView[T]) LookupParam() string {
-	if g.LookupURLKwarg != "" {
-		return g.LookupURLKwarg
-	}
-	return "pk"
+	return cmp.Or(g.LookupURLKwarg, g.LookupField, "pk")
 }
 
-// DefaultBasename returns the lower-cased name of T, the route basename a
-// router uses when given none (DRF uses the model's name).
+// LookupRegex returns the pattern of the lookup value in a router's
+// detail routes (lookup_value_regex), "" for the router's default.
+func (g *GenericAPIView[T]) LookupRegex() string { return g.LookupValueRegex }
+
+// DefaultBasename returns the lower-cased name of T's model, the route
+// basename a router uses when given none (DRF's
+// queryset.model._meta.object_name.lower()).
 func (g *GenericAPIView[T]) DefaultBasename() string {
-	return strings.ToLower(reflect.TypeFor[T]().Name())
+	return strings.ToLower(modelName[T]())
+}
+
+// modelName is the name of T's model (Django's _meta.object_name): its
+// models.Meta Name, else the Go type's name.
+func modelName[T any]() string {
+	if d, err := models.Of[T](); err == nil && d.Meta.Name != "" {
+		return d.Meta.Name
+	}
+	return reflect.TypeFor[T]().Name()
 }
 
 // missingDetail is Django's Http404 detail for no T: "No Book matches the
-// given query.".
+// given query.", naming the model's object_name.
 func missingDetail[T any]() string {
-	return "No " + reflect.TypeFor[T]().Name() + " matches the given query."
+	return "No " + modelName[T]() + " matches the given query."
 }
 
+// lookupField is the source field of the lookup ("id" by default).
 func (g *GenericAPIView[T]) lookupField() string {
-	if g.LookupField != "" {
-		return g.LookupField
+	field, _ := splitLookup(cmp.Or(g.LookupField, "id"))
+	return field
+}
+
+// lookupOf is the Django lookup of LookupField, "" for exact equality.
+func (g *GenericAPIView[T]) lookupOf() query.Lookup {
+	_, l := splitLookup(g.LookupField)
+	return l
+}
+
+// servedLookups are the lookups a lookup field may end in: those that
+// compare with one value.
+var servedLookups = []query.Lookup{query.Exact, query.IExact, query.Contains, query.IContains,
+	query.GT, query.GTE, query.LT, query.LTE, query.Date}
+
+// splitLookup splits "title__iexact" into its field and lookup; a name
+// with no "__" is the field itself, compared exactly (lookup "").
+func splitLookup(name string) (string, query.Lookup) {
+	i := strings.LastIndex(name, "__")
+	if i < 0 {
+		return name, ""
 	}
-	return "id"
+	return name[:i], query.Lookup(name[i+2:])
 }
 
 // Filters returns the filter backends of v, the view compiled from g
@@ -159,11 +202,12 @@ func (g *GenericAPIView[T]) filter(v *framework.View, r *request.Request, q quer
 	return q, nil
 }
 
-// GetSerializer returns the request's serializer (get_serializer_class).
-func (g *GenericAPIView[T]) GetSerializer(r *request.Request) (*serializers.Serializer[T], error) {
+// GetSerializer returns the serializer of r to v, the view serving it
+// (get_serializer_class).
+func (g *GenericAPIView[T]) GetSerializer(v *framework.View, r *request.Request) (*serializers.Serializer[T], error) {
 	s := g.Serializer
 	if g.SerializerFor != nil {
-		s = g.SerializerFor(r)
+		s = g.SerializerFor(v, r)
 	}
 	if s == nil {
 		return nil, fmt.Errorf("generics: %s has no Serializer", g.DefaultBasename())
@@ -198,15 +242,25 @@ func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T
 	if err != nil {
 		return nil, err
 	}
-	field, value := g.lookupField(), chi.URLParam(r.Request, g.LookupParam())
+	field, lookup, value := g.lookupField(), g.lookupOf(), chi.URLParam(r.Request, g.LookupParam())
 	var items []*T
 	if len(g.Filters(v)) == 0 {
-		items, err = src.Filter(field, value).Slice(r.Context(), 0, 1)
+		if lookup == "" {
+			src = src.Filter(field, value)
+		} else {
+			src = src.Where(field, lookup, value)
+		}
+		items, err = src.Slice(r.Context(), 0, 1)
 	} else {
 		var rows queryset.Rows[T]
 		var q query.Query
 		if q, err = g.filter(v, r, queryset.Into(src, &rows)); err == nil {
-			_, err = q.Filter(field, value).Fetch(r.Context(), 0, 1)
+			if lookup == "" {
+				q = q.Filter(field, value)
+			} else {
+				q = q.Where(field, lookup, value)
+			}
+			_, err = q.Fetch(r.Context(), 0, 1)
 		}
 		items = rows.Items
 	}
@@ -323,7 +377,7 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 	if err != nil {
 		return nil, err
 	}
-	ser, err := g.GetSerializer(r)
+	ser, err := g.GetSerializer(v, r)
 	if err != nil {
 		return nil, err
 	}
@@ -361,8 +415,8 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 // validate reads the body into obj with the view's serializer (DRF's
 // is_valid(raise_exception=True)) and returns the serializer and its
 // context for the answer.
-func (g *GenericAPIView[T]) validate(r *request.Request, obj, stored *T, partial bool) (*serializers.Serializer[T], *serializers.Context, error) {
-	ser, err := g.GetSerializer(r)
+func (g *GenericAPIView[T]) validate(v *framework.View, r *request.Request, obj, stored *T, partial bool) (*serializers.Serializer[T], *serializers.Context, error) {
+	ser, err := g.GetSerializer(v, r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -469,7 +523,7 @@ func (g *GenericAPIView[T]) exists(r *request.Request, stored *T) func(columns, 
 // serializer has a "url" field, a Location header (CreateModelMixin).
 func (g *GenericAPIView[T]) CreateModel(v *framework.View, r *request.Request) (*framework.Response, error) {
 	obj := new(T)
-	ser, ctx, err := g.validate(r, obj, nil, false)
+	ser, ctx, err := g.validate(v, r, obj, nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -501,7 +555,7 @@ func (g *GenericAPIView[T]) RetrieveModel(v *framework.View, r *request.Request)
 	if err != nil {
 		return nil, err
 	}
-	ser, err := g.GetSerializer(r)
+	ser, err := g.GetSerializer(v, r)
 	if err != nil {
 		return nil, err
 	}
@@ -530,12 +584,12 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 	if err != nil {
 		return nil, err
 	}
-	checked, err := g.precondition(r, obj)
+	checked, err := g.precondition(v, r, obj)
 	if err != nil {
 		return nil, err
 	}
 	changed := *obj
-	ser, ctx, err := g.validate(r, &changed, obj, partial)
+	ser, ctx, err := g.validate(v, r, &changed, obj, partial)
 	if err != nil {
 		return nil, err
 	}
@@ -552,7 +606,7 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 		// leaves out): the body is validated again against the item as
 		// stored, under the lock.
 		obj, changed = stored, *stored
-		if ser, ctx, err = g.validate(r, &changed, obj, partial); err != nil {
+		if ser, ctx, err = g.validate(v, r, &changed, obj, partial); err != nil {
 			return nil, err
 		}
 	}
@@ -582,7 +636,7 @@ func (g *GenericAPIView[T]) DestroyModel(v *framework.View, r *request.Request) 
 	if err != nil {
 		return nil, err
 	}
-	checked, err := g.precondition(r, obj)
+	checked, err := g.precondition(v, r, obj)
 	if err != nil {
 		return nil, err
 	}

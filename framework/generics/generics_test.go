@@ -303,7 +303,7 @@ func TestHyperlinkedCreateAndLookup(t *testing.T) {
 	s.handle("/books/", generics.ListCreateAPIView(v), framework.Named("books"))
 	byTitle := s.view()
 	byTitle.LookupField, byTitle.LookupURLKwarg = "title", "title"
-	byTitle.SerializerFor = func(r *request.Request) *serializers.Serializer[qt.Book] {
+	byTitle.SerializerFor = func(_ *framework.View, r *request.Request) *serializers.Serializer[qt.Book] {
 		if r.URL.Query().Get("short") != "" {
 			return short
 		}

@@ -21,6 +21,10 @@ func (g *GenericAPIView[T]) Metadata(v *framework.View, r *request.Request) (*fr
 	if err != nil {
 		return nil, err
 	}
+	// DRF's determine_actions asks for each method's serializer with the
+	// view's action still "metadata".
+	mv := *v
+	mv.Actions = metadataActions
 	var actions []byte
 	for _, m := range []struct {
 		method string
@@ -36,7 +40,7 @@ func (g *GenericAPIView[T]) Metadata(v *framework.View, r *request.Request) (*fr
 		if !ok {
 			continue
 		}
-		ser, err := g.GetSerializer(as)
+		ser, err := g.GetSerializer(&mv, as)
 		if err != nil {
 			return nil, err
 		}
@@ -52,6 +56,13 @@ func (g *GenericAPIView[T]) Metadata(v *framework.View, r *request.Request) (*fr
 	return framework.OK(json.RawMessage(out)), nil
 }
 
+// metadataActions names every method's action "metadata".
+var metadataActions = map[string]framework.ViewAction{
+	http.MethodGet: framework.ActionMetadata, http.MethodPost: framework.ActionMetadata,
+	http.MethodPut: framework.ActionMetadata, http.MethodPatch: framework.ActionMetadata,
+	http.MethodDelete: framework.ActionMetadata,
+}
+
 // Allows reports whether r's user may send method to v: its permissions
 // and, for PUT, PATCH and DELETE, the item's object permissions (DRF's
 // show_form_for_method). It makes g a framework.Describer.
@@ -60,10 +71,10 @@ func (g *GenericAPIView[T]) Allows(v *framework.View, r *request.Request, method
 	return ok, err
 }
 
-// SerializerOf returns the serializer of r's bodies. It makes g a
+// SerializerOf returns the serializer of r's bodies to v. It makes g a
 // framework.Describer.
-func (g *GenericAPIView[T]) SerializerOf(r *request.Request) (*framework.SerializerDescription, error) {
-	s, err := g.GetSerializer(r)
+func (g *GenericAPIView[T]) SerializerOf(v *framework.View, r *request.Request) (*framework.SerializerDescription, error) {
+	s, err := g.GetSerializer(v, r)
 	if err != nil {
 		return nil, err
 	}
@@ -73,8 +84,8 @@ func (g *GenericAPIView[T]) SerializerOf(r *request.Request) (*framework.Seriali
 // RelatedChoices lists the choices of the writable relational field of
 // r's serializer named field, through the view's source (its database):
 // the browsable form's select. It makes g a framework.RelatedLister.
-func (g *GenericAPIView[T]) RelatedChoices(r *request.Request, field string) ([]framework.Choice, error) {
-	s, err := g.GetSerializer(r)
+func (g *GenericAPIView[T]) RelatedChoices(v *framework.View, r *request.Request, field string) ([]framework.Choice, error) {
+	s, err := g.GetSerializer(v, r)
 	if err != nil {
 		return nil, err
 	}

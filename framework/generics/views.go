@@ -1,8 +1,10 @@
 package generics
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/queryset"
@@ -20,6 +22,9 @@ func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error 
 	}
 	if g.Source == nil && g.SourceFor == nil {
 		return fmt.Errorf("generics: view of %s needs a Source or SourceFor", name)
+	}
+	if err := g.checkLookup(actions); err != nil {
+		return fmt.Errorf("generics: view of %s: %w", name, err)
 	}
 	if t := g.ObjectType; t != nil && t != reflect.TypeFor[*T]() {
 		return fmt.Errorf("generics: view of %s has ObjectType %v, but its objects are %v", name, t, reflect.TypeFor[*T]())
@@ -39,6 +44,23 @@ func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error 
 		if a.Writes() && g.perform(a) == nil && cannot != "" {
 			return fmt.Errorf("generics: %s of %s writes but %s; set a Perform hook", a, name, cannot)
 		}
+	}
+	return nil
+}
+
+// checkLookup refuses a LookupField whose lookup GetObject cannot serve,
+// or, for views of an item, whose field the Source lacks.
+func (g *GenericAPIView[T]) checkLookup(actions []framework.ViewAction) error {
+	field, lookup := g.lookupField(), g.lookupOf()
+	if lookup != "" && !slices.Contains(servedLookups, lookup) {
+		return fmt.Errorf("LookupField %q: unsupported lookup %q (use one of %v)", g.LookupField, lookup, servedLookups)
+	}
+	if lookup != "" && g.Conditional != nil {
+		return fmt.Errorf("LookupField %q: a Conditional view looks items up exactly", g.LookupField)
+	}
+	detail := slices.ContainsFunc(actions, framework.ViewAction.Detail)
+	if detail && g.Source != nil && !slices.Contains(g.Source.Fields(), field) {
+		return fmt.Errorf("LookupField %q: the source has no field %q", cmp.Or(g.LookupField, "id"), field)
 	}
 	return nil
 }
@@ -66,7 +88,9 @@ func concrete[T any](g GenericAPIView[T], actions ...framework.ViewAction) frame
 		panic(err)
 	}
 	v := g.Policies()
+	v.Actions = make(map[string]framework.ViewAction, len(actions))
 	for _, a := range actions {
+		v.Actions[a.HTTPMethod()] = a
 		switch a {
 		case framework.ActionList:
 			v.Get = g.ListModel

@@ -1,9 +1,11 @@
 // Package routers mounts viewsets on a framework.API, like DRF's
 // SimpleRouter and DefaultRouter: a list route "{prefix}/" and a detail
 // route "{prefix}/{pk}/" per viewset, plus its extra actions, named
-// "{basename}-list", "{basename}-detail" and "{basename}-{url_name}". Standard action methods are found when a viewset is
-// registered; extra actions are given as method values (DRF's @action).
-// Requests call both directly, with no reflection.
+// "{basename}-list", "{basename}-detail" and "{basename}-{url_name}".
+// Standard action methods are found when a viewset is registered; extra
+// actions are given as method values (DRF's @action). Requests call both
+// directly, with no reflection; each route's View names the action of
+// each method (View.Action, DRF's self.action).
 package routers
 
 import (
@@ -13,6 +15,7 @@ import (
 	"net/http"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -38,10 +41,20 @@ type DefaultBasenamer interface {
 }
 
 // LookupParamer is implemented by viewsets whose detail routes name their
-// URL parameter other than "pk" (lookup_url_kwarg).
+// URL parameter other than "pk" (lookup_url_kwarg, else lookup_field).
 type LookupParamer interface {
 	LookupParam() string
 }
+
+// LookupRegexer is implemented by viewsets that restrict the lookup value
+// of their detail routes (lookup_value_regex); "" keeps DefaultLookupRegex.
+type LookupRegexer interface {
+	LookupRegex() string
+}
+
+// DefaultLookupRegex is the lookup value's pattern in detail routes when
+// the viewset gives none, DRF's "[^/.]+".
+const DefaultLookupRegex = "[^/.]+"
 
 // ActionChecker is implemented by viewsets that check, at registration,
 // that they can serve the actions the router found (generic viewsets: a
@@ -68,6 +81,9 @@ type Action struct {
 	// URLName names the route "{basename}-{URLName}"; "" gives URLPath
 	// with "-" for "_".
 	URLName string
+	// Mapping maps more methods of the action's route to handlers of
+	// their own (DRF's @set_password.mapping.delete).
+	Mapping []Mapped
 
 	// The action's own policies, over the viewset's (DRF's @action(
 	// authentication_classes=..., permission_classes=...,
@@ -85,6 +101,18 @@ type Action struct {
 	// keeps the viewset's. When it has a Metadata method, it answers the
 	// action's OPTIONS.
 	Describer framework.Describer
+}
+
+// Mapped is a method of an extra action's route answered by a handler of
+// its own, itself an action for View.Action.
+type Mapped struct {
+	// Method is the HTTP method ("DELETE").
+	Method string
+	// Name is the handler's action name, DRF's method name:
+	// "UnsetPassword" is the action "unset_password".
+	Name string
+	// Handler answers the method.
+	Handler framework.HandlerFunc
 }
 
 // apply puts the action's own policies over v, the viewset's.
@@ -114,12 +142,17 @@ func (a *Action) apply(v *framework.View) {
 
 var handlerType = reflect.TypeFor[func(*framework.View, *request.Request) (*framework.Response, error)]()
 
-// route is one URL of a viewset with its handlers by HTTP method.
+// route is one URL of a viewset with its handlers and actions by HTTP
+// method.
 type route struct {
-	pattern  string
+	// detail puts the route under the lookup; path is an extra action's
+	// URL path, "" for a standard route.
+	detail   bool
+	path     string
 	name     string
 	viewName string
 	handlers map[string]framework.HandlerFunc
+	actions  map[string]framework.ViewAction
 	// action is the extra action the route serves, nil for a standard one.
 	action *Action
 }
@@ -127,7 +160,9 @@ type route struct {
 type registration struct {
 	prefix   string
 	basename string
-	template framework.View
+	// param and regex are the detail routes' URL parameter and its pattern.
+	param, regex string
+	template     framework.View
 	// options answers OPTIONS when the template has no handler for it:
 	// the viewset's Metadata (with the serializer's fields), if any.
 	options framework.HandlerFunc
@@ -135,8 +170,51 @@ type registration struct {
 	hasList bool
 }
 
-// SimpleRouter mounts registered viewsets with trailing slashes.
+// pattern is ro's chi pattern, ending in a slash unless noSlash (DRF's
+// "^{prefix}/{lookup}/{url_path}{trailing_slash}$").
+func (reg *registration) pattern(ro route, noSlash bool) string {
+	p := ""
+	if reg.prefix != "" {
+		p = "/" + reg.prefix
+	}
+	if ro.detail {
+		p += "/{" + reg.param + ":" + reg.regex + "}"
+	}
+	if ro.path != "" {
+		p += "/" + ro.path
+	}
+	if !noSlash || p == "" {
+		p += "/"
+	}
+	return p
+}
+
+// extraActions are the menu entries of the extra actions whose routes
+// are detail routes or not, as detail, in the order of their names (DRF's
+// get_extra_action_url_map over get_extra_actions, which sorts them).
+func (reg *registration) extraActions(detail bool) []framework.ExtraAction {
+	var routes []route
+	for _, ro := range reg.routes {
+		if ro.action != nil && ro.detail == detail {
+			routes = append(routes, ro)
+		}
+	}
+	slices.SortStableFunc(routes, func(a, b route) int {
+		return strings.Compare(snakeCase(a.action.Name), snakeCase(b.action.Name))
+	})
+	menu := make([]framework.ExtraAction, len(routes))
+	for i, ro := range routes {
+		menu[i] = framework.ExtraAction{Name: ro.viewName, Route: ro.name}
+	}
+	return menu
+}
+
+// SimpleRouter mounts registered viewsets.
 type SimpleRouter struct {
+	// NoTrailingSlash mounts the routes without their trailing slash
+	// ("/books", "/books/{pk}"; DRF's trailing_slash=False).
+	NoTrailingSlash bool
+
 	regs []*registration
 }
 
@@ -176,18 +254,19 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 	if d, ok := viewset.(framework.Describer); ok && reg.template.Describer == nil {
 		reg.template.Describer = d
 	}
-	param := "pk"
+	reg.param, reg.regex = "pk", DefaultLookupRegex
 	if l, ok := viewset.(LookupParamer); ok {
-		param = l.LookupParam()
+		reg.param = l.LookupParam()
 	}
-	base := "/" + prefix
-	if prefix == "" {
-		base = ""
+	if l, ok := viewset.(LookupRegexer); ok && l.LookupRegex() != "" {
+		reg.regex = l.LookupRegex()
+		if _, err := regexp.Compile(reg.regex); err != nil {
+			return fmt.Errorf("routers: register %q: lookup value regex: %w", prefix, err)
+		}
 	}
-	listPattern, detailPattern := base+"/", base+"/{"+param+":[^/.]+}/"
 	viewName := viewsetName(viewset, reg.template)
-	list := route{pattern: listPattern, name: basename + "-list", viewName: viewName + " List", handlers: map[string]framework.HandlerFunc{}}
-	detail := route{pattern: detailPattern, name: basename + "-detail", viewName: viewName + " Instance", handlers: map[string]framework.HandlerFunc{}}
+	list := route{name: basename + "-list", viewName: viewName + " List", handlers: map[string]framework.HandlerFunc{}, actions: map[string]framework.ViewAction{}}
+	detail := route{detail: true, name: basename + "-detail", viewName: viewName + " Instance", handlers: map[string]framework.HandlerFunc{}, actions: map[string]framework.ViewAction{}}
 	var actions []framework.ViewAction
 	for _, a := range framework.StandardActions {
 		h, ok := actionMethod(viewset, a)
@@ -195,11 +274,12 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 			continue
 		}
 		actions = append(actions, a)
+		r := &list
 		if a.Detail() {
-			detail.handlers[a.HTTPMethod()] = h
-		} else {
-			list.handlers[a.HTTPMethod()] = h
+			r = &detail
 		}
+		r.handlers[a.HTTPMethod()] = h
+		r.actions[a.HTTPMethod()] = a
 	}
 	if c, ok := viewset.(ActionChecker); ok && len(actions) > 0 {
 		if err := c.CheckActions(actions...); err != nil {
@@ -213,8 +293,20 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 	if len(detail.handlers) > 0 {
 		reg.routes = append(reg.routes, detail)
 	}
+	var existing []string
 	for _, a := range extra {
-		r, err := extraRoute(a, basename, listPattern, detailPattern)
+		if slices.Contains(framework.StandardActions, framework.ViewAction(snakeCase(a.Name))) {
+			existing = append(existing, snakeCase(a.Name))
+		}
+	}
+	if len(existing) > 0 {
+		// DRF's SimpleRouter.get_routes, word for word, the names in
+		// order (its get_extra_actions sorts them).
+		return fmt.Errorf("routers: register %q: Cannot use the @action decorator on the following methods, as they are existing routes: %s",
+			prefix, strings.Join(slices.Sorted(slices.Values(existing)), ", "))
+	}
+	for _, a := range extra {
+		r, err := extraRoute(a, basename)
 		if err != nil {
 			return fmt.Errorf("routers: register %q: %w", prefix, err)
 		}
@@ -286,7 +378,7 @@ func actionMethod(viewset any, a framework.ViewAction) (framework.HandlerFunc, b
 	return h, h != nil
 }
 
-func extraRoute(a Action, basename, listPattern, detailPattern string) (route, error) {
+func extraRoute(a Action, basename string) (route, error) {
 	h := a.Handler
 	if h == nil || a.Name == "" {
 		return route{}, fmt.Errorf("extra action %q: Name and Handler are required", a.Name)
@@ -299,22 +391,41 @@ func extraRoute(a Action, basename, listPattern, detailPattern string) (route, e
 	if name == "" {
 		name = strings.ReplaceAll(path, "_", "-")
 	}
-	pattern := listPattern + path + "/"
-	if a.Detail {
-		pattern = detailPattern + path + "/"
-	}
-	r := route{pattern: pattern, name: basename + "-" + name, viewName: prettyName(a.Name), handlers: map[string]framework.HandlerFunc{}, action: &a}
+	r := route{detail: a.Detail, path: path, name: basename + "-" + name, viewName: prettyName(a.Name),
+		handlers: map[string]framework.HandlerFunc{}, actions: map[string]framework.ViewAction{}, action: &a}
 	methods := a.HTTPMethods
 	if len(methods) == 0 {
 		methods = []string{http.MethodGet}
 	}
-	for _, m := range methods {
+	add := func(m, action string, h framework.HandlerFunc) error {
 		m = strings.ToUpper(m)
 		switch m {
 		case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
-			r.handlers[m] = h
 		default:
-			return route{}, fmt.Errorf("extra action %s: unsupported method %q", a.Name, m)
+			return fmt.Errorf("extra action %s: unsupported method %q", a.Name, m)
+		}
+		if prev, ok := r.actions[m]; ok {
+			// DRF's MethodMapper._map.
+			return fmt.Errorf("extra action %s: Method '%s' has already been mapped to '.%s'.", a.Name, strings.ToLower(m), prev)
+		}
+		r.handlers[m], r.actions[m] = h, framework.ViewAction(snakeCase(action))
+		return nil
+	}
+	for _, m := range methods {
+		if err := add(m, a.Name, h); err != nil {
+			return route{}, err
+		}
+	}
+	for _, m := range a.Mapping {
+		if m.Handler == nil || m.Name == "" {
+			return route{}, fmt.Errorf("extra action %s: mapping of %q: Name and Handler are required", a.Name, m.Method)
+		}
+		if snakeCase(m.Name) == snakeCase(a.Name) {
+			// DRF's MethodMapper._map.
+			return route{}, fmt.Errorf("extra action %s: Method mapping does not behave like the property decorator. You cannot use the same method name for each mapping declaration.", a.Name)
+		}
+		if err := add(m.Method, m.Name, m.Handler); err != nil {
+			return route{}, err
 		}
 	}
 	return r, nil
@@ -364,6 +475,8 @@ func (rt *SimpleRouter) mount(api *framework.API, opts ...framework.RouteOption)
 		for _, ro := range reg.routes {
 			v := reg.template
 			v.Name = ro.viewName
+			v.Actions = ro.actions
+			v.ExtraActions = reg.extraActions(ro.detail)
 			v.Get, v.Post, v.Put = ro.handlers[http.MethodGet], ro.handlers[http.MethodPost], ro.handlers[http.MethodPut]
 			v.Patch, v.Delete, v.Head = ro.handlers[http.MethodPatch], ro.handlers[http.MethodDelete], nil
 			if reg.options != nil {
@@ -372,7 +485,7 @@ func (rt *SimpleRouter) mount(api *framework.API, opts ...framework.RouteOption)
 			if ro.action != nil {
 				ro.action.apply(&v)
 			}
-			api.Handle(ro.pattern, v, append([]framework.RouteOption{framework.Named(ro.name)}, opts...)...)
+			api.Handle(reg.pattern(ro, rt.NoTrailingSlash), v, append([]framework.RouteOption{framework.Named(ro.name)}, opts...)...)
 		}
 	}
 }
@@ -392,9 +505,12 @@ type DefaultRouter struct {
 	// NoFormatSuffixes mounts the routes without their format-suffixed
 	// twins (DRF's include_format_suffixes = False).
 	NoFormatSuffixes bool
+	// RootName names the API root's route (root_view_name); "" gives
+	// "api-root".
+	RootName string
 }
 
-// Mount adds the viewsets' routes and the API root, named "api-root".
+// Mount adds the viewsets' routes and the API root, named RootName.
 func (rt *DefaultRouter) Mount(api *framework.API) {
 	var opts []framework.RouteOption
 	if !rt.NoFormatSuffixes {
@@ -410,7 +526,7 @@ func (rt *DefaultRouter) Mount(api *framework.API) {
 	root.Get = func(v *framework.View, req *request.Request) (*framework.Response, error) {
 		return framework.OK(apiRoot(regs, req)), nil
 	}
-	api.Handle("/", root, append([]framework.RouteOption{framework.Named("api-root")}, opts...)...)
+	api.Handle("/", root, append([]framework.RouteOption{framework.Named(cmp.Or(rt.RootName, "api-root"))}, opts...)...)
 }
 
 // apiRoot lists prefix → URL in registration order; routes that do not

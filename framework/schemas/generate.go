@@ -251,7 +251,7 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	r := fakeRequest(v, method, path, version)
 	var ser *framework.SerializerDescription
 	if v.Describer != nil {
-		s, err := v.Describer.SerializerOf(r)
+		s, err := v.Describer.SerializerOf(v, r)
 		if err != nil {
 			return nil, err
 		}

@@ -223,7 +223,8 @@ type HyperlinkedIdentity struct {
 	// LookupField is the `db` or JSON name of the field that fills the URL
 	// parameter; "" gives "id".
 	LookupField string
-	// URLParam is the route's parameter; "" gives "pk".
+	// URLParam is the route's parameter (lookup_url_kwarg); "" gives
+	// LookupField, or "pk" when that is unset too.
 	URLParam string
 	// Format is the format suffix of the URL when the request has one
 	// (DRF's format=): a request of "/snippets.json" links to
@@ -564,6 +565,10 @@ func computedField[T any](desc *structs.Struct, c computed) (*field, error) {
 		lookup = "id"
 	}
 	param := h.URLParam
+	if param == "" {
+		// DRF's lookup_url_kwarg defaults to lookup_field.
+		param = h.LookupField
+	}
 	if param == "" {
 		param = "pk"
 	}
