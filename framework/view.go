@@ -154,6 +154,7 @@ func compile(v View, s *Settings) *handler {
 		VersionParam:         v.VersionParam,
 		FormatParam:          cmp.Or(s.URLFormatOverride, "format"),
 		Logger:               h.log,
+		Compatibility:        s.Compatibility,
 	}
 	for _, rd := range v.Renderers.items {
 		h.rendererTypes = append(h.rendererTypes, ParseMediaType(rd.MediaType()))

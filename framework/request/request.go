@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/internal/pycompat"
 )
@@ -84,6 +85,7 @@ type Request struct {
 	anonUser       func() User
 	anonAuth       any
 	logger         *slog.Logger
+	compat         compat.Level
 
 	authDone      bool
 	user          User
@@ -138,14 +140,21 @@ type Config struct {
 	// Logger receives what the request logs (a body it could not read);
 	// nil gives slog.Default().
 	Logger *slog.Logger
+	// Compatibility is the DRF and Django release the view answers as
+	// (Settings.Compatibility), for the serializers' answers that differ.
+	Compatibility compat.Level
 }
 
 // New wraps r.
 func New(r *http.Request, c Config) *Request {
 	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers, maxFields: c.MaxNumberFields,
 		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken,
-		versionParam: c.VersionParam, formatParam: c.FormatParam, logger: c.Logger}
+		versionParam: c.VersionParam, formatParam: c.FormatParam, logger: c.Logger, compat: c.Compatibility}
 }
+
+// Compatibility returns the DRF and Django release the view answers as
+// (Config.Compatibility).
+func (r *Request) Compatibility() compat.Level { return r.compat }
 
 // As returns a copy of r for another method, with r's user and version,
 // as DRF's clone_request: what the browsable page and OPTIONS metadata ask
@@ -153,7 +162,7 @@ func New(r *http.Request, c Config) *Request {
 func As(r *Request, method string) *Request {
 	hr := r.Request.Clone(r.Context())
 	hr.Method, hr.Body, hr.ContentLength = method, http.NoBody, 0
-	as := New(hr, Config{VersionParam: r.versionParam, FormatParam: r.formatParam})
+	as := New(hr, Config{VersionParam: r.versionParam, FormatParam: r.formatParam, Compatibility: r.compat})
 	as.SetUser(r.User(), r.Auth())
 	as.SetVersion(r.Version(), r.VersioningScheme())
 	return as
