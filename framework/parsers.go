@@ -2,17 +2,21 @@ package framework
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
 	"maps"
+	"math"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/files"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 )
@@ -132,23 +136,33 @@ func tooManyFields(raw string, maxFields int) bool {
 // MultiPartParser reads them (pycompat.ParseMultipart): fields as strings,
 // their names and values decoded in the Content-Type's charset, files as
 // *multipart.FileHeader; a name sent more than once holds all its values
-// (request.FormList), a file wins over a field. A body whose boundary never occurs, or with no part Django reads,
-// is an empty form.
-type MultiPartParser struct{}
+// (request.FormList), a file wins over a field. A body whose boundary
+// never occurs, or with no part Django reads, is an empty form.
+//
+// Files stream as Django's upload handlers take them: kept in memory when
+// the body is at most MaxMemorySize (FILE_UPLOAD_MAX_MEMORY_SIZE),
+// otherwise written to temporary files (in $TMPDIR, Django's
+// FILE_UPLOAD_TEMP_DIR) as they arrive, which the request removes when it
+// ends, whatever happened. Settings.MaxBodyBytes
+// (DATA_UPLOAD_MAX_MEMORY_SIZE) bounds the fields only.
+type MultiPartParser struct {
+	// MaxMemorySize is FILE_UPLOAD_MAX_MEMORY_SIZE; 0 gives 2.5 MB.
+	MaxMemorySize int64
+}
 
-// MediaType returns multipart/form-data.
-func (MultiPartParser) MediaType() string { return "multipart/form-data" }
-
-// maxMemory is how much of a file is kept in memory; the rest goes to a
-// temporary file.
-const maxMemory = 10 << 20
+// FileUploadMaxMemorySize is Django's FILE_UPLOAD_MAX_MEMORY_SIZE.
+const FileUploadMaxMemorySize = 2621440
 
 // maxNumberFiles is Django's DATA_UPLOAD_MAX_NUMBER_FILES.
 const maxNumberFiles = 100
 
+// MediaType returns multipart/form-data.
+func (MultiPartParser) MediaType() string { return "multipart/form-data" }
+
 // Parse reads a multipart/form-data body whose Content-Type has params
-// (the boundary, a charset), as ParseContentType does; a body of more
-// than DefaultMaxNumberFields fields is refused.
+// (the boundary, a charset); a body of more than DefaultMaxNumberFields
+// fields is refused. Outside a request, which removes temporary files,
+// it keeps whole files in memory: a view's requests use ParseUpload.
 func (p MultiPartParser) Parse(body io.Reader, params map[string]string) (any, error) {
 	return p.ParseFields(body, params, DefaultMaxNumberFields)
 }
@@ -159,40 +173,60 @@ func (p MultiPartParser) ParseFields(body io.Reader, params map[string]string, m
 	for _, k := range slices.Sorted(maps.Keys(params)) {
 		ct += "; " + k + `="` + strings.ReplaceAll(strings.ReplaceAll(params[k], `\`, `\\`), `"`, `\"`) + `"`
 	}
-	return p.ParseContentType(body, ct, maxFields)
+	data, _, err := p.parse(body, ct, maxFields, -1, &uploads{memory: math.MaxInt64 - 1})
+	return data, err
 }
 
-// ParseContentType reads the body of a request whose Content-Type is
-// contentType, as sent, with at most maxFields fields (0:
-// DefaultMaxNumberFields, negative: no limit) and 100 files. Django's
-// errors are 400 "Multipart form parse error - ..." in its words: a type
-// not in lowercase ("Invalid Content-Type: ..."), a header that is not
-// ASCII, a boundary missing or invalid ("Invalid boundary in multipart:
-// None"), a file whose base64 does not decode; too many fields is 400
-// exceptions.TooManyFields, too many files its like.
-func (MultiPartParser) ParseContentType(body io.Reader, contentType string, maxFields int) (any, error) {
+// ParseUpload reads the body of r, its Content-Type as sent, with at most
+// limits.MaxFields fields (0: DefaultMaxNumberFields, negative: no limit)
+// and 100 files, the fields of at most limits.MaxBytes bytes (0: no
+// limit). Django's errors are 400 "Multipart form parse error - ..." in
+// its words: a type not in lowercase ("Invalid Content-Type: ..."), a
+// header that is not ASCII, a boundary missing or invalid ("Invalid
+// boundary in multipart: None"), a file whose base64 does not decode; too
+// many fields is 400 exceptions.TooManyFields, too many files its like,
+// fields too large 413. cleanup removes the temporary files kept.
+func (p MultiPartParser) ParseUpload(r *http.Request, body io.Reader, limits request.UploadLimits) (any, func(), error) {
+	return p.parse(body, r.Header.Get("Content-Type"), limits.MaxFields, cmp.Or(limits.MaxBytes, -1), p.uploads(r.ContentLength))
+}
+
+// uploads holds the files of a body of contentLength bytes (-1: unknown)
+// as Django's handlers do: all in memory when it is at most MaxMemorySize
+// (MemoryFileUploadHandler), all in temporary files when it is larger
+// (TemporaryFileUploadHandler); of a body of unknown length, in memory
+// until MaxMemorySize bytes of files are.
+func (p MultiPartParser) uploads(contentLength int64) *uploads {
+	memory := cmp.Or(p.MaxMemorySize, FileUploadMaxMemorySize)
+	if contentLength > memory {
+		memory = 0
+	}
+	return &uploads{memory: memory}
+}
+
+func (MultiPartParser) parse(body io.Reader, contentType string, maxFields int, maxFieldBytes int64, files *uploads) (any, func(), error) {
 	if maxFields == 0 {
 		maxFields = DefaultMaxNumberFields
 	}
 	boundary, err := pycompat.MultipartBoundary(contentType)
 	if err != nil {
-		return nil, exceptions.ParseError("Multipart form parse error - " + err.Error())
+		return nil, nil, exceptions.ParseError("Multipart form parse error - " + err.Error())
 	}
 	charset, _ := pycompat.HeaderParam(contentType, "charset")
-	var files uploads
-	fields, err := pycompat.ParseMultipart(body, boundary, pycompat.CodecOf(charset), maxFields, maxNumberFiles, &files)
+	fields, err := pycompat.ParseMultipart(body, boundary, pycompat.CodecOf(charset), maxFields, maxNumberFiles, maxFieldBytes, files)
 	if err != nil {
 		files.remove()
 		var djangoErr pycompat.MultipartError
 		switch {
 		case errors.As(err, &djangoErr):
-			return nil, exceptions.ParseError("Multipart form parse error - " + err.Error())
+			return nil, nil, exceptions.ParseError("Multipart form parse error - " + err.Error())
 		case errors.Is(err, pycompat.ErrTooManyFields):
-			return nil, exceptions.TooManyFields()
+			return nil, nil, exceptions.TooManyFields()
 		case errors.Is(err, pycompat.ErrTooManyFiles):
-			return nil, exceptions.ParseError(err.Error())
+			return nil, nil, exceptions.ParseError(err.Error())
+		case errors.Is(err, pycompat.ErrFieldsTooLarge):
+			return nil, nil, &http.MaxBytesError{Limit: maxFieldBytes}
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	files.drop()
 	m := make(map[string]any, len(fields)+len(files.kept))
@@ -202,17 +236,89 @@ func (MultiPartParser) ParseContentType(body io.Reader, contentType string, maxF
 	for _, f := range files.kept {
 		m[f.field] = f.header
 	}
-	return m, nil
+	return m, files.remove, nil
 }
 
-// uploads keeps the files of a multipart body as *multipart.FileHeader,
-// which only mime/multipart makes: each file is written, as it arrives,
-// into a multipart stream of its own that multipart.Reader.ReadForm reads
-// in a goroutine, in memory up to maxMemory, then in a temporary file.
-// It is the pycompat.MultipartFiles of MultiPartParser.
+// FileUploadParser is DRF's FileUploadParser: the whole body is one file,
+// data {"file": *multipart.FileHeader}, named by the view's "filename" URL
+// parameter or the Content-Disposition header's filename* or filename
+// (without one: 400 "Missing filename. Request should include a
+// Content-Disposition header with a filename parameter."), typed by the
+// Content-Type. It takes any media type: give it as a view's only
+// parser. The file is kept as MultiPartParser keeps one, in memory up to
+// MaxMemorySize, otherwise in a temporary file the request removes when
+// it ends.
+type FileUploadParser struct {
+	// MaxMemorySize is FILE_UPLOAD_MAX_MEMORY_SIZE; 0 gives 2.5 MB.
+	MaxMemorySize int64
+}
+
+// MediaType returns */*.
+func (FileUploadParser) MediaType() string { return "*/*" }
+
+// MsgMissingFilename is FileUploadParser's error for a body without a
+// file name, DRF's words.
+const MsgMissingFilename = "Missing filename. Request should include a Content-Disposition header with a filename parameter."
+
+// Parse refuses: the file name comes from the request, which ParseUpload
+// has.
+func (FileUploadParser) Parse(io.Reader, map[string]string) (any, error) {
+	return nil, exceptions.ParseError(MsgMissingFilename)
+}
+
+// ParseUpload reads r's body as one file; limits do not apply, as in
+// Django a raw upload is not DATA_UPLOAD_MAX_MEMORY_SIZE's.
+func (p FileUploadParser) ParseUpload(r *http.Request, body io.Reader, _ request.UploadLimits) (any, func(), error) {
+	name := uploadFilename(r)
+	if name == "" {
+		return nil, nil, exceptions.ParseError(MsgMissingFilename)
+	}
+	u := MultiPartParser(p).uploads(r.ContentLength)
+	err := u.NewFile("file", name, r.Header.Get("Content-Type"))
+	if err == nil {
+		_, err = io.Copy(u, body)
+	}
+	if err == nil {
+		err = u.Complete()
+	}
+	if err != nil {
+		u.remove()
+		return nil, nil, err
+	}
+	return map[string]any{"file": u.kept[0].header}, u.remove, nil
+}
+
+// uploadFilename is FileUploadParser.get_filename: the "filename" URL
+// parameter, else the Content-Disposition's filename* (RFC 2231's
+// charset'language'value decoded) or filename.
+func uploadFilename(r *http.Request) string {
+	if name := r.PathValue("filename"); name != "" {
+		return name
+	}
+	cd := r.Header.Get("Content-Disposition")
+	if v, ok := pycompat.HeaderParam(cd, "filename*"); ok {
+		if charset, rest, ok := strings.Cut(v, "'"); ok {
+			if _, encoded, ok := strings.Cut(rest, "'"); ok {
+				if raw, err := url.PathUnescape(encoded); err == nil {
+					return string(pycompat.CodecOf(charset).AppendDecodeReplace(nil, []byte(raw)))
+				}
+			}
+		}
+		return v
+	}
+	v, _ := pycompat.HeaderParam(cd, "filename")
+	return v
+}
+
+// uploads keeps the files of a body as *multipart.FileHeader, which only
+// mime/multipart makes: each file is written, as it arrives, into a
+// multipart stream of its own that multipart.Reader.ReadForm reads in a
+// goroutine, in memory while it fits what is left of memory, otherwise in
+// a temporary file. It is the pycompat.MultipartFiles of the parsers.
 type uploads struct {
-	kept []*upload
-	cur  *upload
+	kept   []*upload
+	cur    *upload
+	memory int64 // bytes of files still allowed in memory
 }
 
 // upload is one file: while written, the stream ReadForm reads; once
@@ -234,18 +340,23 @@ type readForm struct {
 	err  error
 }
 
-// NewFile starts a file.
+// NewFile starts a file, named as Django's UploadedFile names it
+// (files.UploadedName; 400 for no name).
 func (u *uploads) NewFile(field, filename, contentType string) error {
+	filename, err := files.UploadedName(filename)
+	if err != nil {
+		return exceptions.ParseError(err.Error())
+	}
 	r, w := io.Pipe()
 	f := &upload{field: field, filename: filename, contentType: contentType, w: w, mw: multipart.NewWriter(w), read: make(chan readForm, 1)}
+	memory := u.memory
 	go func() {
-		form, err := multipart.NewReader(r, f.mw.Boundary()).ReadForm(maxMemory)
+		form, err := multipart.NewReader(r, f.mw.Boundary()).ReadForm(memory)
 		r.CloseWithError(err) // a writer still writing is told
 		f.read <- readForm{form, err}
 	}()
 	u.cur = f
-	part, err := f.mw.CreateFormFile("file", "file")
-	f.part = part
+	f.part, err = f.mw.CreateFormFile("file", "file")
 	return err
 }
 
@@ -270,6 +381,9 @@ func (u *uploads) Complete() error {
 		return err
 	}
 	f.header = f.form.File["file"][0]
+	if f.header.Size <= u.memory {
+		u.memory -= f.header.Size
+	}
 	f.header.Filename = f.filename
 	f.header.Header = textproto.MIMEHeader{}
 	if f.contentType != "" {

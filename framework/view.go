@@ -149,6 +149,7 @@ func compile(v View, s *Settings) *handler {
 		Authenticators:       v.Authentication.items,
 		Parsers:              v.Parsers.items,
 		MaxNumberFields:      h.maxFields,
+		MaxBodyBytes:         h.maxBody,
 		UnauthenticatedUser:  s.UnauthenticatedUser,
 		UnauthenticatedToken: s.UnauthenticatedToken,
 		VersionParam:         v.VersionParam,
@@ -270,11 +271,12 @@ func (v *View) Paginator() Paginator {
 // the version, authenticate, check permissions and throttles,
 // then call the method's handler. Errors and panics become answers.
 func (h *handler) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
-	if hr.Body != nil && hr.Body != http.NoBody {
+	if hr.Body != nil && hr.Body != http.NoBody && !request.StreamsUploads(h.request.Parsers, hr.Header.Get("Content-Type")) {
 		hr.Body = http.MaxBytesReader(w, hr.Body, h.maxBody)
 	}
 	x := &exchange{req: *request.New(hr, h.request)}
 	r := &x.req
+	defer r.Close()
 	resp, err := h.run(r)
 	if err != nil {
 		resp = h.handleException(r, err)

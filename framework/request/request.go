@@ -50,15 +50,46 @@ type FieldsParser interface {
 	ParseFields(body io.Reader, params map[string]string, maxFields int) (any, error)
 }
 
-// ContentTypeParser is implemented by parsers that read the Content-Type
-// as the client sent it, as DRF hands its parsers the request's media type
-// (Django's MultiPartParser reads the boundary from it with its own rules,
-// and refuses a type not written in lowercase): the request calls
-// ParseContentType rather than Parse or ParseFields. maxFields is
-// FieldsParser's, 0 leaving the parser its default.
-type ContentTypeParser interface {
+// UploadParser is implemented by parsers that stream files as Django's
+// upload handlers do (MultiPartParser, FileUploadParser): their body is
+// not capped as a whole by MaxBodyBytes, which ParseUpload applies to
+// what is not a file (DATA_UPLOAD_MAX_MEMORY_SIZE), refusing more with an
+// *http.MaxBytesError. The temporary files it keeps are removed by
+// cleanup, which the Request calls when it is closed (Close), once the
+// view has answered.
+type UploadParser interface {
 	Parser
-	ParseContentType(body io.Reader, contentType string, maxFields int) (any, error)
+	ParseUpload(r *http.Request, body io.Reader, limits UploadLimits) (data any, cleanup func(), err error)
+}
+
+// UploadLimits are the view's bounds on an upload.
+type UploadLimits struct {
+	// MaxFields is MaxNumberFields (0: the parser's default, negative:
+	// no limit).
+	MaxFields int
+	// MaxBytes is MaxBodyBytes, for the parts that are not files.
+	MaxBytes int64
+}
+
+// StreamsUploads reports whether the parser of parsers that a request of
+// contentType goes to is an UploadParser, whose body MaxBodyBytes does
+// not cap as a whole.
+func StreamsUploads(parsers []Parser, contentType string) bool {
+	_, ok := parserFor(parsers, contentType).(UploadParser)
+	return ok
+}
+
+// parserFor returns the first of parsers that takes contentType, as
+// Django reads it, nil when none does.
+func parserFor(parsers []Parser, contentType string) Parser {
+	mt, _ := pycompat.ParseHeader(cmp.Or(contentType, "application/octet-stream"))
+	mt = strings.ToLower(mt)
+	for _, p := range parsers {
+		if matchMedia(p.MediaType(), mt) {
+			return p
+		}
+	}
+	return nil
 }
 
 // WrappedError is an authenticator failure that is not an authentication
@@ -99,6 +130,8 @@ type Request struct {
 	dataDone bool
 	data     any
 	dataErr  error
+	maxBody  int64
+	cleanup  func()
 
 	query url.Values
 
@@ -143,13 +176,25 @@ type Config struct {
 	// Compatibility is the DRF and Django release the view answers as
 	// (Settings.Compatibility), for the serializers' answers that differ.
 	Compatibility compat.Level
+	// MaxBodyBytes is UploadLimits.MaxBytes, for UploadParsers.
+	MaxBodyBytes int64
 }
 
 // New wraps r.
 func New(r *http.Request, c Config) *Request {
 	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers, maxFields: c.MaxNumberFields,
 		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken,
-		versionParam: c.VersionParam, formatParam: c.FormatParam, logger: c.Logger, compat: c.Compatibility}
+		versionParam: c.VersionParam, formatParam: c.FormatParam, logger: c.Logger, compat: c.Compatibility, maxBody: c.MaxBodyBytes}
+}
+
+// Close removes the temporary files of the request's uploads, as Django
+// closes request._files when the response is done; the view calls it
+// once it has answered, whatever happened. Closing twice is harmless.
+func (r *Request) Close() {
+	if f := r.cleanup; f != nil {
+		r.cleanup = nil
+		f()
+	}
 }
 
 // Compatibility returns the DRF and Django release the view answers as
@@ -376,8 +421,8 @@ func (r *Request) parse() (any, error) {
 			body := &bodyReader{r: r.Body}
 			var v any
 			var err error
-			if cp, ok := p.(ContentTypeParser); ok {
-				v, err = cp.ParseContentType(body, ct, r.maxFields)
+			if up, ok := p.(UploadParser); ok {
+				v, r.cleanup, err = up.ParseUpload(r.Request, body, UploadLimits{MaxFields: r.maxFields, MaxBytes: r.maxBody})
 			} else if fp, ok := p.(FieldsParser); ok && r.maxFields != 0 {
 				v, err = fp.ParseFields(body, params, r.maxFields)
 			} else {

@@ -30,6 +30,9 @@ var (
 	ErrTooManyFields = errors.New("The number of GET/POST parameters exceeded settings.DATA_UPLOAD_MAX_NUMBER_FIELDS.")
 	// ErrTooManyFiles is TooManyFilesSent (DATA_UPLOAD_MAX_NUMBER_FILES).
 	ErrTooManyFiles = errors.New("The number of files exceeded settings.DATA_UPLOAD_MAX_NUMBER_FILES.")
+	// ErrFieldsTooLarge is RequestDataTooBig: the fields, files aside,
+	// exceed DATA_UPLOAD_MAX_MEMORY_SIZE.
+	ErrFieldsTooLarge = errors.New("Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.")
 )
 
 // MultipartBoundary returns the boundary of a multipart Content-Type as
@@ -101,10 +104,14 @@ type MultipartFiles interface {
 // fields, in order, their names and values decoded with c (errors
 // replaced), and the files handed to files. More than maxFields fields
 // (counted as Django counts them: the parts without headers too, beyond
-// two) is ErrTooManyFields, more than maxFiles files ErrTooManyFiles; a
-// negative limit is none. A broken base64 file is a MultipartError; an
+// two) is ErrTooManyFields, more than maxFiles files ErrTooManyFiles,
+// fields of more than maxFieldBytes bytes (each value's, with its name's
+// characters and two more, as Django counts them; files are not counted)
+// ErrFieldsTooLarge, read no further than the limit; a negative limit is
+// none. A broken base64 file is a MultipartError; an
 // error reading body is returned as it is.
-func ParseMultipart(body io.Reader, boundary string, c *Codec, maxFields, maxFiles int, files MultipartFiles) ([]QueryPair, error) {
+func ParseMultipart(body io.Reader, boundary string, c *Codec, maxFields, maxFiles int, maxFieldBytes int64, files MultipartFiles) ([]QueryPair, error) {
+	var fieldBytes int64
 	var fields []QueryPair
 	input := &lazyStream{producer: &chunkIter{r: body}}
 	parts := interBoundaryIter{stream: input, separator: []byte("--" + boundary)}
@@ -139,9 +146,17 @@ func ParseMultipart(body io.Reader, boundary string, c *Codec, maxFields, maxFil
 		field := name.text(c, true)
 		base64 := pyStrStrip(headers["content-transfer-encoding"].value) == "base64"
 		if kind == partField {
-			data, err := sub.read(-1)
+			size := -1
+			if maxFieldBytes >= 0 {
+				size = int(maxFieldBytes - fieldBytes)
+			}
+			data, err := sub.read(size)
 			if err != nil {
 				return nil, err
+			}
+			fieldBytes += int64(len(data) + utf8.RuneCountInString(field) + 2)
+			if maxFieldBytes >= 0 && fieldBytes > maxFieldBytes {
+				return nil, ErrFieldsTooLarge
 			}
 			if base64 {
 				if d, ok := B64Decode(string(data)); ok {

@@ -64,7 +64,7 @@ func TestParseMultipartIsDjangos(t *testing.T) {
 		boundary, err := MultipartBoundary(ct)
 		if err == nil {
 			charset, _ := HeaderParam(ct, "charset")
-			fields, err = ParseMultipart(strings.NewReader(body.String()), boundary, CodecOf(charset), 1000, 100, &files)
+			fields, err = ParseMultipart(strings.NewReader(body.String()), boundary, CodecOf(charset), 1000, 100, -1, &files)
 		}
 		var djangoErr MultipartError
 		switch {
@@ -117,7 +117,7 @@ func FuzzParseMultipart(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body string) {
 		var files recordedFiles
-		fields, err := ParseMultipart(strings.NewReader(body), "B", UTF8, 1000, 100, &files)
+		fields, err := ParseMultipart(strings.NewReader(body), "B", UTF8, 1000, 100, -1, &files)
 		var djangoErr MultipartError
 		if err != nil && !errors.As(err, &djangoErr) && !errors.Is(err, ErrTooManyFields) && !errors.Is(err, ErrTooManyFiles) {
 			t.Fatalf("%q: %v", body, err)
