@@ -34,6 +34,11 @@ type SerializerDescription struct {
 type FieldDescription struct {
 	// Name is the field's JSON name; Label its label ("Title", "ID").
 	Name, Label string
+	// HelpText is the field's help_text, "" for none.
+	HelpText string
+	// Pattern is the regular expression of the field's RegexValidator, in
+	// Python's syntax; "" for none.
+	Pattern string
 	// Type is the field's type as OPTIONS metadata names it: "string",
 	// "boolean", "integer", "float", "datetime", "decimal", or "field" for
 	// a value of no fixed type.

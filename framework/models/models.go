@@ -96,6 +96,18 @@ type Meta struct {
 	// Defaults are default functions of fields, by the field's name, for
 	// defaults that a tag's literal cannot give (Django's default=callable).
 	Defaults map[string]Default
+	// HelpText is each field's help text, by the field's name (Django's
+	// help_text): OPTIONS and the OpenAPI schema show it.
+	HelpText map[string]string
+	// Validators are the validators of fields of text, by the field's
+	// name (Django's validators=[...]): serializers run them on the new
+	// value before the field's own checks, as DRF runs a model field's;
+	// an error's text is the field's message.
+	Validators map[string][]Validator
+	// ErrorMessages override a field's messages, by the field's name then
+	// the message's key (Django's error_messages). The key is "unique",
+	// whose text may hold Django's %(model_name)s and %(field_label)s.
+	ErrorMessages map[string]map[string]string
 	// UniqueTogether lists sets of field names unique together.
 	UniqueTogether [][]string
 	// Indexes are indexes of several fields.
@@ -116,6 +128,17 @@ type Choice struct {
 	Value string
 	// Label is the value's human-readable name.
 	Label string
+}
+
+// Validator is a Django validator of a field of text.
+type Validator struct {
+	// Check refuses a value by an error whose text is the field's
+	// message ("Enter a valid username. ...").
+	Check func(text string) error
+	// Pattern is a RegexValidator's regular expression, in Python's
+	// syntax (`^[\w.@+-]+\Z`), which OpenAPI schemas show as DRF does;
+	// "" for another validator.
+	Pattern string
 }
 
 // Index is an index of one or more fields.
@@ -233,6 +256,12 @@ type Field struct {
 	Choices []Choice
 	// Related is the relation of a ForeignKey or OneToOneField, else nil.
 	Related *Relation
+	// HelpText is Meta.HelpText's text for the field, "" for none.
+	HelpText string
+	// Validators are Meta.Validators' for the field.
+	Validators []Validator
+	// ErrorMessages are Meta.ErrorMessages' for the field, nil for none.
+	ErrorMessages map[string]string
 
 	declared bool           // the Kind is the tag's field=KIND
 	offset   uintptr        // of the struct field in the model
@@ -503,6 +532,35 @@ func (d *Description) resolve() error {
 			return fmt.Errorf("Meta.Defaults[%q] gives %v, the field is %v", name, def.typ, f.Struct.Type)
 		}
 		f.HasDefault, f.DefaultFunc = true, &def
+	}
+	for name, text := range d.Meta.HelpText {
+		f := d.Field(name)
+		if f == nil {
+			return fmt.Errorf("Meta.HelpText names %q, which is no field", name)
+		}
+		f.HelpText = text
+	}
+	for name, vs := range d.Meta.Validators {
+		f := d.Field(name)
+		if f == nil {
+			return fmt.Errorf("Meta.Validators names %q, which is no field", name)
+		}
+		if f.Related != nil || f.Struct.Kind != structs.String || slices.ContainsFunc(vs, func(v Validator) bool { return v.Check == nil }) {
+			return fmt.Errorf("Meta.Validators[%q]: each validator needs a Check, and the field must be text", name)
+		}
+		f.Validators = vs
+	}
+	for name, msgs := range d.Meta.ErrorMessages {
+		f := d.Field(name)
+		if f == nil {
+			return fmt.Errorf("Meta.ErrorMessages names %q, which is no field", name)
+		}
+		for key := range msgs {
+			if key != "unique" {
+				return fmt.Errorf("Meta.ErrorMessages[%q] sets %q: only \"unique\" can be set", name, key)
+			}
+		}
+		f.ErrorMessages = msgs
 	}
 	for _, set := range d.Meta.UniqueTogether {
 		for _, name := range set {

@@ -170,6 +170,9 @@ func TestDescribeRefuses(t *testing.T) {
 		"join without key":      func() error { _, err := models.Of[joinWithoutKey](); return err },
 		"bad default":           func() error { _, err := models.Of[badDefault](); return err },
 		"bad meta":              func() error { _, err := models.Of[badMeta](); return err },
+		"help text of no field": func() error { _, err := models.Of[badHelpText](); return err },
+		"validator of a number": func() error { _, err := models.Of[badValidator](); return err },
+		"unknown message":       func() error { _, err := models.Of[badMessage](); return err },
 	} {
 		err := describe()
 		if err == nil || !strings.HasPrefix(err.Error(), "models: ") {
@@ -184,6 +187,32 @@ type badMeta struct {
 
 func (badMeta) Meta() models.Meta {
 	return models.Meta{Defaults: map[string]models.Default{"id": models.DefaultFunc(func() string { return "x" })}}
+}
+
+type badHelpText struct {
+	ID int `db:"id"`
+}
+
+func (badHelpText) Meta() models.Meta {
+	return models.Meta{HelpText: map[string]string{"name": "The name."}}
+}
+
+type badValidator struct {
+	ID    int `db:"id"`
+	Count int `db:"count"`
+}
+
+func (badValidator) Meta() models.Meta {
+	return models.Meta{Validators: map[string][]models.Validator{"count": {{Check: func(string) error { return nil }}}}}
+}
+
+type badMessage struct {
+	ID   int    `db:"id"`
+	Name string `db:"name" model:"max_length=10,unique"`
+}
+
+func (badMessage) Meta() models.Meta {
+	return models.Meta{ErrorMessages: map[string]map[string]string{"name": {"blank": "Say a name."}}}
 }
 
 // VerboseName is Django's camel_case_to_spaces (pinned against Django 3.2).

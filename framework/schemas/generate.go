@@ -589,7 +589,7 @@ func objectSchema(fields []framework.FieldDescription, partial bool) *Schema {
 
 // FieldSchema is the JSON Schema of one serializer field (DRF's map_field).
 func FieldSchema(f framework.FieldDescription) *Schema {
-	s := &Schema{ReadOnly: f.ReadOnly, WriteOnly: f.WriteOnly}
+	s := &Schema{ReadOnly: f.ReadOnly, WriteOnly: f.WriteOnly, Description: f.HelpText, Pattern: f.Pattern}
 	var typ string
 	switch {
 	case f.Link:

@@ -120,6 +120,7 @@ type Schema struct {
 	Type                 any              `json:"type,omitempty"`
 	Format               string           `json:"format,omitempty"`
 	Description          string           `json:"description,omitempty"`
+	Pattern              string           `json:"pattern,omitempty"`
 	Enum                 []string         `json:"enum,omitempty"`
 	Items                *Schema          `json:"items,omitempty"`
 	Properties           Ordered[*Schema] `json:"properties,omitempty"`

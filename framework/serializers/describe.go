@@ -2,6 +2,7 @@ package serializers
 
 import (
 	"reflect"
+	"strings"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/internal/structs"
@@ -23,12 +24,19 @@ func (s *Serializer[T]) describe() *framework.SerializerDescription {
 // description describes the field, and a list's or dictionary's child.
 func (f *field) description() framework.FieldDescription {
 	d := framework.FieldDescription{
-		Name: f.name, Label: f.labelText(), Type: f.typeText(), Format: f.format, Link: f.link,
+		Name: f.name, Label: f.labelText(), HelpText: f.helpText, Type: f.typeText(), Format: f.format, Link: f.link,
 		ReadOnly: f.readOnly, WriteOnly: f.writeOnly, Required: f.required,
 		AllowBlank: f.allowBlank, AllowNull: f.allowNull,
 		MaxLength: f.shownMaxLength(), MinLength: f.minLength,
 		DecimalPlaces: max(f.decimalPlaces, 0), TextArea: f.textarea,
 		Related: f.rel != nil && !f.readOnly,
+	}
+	for _, v := range f.validators {
+		if v.Pattern != "" {
+			// DRF's map_field_validators: the last RegexValidator's, with
+			// Python's \Z spelled \z.
+			d.Pattern = strings.ReplaceAll(v.Pattern, `\Z`, `\z`)
+		}
 	}
 	for _, c := range f.choices {
 		d.Choices = append(d.Choices, framework.Choice{Value: c.text, Label: c.label})

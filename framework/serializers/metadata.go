@@ -11,7 +11,8 @@ import (
 
 // FieldInfo describes the fields for an OPTIONS answer, as DRF's
 // SimpleMetadata does in "actions": per field its type, whether it is
-// required and read-only, its label and its bounds. It is built at setup.
+// required and read-only, its label, its help text and its bounds. It
+// is built at setup.
 func (s *Serializer[T]) FieldInfo() json.RawMessage { return s.info }
 
 var typeNames = map[structs.Kind]string{
@@ -66,6 +67,9 @@ func (f *field) appendInfo(b []byte, child bool) []byte {
 	if !child {
 		b = append(b, `,"label":`...)
 		b = appendString(b, f.labelText())
+	}
+	if f.helpText != "" {
+		b = appendString(append(b, `,"help_text":`...), f.helpText)
 	}
 	if f.minLength >= 0 {
 		b = strconv.AppendInt(append(b, `,"min_length":`...), int64(f.minLength), 10)

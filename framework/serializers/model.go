@@ -52,8 +52,10 @@ func (m *modelInfo) field(sf *structs.Field) *models.Field {
 // character fields); choices make a ChoiceField (without max_length);
 // EmailField, URLField, SlugField and GenericIPAddressField are their DRF
 // fields; a TextField is written in a textarea; unique adds
-// UniqueValidator.
+// UniqueValidator (with the field's error_messages["unique"]); the
+// field's help_text and validators are the model field's.
 func (f *field) fromModel(mf *models.Field) error {
+	f.helpText = mf.HelpText
 	if mf.Generated() || !mf.Editable {
 		f.readOnly = true
 		return nil
@@ -82,6 +84,7 @@ func (f *field) fromModel(mf *models.Field) error {
 		f.maxDigits, f.decimalPlaces = mf.MaxDigits, mf.DecimalPlaces
 	}
 	f.unique = mf.Unique
+	f.validators, f.uniqueText = mf.Validators, mf.ErrorMessages["unique"]
 	if mf.Choices != nil {
 		return f.setChoices(mf.Choices)
 	}

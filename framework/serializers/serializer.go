@@ -153,6 +153,11 @@ type field struct {
 	allowEmpty bool
 	// check is the field's validate_<field>, run on its new value.
 	check func(base unsafe.Pointer, c *Context) error
+	// helpText is the model field's help_text; validators its validators
+	// and uniqueText its error_messages["unique"] ("" for Django's).
+	helpText   string
+	validators []models.Validator
+	uniqueText string
 	// viewName and slugRelated are the view_name and slug_related tag
 	// options; rel is a writable relational field's (relations.go).
 	viewName    string

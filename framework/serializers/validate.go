@@ -208,7 +208,11 @@ func (s *Serializer[T]) UniqueViolation(column string) error {
 // already: "book with this title already exists." (the model's and the
 // field's verbose names: their names in lower-case words).
 func (s *Serializer[T]) uniqueMessage(f *field) string {
-	return s.verbose + " with this " + strings.ReplaceAll(f.sf.Column, "_", " ") + " already exists."
+	label := strings.ReplaceAll(f.sf.Column, "_", " ")
+	if f.uniqueText == "" {
+		return s.verbose + " with this " + label + " already exists."
+	}
+	return strings.NewReplacer("%(model_name)s", s.verbose, "%(field_label)s", label).Replace(f.uniqueText)
 }
 
 // RequestData returns the request's body for Validate, as DRF's
@@ -472,6 +476,13 @@ func (f *field) toString(raw any) (structs.Value, []string) {
 		s = strings.TrimSpace(s)
 	}
 	var msgs []string
+	// DRF's run_validators: the model field's validators come before
+	// the CharField's own.
+	for _, v := range f.validators {
+		if err := v.Check(s); err != nil {
+			msgs = append(msgs, err.Error())
+		}
+	}
 	n := utf8.RuneCountInString(s)
 	if f.maxLength >= 0 && n > f.maxLength {
 		msgs = append(msgs, fmt.Sprintf(msgMaxLength, f.maxLength))
