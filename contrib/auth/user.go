@@ -1,8 +1,8 @@
-// Package auth is Django's django.contrib.auth user model on Django's own
-// auth_user table: users, their passwords in the format of every Django
-// password hasher (PBKDF2, Argon2, bcrypt, scrypt) with Django's upgrade
-// on login, authentication with ModelBackend's rules, and the migration
-// that creates the table.
+// Package auth is Django's django.contrib.auth on Django's own tables:
+// the User, Group and Permission models, users' passwords in the format
+// of every Django password hasher (PBKDF2, Argon2, bcrypt, scrypt) with
+// Django's upgrade on login, authentication with ModelBackend's rules,
+// permissions, and the migrations that create the tables.
 package auth
 
 import (
@@ -16,32 +16,39 @@ import (
 	"github.com/jmoiron/sqlx"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/request"
 )
 
-// User is one row of Django's auth_user table.
+// User is one row of Django's auth_user table, and Django's
+// django.contrib.auth.models.User declared as a model (docs/models.md):
+// its fields, defaults, validators, help texts and messages are Django's,
+// so a source (queryset.NewSQL[auth.User]) and a serializer of it need no
+// SQL and answer as DRF does for Django's User. The Go names of the flags
+// are short (Staff for is_staff); their column and JSON names are
+// Django's. Password is never serialised.
 type User struct {
-	// ID is the primary key.
-	ID int64 `db:"id" json:"id"`
+	// ID is the primary key, an AutoField as Django's.
+	ID int64 `db:"id" json:"id" model:"field=AutoField"`
 	// Password is the encoded hash ("pbkdf2_sha256$...", "argon2$..."), or
 	// "!..." when unusable; never serialised.
-	Password string `db:"password" json:"-"`
+	Password string `db:"password" json:"-" model:"max_length=128"`
 	// LastLogin is when the user last logged in, nil if never.
-	LastLogin *time.Time `db:"last_login" json:"last_login"`
+	LastLogin *time.Time `db:"last_login" json:"last_login" model:"blank"`
 	// Superuser grants every permission.
-	Superuser bool `db:"is_superuser" json:"is_superuser"`
+	Superuser bool `db:"is_superuser" json:"is_superuser" model:"default=false" drf:"label=Superuser status"`
 	// Username is unique and case-sensitive.
-	Username string `db:"username" json:"username"`
+	Username string `db:"username" json:"username" model:"max_length=150,unique"`
 	// FirstName is the given name, often "".
-	FirstName string `db:"first_name" json:"first_name"`
+	FirstName string `db:"first_name" json:"first_name" model:"max_length=150,blank"`
 	// LastName is the family name, often "".
-	LastName string `db:"last_name" json:"last_name"`
+	LastName string `db:"last_name" json:"last_name" model:"max_length=150,blank"`
 	// Email is the address, often "".
-	Email string `db:"email" json:"email"`
+	Email string `db:"email" json:"email" model:"field=EmailField,blank" drf:"label=Email address"`
 	// Staff marks users who may use the admin (DRF's IsAdminUser).
-	Staff bool `db:"is_staff" json:"is_staff"`
+	Staff bool `db:"is_staff" json:"is_staff" model:"default=false" drf:"label=Staff status"`
 	// Active users may log in; an inactive user never authenticates.
-	Active bool `db:"is_active" json:"is_active"`
+	Active bool `db:"is_active" json:"is_active" model:"default=true" drf:"label=Active"`
 	// DateJoined is when the user was created, in UTC.
 	DateJoined time.Time `db:"date_joined" json:"date_joined"`
 
@@ -50,6 +57,27 @@ type User struct {
 	db    *sqlx.DB
 	perms *permCache
 }
+
+// Meta declares Django's User model: app auth, table auth_user, the
+// default of date_joined (timezone.now), the username's validator and
+// message of a taken name, and the help texts.
+func (User) Meta() models.Meta {
+	return models.Meta{
+		App:      "auth",
+		Defaults: map[string]models.Default{"date_joined": models.DefaultFunc(now)},
+		HelpText: map[string]string{
+			"username":     "Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.",
+			"is_superuser": "Designates that this user has all permissions without explicitly assigning them.",
+			"is_staff":     "Designates whether the user can log into this admin site.",
+			"is_active":    "Designates whether this user should be treated as active. Unselect this instead of deleting accounts.",
+		},
+		Validators:    map[string][]models.Validator{"username": {{Check: UnicodeUsernameValidator, Pattern: `^[\w.@+-]+\Z`}}},
+		ErrorMessages: map[string]map[string]string{"username": {"unique": "A user with that username already exists."}},
+	}
+}
+
+// now is Django's timezone.now as stored: UTC, to the microsecond.
+func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 
 var _ request.User = (*User)(nil)
 
@@ -131,9 +159,22 @@ func ValidateUsername(name string) error {
 	if n := utf8.RuneCountInString(name); n > MaxUsernameLength {
 		return fmt.Errorf("Ensure this value has at most %d characters (it has %d).", MaxUsernameLength, n)
 	}
+	return UnicodeUsernameValidator(name)
+}
+
+// errInvalidUsername is UnicodeUsernameValidator's message.
+var errInvalidUsername = errors.New("Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.")
+
+// UnicodeUsernameValidator is Django's validator of the username
+// (^[\w.@+-]+\Z): one or more letters, digits and @ . + - _, with
+// Django's message.
+func UnicodeUsernameValidator(name string) error {
+	if name == "" {
+		return errInvalidUsername
+	}
 	for _, r := range name {
 		if !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '_' && r != '@' && r != '.' && r != '+' && r != '-' {
-			return errors.New("Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.")
+			return errInvalidUsername
 		}
 	}
 	return nil

@@ -111,7 +111,7 @@ func (s *Users) insert(ctx context.Context, u *User, username, rawPassword strin
 	if row.Password, err = s.hash(rawPassword); err != nil {
 		return err
 	}
-	row.DateJoined = time.Now().UTC().Truncate(time.Microsecond)
+	row.DateJoined = now()
 	row.Email = normalizeEmail(row.Email)
 	if row.LastLogin != nil {
 		t := row.LastLogin.UTC().Truncate(time.Microsecond)
@@ -183,11 +183,11 @@ func (s *Users) SetPassword(ctx context.Context, u *User, rawPassword string) er
 
 // UpdateLastLogin sets u's last_login to now (UTC), as Django does on login.
 func (s *Users) UpdateLastLogin(ctx context.Context, u *User) error {
-	now := time.Now().UTC().Truncate(time.Microsecond)
-	if err := s.update(ctx, u.ID, `"last_login" = ?`, store.FormatTime(now)); err != nil {
+	t := now()
+	if err := s.update(ctx, u.ID, `"last_login" = ?`, store.FormatTime(t)); err != nil {
 		return err
 	}
-	u.LastLogin = &now
+	u.LastLogin = &t
 	return nil
 }
 
