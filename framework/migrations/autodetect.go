@@ -76,7 +76,7 @@ func Changes(from *State, to []*ModelState) ([]Operation, error) {
 			f := m.Field(name)
 			switch of := old.Field(name); {
 			case of == nil:
-				if !f.Null && !f.HasDefault && (!f.Blank || !emptyStringsAllowed(f.Kind)) {
+				if !f.Null && !f.HasDefault && (!f.Blank || !emptyStringsAllowed(f.Kind)) && !f.manyToMany() {
 					return nil, fmt.Errorf("You are trying to add a non-nullable field '%s' to %s without a default; "+
 						"we can't do that (the database needs something to populate existing rows): "+
 						"give it a default (model:\"default=...\") or make it nullable", name, model)

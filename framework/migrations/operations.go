@@ -88,6 +88,12 @@ func (o DeleteModel) database(e *editor, from, _ *State) error {
 	if err != nil {
 		return err
 	}
+	// Django's delete_model drops the automatic through tables first.
+	for i := range m.Fields {
+		if f := &m.Fields[i]; f.manyToMany() && f.Through == "" {
+			e.deleteModel(m.through(f).Table)
+		}
+	}
 	e.deleteModel(m.Table)
 	return nil
 }

@@ -313,9 +313,12 @@ func (e *editor) createModel(m *ModelState) {
 	for _, set := range m.UniqueTogether {
 		e.deferred = append(e.deferred, e.uniqueSet(m.Table, m.columns(set)))
 	}
-	defs := make([]string, len(m.Fields))
+	var defs []string
 	for i := range m.Fields {
 		f := &m.Fields[i]
+		if f.manyToMany() {
+			continue
+		}
 		def := e.columnSQL(f, false)
 		if f.Related != nil {
 			if e.pg() {
@@ -324,10 +327,16 @@ func (e *editor) createModel(m *ModelState) {
 				def += " REFERENCES " + quoteName(f.Related.Table) + " (" + quoteName(f.Related.Column) + ") DEFERRABLE INITIALLY DEFERRED"
 			}
 		}
-		defs[i] = quoteName(f.Column) + " " + def
+		defs = append(defs, quoteName(f.Column)+" "+def)
 	}
 	e.exec("CREATE TABLE " + quoteName(m.Table) + " (" + strings.Join(defs, ", ") + ")")
 	e.deferred = append(e.deferred, e.modelIndexes(m)...)
+	// Django's create_model then creates the automatic through tables.
+	for i := range m.Fields {
+		if f := &m.Fields[i]; f.manyToMany() && f.Through == "" {
+			e.createModel(m.through(f))
+		}
+	}
 }
 
 // uniqueSet is Django's _create_unique_sql of several columns.
@@ -368,7 +377,9 @@ func quoteColumns(cols []string) string {
 func (e *editor) modelIndexes(m *ModelState) []*deferred {
 	var out []*deferred
 	for i := range m.Fields {
-		out = append(out, e.fieldIndexes(m.Table, &m.Fields[i])...)
+		if !m.Fields[i].manyToMany() {
+			out = append(out, e.fieldIndexes(m.Table, &m.Fields[i])...)
+		}
 	}
 	for _, ix := range m.Indexes {
 		out = append(out, e.index(m, ix))
@@ -444,8 +455,15 @@ func (e *editor) deleteModel(table string) {
 	e.deferred = slices.DeleteFunc(e.deferred, func(d *deferred) bool { return d.table == table })
 }
 
-// addField is Django's add_field on PostgreSQL; SQLite remakes the table.
+// addField is Django's add_field on PostgreSQL; SQLite remakes the
+// table. A ManyToManyField creates its automatic through table.
 func (e *editor) addField(m *ModelState, f *Field) {
+	if f.manyToMany() {
+		if f.Through == "" {
+			e.createModel(m.through(f))
+		}
+		return
+	}
 	if !e.pg() {
 		e.remake(m, f, "", nil)
 		return
@@ -465,8 +483,14 @@ func (e *editor) addField(m *ModelState, f *Field) {
 }
 
 // removeField is Django's remove_field on PostgreSQL; SQLite remakes the
-// table.
+// table. A ManyToManyField drops its automatic through table.
 func (e *editor) removeField(m *ModelState, f *Field) {
+	if f.manyToMany() {
+		if f.Through == "" {
+			e.deleteModel(m.through(f).Table)
+		}
+		return
+	}
 	if !e.pg() {
 		e.remake(m, nil, f.Name, nil)
 		return
@@ -509,7 +533,9 @@ func fieldAltered(old, new Field) bool {
 // alterField is Django's alter_field: SQLite remakes the table,
 // PostgreSQL alters the column.
 func (e *editor) alterField(m *ModelState, old, new *Field) {
-	if !fieldAltered(*old, *new) {
+	if !fieldAltered(*old, *new) || old.manyToMany() && new.manyToMany() {
+		// Django alters a many-to-many field's through table only when
+		// its name changes, which a field of the same name keeps.
 		return
 	}
 	if !e.pg() {
@@ -613,9 +639,11 @@ func (e *editor) alterField(m *ModelState, old, new *Field) {
 // created again.
 func (e *editor) remake(m *ModelState, create *Field, deleteName string, alter *[2]*Field) {
 	type copyCol struct{ column, expr string }
-	body := slices.Clone(m.Fields)
+	// The table's columns: Django's local_concrete_fields, without the
+	// many-to-many fields, whose through tables stay as they are.
+	body := slices.DeleteFunc(slices.Clone(m.Fields), func(f Field) bool { return f.manyToMany() })
 	var mapping []copyCol
-	for _, f := range m.Fields {
+	for _, f := range body {
 		mapping = append(mapping, copyCol{f.Column, quoteName(f.Column)})
 	}
 	uniqueTogether := cloneSets(m.UniqueTogether)
@@ -736,7 +764,7 @@ func fieldsEqual(a, b Field) bool {
 	if (a.Related == nil) != (b.Related == nil) || a.Related != nil && *a.Related != *b.Related {
 		return false
 	}
-	return a.Name == b.Name && a.Column == b.Column && a.Kind == b.Kind && a.PrimaryKey == b.PrimaryKey &&
+	return a.Name == b.Name && a.Column == b.Column && a.Kind == b.Kind && a.Through == b.Through && a.PrimaryKey == b.PrimaryKey &&
 		a.Null == b.Null && a.Blank == b.Blank && a.Unique == b.Unique && a.DBIndex == b.DBIndex &&
 		a.MaxLength == b.MaxLength && a.MaxDigits == b.MaxDigits && a.DecimalPlaces == b.DecimalPlaces &&
 		a.HasDefault == b.HasDefault && a.Default == b.Default && slices.Equal(a.Choices, b.Choices)

@@ -31,9 +31,17 @@ type Field struct {
 	// Choices are the valid values, nil for any; SQLite remakes the table
 	// when they change, as Django 3.2 does.
 	Choices []models.Choice
-	// Related is the relation of a ForeignKey or OneToOneField, else nil.
+	// Related is the relation of a ForeignKey, OneToOneField or
+	// ManyToManyField, else nil.
 	Related *Relation
+	// Through is a ManyToManyField's declared through table (Django's
+	// through=), created by its own model's migrations; "" for Django's
+	// automatic one, which the field creates and drops.
+	Through string
 }
+
+// manyToMany reports a ManyToManyField, which has no column.
+func (f *Field) manyToMany() bool { return f.Kind == models.ManyToManyField }
 
 // Relation is where a foreign key column points.
 type Relation struct {
@@ -172,6 +180,31 @@ func (m *ModelState) columns(names []string) []string {
 // lower is Django's model_name: the model's name in lower case.
 func lower(name string) string { return strings.ToLower(name) }
 
+// through is the model state of Django's automatic through table of f,
+// a ManyToManyField of m: an automatic id (of m's key's kind when that
+// is an auto key, else an AutoField) and a foreign key to each side,
+// indexed and unique together.
+func (m *ModelState) through(f *Field) *ModelState {
+	var pk *Field
+	for i := range m.Fields {
+		if m.Fields[i].PrimaryKey {
+			pk = &m.Fields[i]
+		}
+	}
+	table, from, to := models.AutoThrough(m.Name, m.Table, f.Name, f.Related.Table)
+	id := Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
+	if auto(pk) {
+		id.Kind = pk.Kind
+	}
+	fk := func(name string, r Relation) Field {
+		return Field{Name: name, Column: name + "_id", Kind: models.ForeignKey, DBIndex: true, Related: &r}
+	}
+	return &ModelState{Name: m.Name + "_" + f.Name, Table: table, UniqueTogether: [][]string{{from, to}}, Fields: []Field{
+		id, fk(from, Relation{Table: m.Table, Column: pk.Column, Kind: pk.Kind, OnDelete: models.Cascade}),
+		fk(to, Relation{Table: f.Related.Table, Column: f.Related.Column, Kind: f.Related.Kind, OnDelete: models.Cascade}),
+	}}
+}
+
 // FromDescription is the model state of a described model: what the
 // autodetector compares with the migrations' state. refs gives the kind
 // of the primary keys of other tables the model's foreign keys point to
@@ -193,6 +226,14 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 		}
 		if f.Related != nil {
 			mf.Related = &Relation{Table: f.Related.Table, Column: f.Related.Column, Kind: refs[f.Related.Table], OnDelete: f.Related.OnDelete}
+		}
+		m.Fields = append(m.Fields, mf)
+	}
+	for _, mm := range d.ManyToMany {
+		mf := Field{Name: mm.Name, Kind: models.ManyToManyField, Blank: mm.Blank,
+			Related: &Relation{Table: mm.Table, Column: mm.Column, Kind: refs[mm.Table]}}
+		if !mm.AutoCreated {
+			mf.Through = mm.Through
 		}
 		m.Fields = append(m.Fields, mf)
 	}

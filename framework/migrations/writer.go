@@ -86,7 +86,11 @@ func operationsSource(ops []Operation) string {
 
 // fieldSource is a Field's composite literal without its type.
 func fieldSource(f Field) string {
-	parts := []string{"Name: " + strconv.Quote(f.Name), "Column: " + strconv.Quote(f.Column), "Kind: " + kindOf(f.Kind)}
+	parts := []string{"Name: " + strconv.Quote(f.Name)}
+	if f.Column != "" {
+		parts = append(parts, "Column: "+strconv.Quote(f.Column))
+	}
+	parts = append(parts, "Kind: "+kindOf(f.Kind))
 	for _, opt := range []struct {
 		name string
 		set  bool
@@ -122,6 +126,9 @@ func fieldSource(f Field) string {
 			rel += ", OnDelete: " + onDeleteSource(r.OnDelete)
 		}
 		parts = append(parts, rel+"}")
+	}
+	if f.Through != "" {
+		parts = append(parts, "Through: "+strconv.Quote(f.Through))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -53,11 +53,17 @@
 //   - a slice field tagged `model:"reverse=TABLE.COLUMN"` holds the keys
 //     of the rows of TABLE whose COLUMN references this row, a reverse
 //     accessor (`snippets`), read with one query per page, as
-//     prefetch_related would.
+//     prefetch_related would;
+//   - a slice field tagged `model:"many_to_many=TABLE[.COLUMN]"` (with
+//     related_name=NAME, through=TABLE, blank) is a ManyToManyField: the
+//     keys of the related rows, kept in a through table (see ManyToMany).
 package models
 
 import (
+	"cmp"
 	"context"
+	"crypto/md5"
+	"encoding/hex"
 	"fmt"
 	"reflect"
 	"slices"
@@ -203,6 +209,41 @@ type Description struct {
 	Joins []*Join
 	// Reverses are the reverse accessors.
 	Reverses []*Reverse
+	// ManyToMany are the many-to-many fields, in declaration order.
+	ManyToMany []*ManyToMany
+}
+
+// ManyToMany is a many-to-many field (Django's ManyToManyField): a slice
+// of the related rows' keys, kept in a through table of two foreign keys
+// rather than in a column of the model.
+type ManyToMany struct {
+	// Field is the struct field, a slice of the related keys.
+	Field *structs.Field
+	// Name is the Django field name, the field's JSON name ("tags").
+	Name string
+	// Table and Column are the related table and its key column.
+	Table, Column string
+	// RelatedName is the name of the reverse accessor, "" for none.
+	RelatedName string
+	// Blank is Django's blank: the relation may be empty.
+	Blank bool
+	// Through is the through table: Django's automatic one
+	// ({table}_{name}), or a declared model's (through=TABLE).
+	Through string
+	// AutoCreated reports Django's automatic through table, which
+	// migrations create with the field; a declared through model is
+	// created by its own migrations, and its rows written by its own
+	// source.
+	AutoCreated bool
+	// From and To are the through table's foreign key columns to the
+	// model and to the related model ("post_id", "tag_id"; "from_x_id"
+	// and "to_x_id" when both are the same model, as Django names them).
+	From, To string
+	// ThroughModel is the automatic through table as a model (Django's
+	// auto-created intermediary model, "Post_tags"): its id, From and To,
+	// both foreign keys on_delete=CASCADE, unique together; nil for a
+	// declared through model.
+	ThroughModel *Description
 }
 
 // Join is a field whose value is a column of a related row.
@@ -310,6 +351,7 @@ const (
 	BinaryField               Kind = "BinaryField"
 	ForeignKey                Kind = "ForeignKey"
 	OneToOneField             Kind = "OneToOneField"
+	ManyToManyField           Kind = "ManyToManyField"
 )
 
 // OnDelete is a foreign key's on_delete behaviour.
@@ -373,6 +415,13 @@ func register(d *Description) {
 	for _, f := range d.Fields {
 		if f.Related != nil {
 			referrers[f.Related.Table] = append(referrers[f.Related.Table], Referrer{Model: d, Field: f})
+		}
+	}
+	for _, m := range d.ManyToMany {
+		if t := m.ThroughModel; t != nil {
+			for _, f := range t.Fields[1:] {
+				referrers[f.Related.Table] = append(referrers[f.Related.Table], Referrer{Model: t, Field: f})
+			}
 		}
 	}
 }
@@ -586,9 +635,13 @@ func (d *Description) resolve() error {
 	return nil
 }
 
-// relatedField reads a field without a column: a join or a reverse accessor.
+// relatedField reads a field without a column: a join, a reverse
+// accessor or a many-to-many field.
 func (d *Description) relatedField(sf *structs.Field) error {
 	opts := sf.Tag.Get("model")
+	if _, ok := option(opts, "many_to_many"); ok {
+		return d.manyToMany(sf, opts)
+	}
 	if rev, ok := option(opts, "reverse"); ok {
 		table, column, found := strings.Cut(rev, ".")
 		if !found || table == "" || column == "" {
@@ -614,6 +667,100 @@ func (d *Description) relatedField(sf *structs.Field) error {
 	}
 	d.Joins = append(d.Joins, &Join{Field: sf, Source: src, Via: via, Column: col})
 	return nil
+}
+
+// maxNameLength is the longest name Django gives a through table
+// (PostgreSQL's max_name_length, which Django's truncate_name applies).
+const maxNameLength = 63
+
+// manyToMany reads a many-to-many field, tagged
+// model:"many_to_many=TABLE[.COLUMN],related_name=NAME,through=TABLE,blank".
+// null is accepted and has no effect, as Django ignores it on a
+// ManyToManyField (with its warning fields.W340).
+func (d *Description) manyToMany(sf *structs.Field, opts string) error {
+	m := &ManyToMany{Field: sf, Name: sf.JSON}
+	for opt := range strings.SplitSeq(opts, ",") {
+		key, val, _ := strings.Cut(opt, "=")
+		switch key {
+		case "many_to_many":
+			m.Table, m.Column, _ = strings.Cut(val, ".")
+			m.Column = cmp.Or(m.Column, "id")
+		case "related_name":
+			m.RelatedName = val
+		case "through":
+			m.Through = val
+		case "blank":
+			m.Blank = true
+		case "null":
+		default:
+			return fmt.Errorf("unknown option %q of a many-to-many field", opt)
+		}
+	}
+	switch {
+	case m.Table == "":
+		return fmt.Errorf("many_to_many needs a table")
+	case m.Name == "":
+		return fmt.Errorf("a many-to-many field needs a json name, its Django name")
+	case sf.Type.Kind() != reflect.Slice || !slices.Contains([]reflect.Kind{reflect.Int, reflect.Int32, reflect.Int64, reflect.String}, sf.Type.Elem().Kind()):
+		return fmt.Errorf("a many-to-many field is a slice of the related keys (int, int32, int64 or string), not %v", sf.Type)
+	}
+	auto, from, to := AutoThrough(d.Meta.Name, d.Meta.Table, m.Name, m.Table)
+	m.From, m.To = from+"_id", to+"_id"
+	if m.Through == "" {
+		m.AutoCreated, m.Through = true, auto
+		m.ThroughModel = d.throughModel(m, from, to)
+	}
+	d.ManyToMany = append(d.ManyToMany, m)
+	return nil
+}
+
+// AutoThrough names Django's automatic through table of the many-to-many
+// field named field of the model named model, of table, to the related
+// table: the table ({table}_{field}, shortened as Django's truncate_name
+// shortens it to 63 characters) and the names of its two foreign keys,
+// the models' names in lower case ("post" and "tag", the related model's
+// name being its table's after the app label; "from_post" and "to_post"
+// when both are the same).
+func AutoThrough(model, table, field, related string) (through, from, to string) {
+	_, to, _ = strings.Cut(related, "_")
+	from, to = strings.ToLower(model), cmp.Or(to, related)
+	if related == table {
+		from, to = "from_"+from, "to_"+to
+	}
+	return truncateName(table+"_"+field, maxNameLength), from, to
+}
+
+// throughModel is Django's create_many_to_many_intermediary_model: the
+// model "Post_tags" of the table m.Through, with an automatic id (of the
+// model's own key's kind when that is an auto key) and a foreign key to
+// each side, on_delete=CASCADE.
+func (d *Description) throughModel(m *ManyToMany, from, to string) *Description {
+	id := &Field{Name: "id", Column: "id", Kind: AutoField, PrimaryKey: true, Unique: true}
+	if d.PrimaryKey.Generated() {
+		id.Kind = d.PrimaryKey.Kind
+	}
+	fk := func(name, table, column string) *Field {
+		return &Field{Name: name, Column: name + "_id", Kind: ForeignKey, DBIndex: true, Editable: true,
+			Related: &Relation{Table: table, Column: column, OnDelete: Cascade}}
+	}
+	t := &Description{Meta: Meta{App: d.Meta.App, Name: d.Meta.Name + "_" + m.Name, Table: m.Through,
+		UniqueTogether: [][]string{{from, to}}}}
+	t.Fields = []*Field{id, fk(from, d.Meta.Table, d.PrimaryKey.Column), fk(to, m.Table, m.Column)}
+	t.PrimaryKey = id
+	t.Meta.VerboseName = VerboseName(t.Meta.Name)
+	t.Meta.VerboseNamePlural = t.Meta.VerboseName + "s"
+	return t
+}
+
+// truncateName is Django's truncate_name: a name longer than length is
+// cut to length-4 characters and ends with the first 4 hex digits of its
+// MD5.
+func truncateName(name string, length int) string {
+	if len(name) <= length {
+		return name
+	}
+	sum := md5.Sum([]byte(name))
+	return name[:length-4] + hex.EncodeToString(sum[:])[:4]
 }
 
 // option returns the value of key=value in a comma-separated tag.
@@ -684,6 +831,8 @@ func newField(sf *structs.Field) (*Field, error) {
 			if key == "one_to_one" {
 				kind, f.Unique = OneToOneField, true
 			}
+		case "many_to_many":
+			err = fmt.Errorf("a many-to-many field has no column: drop its db tag")
 		case "on_delete":
 			if f.Related == nil {
 				f.Related = &Relation{}
