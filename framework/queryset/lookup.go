@@ -26,10 +26,17 @@ type lookupCond struct {
 	pattern, day string
 	// null is isnull's value.
 	null bool
+	// many is the many-to-many field of an exact or in lookup, whose
+	// related keys are keys; nil for a column's lookup.
+	many *manyLookup
+	keys []any
 }
 
 // where adds the condition field lookup values; see query.Query's Where.
 func (s state) where(m *model, field string, op query.Lookup, values []string) state {
+	if ml, ok := m.many[field]; ok {
+		return s.whereMany(ml, field, op, values)
+	}
 	f, err := m.lookupField(field)
 	if err != nil {
 		s.err = errors.Join(s.err, err)
@@ -153,6 +160,9 @@ func parseBound(f *structs.Field, op query.Lookup, i int, text string) (structs.
 
 // lookupSQL is the WHERE term of c, its values in lookupArgs's order.
 func (t *sqlTable) lookupSQL(c lookupCond) string {
+	if c.many != nil {
+		return c.many.sql(t, len(c.keys))
+	}
 	col := t.col(c.f)
 	switch c.op {
 	case query.IsNull:
@@ -194,6 +204,9 @@ var lookupOps = map[query.Lookup]string{query.Exact: "=", query.GT: ">", query.G
 
 // lookupArgs appends the values lookupSQL's text binds.
 func (t *sqlTable) lookupArgs(args []any, c lookupCond) []any {
+	if c.many != nil {
+		return append(args, c.keys...)
+	}
 	switch c.op {
 	case query.IsNull:
 		return args
@@ -221,6 +234,10 @@ func (c lookupCond) storable() bool {
 
 // shape appends c's part of the SQL text's cache key.
 func (c lookupCond) shape(b *strings.Builder, m *model) {
+	if c.many != nil {
+		b.WriteString("wm" + c.many.m.Name + "," + strconv.Itoa(len(c.keys)))
+		return
+	}
 	b.WriteString("w" + string(c.op) + strconv.Itoa(m.index[c.f]) + "," + strconv.Itoa(len(c.vs)))
 	if c.null {
 		b.WriteByte('n')
@@ -229,6 +246,9 @@ func (c lookupCond) shape(b *strings.Builder, m *model) {
 
 // match reports whether the item at base meets c, as SQLite answers it.
 func (c lookupCond) match(base unsafe.Pointer) bool {
+	if c.many != nil {
+		return c.many.holds(c.many.m.Field.Addr(base), c.keys)
+	}
 	v := c.f.Get(base)
 	if c.op == query.IsNull {
 		return v.Null == c.null

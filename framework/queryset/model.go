@@ -18,13 +18,15 @@ import (
 )
 
 // modelRules are what a source does for T's model declaration on every
-// write: its hooks, auto_now fields and foreign keys, and after every
-// read its reverse accessors.
+// write: its hooks, auto_now fields, foreign keys and many-to-many
+// fields, and after every read its reverse accessors and many-to-many
+// fields.
 type modelRules struct {
 	desc                                *models.Description
 	beforeSave, afterSave, beforeDelete bool
 	fks                                 []*models.Field
 	reverses                            []*reverseFetch
+	m2m                                 []*manyToMany // of automatic through tables
 }
 
 // fromModel fills in what c, which has no Query, leaves empty from T's
@@ -140,6 +142,16 @@ func modelOf[T any](m *model, declared bool) (*modelRules, error) {
 		}
 		r.reverses = append(r.reverses, f)
 	}
+	for _, mm := range d.ManyToMany {
+		f, err := manyToManyFetch(mm)
+		if err != nil {
+			return nil, fmt.Errorf("queryset: %s.%s: %w", d.Type.Name(), mm.Field.Name, err)
+		}
+		r.reverses = append(r.reverses, f)
+		if mm.AutoCreated {
+			r.m2m = append(r.m2m, newManyToMany(mm))
+		}
+	}
 	nested, err := nestedOnes(d)
 	if err != nil {
 		return nil, err
@@ -227,9 +239,9 @@ func appendString(p unsafe.Pointer, key any) error {
 	return nil
 }
 
-// prefetch fills the reverse accessors of items with one query each, as
-// Django's prefetch_related: SELECT column, key FROM table WHERE column
-// IN (the items' keys) ORDER BY key.
+// prefetch fills the reverse accessors and many-to-many fields of items
+// with one query each, as Django's prefetch_related: SELECT column, key
+// FROM table WHERE column IN (the items' keys) ORDER BY key.
 func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) error {
 	if len(items) == 0 {
 		return nil

@@ -628,7 +628,7 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
 		}
 		names[i], marks[i] = store.QuoteName(f.Column), s.t.param(f)
 	}
-	return s.write(ctx, "INSERT INTO "+store.QuoteName(s.t.table)+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args, item, true)
+	return s.write(ctx, "INSERT INTO "+store.QuoteName(s.t.table)+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args, item, nil, true)
 }
 
 // Update writes item's columns to its row (found by key) and reads the
@@ -662,7 +662,7 @@ func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 		sets, args = append(sets, store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key)), append(args, key)
 	}
 	args = append(args, key)
-	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item, false)
+	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item, nil, false)
 }
 
 // UpdateChanged saves the columns whose values differ between before (the
@@ -696,13 +696,17 @@ func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) error
 	if err != nil {
 		return err
 	}
-	if len(sets) == 0 && !s.t.rules.afterSave {
-		row := &SQLSource[T]{t: s.t}
-		row.st.conds = []cond{{f: s.t.key, op: '=', v: s.t.key.Get(base)}}
-		return row.readInto(ctx, s.t.db, row.sliceSQL(0, 1), row.args(nil), item)
+	if len(sets) == 0 {
+		if !s.t.rules.afterSave && len(s.relationsOf(item, before)) == 0 {
+			row := &SQLSource[T]{t: s.t}
+			row.st.conds = []cond{{f: s.t.key, op: '=', v: s.t.key.Get(base)}}
+			return row.readInto(ctx, s.t.db, row.sliceSQL(0, 1), row.args(nil), item)
+		}
+		// A relation changed, or AfterSave runs: the key is written over itself.
+		sets, args = append(sets, store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key)), append(args, key)
 	}
 	args = append(args, key)
-	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item, false)
+	return s.write(ctx, "UPDATE "+store.QuoteName(s.t.table)+" SET "+strings.Join(sets, ", ")+" WHERE "+store.QuoteName(s.t.table)+"."+store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key), args, item, before, false)
 }
 
 // write runs q, an INSERT or UPDATE of one row, and reads the row it wrote
@@ -711,12 +715,16 @@ func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) error
 // statement RETURNING the row's key and the row read through the source.
 // A row that is committed is thus always answered, and a failure to read
 // it back leaves nothing written (a client that retries cannot write it
-// twice). No row written is sql.ErrNoRows. A model's AfterSave runs in
+// twice). No row written is sql.ErrNoRows. The many-to-many fields of
+// obj (those that differ from before's, for a partial update) are set in
+// that transaction, after the row was written and before it is read
+// back, as ModelSerializer's save() sets them. A model's AfterSave runs in
 // that transaction, after the row was read back: its error rolls the
 // write back. A foreign key that names no row is a MissingRelatedError.
-func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj *T, created bool) error {
+func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj, before *T, created bool) error {
 	var err error
-	if s.t.readsRow && !s.t.rules.afterSave {
+	rels := s.relationsOf(obj, before)
+	if s.t.readsRow && !s.t.rules.afterSave && len(rels) == 0 {
 		err = s.readInto(ctx, s.t.db, s.t.db.Rebind(q+s.t.returning), args, obj)
 	} else {
 		q = s.t.db.Rebind(q + " RETURNING " + store.QuoteName(s.t.key.Column))
@@ -727,6 +735,9 @@ func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj *T, 
 			}
 			v, err := s.t.key.FromDB(key)
 			if err != nil {
+				return err
+			}
+			if err := s.setRelations(ctx, tx, s.t.bind(s.t.key, v.Bind()), rels); err != nil {
 				return err
 			}
 			row := &SQLSource[T]{t: s.t}

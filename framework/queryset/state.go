@@ -35,6 +35,8 @@ type model struct {
 	// keys are the foreign keys' columns by their Django names ("post"
 	// for post_id), which lookups take as Django's do.
 	keys map[string]*structs.Field
+	// many are the many-to-many fields by their Django names.
+	many map[string]*manyLookup
 }
 
 func describe[T any]() (*model, error) {
@@ -42,7 +44,8 @@ func describe[T any]() (*model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &model{desc: desc, byColumn: map[string]*structs.Field{}, index: map[*structs.Field]int{}, keys: map[string]*structs.Field{}}
+	m := &model{desc: desc, byColumn: map[string]*structs.Field{}, index: map[*structs.Field]int{}, keys: map[string]*structs.Field{},
+		many: map[string]*manyLookup{}}
 	for _, f := range desc.Columns() {
 		if err := f.Supported(); err != nil {
 			return nil, err
@@ -65,6 +68,9 @@ func describe[T any]() (*model, error) {
 			if f.Related != nil && f.Name != f.Column {
 				m.keys[f.Name] = m.byColumn[f.Column]
 			}
+		}
+		for _, mm := range d.ManyToMany {
+			m.many[mm.Name] = newManyLookup(mm)
 		}
 	}
 	return m, nil

@@ -1,0 +1,220 @@
+package queryset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/go-drf/drf/framework/models"
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// manyToMany is how a source writes a many-to-many field of an automatic
+// through table: the keys a write sets, as arguments.
+type manyToMany struct {
+	m *models.ManyToMany
+	// keys returns the keys of the slice at p as arguments, each once, in
+	// order; ok is false for a nil slice (a relation the write leaves alone).
+	keys func(p unsafe.Pointer) (keys []any, ok bool)
+	// same reports two slices of the same keys in the same order.
+	same func(a, b unsafe.Pointer) bool
+}
+
+func newManyToMany(m *models.ManyToMany) *manyToMany {
+	switch m.Field.Type.Elem().Kind() {
+	case reflect.Int:
+		return &manyToMany{m: m, keys: sliceArgs[int], same: sameSlice[int]}
+	case reflect.Int32:
+		return &manyToMany{m: m, keys: sliceArgs[int32], same: sameSlice[int32]}
+	case reflect.String:
+		return &manyToMany{m: m, keys: sliceArgs[string], same: sameSlice[string]}
+	}
+	return &manyToMany{m: m, keys: sliceArgs[int64], same: sameSlice[int64]}
+}
+
+func sliceArgs[E int | int32 | int64 | string](p unsafe.Pointer) ([]any, bool) {
+	s := *(*[]E)(p)
+	if s == nil {
+		return nil, false
+	}
+	out := make([]any, 0, len(s))
+	seen := make(map[E]bool, len(s))
+	for _, k := range s {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out, true
+}
+
+func sameSlice[E int | int32 | int64 | string](a, b unsafe.Pointer) bool {
+	return slices.Equal(*(*[]E)(a), *(*[]E)(b))
+}
+
+// manyToManyFetch reads a many-to-many field as a reverse accessor of its
+// through table: SELECT from, to FROM through WHERE from IN (...) ORDER BY
+// to, the related keys in the order Django's tags.all() gives them on
+// SQLite (the through table's unique index) and DRF renders them.
+func manyToManyFetch(m *models.ManyToMany) (*reverseFetch, error) {
+	return newReverseFetch(&models.Reverse{Field: m.Field, Table: m.Through, Column: m.From, Key: m.To})
+}
+
+// relationSet is the keys a write sets one many-to-many field to.
+type relationSet struct {
+	m    *manyToMany
+	keys []any
+}
+
+// relationsOf are the relations a write of obj sets: each many-to-many
+// field of an automatic through table whose slice is not nil and, for a
+// partial update of before, differs from before's.
+func (s *SQLSource[T]) relationsOf(obj, before *T) []relationSet {
+	var out []relationSet
+	for _, m := range s.t.rules.m2m {
+		p := m.m.Field.Addr(unsafe.Pointer(obj))
+		keys, ok := m.keys(p)
+		if !ok || before != nil && m.same(m.m.Field.Addr(unsafe.Pointer(before)), p) {
+			continue
+		}
+		out = append(out, relationSet{m: m, keys: keys})
+	}
+	return out
+}
+
+// setRelations sets each relation of the row whose key is key, in tx, as
+// Django's ManyRelatedManager.set(): the through rows of keys no longer
+// listed are deleted, those of new keys inserted in the order listed. A
+// key that names no related row is a MissingRelatedError naming the field.
+func (s *SQLSource[T]) setRelations(ctx context.Context, tx *sqlx.Tx, key any, rels []relationSet) error {
+	for _, r := range rels {
+		m := r.m.m
+		through, from, to := store.QuoteName(m.Through), store.QuoteName(m.From), store.QuoteName(m.To)
+		if len(r.keys) > 0 {
+			found, err := s.t.column(ctx, tx, m.Table, m.Column, m.Column, r.keys)
+			if err != nil {
+				return err
+			}
+			if len(found) < len(r.keys) {
+				have := map[string]bool{}
+				for _, k := range found {
+					have[columnText(k)] = true
+				}
+				for _, k := range r.keys {
+					if t := fmt.Sprint(k); !have[t] {
+						return &MissingRelatedError{Column: m.Name, Value: t}
+					}
+				}
+			}
+		}
+		old, err := s.t.column(ctx, tx, m.Through, m.To, m.From, []any{key})
+		if err != nil {
+			return err
+		}
+		want := map[string]bool{}
+		for _, k := range r.keys {
+			want[fmt.Sprint(k)] = true
+		}
+		had := map[string]bool{}
+		gone := false
+		for _, k := range old {
+			t := columnText(k)
+			had[t] = true
+			gone = gone || !want[t]
+		}
+		if gone {
+			q := "DELETE FROM " + through + " WHERE " + from + " = ?"
+			if len(r.keys) > 0 {
+				q += " AND " + to + " NOT IN (" + marks(len(r.keys)) + ")"
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(q), append([]any{key}, r.keys...)...); err != nil {
+				return err
+			}
+		}
+		var rows []string
+		var args []any
+		for _, k := range r.keys {
+			if !had[fmt.Sprint(k)] {
+				rows, args = append(rows, "(?, ?)"), append(args, key, k)
+			}
+		}
+		if len(rows) > 0 {
+			q := "INSERT INTO " + through + " (" + from + ", " + to + ") VALUES " + strings.Join(rows, ", ")
+			if _, err := tx.ExecContext(ctx, tx.Rebind(q), args...); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// manyLookup is how a lookup filters by a many-to-many field: the items
+// related to any of some keys, as Django's filter(tags__in=[...]) with
+// distinct(), each item once.
+type manyLookup struct {
+	m       *models.ManyToMany
+	integer bool
+	// holds reports whether the slice at p holds one of keys (a
+	// SliceSource's items).
+	holds func(p unsafe.Pointer, keys []any) bool
+}
+
+func newManyLookup(m *models.ManyToMany) *manyLookup {
+	switch m.Field.Type.Elem().Kind() {
+	case reflect.Int:
+		return &manyLookup{m: m, integer: true, holds: holdsKey[int]}
+	case reflect.Int32:
+		return &manyLookup{m: m, integer: true, holds: holdsKey[int32]}
+	case reflect.Int64:
+		return &manyLookup{m: m, integer: true, holds: holdsKey[int64]}
+	}
+	return &manyLookup{m: m, holds: func(p unsafe.Pointer, keys []any) bool {
+		return slices.ContainsFunc(*(*[]string)(p), func(k string) bool { return slices.Contains(keys, any(k)) })
+	}}
+}
+
+func holdsKey[E int | int32 | int64](p unsafe.Pointer, keys []any) bool {
+	return slices.ContainsFunc(*(*[]E)(p), func(k E) bool { return slices.Contains(keys, any(int64(k))) })
+}
+
+// whereMany adds the condition that an item is related to one of values
+// (exact: to values[0]), keys of the related table; a key its type
+// cannot hold is no key.
+func (s state) whereMany(ml *manyLookup, field string, op query.Lookup, values []string) state {
+	if op != query.Exact && op != query.In || op == query.Exact && len(values) != 1 {
+		s.err = errors.Join(s.err, fmt.Errorf("%w: field %q: lookup %s of a many-to-many field", query.ErrInvalidValue, field, op))
+		return s
+	}
+	c := lookupCond{op: query.In, many: ml}
+	for _, v := range values {
+		if !ml.integer {
+			c.keys = append(c.keys, v)
+			continue
+		}
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			c.keys = append(c.keys, n)
+		}
+	}
+	if len(c.keys) == 0 {
+		s.none = true
+		return s
+	}
+	s.lookups = append(s.lookups[:len(s.lookups):len(s.lookups)], c)
+	return s
+}
+
+// sql is the condition of n keys: the item's key among the through
+// table's rows of those related keys.
+func (ml *manyLookup) sql(t *sqlTable, n int) string {
+	m := ml.m
+	return t.col(t.key) + " IN (SELECT " + store.QuoteName(m.From) + " FROM " + store.QuoteName(m.Through) +
+		" WHERE " + store.QuoteName(m.To) + " IN (" + marks(n) + "))"
+}
