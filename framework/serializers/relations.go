@@ -69,6 +69,9 @@ type relation struct {
 	// display is the related column a form's select shows (DRF's str()
 	// of the row): the display tag option, else the key or the slug.
 	display string
+	// many is a many-to-many field's (ManyRelatedField, whose fk is the
+	// slice of keys); nil for a foreign key.
+	many *manyKeys
 }
 
 // bindRelation makes a relational field of f, after its tag options, from
@@ -78,8 +81,10 @@ type relation struct {
 // dotted source through a foreign key tagged slug_related is a writable
 // SlugRelatedField; view_name on another key, or on a reverse accessor's
 // keys, is a read-only HyperlinkedRelatedField; a reverse accessor's keys
-// without it a read-only PrimaryKeyRelatedField(many=True); a struct, or
-// a reverse accessor's slice of structs, a nested serializer.
+// without it a read-only PrimaryKeyRelatedField(many=True); a
+// many-to-many field's keys a writable PrimaryKeyRelatedField(many=True)
+// (with view_name, HyperlinkedRelatedField(many=True)); a
+// struct, or a reverse accessor's slice of structs, a nested serializer.
 func (f *field) bindRelation(md *modelInfo) error {
 	err := f.bindRelationKind(md)
 	switch {
@@ -102,6 +107,8 @@ func (f *field) bindRelationKind(md *modelInfo) error {
 	switch {
 	case f.slugRelated:
 		return f.bindSlug(md)
+	case manyToManyOf(md, f.sf) != nil:
+		return f.bindManyToMany(manyToManyOf(md, f.sf))
 	case f.viewName != "" && fk:
 		links, err := relatedLinks(f.sf, f.viewName)
 		if err != nil {
@@ -172,9 +179,10 @@ func (f *field) bindSlug(md *modelInfo) error {
 	return nil
 }
 
-// RelatedViolation is the validation error of a foreign key column whose
-// value names no row (a write the database refused: queryset's
-// MissingRelatedError), as DRF's relational field words it:
+// RelatedViolation is the validation error of a foreign key column (or a
+// many-to-many field, by its name) whose value names no row (a write the
+// database refused: queryset's MissingRelatedError), as DRF's relational
+// field words it:
 // {"owner": ["Invalid pk \"99\" - object does not exist."]}; nil when no
 // field of the serializer holds or sets column.
 func (s *Serializer[T]) RelatedViolation(column, value string) error {
@@ -186,7 +194,9 @@ func (s *Serializer[T]) RelatedViolation(column, value string) error {
 		case f.rel != nil && f.rel.fk.Column == column && f.rel.kind == relSlug:
 			// The slug it was looked up by is not known here.
 			msg = msgInvalid
-		case f.sf != nil && f.sf.Column == column:
+		case f.sf != nil && s.manyToMany(f.sf, column) && f.rel != nil && f.rel.kind == relLink:
+			msg = msgLinkMissing
+		case f.sf != nil && (f.sf.Column == column || s.manyToMany(f.sf, column)):
 			msg = fmt.Sprintf(msgPKMissing, value)
 		default:
 			continue
@@ -196,6 +206,19 @@ func (s *Serializer[T]) RelatedViolation(column, value string) error {
 		return exceptions.ValidationError(errs)
 	}
 	return nil
+}
+
+// manyToMany reports that sf is the model's many-to-many field named name.
+func (s *Serializer[T]) manyToMany(sf *structs.Field, name string) bool {
+	if s.model == nil {
+		return false
+	}
+	for _, m := range s.model.ManyToMany {
+		if m.Name == name && m.Field.Name == sf.Name {
+			return true
+		}
+	}
+	return false
 }
 
 // relatedLinks is the value of a hyperlinked related field (DRF's

@@ -35,6 +35,9 @@ func (f *field) decodeRelated(base unsafe.Pointer, raw any, c *Context, errs *ex
 // relatedValue is decodeRelated's work: the field's messages, or the
 // server's error.
 func (f *field) relatedValue(base unsafe.Pointer, raw any, c *Context) ([]string, error) {
+	if f.rel.many != nil {
+		return f.rel.decodeMany(f, base, raw, c)
+	}
 	if s, ok := raw.(string); ok && s == "" {
 		raw = nil
 	}
@@ -110,8 +113,11 @@ func truncated(f float64) string {
 	return i.String()
 }
 
-// integerKey reports a foreign key of integers.
+// integerKey reports a foreign key (or many-to-many field) of integers.
 func (r *relation) integerKey() bool {
+	if r.many != nil {
+		return r.many.integer
+	}
 	return r.fk.Kind == structs.Int || r.fk.Kind == structs.Uint
 }
 
@@ -171,48 +177,9 @@ func (r *relation) decodeSlug(f *field, base unsafe.Pointer, raw any, c *Context
 // NamespaceVersioning, the request's version's namespace), and whose pk
 // names a row.
 func (r *relation) decodeLink(base unsafe.Pointer, raw any, c *Context) ([]string, error) {
-	s, ok := raw.(string)
-	if !ok {
-		return []string{fmt.Sprintf(msgLinkType, relatedType(raw))}, nil
-	}
-	if c == nil || c.Request == nil {
-		return nil, errors.New("serializers: a hyperlinked related field needs the request in the serializer context")
-	}
-	m, ok := reverse.MatchOf(c.Request.Request)
-	if !ok {
-		return nil, errors.New("serializers: a hyperlinked related field needs a request routed through the API")
-	}
-	path := s
-	if strings.HasPrefix(s, "http:") || strings.HasPrefix(s, "https:") {
-		u, err := url.Parse(s)
-		if err != nil {
-			return []string{msgNoMatch}, nil
-		}
-		path = u.EscapedPath()
-	}
-	res, err := m.Routes().Resolve(path)
-	if err != nil {
-		return []string{msgNoMatch}, nil
-	}
-	want := r.route
-	if h, ok := c.Request.VersioningScheme().(reverse.Hook); ok {
-		l := reverse.Lookup{Name: r.route, Params: map[string]string{}, Query: url.Values{}, Version: c.Request.Version()}
-		h.ReverseLookup(&l, c.Request)
-		want = l.Name
-	}
-	if res.Name != want {
-		return []string{msgWrongMatch}, nil
-	}
-	key, ok := res.Params["pk"]
-	if !ok {
-		return []string{msgLinkMissing}, nil
-	}
-	if r.integerKey() {
-		i, ok := pycompat.Int(key)
-		if !ok {
-			return []string{msgLinkMissing}, nil
-		}
-		key = i.String()
+	key, msg, err := r.linkKey(raw, c)
+	if err != nil || msg != "" {
+		return oneMessage(msg), err
 	}
 	found, err := r.setKey(base, key, c)
 	if err != nil || found {
@@ -221,10 +188,70 @@ func (r *relation) decodeLink(base unsafe.Pointer, raw any, c *Context) ([]strin
 	return []string{msgLinkMissing}, nil
 }
 
+// oneMessage is msg alone, or none for "".
+func oneMessage(msg string) []string {
+	if msg == "" {
+		return nil
+	}
+	return []string{msg}
+}
+
+// linkKey is the key of the hyperlink raw: the pk parameter of the
+// field's route that it resolves to, or the field's message.
+func (r *relation) linkKey(raw any, c *Context) (key, msg string, err error) {
+	s, ok := raw.(string)
+	if !ok {
+		return "", fmt.Sprintf(msgLinkType, relatedType(raw)), nil
+	}
+	if c == nil || c.Request == nil {
+		return "", "", errors.New("serializers: a hyperlinked related field needs the request in the serializer context")
+	}
+	m, ok := reverse.MatchOf(c.Request.Request)
+	if !ok {
+		return "", "", errors.New("serializers: a hyperlinked related field needs a request routed through the API")
+	}
+	path := s
+	if strings.HasPrefix(s, "http:") || strings.HasPrefix(s, "https:") {
+		u, err := url.Parse(s)
+		if err != nil {
+			return "", msgNoMatch, nil
+		}
+		path = u.EscapedPath()
+	}
+	res, err := m.Routes().Resolve(path)
+	if err != nil {
+		return "", msgNoMatch, nil
+	}
+	want := r.route
+	if h, ok := c.Request.VersioningScheme().(reverse.Hook); ok {
+		l := reverse.Lookup{Name: r.route, Params: map[string]string{}, Query: url.Values{}, Version: c.Request.Version()}
+		h.ReverseLookup(&l, c.Request)
+		want = l.Name
+	}
+	if res.Name != want {
+		return "", msgWrongMatch, nil
+	}
+	key, ok = res.Params["pk"]
+	if !ok {
+		return "", msgLinkMissing, nil
+	}
+	if r.integerKey() {
+		i, ok := pycompat.Int(key)
+		if !ok {
+			return "", msgLinkMissing, nil
+		}
+		key = i.String()
+	}
+	return key, "", nil
+}
+
 // relatedType names raw's Python type in the relational fields' messages.
 func relatedType(raw any) string {
-	if _, ok := raw.(map[string]any); ok {
+	switch raw.(type) {
+	case map[string]any:
 		return "dict"
+	case nil:
+		return "NoneType" // an item of a many=True field's list
 	}
 	return pythonType(raw)
 }

@@ -244,6 +244,9 @@ func (f *field) formValue(m map[string]any, partial bool) (any, bool) {
 	if f.container != nil {
 		return f.formContainer(m, partial)
 	}
+	if f.rel != nil && f.rel.many != nil {
+		return f.formMany(m, partial)
+	}
 	raw, ok := m[f.name]
 	raw = request.FormValue(raw)
 	if !ok {

@@ -1,0 +1,166 @@
+package serializers
+
+import (
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
+	"unsafe"
+
+	"github.com/go-drf/drf/framework/models"
+	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/structs"
+)
+
+// manyKeys is how a many-to-many field's slice of keys is written.
+type manyKeys struct {
+	// integer reports integer keys, of bits bits.
+	integer bool
+	bits    int
+	// set stores keys, valid texts of the slice's element type, in the
+	// slice at p, replacing it.
+	set func(p unsafe.Pointer, keys []string)
+}
+
+// manyToManyOf is the model's many-to-many field of sf, nil when none.
+func manyToManyOf(md *modelInfo, sf *structs.Field) *models.ManyToMany {
+	if md == nil {
+		return nil
+	}
+	for _, m := range md.desc.ManyToMany {
+		if m.Field.Name == sf.Name {
+			return m
+		}
+	}
+	return nil
+}
+
+// bindManyToMany makes a many-to-many field DRF's ManyRelatedField of a
+// PrimaryKeyRelatedField (with view_name, of a HyperlinkedRelatedField),
+// as ModelSerializer builds it: the related keys (their URLs), required
+// and allow_empty=False unless the field is blank, read-only when a
+// declared model is its through table.
+func (f *field) bindManyToMany(m *models.ManyToMany) error {
+	kind := relPK
+	read, err := relatedKeys(f.sf)
+	if f.viewName != "" {
+		kind, f.link = relLink, true
+		read, err = relatedLinks(f.sf, f.viewName)
+	}
+	if err != nil {
+		return err
+	}
+	f.compute, f.container, f.typeName = read, nil, "field"
+	if !m.AutoCreated {
+		f.readOnly = true
+	}
+	if f.readOnly {
+		return nil
+	}
+	f.required, f.allowEmpty = !m.Blank, m.Blank
+	mk := &manyKeys{}
+	switch f.sf.Type.Elem().Kind() {
+	case reflect.Int:
+		mk.integer, mk.bits, mk.set = true, strconv.IntSize, setIntKeys[int]
+	case reflect.Int32:
+		mk.integer, mk.bits, mk.set = true, 32, setIntKeys[int32]
+	case reflect.Int64:
+		mk.integer, mk.bits, mk.set = true, 64, setIntKeys[int64]
+	default:
+		mk.set = func(p unsafe.Pointer, keys []string) { *(*[]string)(p) = keys }
+	}
+	f.rel = &relation{kind: kind, fk: f.sf, table: m.Table, key: m.Column, route: f.viewName, many: mk}
+	return nil
+}
+
+func setIntKeys[E int | int32 | int64](p unsafe.Pointer, keys []string) {
+	s := make([]E, len(keys))
+	for i, k := range keys {
+		n, _ := strconv.ParseInt(k, 10, 64)
+		s[i] = E(n)
+	}
+	*(*[]E)(p) = s
+}
+
+// decodeMany is ManyRelatedField.to_internal_value: a list (a dictionary
+// is one of its keys, as Python iterates it), not empty unless allowed,
+// each item a key (or a hyperlink) of a related row, the first item in
+// error the field's message.
+func (r *relation) decodeMany(f *field, base unsafe.Pointer, raw any, c *Context) ([]string, error) {
+	var items []any
+	switch x := raw.(type) {
+	case nil:
+		return []string{msgNull}, nil
+	case []any:
+		items = x
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			items = append(items, k)
+		}
+	default:
+		return []string{fmt.Sprintf(msgNotAList, pythonType(raw))}, nil
+	}
+	if len(items) == 0 && !f.allowEmpty {
+		return []string{msgEmptyList}, nil
+	}
+	keys := make([]string, 0, len(items))
+	for _, item := range items {
+		var key, msg, missing string
+		switch {
+		case r.kind == relLink:
+			var err error
+			if key, msg, err = r.linkKey(item, c); err != nil {
+				return nil, err
+			}
+			missing = msgLinkMissing
+		case item == nil:
+			// Django's get(pk=None) finds no row.
+			msg = fmt.Sprintf(msgPKMissing, "None")
+		default:
+			key, msg = r.pkText(item)
+			missing = fmt.Sprintf(msgPKMissing, pythonText(item))
+		}
+		if msg != "" {
+			return []string{msg}, nil
+		}
+		if r.many.integer {
+			if _, err := strconv.ParseInt(key, 10, r.many.bits); err != nil {
+				return []string{missing}, nil
+			}
+		}
+		if c != nil && c.Related != nil {
+			_, found, err := c.Related(RelatedLookup{Table: r.table, Column: r.key, Value: key, Integer: r.many.integer, Key: r.key})
+			if err != nil {
+				return nil, err
+			}
+			if !found {
+				return []string{missing}, nil
+			}
+		}
+		keys = append(keys, key)
+	}
+	r.many.set(f.sf.Addr(base), keys)
+	return nil, nil
+}
+
+// formMany is ManyRelatedField.get_value of HTML input: the field's values
+// (QueryDict.getlist), none when a full form leaves it out; a partial
+// form that leaves it out leaves it alone.
+func (f *field) formMany(m map[string]any, partial bool) (any, bool) {
+	v, ok := m[f.name]
+	switch l := v.(type) {
+	case request.FormList:
+		out := make([]any, len(l))
+		for i, s := range l {
+			out[i] = s
+		}
+		return out, true
+	case nil:
+		if !ok && partial {
+			return nil, false
+		}
+		return []any{}, true
+	}
+	return []any{v}, true
+}
