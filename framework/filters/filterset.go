@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -66,6 +67,10 @@ const (
 	// MsgInvalidModelChoice refuses a value of a foreign key's filter
 	// that no related row holds: Django's ModelChoiceField's.
 	MsgInvalidModelChoice = "Select a valid choice. That choice is not one of the available choices."
+	// MsgInvalidPKValue refuses a value of a many-to-many field's filter
+	// that is no key of its type (the value): Django's
+	// ModelMultipleChoiceField's.
+	MsgInvalidPKValue = "“%s” is not a valid value."
 	// MsgNullCharacters refuses a foreign key's value holding a NUL
 	// character: Django 5.2's ModelChoiceField's (Django 3.2's answers
 	// MsgInvalidModelChoice).
@@ -112,6 +117,9 @@ type Filter struct {
 	// related is the foreign key whose related rows the values must be
 	// keys of (ModelChoiceFilter's queryset), set by NewFilterSet.
 	related *relatedKey
+	// many is the many-to-many field's, whose every value must be a key
+	// of a related row (ModelMultipleChoiceFilter's), set by NewFilterSet.
+	many *relatedKey
 	// bareDates: a DateTime value may be a bare date (FilterSet.Compatibility).
 	bareDates bool
 }
@@ -227,6 +235,11 @@ var relatedLookups = []query.Lookup{"", query.Exact, query.In, query.GT, query.G
 //     is), and a key that no row holds is refused, 400 {"post": ["Select
 //     a valid choice. That choice is not one of the available
 //     choices."]};
+//   - a many-to-many field, by exact, reads every value of its parameter
+//     (?tags=1&tags=2) as ModelMultipleChoiceFilter: each a key of a row
+//     of the related table ({"tags": ["“x” is not a valid value."]},
+//     {"tags": ["Select a valid choice. 99 is not one of the available
+//     choices."]}), keeping the items related to any of them, each once;
 //   - an exact filter of a field with choices (Meta.Choices) reads one of
 //     them, as ChoiceFilter (Choice, the field's Choices unless the
 //     filter has its own): {"status": ["Select a valid choice. bogus is
@@ -243,8 +256,22 @@ func NewFilterSet[T any](name string, fs FilterSet) (FilterSet, error) {
 	fs.name = name
 	fs.Filters = slices.Clone(fs.Filters)
 	var unknown []string
+	var many []*models.ManyToMany
+	if d, err := models.Of[T](); err == nil {
+		many = d.ManyToMany
+	}
 	for i := range fs.Filters {
 		f := &fs.Filters[i]
+		if i := slices.IndexFunc(many, func(m *models.ManyToMany) bool { return m.Name == f.Field }); i >= 0 {
+			if f.Lookup != "" && f.Lookup != query.Exact {
+				return FilterSet{}, fmt.Errorf("filters: %s: %s: Related Field got invalid lookup: %s", name, f.param(), f.Lookup)
+			}
+			m := many[i]
+			k := m.Field.Type.Elem().Kind()
+			f.Param, f.Label = f.param(), cmp.Or(f.Label, Filter{Field: m.Name}.label())
+			f.many = &relatedKey{table: m.Table, column: m.Column, integer: k != reflect.String}
+			continue
+		}
 		column, mf, err := queryset.LookupField[T](f.Field)
 		if _, ok := errors.AsType[*queryset.UnknownFieldError](err); ok {
 			if !slices.Contains(unknown, f.Field) {
@@ -306,6 +333,18 @@ func (fs FilterSet) Filter(r *request.Request, q query.Query) (query.Query, erro
 			continue
 		}
 		f.bareDates = fs.Compatibility != compat.DRF314
+		if f.many != nil {
+			values, msg, err := fs.readMany(r, q, f, raw, maxItems)
+			switch {
+			case err != nil:
+				return nil, err
+			case msg != "":
+				errs.Add(name, msg)
+			case len(errs) == 0:
+				q = q.Where(f.Field, query.In, values...)
+			}
+			continue
+		}
 		values, msg := f.read(raw[len(raw)-1], maxItems, maxLength)
 		if f.related != nil && msg == "" && values != nil {
 			var err error
@@ -441,6 +480,47 @@ func (fs FilterSet) lookUp(r *request.Request, q query.Query, f Filter, keys []s
 		out[i] = key
 	}
 	return out, "", nil
+}
+
+// readMany reads every value of a many-to-many field's filter as
+// Django's ModelMultipleChoiceField checks them: first each as a key of
+// its type ("“x” is not a valid value."), then each a related row's key,
+// as the row's key reads ("Select a valid choice. 99 is not one of the
+// available choices."; " 1" is not "1"). The posts related to any of
+// them are kept, each once (the filter's distinct).
+func (fs FilterSet) readMany(r *request.Request, q query.Query, f Filter, raw []string, maxItems int) ([]string, string, error) {
+	if len(raw) > maxItems {
+		return nil, fmt.Sprintf(MsgListLength, len(raw), maxItems), nil
+	}
+	keys := make([]string, len(raw))
+	for i, v := range raw {
+		keys[i] = v
+		if f.many.integer {
+			n, ok := pycompat.Int(v)
+			if !ok {
+				return nil, fmt.Sprintf(MsgInvalidPKValue, v), nil
+			}
+			keys[i] = n.String()
+		}
+	}
+	finder, ok := queryset.FinderOf(q)
+	if !ok {
+		return nil, "", fmt.Errorf("filters: %s: %s filters by a many-to-many field, and its source looks no related row up (no queryset.RelatedFinder)", fs.name, f.param())
+	}
+	found := map[string]bool{}
+	for i, k := range keys {
+		if _, seen := found[k]; !seen {
+			_, ok, err := finder.FindRelated(r.Context(), f.many.table, f.many.column, k, f.many.integer, f.many.column)
+			if err != nil {
+				return nil, "", err
+			}
+			found[k] = ok
+		}
+		if !found[k] || k != raw[i] {
+			return nil, fmt.Sprintf(MsgInvalidChoice, raw[i]), nil
+		}
+	}
+	return keys, "", nil
 }
 
 // read returns raw as a Where value; ok is false for a value that means
