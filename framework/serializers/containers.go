@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/structs"
@@ -154,7 +155,7 @@ func containerOf(sf *structs.Field) *container {
 // decodeContainer validates a list or dictionary (DRF's ListField,
 // DictField and MultipleChoiceField) and stores it at base; it adds the
 // errors, each item's under its index or key, to errs.
-func (f *field) decodeContainer(base unsafe.Pointer, raw any, errs *exceptions.ValidationErrors) {
+func (f *field) decodeContainer(base unsafe.Pointer, raw any, level compat.Level, errs *exceptions.ValidationErrors) {
 	c := f.container
 	if raw == nil {
 		if !f.allowNull {
@@ -232,7 +233,7 @@ func (f *field) decodeContainer(base unsafe.Pointer, raw any, errs *exceptions.V
 		if c.isMap {
 			key = keys[i]
 		}
-		v, msgs := c.child.toInternal(it)
+		v, msgs := c.child.toInternal(it, level)
 		for _, m := range msgs {
 			errs.AddItem(f.name, key, m)
 			failed = true
@@ -269,8 +270,10 @@ func (f *field) appendContainer(b []byte, obj unsafe.Pointer) ([]byte, error) {
 // formContainer is DRF's get_value of a list, a multiple choice or a
 // dictionary in HTML input: the field's own values (QueryDict.getlist), else
 // the indexed keys "tags[0]", "tags[1]" (a dictionary: "scores.a"); a
-// multiple choice absent from a full form is an empty list.
-func (f *field) formContainer(m map[string]any, partial bool) (any, bool) {
+// multiple choice absent from a full form is an empty list. DRF 3.14 read
+// a dictionary of a form as {} whatever its keys (parse_html_dict parsed
+// twice, the second time without the prefix).
+func (f *field) formContainer(m map[string]any, partial bool, level compat.Level) (any, bool) {
 	if v, ok := m[f.name]; ok && !f.container.isMap {
 		if l, many := v.(request.FormList); many {
 			out := make([]any, len(l))
@@ -283,6 +286,9 @@ func (f *field) formContainer(m map[string]any, partial bool) (any, bool) {
 	}
 	if f.container.isMap {
 		out := map[string]any{}
+		if level == compat.DRF314 {
+			return out, true
+		}
 		for k, v := range m {
 			if key, ok := strings.CutPrefix(k, f.name+"."); ok {
 				out[key] = request.FormValue(v)

@@ -2,12 +2,12 @@ package serializers
 
 import (
 	"fmt"
-	"math/big"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/go-drf/drf/framework/compat"
 )
 
 // DRF's messages of the edge cases of its fields (DRF 3.18's; see
@@ -20,6 +20,25 @@ const (
 	msgListMaxLength    = "Ensure this field has no more than %d elements."
 	msgListMinLength    = "Ensure this field has at least %d elements."
 )
+
+// levelOf is the compatibility level of the request in c (the view's
+// Settings.Compatibility), the current one without a request.
+func levelOf(c *Context) compat.Level {
+	if c == nil || c.Request == nil {
+		return compat.Current
+	}
+	return c.Request.Compatibility()
+}
+
+// listedCase reports whether s is in a case DRF 3.14's BooleanField lists
+// its spellings in: lower-case, upper-case or capitalized ("true",
+// "TRUE", "True"; not "tRuE").
+func listedCase(s string) bool {
+	if s == strings.ToLower(s) || s == strings.ToUpper(s) {
+		return true
+	}
+	return len(s) > 1 && s[:1] == strings.ToUpper(s[:1]) && s[1:] == strings.ToLower(s[1:])
+}
 
 // surrogateIn is the first surrogate code point (U+D800 to U+DFFF) of s,
 // held as its three-byte WTF-8 sequence (a lone "\ud800" of JSON kept as
@@ -72,50 +91,6 @@ func offsetMinutes(s string) int {
 		mm, _ = strconv.Atoi(tz[2:4])
 	}
 	return hh*60 + mm
-}
-
-// standardDuration is Django's standard_duration_re without its lookahead
-// (two numbers before the seconds are hours and minutes, one is minutes).
-var standardDuration = regexp.MustCompile(`^(?:(-?\d+) (?:days?, )?)?(-?)(?:(\d+):)?(?:(\d+):)?(\d+)(?:[.,]\d{1,6}\d{0,6})?$`)
-
-// durationOverflows reports a duration in Django's standard format that
-// Python's timedelta cannot hold (more than 999999999 days either way):
-// DRF 3.18's "The number of days must be between ..." (DRF 3.14 lets the
-// OverflowError through, a 500).
-func durationOverflows(s string) bool {
-	m := standardDuration.FindStringSubmatch(s)
-	if m == nil {
-		return false
-	}
-	hours, minutes := m[3], m[4]
-	if minutes == "" {
-		hours, minutes = "", hours
-	}
-	num := func(text string) *big.Int {
-		n, ok := new(big.Int).SetString(text, 10)
-		if !ok {
-			n = new(big.Int)
-		}
-		return n
-	}
-	const maxDays = 999999999
-	day := big.NewInt(86400)
-	limit := new(big.Int).Mul(big.NewInt(maxDays+1), day) // max is 999999999 days 23:59:59.999999
-	days := num(m[1])
-	if new(big.Int).Abs(days).Cmp(big.NewInt(maxDays)) > 0 {
-		return true
-	}
-	rest := new(big.Int).Mul(num(hours), big.NewInt(3600))
-	rest.Add(rest, new(big.Int).Mul(num(minutes), big.NewInt(60)))
-	rest.Add(rest, num(m[5]))
-	if rest.Cmp(limit) >= 0 {
-		return true
-	}
-	if m[2] == "-" {
-		rest.Neg(rest)
-	}
-	total := new(big.Int).Add(new(big.Int).Mul(days, day), rest)
-	return total.Cmp(limit) >= 0 || total.Cmp(new(big.Int).Neg(new(big.Int).Mul(big.NewInt(maxDays), day))) < 0
 }
 
 // listLength is DRF's ListField min_length and max_length validators,

@@ -1,6 +1,7 @@
 package serializers
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -16,8 +17,19 @@ const (
 	msgBinaryTooLong = "Ensure this value has at most %d characters (it has %d)."
 )
 
+// The bounds of a time.Duration field (structs.MaxDuration and
+// MinDuration) as DRF words a DurationField's max_value and min_value:
+// Python's str() of the timedelta.
+const (
+	maxDurationText = "106751 days, 23:47:16.854775"
+	minDurationText = "-106752 days, 0:12:43.145225"
+)
+
 // toDuration is DRF's DurationField: Django's parse_duration of str() of
 // the value, so a JSON number is seconds (5, 1.5) and a boolean refused.
+// A duration Python's timedelta holds (±999,999,999 days) but a
+// time.Duration does not (±106,751 days) is refused as DRF refuses one
+// beyond a DurationField's max_value or min_value set to the type's range.
 func toDuration(raw any) (structs.Value, []string) {
 	v := structs.Value{Kind: structs.Duration}
 	s, ok := pythonStr(raw)
@@ -25,14 +37,18 @@ func toDuration(raw any) (structs.Value, []string) {
 		return v, []string{msgDuration}
 	}
 	d, err := structs.ParseDuration(s)
-	if err != nil {
-		if durationOverflows(s) {
-			return v, []string{msgDurationOverflow}
-		}
-		return v, []string{msgDuration}
+	switch {
+	case err == nil:
+		v.I = int64(d)
+		return v, nil
+	case errors.Is(err, structs.ErrDurationOverflow):
+		return v, []string{msgDurationOverflow}
+	case errors.Is(err, structs.ErrDurationAboveMax):
+		return v, []string{fmt.Sprintf(msgMaxValue, maxDurationText)}
+	case errors.Is(err, structs.ErrDurationBelowMin):
+		return v, []string{fmt.Sprintf(msgMinValue, minDurationText)}
 	}
-	v.I = int64(d)
-	return v, nil
+	return v, []string{msgDuration}
 }
 
 // appendDuration writes d as DRF's DurationField renders it: Django's

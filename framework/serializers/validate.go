@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
@@ -81,7 +82,7 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 		}
 		return exceptions.ValidationError(errs)
 	}
-	form := isForm(c)
+	form, level := isForm(c), levelOf(c)
 	// The values are set in a copy, which replaces obj once everything
 	// is valid.
 	tmp := *obj
@@ -98,7 +99,7 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 		}
 		raw, present := m[f.name]
 		if form {
-			raw, present = f.formValue(m, partial)
+			raw, present = f.formValue(m, partial, level)
 		}
 		if !present {
 			if !partial && f.required {
@@ -113,13 +114,13 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 				return err
 			}
 		case f.container != nil:
-			f.decodeContainer(base, raw, &errs)
+			f.decodeContainer(base, raw, level, &errs)
 		case f.sf.Kind == structs.Custom:
 			for _, msg := range f.decodeCustom(base, raw, form) {
 				errs.Add(f.name, msg)
 			}
 		default:
-			v, msgs := f.toInternal(raw)
+			v, msgs := f.toInternal(raw, level)
 			for _, msg := range msgs {
 				errs.Add(f.name, msg)
 			}
@@ -206,7 +207,8 @@ func (s *Serializer[T]) UniqueViolation(column string) error {
 
 // uniqueMessage is Django's message of a value a unique field holds
 // already: "book with this title already exists." (the model's and the
-// field's verbose names: their names in lower-case words).
+// field's verbose names: their names in lower-case words), or the model
+// field's error_messages["unique"] with those names put in.
 func (s *Serializer[T]) uniqueMessage(f *field) string {
 	label := strings.ReplaceAll(f.sf.Column, "_", " ")
 	if f.uniqueText == "" {
@@ -240,9 +242,9 @@ func isForm(c *Context) bool {
 }
 
 // formValue is DRF's get_value for HTML input.
-func (f *field) formValue(m map[string]any, partial bool) (any, bool) {
+func (f *field) formValue(m map[string]any, partial bool, level compat.Level) (any, bool) {
 	if f.container != nil {
-		return f.formContainer(m, partial)
+		return f.formContainer(m, partial, level)
 	}
 	if f.rel != nil && f.rel.many != nil {
 		return f.formMany(m, partial)
@@ -256,7 +258,7 @@ func (f *field) formValue(m map[string]any, partial bool) (any, bool) {
 		if f.sf.Kind == structs.Bool {
 			// DRF 3.18's BooleanField(allow_null=True) has None as its
 			// default_empty_html (DRF 3.14: False).
-			if f.allowNull {
+			if f.allowNull && level != compat.DRF314 {
 				return nil, true
 			}
 			return false, true
@@ -299,7 +301,7 @@ func pythonType(data any) string {
 func isIntegerText(s string) bool { return !strings.ContainsAny(s, ".eE") }
 
 // toInternal validates one present value, DRF's run_validation of the field.
-func (f *field) toInternal(raw any) (structs.Value, []string) {
+func (f *field) toInternal(raw any, level compat.Level) (structs.Value, []string) {
 	v := structs.Value{Kind: f.sf.Kind}
 	if raw == nil {
 		if !f.allowNull {
@@ -322,7 +324,7 @@ func (f *field) toInternal(raw any) (structs.Value, []string) {
 	case structs.Float:
 		return f.toFloat(raw)
 	case structs.Bool:
-		return f.toBool(raw)
+		return f.toBool(raw, level)
 	case structs.Time:
 		str, ok := raw.(string)
 		if !ok {
@@ -618,14 +620,17 @@ var (
 )
 
 // toBool is DRF's BooleanField with its true, false and null spellings.
-func (f *field) toBool(raw any) (structs.Value, []string) {
+func (f *field) toBool(raw any, level compat.Level) (structs.Value, []string) {
 	v := structs.Value{Kind: structs.Bool}
 	switch r := raw.(type) {
 	case bool:
 		v.B = r
 		return v, nil
 	case string:
-		// DRF 3.18 reads them in any case (DRF 3.14: as listed).
+		// DRF 3.18 reads them in any case, DRF 3.14 as listed.
+		if level == compat.DRF314 && !listedCase(r) {
+			break
+		}
 		r = strings.ToLower(r)
 		switch {
 		case trueTexts[r]:

@@ -2,6 +2,7 @@ package structs
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -96,6 +97,25 @@ var (
 	postgresDuration = regexp.MustCompile(`^(?:(-?\d+) (?:days? ?))?(?:([-+])?(\d+):(\d\d):(\d\d)(?:\.(\d{1,6}))?)?\n?$`)
 )
 
+// ErrDurationOverflow, ErrDurationAboveMax and ErrDurationBelowMin are
+// ParseDuration's errors, with ErrInvalidValue, for a duration Django's
+// parse_duration raises OverflowError for (beyond Python's timedelta,
+// ±999,999,999 days, in its days, its time or their sum), and for one
+// Python holds but a time.Duration cannot (beyond MaxDuration or
+// MinDuration).
+var (
+	ErrDurationOverflow = errors.New("beyond Python's timedelta")
+	ErrDurationAboveMax = errors.New("above time.Duration's maximum")
+	ErrDurationBelowMin = errors.New("below time.Duration's minimum")
+)
+
+// MaxDuration and MinDuration are the longest durations ParseDuration
+// reads either way: time.Duration's range in whole microseconds.
+const (
+	MaxDuration = time.Duration(1<<63-1) / time.Microsecond * time.Microsecond
+	MinDuration = -MaxDuration
+)
+
 // ParseDuration reads a duration as Django's parse_duration does, to the
 // microsecond (rounded half to even, as Python's timedelta rounds). A
 // duration beyond time.Duration's range (about 292 years) is an error.
@@ -153,13 +173,34 @@ func ParseDuration(s string) (time.Duration, error) {
 			total.Neg(total)
 		}
 	}
+	micros := big.NewRat(1e6, 1)
+	dayUs, restUs := roundHalfEven(new(big.Rat).Mul(total, micros)), roundHalfEven(new(big.Rat).Mul(rest, micros))
+	if !pythonTimedelta(dayUs) || !pythonTimedelta(restUs) || !pythonTimedelta(new(big.Int).Add(dayUs, restUs)) {
+		return 0, fmt.Errorf("%w (%w)", bad, ErrDurationOverflow)
+	}
 	total.Add(total, rest)
-	us := roundHalfEven(total.Mul(total, big.NewRat(1e6, 1)))
-	const maxMicros = int64(1<<63-1) / 1000
+	us := roundHalfEven(total.Mul(total, micros))
+	const maxMicros = int64(MaxDuration / time.Microsecond)
 	if !us.IsInt64() || us.Int64() > maxMicros || us.Int64() < -maxMicros {
-		return 0, bad
+		beyond := ErrDurationAboveMax
+		if us.Sign() < 0 {
+			beyond = ErrDurationBelowMin
+		}
+		return 0, fmt.Errorf("%w (%w)", bad, beyond)
 	}
 	return time.Duration(us.Int64()) * time.Microsecond, nil
+}
+
+// The range of Python's timedelta in microseconds: -999999999 days to
+// 999999999 days, 23:59:59.999999.
+var (
+	timedeltaMinUs = new(big.Int).Mul(big.NewInt(-999999999), big.NewInt(86400e6))
+	timedeltaMaxUs = new(big.Int).Sub(new(big.Int).Mul(big.NewInt(1e9), big.NewInt(86400e6)), big.NewInt(1))
+)
+
+// pythonTimedelta reports whether Python's timedelta holds us microseconds.
+func pythonTimedelta(us *big.Int) bool {
+	return us.Cmp(timedeltaMinUs) >= 0 && us.Cmp(timedeltaMaxUs) <= 0
 }
 
 // roundHalfEven is r rounded to the nearest integer, ties to even.

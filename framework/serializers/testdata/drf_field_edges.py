@@ -42,16 +42,23 @@ from django.http import QueryDict  # noqa: E402
 from rest_framework import serializers  # noqa: E402
 from rest_framework.utils.serializer_helpers import ReturnDict  # noqa: E402,F401
 
+GO_DURATION = datetime.timedelta(microseconds=(2**63 - 1) // 1000)
+
 FIELDS = {
     "bool": lambda: serializers.BooleanField(required=False),
     "nullbool": lambda: serializers.BooleanField(required=False, allow_null=True),
     "char": lambda: serializers.CharField(required=False),
     "datetime": lambda: serializers.DateTimeField(required=False),
-    "duration": lambda: serializers.DurationField(required=False),
+    # A Go time.Duration: DRF's DurationField bounded by the type's range
+    # in whole microseconds (serializers' structs.MaxDuration).
+    "duration": lambda: serializers.DurationField(
+        required=False, max_value=GO_DURATION, min_value=-GO_DURATION),
     "multiple": lambda: serializers.MultipleChoiceField(choices=["a", "b"], required=False),
     "list": lambda: serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=3, required=False),
     "dict": lambda: serializers.DictField(child=serializers.IntegerField(), required=False),
-    "int": lambda: serializers.IntegerField(required=False),
+    # A Go int64: DRF's IntegerField bounded by the type's range, as DRF
+    # 3.18's ModelSerializer bounds a Django BigIntegerField.
+    "int": lambda: serializers.IntegerField(required=False, max_value=2**63 - 1, min_value=-2**63),
     "float": lambda: serializers.FloatField(required=False),
     "nulldecimal": lambda: serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True),
 }
@@ -97,6 +104,15 @@ CASES = [
     ("duration", J, '{"f": "1000000000 days, 00:00:00"}'),
     ("duration", J, '{"f": "99999999999999"}'),
     ("duration", J, '{"f": 99999999999999}'),
+    ("duration", J, '{"f": "106751 23:47:16.854775"}'),
+    ("duration", J, '{"f": "106751 23:47:16.854776"}'),
+    ("duration", J, '{"f": "-106752 00:12:43.145225"}'),
+    ("duration", J, '{"f": "-106752 00:12:43.145224"}'),
+    ("duration", J, '{"f": "P106752D"}'),
+    ("duration", J, '{"f": "-P106752D"}'),
+    ("duration", J, '{"f": "106752 days 00:00:00"}'),
+    ("duration", J, '{"f": 9999999999}'),
+    ("duration", J, '{"f": "P1000000000D"}'),
     ("multiple", J, '{"f": ["a", "a", "b", "a"]}'),
     ("list", J, '{"f": [1]}'),
     ("list", J, '{"f": [1, 2]}'),
@@ -111,6 +127,10 @@ CASES = [
     ("dict", F, "f=&f.a=1"),
     ("int", J, '{"f": "123456789012345678901234567"}'),
     ("int", J, '{"f": "%s"}' % ("1" * 1001)),
+    ("int", J, '{"f": 9223372036854775807}'),
+    ("int", J, '{"f": "-9223372036854775808"}'),
+    ("int", J, '{"f": -9223372036854775809}'),
+    ("int", J, '{"f": "-123456789012345678901234567.0"}'),
     ("float", J, '{"f": 1%s}' % ("0" * 400)),
     ("float", J, '{"f": "1%s"}' % ("0" * 400)),
     ("float", J, '{"f": "inf"}'),
