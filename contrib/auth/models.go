@@ -9,6 +9,9 @@ type Group struct {
 	ID int32 `db:"id" json:"id"`
 	// Name is unique.
 	Name string `db:"name" json:"name" model:"max_length=150,unique"`
+	// Permissions are the keys of the group's permissions (Django's
+	// ManyToManyField to Permission, through auth_group_permissions).
+	Permissions []int32 `json:"permissions,omitempty" model:"many_to_many=auth_permission,blank"`
 }
 
 // Meta declares Django's Group model.

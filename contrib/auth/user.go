@@ -51,6 +51,13 @@ type User struct {
 	Active bool `db:"is_active" json:"is_active" model:"default=true" drf:"label=Active"`
 	// DateJoined is when the user was created, in UTC.
 	DateJoined time.Time `db:"date_joined" json:"date_joined"`
+	// Groups are the keys of the user's groups (Django's ManyToManyField
+	// to Group, through auth_user_groups), read and written by a source;
+	// Users does not read them.
+	Groups []int32 `json:"groups,omitempty" model:"many_to_many=auth_group,blank,related_name=user_set"`
+	// UserPermissions are the keys of the user's own permissions
+	// (through auth_user_user_permissions), as Groups.
+	UserPermissions []int32 `json:"user_permissions,omitempty" model:"many_to_many=auth_permission,blank,related_name=user_set"`
 
 	// db is where HasPerm reads the permissions (BindDB), perms their
 	// cache.
@@ -66,10 +73,12 @@ func (User) Meta() models.Meta {
 		App:      "auth",
 		Defaults: map[string]models.Default{"date_joined": models.DefaultFunc(now)},
 		HelpText: map[string]string{
-			"username":     "Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.",
-			"is_superuser": "Designates that this user has all permissions without explicitly assigning them.",
-			"is_staff":     "Designates whether the user can log into this admin site.",
-			"is_active":    "Designates whether this user should be treated as active. Unselect this instead of deleting accounts.",
+			"username":         "Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.",
+			"is_superuser":     "Designates that this user has all permissions without explicitly assigning them.",
+			"is_staff":         "Designates whether the user can log into this admin site.",
+			"is_active":        "Designates whether this user should be treated as active. Unselect this instead of deleting accounts.",
+			"groups":           "The groups this user belongs to. A user will get all permissions granted to each of their groups.",
+			"user_permissions": "Specific permissions for this user.",
 		},
 		Validators:    map[string][]models.Validator{"username": {{Check: UnicodeUsernameValidator, Pattern: `^[\w.@+-]+\Z`}}},
 		ErrorMessages: map[string]map[string]string{"username": {"unique": "A user with that username already exists."}},

@@ -221,6 +221,8 @@ type ManyToMany struct {
 	Field *structs.Field
 	// Name is the Django field name, the field's JSON name ("tags").
 	Name string
+	// HelpText is Meta.HelpText's text for the field, "" for none.
+	HelpText string
 	// Table and Column are the related table and its key column.
 	Table, Column string
 	// RelatedName is the name of the reverse accessor, "" for none.
@@ -496,7 +498,27 @@ func describe(t reflect.Type) (*Description, error) {
 			return nil, fmt.Errorf("models: %s.%s: %w", t.Name(), sf.Name, err)
 		}
 	}
+	if err := d.helpTexts(); err != nil {
+		return nil, fmt.Errorf("models: %s: %w", t.Name(), err)
+	}
 	return d, nil
+}
+
+// helpTexts gives the fields, many-to-many ones among them, their
+// Meta.HelpText.
+func (d *Description) helpTexts() error {
+	for name, text := range d.Meta.HelpText {
+		if f := d.Field(name); f != nil {
+			f.HelpText = text
+			continue
+		}
+		i := slices.IndexFunc(d.ManyToMany, func(m *ManyToMany) bool { return m.Name == name })
+		if i < 0 {
+			return fmt.Errorf("Meta.HelpText names %q, which is no field", name)
+		}
+		d.ManyToMany[i].HelpText = text
+	}
+	return nil
 }
 
 func fillMeta(m *Meta, t reflect.Type) {
@@ -581,13 +603,6 @@ func (d *Description) resolve() error {
 			return fmt.Errorf("Meta.Defaults[%q] gives %v, the field is %v", name, def.typ, f.Struct.Type)
 		}
 		f.HasDefault, f.DefaultFunc = true, &def
-	}
-	for name, text := range d.Meta.HelpText {
-		f := d.Field(name)
-		if f == nil {
-			return fmt.Errorf("Meta.HelpText names %q, which is no field", name)
-		}
-		f.HelpText = text
 	}
 	for name, vs := range d.Meta.Validators {
 		f := d.Field(name)
