@@ -74,6 +74,20 @@ type relation struct {
 	many *manyKeys
 }
 
+// hyperlink gives a foreign key or a many-to-many field without a
+// view_name the route links names for its related table (Hyperlinked);
+// links nil leaves it.
+func (f *field) hyperlink(md *modelInfo, links func(table string) string) {
+	if links == nil || f.viewName != "" || f.slugRelated || md == nil {
+		return
+	}
+	if m := manyToManyOf(md, f.sf); m != nil {
+		f.viewName = links(m.Table)
+	} else if mf := md.field(f.sf); mf != nil && mf.Related != nil {
+		f.viewName = links(mf.Related.Table)
+	}
+}
+
 // bindRelation makes a relational field of f, after its tag options, from
 // its model declaration, as DRF's ModelSerializer builds one for a
 // ForeignKey: a foreign key column is a PrimaryKeyRelatedField, or with

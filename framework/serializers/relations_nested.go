@@ -71,7 +71,7 @@ func (f *field) bindNested(md *modelInfo) (bool, error) {
 		if sf.NoJSON {
 			continue
 		}
-		child, err := structField(sf, inner)
+		child, err := structField(sf, inner, nil)
 		if err != nil {
 			return true, fmt.Errorf("%v.%s: %w", t, sf.Name, err)
 		}

@@ -186,6 +186,8 @@ type options struct {
 	regexes    [][2]string
 	hidden     []hiddenOption
 	checks     []checkOption
+	// hyperlinked: Hyperlinked.
+	hyperlinked bool
 }
 
 type computed struct {
@@ -197,6 +199,17 @@ type computed struct {
 type optionFunc func(*options)
 
 func (f optionFunc) apply(o *options) { f(o) }
+
+// Hyperlinked makes the serializer DRF's HyperlinkedModelSerializer. It
+// gains a "url" field, the link to each item's detail route,
+// "{model}-detail" (the model's name in lower case, as DRF's
+// get_detail_view_name), which Fields places as any other. Its foreign
+// keys and many-to-many fields without a view_name are links to their
+// related model's detail route (HyperlinkedRelatedField) rather than keys:
+// the related table's name after the model's app label ("auth_group" from
+// an auth model is "group-detail"), or after the first "_" for a table
+// of another app; drf:"view_name=ROUTE" names another route.
+func Hyperlinked() Option { return optionFunc(func(o *options) { o.hyperlinked = true }) }
 
 // Fields limits the serializer to the named fields, in that order (DRF's
 // Meta.fields); names are JSON names of struct fields or of extra fields.
@@ -270,11 +283,22 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		order = append(order, f)
 		return nil
 	}
+	var links func(table string) string
+	if o.hyperlinked {
+		if md == nil {
+			return nil, fmt.Errorf("serializers: %s: Hyperlinked needs a model (a Meta method)", desc.Type)
+		}
+		links = detailRoutes(md.desc.Meta.App)
+		if !slices.ContainsFunc(o.computed, func(c computed) bool { return c.name == "url" }) {
+			o.computed = append(o.computed, computed{name: "url",
+				link: &HyperlinkedIdentity{Name: "url", Route: strings.ToLower(md.desc.Meta.Name) + "-detail"}})
+		}
+	}
 	for _, sf := range desc.Fields {
 		if sf.NoJSON {
 			continue
 		}
-		f, err := structField(sf, md)
+		f, err := structField(sf, md, links)
 		if err != nil {
 			return nil, fmt.Errorf("serializers: %s.%s: %w", desc.Type, sf.Name, err)
 		}
@@ -387,7 +411,23 @@ func MustNew[T any](opts ...Option) *Serializer[T] {
 	return s
 }
 
-func structField(sf *structs.Field, md *modelInfo) (*field, error) {
+// detailRoutes names the detail route of a related table's model under a
+// Hyperlinked serializer of a model of app.
+func detailRoutes(app string) func(table string) string {
+	return func(table string) string {
+		name, ok := strings.CutPrefix(table, app+"_")
+		if !ok || app == "" {
+			if _, rest, cut := strings.Cut(table, "_"); cut {
+				name = rest
+			}
+		}
+		return name + "-detail"
+	}
+}
+
+// structField is the field of sf; links, when not nil, names the detail
+// route a relation without a view_name links to (Hyperlinked).
+func structField(sf *structs.Field, md *modelInfo, links func(table string) string) (*field, error) {
 	mf := md.field(sf)
 	f := &field{sf: sf, name: sf.JSON, trim: true, maxLength: -1, minLength: -1, maxDigits: -1, decimalPlaces: -1,
 		allowNull: sf.Nullable, format: sf.Format, allowEmpty: true}
@@ -407,6 +447,7 @@ func structField(sf *structs.Field, md *modelInfo) (*field, error) {
 	}
 	tag, ok := sf.Tag.Lookup("drf")
 	if !ok {
+		f.hyperlink(md, links)
 		return f, f.bindRelation(md)
 	}
 	for _, opt := range strings.Split(tag, ",") {
@@ -423,6 +464,7 @@ func structField(sf *structs.Field, md *modelInfo) (*field, error) {
 			return nil, err
 		}
 	}
+	f.hyperlink(md, links)
 	if err := f.bindRelation(md); err != nil {
 		return nil, err
 	}
