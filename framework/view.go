@@ -495,14 +495,16 @@ func authenticateHeader(r *request.Request) string {
 type ExceptionHandler func(err error, v *View, r *request.Request) *Response
 
 // DefaultExceptionHandler renders API errors: validation errors as their
-// field map, others as {"detail": ...}, with the error's headers.
+// field map, others as {"detail": ...}, with the error's headers; their
+// messages in the request's language when a Translator is installed
+// (WithTranslator, framework/translation's LocaleMiddleware).
 func DefaultExceptionHandler(err error, v *View, r *request.Request) *Response {
 	var api *exceptions.APIException
 	if !errors.As(err, &api) {
 		return nil
 	}
-	var data any = api.Detail
-	if s, ok := api.Detail.(string); ok {
+	data := translateDetail(r, api.Detail)
+	if s, ok := data.(string); ok {
 		data = ErrorDetail{s}
 	}
 	return &Response{Status: api.Status, Data: data, Header: api.Header.Clone(), Exception: true}
