@@ -72,6 +72,12 @@ type FieldDescription struct {
 	// Related reports a writable relational field, whose choices are the
 	// related rows (a RelatedLister lists them for a browsable form).
 	Related bool
+	// Many reports a relational field of many=True (DRF's
+	// ManyRelatedField): a list of the related keys or links.
+	Many bool
+	// IntegerKey reports a writable relational field of integer keys (a
+	// PrimaryKeyRelatedField whose model's key is an AutoField).
+	IntegerKey bool
 }
 
 // RelatedLister is a Describer that lists the choices of a writable

@@ -240,8 +240,9 @@ func htmlFields(fields []framework.FieldDescription, item map[string]any) []form
 			in.Input, in.Note = "", "Dictionaries are not currently supported in HTML input."
 		}
 		if f.Related && f.Choices != nil {
-			// DRF's select of the related rows.
-			in.Input, in.MaxLength = "select", -1
+			// DRF's select of the related rows (select_multiple.html for
+			// many=True).
+			in.Input, in.Multiple, in.MaxLength = "select", f.Many, -1
 			in.Options = options(f, item[f.Name])
 		}
 		if f.Format == "json" || f.TextArea {

@@ -592,8 +592,16 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 	s := &Schema{ReadOnly: f.ReadOnly, WriteOnly: f.WriteOnly, Description: f.HelpText, Pattern: f.Pattern}
 	var typ string
 	switch {
+	case f.Many:
+		// DRF's ManyRelatedField: an array of its child relation's type.
+		typ, s.Items = "array", &Schema{Type: "string"}
+		if f.IntegerKey {
+			s.Items.Type = "integer"
+		}
 	case f.Link:
-		typ, s.Format = "string", "uri"
+		typ = "string" // DRF's HyperlinkedRelatedField and HyperlinkedIdentityField
+	case f.IntegerKey:
+		typ = "integer" // DRF's PrimaryKeyRelatedField over an AutoField
 	case f.Format == "uuid":
 		typ, s.Format = "string", "uuid"
 	case f.Format == "decimal":

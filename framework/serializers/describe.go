@@ -29,7 +29,8 @@ func (f *field) description() framework.FieldDescription {
 		AllowBlank: f.allowBlank, AllowNull: f.allowNull,
 		MaxLength: f.shownMaxLength(), MinLength: f.minLength,
 		DecimalPlaces: max(f.decimalPlaces, 0), TextArea: f.textarea,
-		Related: f.rel != nil && !f.readOnly,
+		Related: f.rel != nil && !f.readOnly, Many: f.many,
+		IntegerKey: f.rel != nil && !f.readOnly && f.rel.kind == relPK && f.rel.integerKey(),
 	}
 	for _, v := range f.validators {
 		if v.Pattern != "" {

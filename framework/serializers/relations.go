@@ -137,14 +137,14 @@ func (f *field) bindRelationKind(md *modelInfo) error {
 		if err != nil {
 			return err
 		}
-		f.compute, f.readOnly, f.link, f.container = links, true, true, nil
+		f.compute, f.readOnly, f.link, f.container, f.many = links, true, true, nil, true
 	case md != nil && isReverse(md.desc, f.sf):
 		// PrimaryKeyRelatedField(many=True, read_only=True).
 		keys, err := relatedKeys(f.sf)
 		if err != nil {
 			return err
 		}
-		f.compute, f.readOnly, f.container, f.typeName = keys, true, nil, "field"
+		f.compute, f.readOnly, f.container, f.typeName, f.many = keys, true, nil, "field", true
 	case fk:
 		// DRF's SimpleMetadata names a RelatedField's type "field".
 		f.typeName = "field"

@@ -52,7 +52,7 @@ func (f *field) bindManyToMany(m *models.ManyToMany) error {
 		return err
 	}
 	f.compute, f.container, f.typeName = read, nil, "field"
-	f.helpText = m.HelpText
+	f.helpText, f.many = m.HelpText, true
 	if !m.AutoCreated {
 		f.readOnly = true
 	}

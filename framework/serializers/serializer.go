@@ -158,6 +158,9 @@ type field struct {
 	helpText   string
 	validators []models.Validator
 	uniqueText string
+	// many reports a relational field of many=True: a many-to-many
+	// field or a reverse accessor.
+	many bool
 	// viewName and slugRelated are the view_name and slug_related tag
 	// options; rel is a writable relational field's (relations.go).
 	viewName    string

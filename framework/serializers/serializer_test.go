@@ -427,11 +427,11 @@ func TestDescribe(t *testing.T) {
 	}
 	ser := serializers.MustNew[thing](serializers.HyperlinkedIdentity{Name: "url", Route: "thing-detail"})
 	got := fmt.Sprintf("%+v", ser.Description().Fields)
-	want := "[{Name:id Label:ID HelpText: Pattern: Type:integer Format: Link:false ReadOnly:true WriteOnly:false Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue: DecimalPlaces:0 MaxWholeDigits:0 Choices:[] TextArea:false Child:<nil> Related:false} " +
-		"{Name:name Label:Full name HelpText: Pattern: Type:string Format: Link:false ReadOnly:false WriteOnly:false Required:true AllowBlank:true AllowNull:false MaxLength:9 MinLength:2 MaxValue: MinValue: DecimalPlaces:0 MaxWholeDigits:0 Choices:[] TextArea:false Child:<nil> Related:false} " +
-		"{Name:ratio Label:Ratio HelpText: Pattern: Type:float Format: Link:false ReadOnly:false WriteOnly:false Required:false AllowBlank:false AllowNull:true MaxLength:-1 MinLength:-1 MaxValue:1e+20 MinValue:0.5 DecimalPlaces:0 MaxWholeDigits:0 Choices:[] TextArea:false Child:<nil> Related:false} " +
-		"{Name:secret Label:Secret HelpText: Pattern: Type:string Format: Link:false ReadOnly:false WriteOnly:true Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue: DecimalPlaces:0 MaxWholeDigits:0 Choices:[] TextArea:false Child:<nil> Related:false} " +
-		"{Name:url Label:Url HelpText: Pattern: Type:field Format: Link:true ReadOnly:true WriteOnly:false Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue: DecimalPlaces:0 MaxWholeDigits:0 Choices:[] TextArea:false Child:<nil> Related:false}]"
+	want := "[{Name:id Label:ID HelpText: Pattern: Type:integer Format: Link:false ReadOnly:true WriteOnly:false Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue: DecimalPlaces:0 MaxWholeDigits:0 Choices:[] TextArea:false Child:<nil> Related:false Many:false IntegerKey:false} " +
+		"{Name:name Label:Full name HelpText: Pattern: Type:string Format: Link:false ReadOnly:false WriteOnly:false Required:true AllowBlank:true AllowNull:false MaxLength:9 MinLength:2 MaxValue: MinValue: DecimalPlaces:0 MaxWholeDigits:0 Choices:[] TextArea:false Child:<nil> Related:false Many:false IntegerKey:false} " +
+		"{Name:ratio Label:Ratio HelpText: Pattern: Type:float Format: Link:false ReadOnly:false WriteOnly:false Required:false AllowBlank:false AllowNull:true MaxLength:-1 MinLength:-1 MaxValue:1e+20 MinValue:0.5 DecimalPlaces:0 MaxWholeDigits:0 Choices:[] TextArea:false Child:<nil> Related:false Many:false IntegerKey:false} " +
+		"{Name:secret Label:Secret HelpText: Pattern: Type:string Format: Link:false ReadOnly:false WriteOnly:true Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue: DecimalPlaces:0 MaxWholeDigits:0 Choices:[] TextArea:false Child:<nil> Related:false Many:false IntegerKey:false} " +
+		"{Name:url Label:Url HelpText: Pattern: Type:field Format: Link:true ReadOnly:true WriteOnly:false Required:false AllowBlank:false AllowNull:false MaxLength:-1 MinLength:-1 MaxValue: MinValue: DecimalPlaces:0 MaxWholeDigits:0 Choices:[] TextArea:false Child:<nil> Related:false Many:false IntegerKey:false}]"
 	if got != want {
 		t.Errorf("Description\n got %s\nwant %s", got, want)
 	}

@@ -9,7 +9,13 @@ Run with the DRF 3.18 / Django 5.2 of conformance/reference/drf318:
         examples/quickstart/testdata/drf_quickstart.py \
         > examples/quickstart/testdata/drf_quickstart.json
 
-It makes the superuser admin (password "pw-admin") and the user bob, then
+With --schema it prints instead, as JSON, DRF's OpenAPI map_serializer of
+the quickstart's two serializers and of PKUserSerializer (a
+ModelSerializer of User's keys and many-to-many fields), which
+schema_test.go compares with the components go-drf generates
+(drf_quickstart_schema.json).
+
+Otherwise it makes the superuser admin (password "pw-admin") and the user bob, then
 sends each exchange of EXCHANGES through Django's test client, and prints,
 as JSON, the versions and for each exchange the request and the answer's
 status, its headers of HEADERS, and its body (parsed when it is JSON).
@@ -83,6 +89,12 @@ class GroupViewSet(viewsets.ModelViewSet):
     queryset = Group.objects.all().order_by("name")
     serializer_class = GroupSerializer
     permission_classes = [permissions.IsAuthenticated]
+
+
+class PKUserSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = User
+        fields = ["id", "username", "groups", "user_permissions"]
 
 
 # urls.py
@@ -178,4 +190,15 @@ def main():
     print()
 
 
-main()
+def schema():
+    from rest_framework.schemas.openapi import AutoSchema
+    json.dump({name: AutoSchema().map_serializer(ser) for name, ser in
+               [("User", UserSerializer()), ("Group", GroupSerializer()), ("PKUser", PKUserSerializer())]},
+              sys.stdout, indent=1)
+    print()
+
+
+if "--schema" in sys.argv:
+    schema()
+else:
+    main()
