@@ -1,0 +1,161 @@
+// Package surface holds the budget of the framework's exported API: the
+// names a user can reach in framework/ and contrib/ (top-level
+// declarations and the methods of exported types, internal packages and
+// tests left out), and the exported signatures that take or return any.
+// A change that adds to either must lower something else or raise the
+// budget here, in the open.
+package surface
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The budgets: the counts of the tree as it is, which may only go down.
+const (
+	maxNames   = 1543
+	maxAnySigs = 89
+)
+
+// TestExportedSurface counts the exported names and the exported
+// signatures with any, and fails past the budget.
+func TestExportedSurface(t *testing.T) {
+	names, anySigs, perPkg := count(t, "../../framework", "../../contrib")
+	var pkgs []string
+	for p := range perPkg {
+		pkgs = append(pkgs, p)
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return perPkg[pkgs[i]] > perPkg[pkgs[j]] })
+	for _, p := range pkgs {
+		t.Logf("%5d %s", perPkg[p], p)
+	}
+	t.Logf("%d exported names, %d exported signatures with any", names, len(anySigs))
+	if names > maxNames {
+		t.Errorf("%d exported names, over the budget of %d", names, maxNames)
+	}
+	if len(anySigs) > maxAnySigs {
+		t.Errorf("%d exported signatures with any, over the budget of %d:\n%s", len(anySigs), maxAnySigs, strings.Join(anySigs, "\n"))
+	}
+}
+
+func count(t *testing.T, roots ...string) (names int, anySigs []string, perPkg map[string]int) {
+	t.Helper()
+	perPkg = map[string]int{}
+	fset := token.NewFileSet()
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if name := d.Name(); name == "internal" || name == "testdata" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			f, err := parser.ParseFile(fset, path, src, 0)
+			if err != nil {
+				return err
+			}
+			if f.Name.Name == "main" {
+				return nil
+			}
+			pkg := strings.TrimPrefix(filepath.Dir(path), "../../")
+			n, sigs := exported(f, src, fset)
+			names += n
+			perPkg[pkg] += n
+			for _, s := range sigs {
+				anySigs = append(anySigs, pkg+": "+s)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return names, anySigs, perPkg
+}
+
+// exported counts f's exported names and lists its exported functions
+// and methods whose parameters or results mention any.
+func exported(f *ast.File, src []byte, fset *token.FileSet) (int, []string) {
+	n := 0
+	var sigs []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if !d.Name.IsExported() {
+				continue
+			}
+			if d.Recv != nil && !exportedRecv(d.Recv.List[0].Type) {
+				continue
+			}
+			n++
+			if mentionsAny(d.Type) {
+				start, end := fset.Position(d.Type.Pos()).Offset, fset.Position(d.Type.End()).Offset
+				sigs = append(sigs, d.Name.Name+" "+string(src[start:end]))
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					if s.Name.IsExported() {
+						n++
+					}
+				case *ast.ValueSpec:
+					for _, name := range s.Names {
+						if name.IsExported() {
+							n++
+						}
+					}
+				}
+			}
+		}
+	}
+	return n, sigs
+}
+
+func exportedRecv(e ast.Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.IsExported()
+		default:
+			return false
+		}
+	}
+}
+
+func mentionsAny(ft *ast.FuncType) bool {
+	found := false
+	ast.Inspect(ft, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == "any" {
+			found = true
+		}
+		if it, ok := n.(*ast.InterfaceType); ok && len(it.Methods.List) == 0 {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
