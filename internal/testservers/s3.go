@@ -50,21 +50,7 @@ func StartS3(t testing.TB) *S3 {
 	if err != nil {
 		require(t, "CI_REQUIRE_S3", "versitygw is not installed")
 	}
-	var lastErr error
-	for range 3 {
-		port, err := freePort()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := startS3(bin, port)
-		if err == nil {
-			t.Cleanup(s.Stop)
-			return s
-		}
-		lastErr = err
-	}
-	t.Fatalf("testservers: start versitygw: %v", lastErr)
-	return nil
+	return onFreePort(t, "versitygw", func(port int) (*S3, error) { return startS3(bin, port) })
 }
 
 func startS3(bin string, port int) (*S3, error) {

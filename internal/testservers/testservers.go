@@ -190,21 +190,30 @@ func StartRedis(t testing.TB) *Redis {
 	if err != nil {
 		require(t, "CI_REQUIRE_REDIS", "redis-server is not installed")
 	}
+	return onFreePort(t, "redis-server", func(port int) (*Redis, error) { return startRedis(bin, port) })
+}
+
+// onFreePort starts a server with start on a free port of 127.0.0.1,
+// stopped when t ends, trying three ports before failing t: another
+// process may take a port between its choice and the server's bind.
+func onFreePort[S interface{ Stop() }](t testing.TB, what string, start func(port int) (S, error)) S {
+	t.Helper()
 	var lastErr error
 	for range 3 {
 		port, err := freePort()
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := startRedis(bin, port)
+		s, err := start(port)
 		if err == nil {
-			t.Cleanup(r.Stop)
-			return r
+			t.Cleanup(s.Stop)
+			return s
 		}
 		lastErr = err
 	}
-	t.Fatalf("testservers: start redis-server: %v", lastErr)
-	return nil
+	t.Fatalf("testservers: start %s: %v", what, lastErr)
+	var none S
+	return none
 }
 
 func startRedis(bin string, port int) (*Redis, error) {
