@@ -140,6 +140,9 @@ func (f *field) appendCustom(b []byte, obj unsafe.Pointer) ([]byte, error) {
 	}
 	if f.decimalPlaces >= 0 {
 		if text, ok := f.decimalOutput(obj); ok {
+			if f.kind == kindChoice {
+				return appendDecimalChoice(b, text), nil
+			}
 			return appendString(b, text), nil
 		}
 	}

@@ -2,8 +2,10 @@ package serializers
 
 import (
 	"fmt"
+	"math/big"
 	"net/netip"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -76,15 +78,18 @@ func (f *field) setChoices(cs []models.Choice) error {
 		}
 		f.kind = kindMultiple
 	} else {
-		if f.sf == nil || f.sf.Kind == structs.Custom || f.sf.Kind == structs.Unsupported || f.sf.Kind == structs.Time {
-			return fmt.Errorf("choices need a string, number or boolean field")
+		if f.sf == nil || f.sf.Kind == structs.Custom && f.format != "decimal" || f.sf.Kind == structs.Unsupported || f.sf.Kind == structs.Time {
+			return fmt.Errorf("choices need a string, number, boolean or decimal field")
 		}
 		f.kind = kindChoice
 	}
 	f.choices = f.choices[:0]
 	for _, c := range cs {
 		v := structs.Value{Kind: structs.String, S: c.Value}
-		if f.container == nil && f.sf.Kind != structs.String {
+		if _, ok := new(big.Rat).SetString(c.Value); !ok && f.container == nil && f.sf.Kind == structs.Custom {
+			return fmt.Errorf("choice %q is not a decimal", c.Value)
+		}
+		if f.container == nil && f.sf.Kind != structs.String && f.sf.Kind != structs.Custom {
 			var err error
 			if v, err = f.sf.Parse(c.Value); err != nil {
 				return fmt.Errorf("choice %q is not a value of the field", c.Value)
@@ -94,6 +99,13 @@ func (f *field) setChoices(cs []models.Choice) error {
 	}
 	f.maxLength, f.minLength = -1, -1
 	return nil
+}
+
+// appendDecimalChoice writes a decimal choice's text as DRF writes the
+// Decimal its ChoiceField gives: its JSONEncoder's float().
+func appendDecimalChoice(b []byte, text string) []byte {
+	x, _ := strconv.ParseFloat(text, 64)
+	return structs.AppendPythonFloat(b, x)
 }
 
 // toChoice is DRF's ChoiceField.to_internal_value: "" when blank is

@@ -95,7 +95,11 @@ func (f *field) appendInfo(b []byte, child bool) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(append(b, `{"value":`...), c.text)
+			if b = append(b, `{"value":`...); f.sf != nil && f.sf.Kind == structs.Custom {
+				b = appendDecimalChoice(b, c.text)
+			} else {
+				b = appendString(b, c.text)
+			}
 			b = appendString(append(b, `,"display_name":`...), c.label)
 			b = append(b, '}')
 		}

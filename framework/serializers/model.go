@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -47,7 +48,8 @@ func (m *modelInfo) field(sf *structs.Field) *models.Field {
 // fromModel derives the field's options from its model field, as DRF's
 // ModelSerializer.build_standard_field and get_field_kwargs do: an auto
 // primary key or a field that is not editable (auto_now, auto_now_add,
-// editable=false) is read-only and nothing else; a default, blank or null
+// editable=false) is read-only and nothing else but a ChoiceField of its
+// choices (DRF 3.18's, where 3.14 drops them); a default, blank or null
 // makes it optional; null allows null, blank a blank string (of the
 // character fields); choices make a ChoiceField (without max_length);
 // EmailField, URLField, SlugField and GenericIPAddressField are their DRF
@@ -57,13 +59,16 @@ func (m *modelInfo) field(sf *structs.Field) *models.Field {
 func (f *field) fromModel(mf *models.Field) error {
 	f.helpText = mf.HelpText
 	if mf.Generated() || !mf.Editable {
+		// DRF 3.18 keeps a read-only field's choices (a ChoiceField).
 		f.readOnly = true
+		if mf.Choices != nil {
+			return f.setChoices(mf.Choices)
+		}
 		return nil
 	}
 	f.required = !(mf.HasDefault || mf.Blank || mf.Null)
 	f.allowNull = f.allowNull || mf.Null
-	switch mf.Kind {
-	case models.CharField, models.TextField, models.EmailField, models.URLField, models.SlugField:
+	if isText(mf.Kind) {
 		f.allowBlank = mf.Blank
 		if mf.MaxLength > 0 {
 			f.maxLength = mf.MaxLength
@@ -83,7 +88,7 @@ func (f *field) fromModel(mf *models.Field) error {
 	case models.DecimalField:
 		f.maxDigits, f.decimalPlaces = mf.MaxDigits, mf.DecimalPlaces
 	}
-	f.unique = mf.Unique
+	f.unique, f.verboseName = mf.Unique, strings.ReplaceAll(mf.Name, "_", " ")
 	f.validators, f.uniqueText = mf.Validators, mf.ErrorMessages["unique"]
 	if mf.Choices != nil {
 		return f.setChoices(mf.Choices)
@@ -91,8 +96,18 @@ func (f *field) fromModel(mf *models.Field) error {
 	return nil
 }
 
+// isText reports Django's CharField and TextField, and their subclasses.
+func isText(k models.Kind) bool {
+	switch k {
+	case models.CharField, models.TextField, models.EmailField, models.URLField, models.SlugField:
+		return true
+	}
+	return false
+}
+
 // bindModel keeps the model's description, for its defaults, and reads
-// its unique-together sets.
+// its unique-together sets, whose fields are required (DRF 3.18: unless
+// they may be null or blank).
 func (s *Serializer[T]) bindModel(m *modelInfo) error {
 	if m == nil {
 		return nil
@@ -116,7 +131,14 @@ func (s *Serializer[T]) bindModel(m *modelInfo) error {
 					sf = &field{name: mf.Name, sf: hidden}
 				}
 			} else if !sf.readOnly && !mf.HasDefault {
-				sf.required = true
+				// DRF's get_uniqueness_extra_kwargs: required, but for
+				// DRF 3.18 a nullable field defaults to None and a blank
+				// text field to "".
+				if mf.Null || mf.Blank && isText(mf.Kind) {
+					sf.required314 = true
+				} else {
+					sf.required = true
+				}
 			}
 			if sf == nil {
 				// DRF checks a set only when the serializer holds all its fields.
@@ -154,8 +176,9 @@ func uniqueTogetherMessage(fields []*field) string {
 
 // checkTogether runs the UniqueTogetherValidators on the new values in
 // base: a set whose values are all non-null and held by another item is
-// a non-field error.
-func (s *Serializer[T]) checkTogether(base unsafe.Pointer, c *Context) ([]string, error) {
+// a non-field error. DRF 3.18 does not look when an update (not create)
+// leaves the set's values as they were in stored.
+func (s *Serializer[T]) checkTogether(base, stored unsafe.Pointer, create bool, level compat.Level, c *Context) ([]string, error) {
 	if c == nil || c.ExistsTogether == nil {
 		return nil, nil
 	}
@@ -163,13 +186,16 @@ func (s *Serializer[T]) checkTogether(base unsafe.Pointer, c *Context) ([]string
 	for _, set := range s.together {
 		cols := make([]string, len(set))
 		vals := make([]string, len(set))
-		null := false
+		null, changed := false, create || level == compat.DRF314
 		for i, f := range set {
 			v := f.sf.Get(base)
 			null = null || v.Null
 			cols[i], vals[i] = f.sf.Column, v.Text()
+			if was := f.sf.Get(stored); was.Null != v.Null || was.Text() != vals[i] {
+				changed = true
+			}
 		}
-		if null {
+		if null || !changed {
 			continue
 		}
 		taken, err := c.ExistsTogether(cols, vals)

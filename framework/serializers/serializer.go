@@ -120,6 +120,9 @@ type field struct {
 	sf   *structs.Field
 
 	readOnly, writeOnly, required bool
+	// required314 is required at DRF 3.14 alone: a nullable or blank
+	// field of a unique-together, which DRF 3.18 defaults to None or "".
+	required314 bool
 	// unique marks a field no two items may share (drf:"unique").
 	unique                      bool
 	allowBlank, allowNull, trim bool
@@ -158,6 +161,9 @@ type field struct {
 	helpText   string
 	validators []models.Validator
 	uniqueText string
+	// verboseName is the model field's verbose_name (its name in
+	// lower-case words), which the unique message names; "" off a model.
+	verboseName string
 	// many reports a relational field of many=True: a many-to-many
 	// field or a reverse accessor.
 	many bool
@@ -197,6 +203,9 @@ type computed struct {
 	name string
 	fn   any
 	link *HyperlinkedIdentity
+	// implicit marks the "url" field Hyperlinked adds, which Fields may
+	// leave out (DRF's url_field_name is no declared field).
+	implicit bool
 }
 
 type optionFunc func(*options)
@@ -293,7 +302,7 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		}
 		links = detailRoutes(md.desc.Meta.App)
 		if !slices.ContainsFunc(o.computed, func(c computed) bool { return c.name == "url" }) {
-			o.computed = append(o.computed, computed{name: "url",
+			o.computed = append(o.computed, computed{name: "url", implicit: true,
 				link: &HyperlinkedIdentity{Name: "url", Route: strings.ToLower(md.desc.Meta.Name) + "-detail"}})
 		}
 	}
@@ -323,6 +332,14 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
 	}
 	if o.fields != nil {
+		// DRF's ModelSerializer.get_field_names: a declared field must
+		// be in Meta.fields.
+		for _, c := range o.computed {
+			if !c.implicit && !slices.Contains(o.fields, c.name) {
+				return nil, fmt.Errorf("serializers: The field '%s' was declared on serializer Serializer[%s], "+
+					"but has not been included in the 'fields' option.", c.name, desc.Type)
+			}
+		}
 		order = order[:0]
 		for _, name := range o.fields {
 			f, ok := all[name]

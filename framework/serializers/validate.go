@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"mime"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -102,8 +103,19 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 			raw, present = f.formValue(m, partial, level)
 		}
 		if !present {
-			if !partial && f.required {
+			switch {
+			case partial:
+			case f.required || f.required314 && level == compat.DRF314:
 				errs.Add(f.name, msgRequired)
+			case f.required314:
+				// DRF 3.18's default of a nullable or blank field of a
+				// unique-together: None or "", on a create and a full
+				// update alike.
+				if f.allowNull && f.sf.Nullable {
+					f.sf.SetNull(base)
+				} else {
+					f.sf.Set(base, structs.Value{Kind: f.sf.Kind})
+				}
 			}
 			continue
 		}
@@ -112,6 +124,18 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 		case f.rel != nil:
 			if err := f.decodeRelated(base, raw, c, &errs); err != nil {
 				return err
+			}
+			if len(errs) > before || f.rel.many != nil {
+				break
+			}
+			// A one-to-one field is unique: DRF's UniqueValidator on
+			// the key the field looked up.
+			taken, err := s.taken(f, f.rel.fk.Column, f.rel.fk.Get(base), c)
+			if err != nil {
+				return err
+			}
+			if taken {
+				errs.Add(f.name, s.uniqueMessage(f))
 			}
 		case f.container != nil:
 			f.decodeContainer(base, raw, level, &errs)
@@ -127,15 +151,13 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 			if len(msgs) > 0 {
 				break
 			}
-			if f.unique && !v.Null && c != nil && c.Exists != nil {
-				taken, err := c.Exists(f.sf.Column, v.Text())
-				if err != nil {
-					return err
-				}
-				if taken {
-					errs.Add(f.name, s.uniqueMessage(f))
-					break
-				}
+			taken, err := s.taken(f, f.sf.Column, v, c)
+			if err != nil {
+				return err
+			}
+			if taken {
+				errs.Add(f.name, s.uniqueMessage(f))
+				break
 			}
 			f.sf.Set(base, v)
 		}
@@ -164,7 +186,7 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 			}
 		}
 	}
-	msgs, err := s.checkTogether(base, c)
+	msgs, err := s.checkTogether(base, unsafe.Pointer(obj), create, level, c)
 	if err != nil {
 		return err
 	}
@@ -205,12 +227,25 @@ func (s *Serializer[T]) UniqueViolation(column string) error {
 	return nil
 }
 
+// taken is DRF's UniqueValidator of a unique field f: whether another
+// item holds v in column (never for null, or without c's Exists).
+func (s *Serializer[T]) taken(f *field, column string, v structs.Value, c *Context) (bool, error) {
+	if !f.unique || v.Null || c == nil || c.Exists == nil {
+		return false, nil
+	}
+	return c.Exists(column, v.Text())
+}
+
 // uniqueMessage is Django's message of a value a unique field holds
 // already: "book with this title already exists." (the model's and the
-// field's verbose names: their names in lower-case words), or the model
-// field's error_messages["unique"] with those names put in.
+// field's verbose names: their names in lower-case words, a relation's
+// without "_id"), or the model field's error_messages["unique"] with
+// those names put in.
 func (s *Serializer[T]) uniqueMessage(f *field) string {
-	label := strings.ReplaceAll(f.sf.Column, "_", " ")
+	label := f.verboseName
+	if label == "" {
+		label = strings.ReplaceAll(f.sf.Column, "_", " ")
+	}
 	if f.uniqueText == "" {
 		return s.verbose + " with this " + label + " already exists."
 	}
@@ -379,7 +414,14 @@ func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 		raw = nil
 	}
 	var js []byte
-	if s, ok := raw.(string); ok && form && f.format == "json" {
+	if f.kind == kindChoice && raw != nil {
+		// A decimal's ChoiceField: the choice whose text is str(input).
+		text := pythonText(raw)
+		if !slices.ContainsFunc(f.choices, func(c choice) bool { return c.text == text }) {
+			return []string{fmt.Sprintf(msgInvalidChoice, text)}
+		}
+		js = appendString(nil, text)
+	} else if s, ok := raw.(string); ok && form && f.format == "json" {
 		js = []byte(s)
 	} else if text, ok := uuidOfInt(raw); ok && f.format == "uuid" {
 		js = appendString(nil, text)
