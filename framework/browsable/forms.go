@@ -38,7 +38,7 @@ type editForm struct {
 type formField struct {
 	Name, Label string
 	// Input is the input's type: text, number, checkbox, datetime-local,
-	// email, url, select (a choice field's, with Multiple for a multiple
+	// email, url, file, select (a choice field's, with Multiple for a multiple
 	// choice field's), textarea (a JSON field's or a text field's, as
 	// DRF's styles), or "" for a field that HTML input cannot hold (a list
 	// or a dictionary: Note says so, in DRF's words).
@@ -122,6 +122,11 @@ func (p *pageData) addForms(v *framework.View, r *request.Request, resp *framewo
 			fields = ser.Fields
 		}
 	}
+	if slices.ContainsFunc(fields, isFileField) && slices.Contains(p.MediaTypes, "multipart/form-data") {
+		// A file goes only in a multipart body.
+		formType = "multipart/form-data"
+		p.FormType = formType
+	}
 	if formType != "" && (may[http.MethodPost] || may[http.MethodPut]) {
 		var err error
 		if fields, err = relatedChoices(v, r, fields); err != nil {
@@ -203,6 +208,11 @@ func initialContent(fields []framework.FieldDescription) string {
 	return b.String()
 }
 
+// isFileField reports a writable FileField or ImageField.
+func isFileField(f framework.FieldDescription) bool {
+	return !f.ReadOnly && (f.Type == "file upload" || f.Type == "image upload")
+}
+
 // textTypes are the OPTIONS types of DRF's CharField and its subclasses.
 var textTypes = map[string]bool{"string": true, "email": true, "url": true, "slug": true, "regex": true}
 
@@ -234,6 +244,8 @@ func htmlFields(fields []framework.FieldDescription, item map[string]any) []form
 		case "choice", "multiple choice":
 			in.Input, in.Multiple, in.MaxLength = "select", f.Type == "multiple choice", -1
 			in.Options = options(f, item[f.Name])
+		case "file upload", "image upload":
+			in.Input, in.MaxLength = "file", -1
 		case "list":
 			in.Input, in.Note = "", "Lists are not currently supported in HTML input."
 		case "nested object":

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/files"
@@ -36,6 +37,13 @@ type djangoCases struct {
 	Valid    []string `json:"valid"`
 	Uploaded []string `json:"uploaded"`
 	Serve    []string `json:"serve"`
+	// Generated are FileField.generate_filename's upload_to and name.
+	Generated []generated `json:"generated"`
+}
+
+type generated struct {
+	UploadTo string `json:"upload_to"`
+	Name     string `json:"name"`
 }
 
 type djangoResult struct {
@@ -51,6 +59,7 @@ type djangoAnswers struct {
 	Validate  []djangoResult `json:"validate"`
 	Valid     []djangoResult `json:"valid"`
 	Uploaded  []djangoResult `json:"uploaded"`
+	Generated []djangoResult `json:"generated"`
 	Serve     []struct {
 		Status      int     `json:"status"`
 		Type        string  `json:"type"`
@@ -99,6 +108,9 @@ func cases() djangoCases {
 	}
 	c.Valid = []string{"john's portrait in 2004.jpg", " spaced name .txt ", "ü ñ.jpg", "e\u0301.txt", "$%^", "..", "a\tb c", "x-y_z.1"}
 	c.Uploaded = []string{"a/b/c.txt", `x\y.txt`, strings.Repeat("n", 300) + ".txt", "", ".", "plain.bin", strings.Repeat("é", 260)}
+	c.Generated = []generated{{"covers/", "a b.png"}, {"covers/%Y/%m/%d/%H%M%S.%f", "x.png"}, {"%y-%j-%b-%B-%a-%A-%I%p-%%", "x"},
+		{"", "ü ñ.txt"}, {"dir", "john's.jpg"}, {"/abs/", "x"}, {"a/../", "x"}, {"../up", "x"}, {"covers/", ".."},
+		{"covers/", "$%^"}, {"a//b/./", "c.txt"}, {"%Q/", "x"}}
 	c.Serve = []string{"/media/dir/a%20b.txt", "/media/dir/%C3%BC.txt", "/media/dir/", "/media/dir", "/media/missing.txt"}
 	return c
 }
@@ -224,6 +236,12 @@ func TestNamesAndURLsAsDjango(t *testing.T) {
 		for i, name := range in.Uploaded {
 			if got := result(files.UploadedName(name)); !sameResult(got, out.Uploaded[i]) {
 				t.Errorf("UploadedName(%q) = %v, Django %v", name, got, out.Uploaded[i])
+			}
+		}
+		now := time.Date(2024, 3, 5, 7, 8, 9, 12345000, time.UTC)
+		for i, c := range in.Generated {
+			if got := result(files.GenerateFilename(c.UploadTo, c.Name, now)); !sameResult(got, out.Generated[i]) {
+				t.Errorf("GenerateFilename(%q, %q) = %v, Django %v", c.UploadTo, c.Name, got, out.Generated[i])
 			}
 		}
 		if err := os.MkdirAll(filepath.Join(media, "dir"), 0o755); err != nil {

@@ -255,7 +255,7 @@ func (e *editor) effectiveDefault(f *Field) (string, bool) {
 func emptyStringsAllowed(k models.Kind) bool {
 	switch k {
 	case models.CharField, models.TextField, models.EmailField, models.URLField, models.SlugField,
-		models.BinaryField, models.GenericIPAddressField:
+		models.BinaryField, models.GenericIPAddressField, models.FileField, models.ImageField:
 		return true
 	}
 	return false

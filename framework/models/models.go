@@ -30,7 +30,8 @@
 // URLField, SlugField, GenericIPAddressField, TextField, CharField,
 // PositiveIntegerField, ...), and for a relation foreign_key=TABLE[.COLUMN]
 // (or one_to_one=TABLE[.COLUMN]), on_delete=cascade|protect|restrict|
-// set_null|set_default|do_nothing and related_name=NAME.
+// set_null|set_default|do_nothing and related_name=NAME, and for a file
+// upload_to=PATTERN (files.go).
 //
 // Nullability follows the Go type: a pointer or an sql.Null type is
 // null=True. A field without a kind of its own is derived from its Go
@@ -39,7 +40,8 @@
 // BooleanField, float64 FloatField, string CharField with a max_length
 // and TextField without, time.Time DateTimeField, Date DateField,
 // TimeOfDay TimeField, time.Duration DurationField, []byte BinaryField, a
-// UUID UUIDField, a decimal DecimalField, json.RawMessage JSONField. An
+// UUID UUIDField, a decimal DecimalField, json.RawMessage JSONField,
+// files.File FileField (field=ImageField for an ImageField). An
 // integer primary key is an AutoField (int64: BigAutoField) that the
 // database numbers (field=IntegerField keeps it one the program numbers,
 // as Django's IntegerField(primary_key=True)); without a primary_key
@@ -74,6 +76,7 @@ import (
 	"unicode"
 	"unsafe"
 
+	"github.com/go-drf/drf/framework/files"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -114,6 +117,15 @@ type Meta struct {
 	// the message's key (Django's error_messages). The key is "unique",
 	// whose text may hold Django's %(model_name)s and %(field_label)s.
 	ErrorMessages map[string]map[string]string
+	// Storage is the storage of file fields, by the field's name
+	// (Django's FileField(storage=...)); a field not named keeps its
+	// files in files.FileSystemStorage{}, MEDIA_ROOT and MEDIA_URL's
+	// defaults.
+	Storage map[string]files.Storage
+	// UploadTo names each new file of file fields, by the field's name:
+	// Django's upload_to as a callable, given the item and the upload's
+	// name, over the tag's upload_to pattern.
+	UploadTo map[string]func(obj any, filename string) string
 	// UniqueTogether lists sets of field names unique together.
 	UniqueTogether [][]string
 	// Indexes are indexes of several fields.
@@ -305,10 +317,16 @@ type Field struct {
 	Validators []Validator
 	// ErrorMessages are Meta.ErrorMessages' for the field, nil for none.
 	ErrorMessages map[string]string
+	// UploadTo and Storage are a FileField's or an ImageField's upload_to
+	// pattern and storage (files.go).
+	UploadTo string
+	Storage  files.Storage
 
 	declared bool           // the Kind is the tag's field=KIND
 	offset   uintptr        // of the struct field in the model
 	literal  *structs.Value // Default parsed, for a field of a scalar kind
+	// uploadToFunc is Meta.UploadTo's function for the field.
+	uploadToFunc func(obj any, filename string) string
 }
 
 // Relation is where a foreign key points and what deleting its target does.
@@ -351,6 +369,8 @@ const (
 	UUIDField                 Kind = "UUIDField"
 	JSONField                 Kind = "JSONField"
 	BinaryField               Kind = "BinaryField"
+	FileField                 Kind = "FileField"
+	ImageField                Kind = "ImageField"
 	ForeignKey                Kind = "ForeignKey"
 	OneToOneField             Kind = "OneToOneField"
 	ManyToManyField           Kind = "ManyToManyField"
@@ -499,6 +519,9 @@ func describe(t reflect.Type) (*Description, error) {
 		}
 	}
 	if err := d.helpTexts(); err != nil {
+		return nil, fmt.Errorf("models: %s: %w", t.Name(), err)
+	}
+	if err := d.fileFields(); err != nil {
 		return nil, fmt.Errorf("models: %s: %w", t.Name(), err)
 	}
 	return d, nil
@@ -830,6 +853,8 @@ func newField(sf *structs.Field) (*Field, error) {
 			f.DecimalPlaces, err = strconv.Atoi(val)
 		case "field":
 			kind = Kind(val)
+		case "upload_to":
+			f.UploadTo = val
 		case "foreign_key", "one_to_one":
 			table, column, _ := strings.Cut(val, ".")
 			if column == "" {
@@ -931,6 +956,9 @@ func kindOf(sf *structs.Field, maxLength int) Kind {
 	t := sf.Type
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t == fileType {
+		return FileField
 	}
 	switch sf.Format {
 	case "uuid":

@@ -641,6 +641,9 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 		typ, s.Format = "number", "double"
 	case f.Type == "datetime":
 		typ, s.Format = "string", "date-time"
+	case f.Type == "file upload" || f.Type == "image upload":
+		// DRF's FileField and ImageField, whose max_length is no validator.
+		typ, s.Format, f.MaxLength = "string", "binary", -1
 	}
 	if typ != "" {
 		s.Type = typ

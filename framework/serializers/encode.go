@@ -125,6 +125,9 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 		}
 		return appendTime(b, *(*time.Time)(p)), nil
 	}
+	if f.file != nil {
+		return f.appendFile(b, obj, c)
+	}
 	if f.sf.Kind == structs.Custom {
 		return f.appendCustom(b, obj)
 	}

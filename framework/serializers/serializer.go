@@ -13,6 +13,8 @@
 //     unique (no two items may hold the same value: DRF's
 //     UniqueValidator, "book with this title already exists.", checked
 //     through the Context's Exists),
+//     image, allow_empty_file and use_url=false (a files.File field's
+//     options, DRF's ImageField and FileField's: files.go),
 //     label=Text and type=name (the field's label and type in OPTIONS
 //     metadata; type=field describes a value of no fixed type, as DRF's
 //     ReadOnlyField, e.g. a column a join adds),
@@ -175,6 +177,8 @@ type field struct {
 	rel         *relation
 	// nested is a nested serializer's (relations_nested.go).
 	nested *nested
+	// file is a FileField's or an ImageField's (files.go).
+	file *fileField
 }
 
 // bound is a max_value or min_value: its text for messages, its value.
@@ -465,6 +469,7 @@ func structField(sf *structs.Field, md *modelInfo, links func(table string) stri
 			return nil, err
 		}
 	}
+	f.bindFile(mf)
 	tag, ok := sf.Tag.Lookup("drf")
 	if !ok {
 		f.hyperlink(md, links)
@@ -494,6 +499,12 @@ func structField(sf *structs.Field, md *modelInfo, links func(table string) stri
 // tagOption applies one option of the drf tag.
 func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 	sf := f.sf
+	if ok, err := f.fileOption(key, val); ok {
+		if err != nil {
+			return fmt.Errorf("bad drf tag option %q: %w", opt, err)
+		}
+		return nil
+	}
 	var err error
 	switch key {
 	case "":

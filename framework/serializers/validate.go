@@ -106,7 +106,7 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 			switch {
 			case partial:
 			case f.required || f.required314 && level == compat.DRF314:
-				errs.Add(f.name, msgRequired)
+				errs.Add(f.name, f.requiredMessage())
 			case f.required314:
 				// DRF 3.18's default of a nullable or blank field of a
 				// unique-together: None or "", on a create and a full
@@ -139,6 +139,10 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 			}
 		case f.container != nil:
 			f.decodeContainer(base, raw, level, &errs)
+		case f.file != nil:
+			for _, msg := range f.decodeFile(base, raw) {
+				errs.Add(f.name, msg)
+			}
 		case f.sf.Kind == structs.Custom:
 			for _, msg := range f.decodeCustom(base, raw, form) {
 				errs.Add(f.name, msg)

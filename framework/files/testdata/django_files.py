@@ -3,9 +3,11 @@
 Reads a JSON object of cases on stdin and prints Django's answers as JSON:
 FileSystemStorage names, available names (get_random_string fixed to
 "AbC1234"), URLs, validate_file_name, get_valid_filename, the names
-UploadedFile gives, and what static()'s serve view answers. Runs on
+UploadedFile gives, the names FileField.generate_filename gives an upload
+(at 2024-03-05 07:08:09.012345), and what static()'s serve view answers. Runs on
 Debian's Django 3.2, or Django 5.2 with PYTHONPATH=conformance/reference/drf318.
 """
+import datetime
 import json
 import os
 import sys
@@ -25,10 +27,21 @@ from django.core.files.base import ContentFile  # noqa: E402
 from django.core.files.storage import FileSystemStorage  # noqa: E402
 from django.core.files.uploadedfile import SimpleUploadedFile  # noqa: E402
 from django.core.files.utils import validate_file_name  # noqa: E402
+from django.db.models import FileField  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils.text import get_valid_filename  # noqa: E402
 
 import django.core.files.storage as storage_module  # noqa: E402
+import django.db.models.fields.files as fields_module  # noqa: E402
+
+
+class Now(datetime.datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return cls(2024, 3, 5, 7, 8, 9, 12345)
+
+
+fields_module.datetime = type("datetime", (), {"datetime": Now})
 
 for mod in (storage_module, sys.modules.get("django.core.files.storage.base")):
     if mod is not None and hasattr(mod, "get_random_string"):
@@ -61,6 +74,8 @@ for name in cases["valid"]:
     out["valid"].append(attempt(lambda: get_valid_filename(name)))
 for name in cases["uploaded"]:
     out["uploaded"].append(attempt(lambda: SimpleUploadedFile(name, b"").name))
+out["generated"] = [attempt(lambda: FileField(upload_to=c["upload_to"]).generate_filename(None, c["name"]))
+                    for c in cases["generated"]]
 
 os.makedirs(os.path.join(media, "dir"), exist_ok=True)
 with open(os.path.join(media, "dir", "a b.txt"), "wb") as f:
