@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/go-drf/drf/framework/models"
@@ -170,15 +171,21 @@ func hasModelTag(s *structs.Struct) bool {
 }
 
 // beforeWrite runs what precedes an insert (created) or update of item:
-// its model's auto_now fields, then its BeforeSave hook.
-func (s *SQLSource[T]) beforeWrite(ctx context.Context, item *T, created bool) error {
-	if r := s.t.rules; r.desc != nil {
-		r.desc.Touch(unsafe.Pointer(item), created)
+// its model's auto_now fields, its BeforeSave hook, then the storing of
+// its new uploads (models.Description.SaveFiles), whose files undo
+// deletes when the write fails.
+func (s *SQLSource[T]) beforeWrite(ctx context.Context, item *T, created bool) (undo func(), err error) {
+	r := s.t.rules
+	if r.desc == nil {
+		return func() {}, nil
 	}
-	if s.t.rules.beforeSave {
-		return any(item).(models.BeforeSaver).BeforeSave(ctx, created)
+	r.desc.Touch(unsafe.Pointer(item), created)
+	if r.beforeSave {
+		if err := any(item).(models.BeforeSaver).BeforeSave(ctx, created); err != nil {
+			return func() {}, err
+		}
 	}
-	return nil
+	return r.desc.SaveFiles(ctx, unsafe.Pointer(item), item, time.Now())
 }
 
 // reverseFetch reads a reverse accessor: the keys of the rows of a table

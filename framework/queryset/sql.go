@@ -611,14 +611,20 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // Insert writes item as a new row of the table and reads the row
 // back into item (the key the database chose, and the columns of a join),
 // as one statement or one transaction: see write.
-func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
+func (s *SQLSource[T]) Insert(ctx context.Context, item *T) (err error) {
 	base, err := s.writable(item)
-	if err == nil {
-		err = s.beforeWrite(ctx, item, true)
-	}
 	if err != nil {
 		return err
 	}
+	undo, err := s.beforeWrite(ctx, item, true)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			undo()
+		}
+	}()
 	names := make([]string, len(s.t.writes))
 	marks := make([]string, len(s.t.writes))
 	args := make([]any, len(s.t.writes))
@@ -634,14 +640,20 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item *T) error {
 // Update writes item's columns to its row (found by key) and reads the
 // row back into item, as Insert does; a row that no longer exists is
 // sql.ErrNoRows.
-func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
+func (s *SQLSource[T]) Update(ctx context.Context, item *T) (err error) {
 	base, err := s.writable(item)
-	if err == nil {
-		err = s.beforeWrite(ctx, item, false)
-	}
 	if err != nil {
 		return err
 	}
+	undo, err := s.beforeWrite(ctx, item, false)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			undo()
+		}
+	}()
 	sets := make([]string, len(s.t.writes))
 	args := make([]any, 0, len(s.t.writes)+1)
 	for i, f := range s.t.writes {
@@ -671,14 +683,20 @@ func (s *SQLSource[T]) Update(ctx context.Context, item *T) error {
 // not undo each other, where DRF's save() writes every column. With no
 // column changed it reads the row back; a row that no longer exists is
 // sql.ErrNoRows.
-func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) error {
+func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) (err error) {
 	base, err := s.writable(item)
-	if err == nil {
-		err = s.beforeWrite(ctx, item, false)
-	}
 	if err != nil {
 		return err
 	}
+	undo, err := s.beforeWrite(ctx, item, false)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			undo()
+		}
+	}()
 	old := unsafe.Pointer(before)
 	var sets []string
 	var args []any
