@@ -43,6 +43,7 @@ func (d *Description) fileFields() error {
 			f.MaxLength = defaultMaxLength
 		}
 		f.Storage = files.FileSystemStorage{}
+		d.files = append(d.files, f)
 	}
 	for name, st := range d.Meta.Storage {
 		f := d.Field(name)
@@ -71,6 +72,9 @@ func (f *Field) generateFilename(obj any, filename string, now time.Time) (strin
 	return files.GenerateFilename(f.UploadTo, filename, now)
 }
 
+// noUndo is SaveFiles' undo when it stored nothing.
+func noUndo() {}
+
 // SaveFiles stores the new uploads of the file fields of the item at base
 // (a files.File with an Upload) in each field's storage, under the name
 // GenerateFilename gives at now, and sets each field's Name to the name
@@ -80,6 +84,9 @@ func (f *Field) generateFilename(obj any, filename string, now time.Time) (strin
 // write that fails after; when one fails to store, those stored before it
 // are deleted.
 func (d *Description) SaveFiles(ctx context.Context, base unsafe.Pointer, item any, now time.Time) (undo func(), err error) {
+	if len(d.files) == 0 {
+		return noUndo, nil
+	}
 	type stored struct {
 		storage files.Storage
 		name    string
@@ -92,10 +99,7 @@ func (d *Description) SaveFiles(ctx context.Context, base unsafe.Pointer, item a
 			_ = s.storage.Delete(context.WithoutCancel(ctx), s.name)
 		}
 	}
-	for _, f := range d.Fields {
-		if !f.isFile() {
-			continue
-		}
+	for _, f := range d.files {
 		p := f.Struct.Addr(base)
 		if p == nil || (*files.File)(p).Upload == nil {
 			continue
@@ -107,7 +111,7 @@ func (d *Description) SaveFiles(ctx context.Context, base unsafe.Pointer, item a
 		}
 		if err != nil {
 			undo()
-			return func() {}, fmt.Errorf("models: %s.%s: %w", d.Meta.Name, f.Name, err)
+			return noUndo, fmt.Errorf("models: %s.%s: %w", d.Meta.Name, f.Name, err)
 		}
 		done = append(done, stored{f.Storage, file.Name})
 	}

@@ -223,6 +223,10 @@ type Description struct {
 	Reverses []*Reverse
 	// ManyToMany are the many-to-many fields, in declaration order.
 	ManyToMany []*ManyToMany
+
+	// files are the FileFields and ImageFields of Fields, which
+	// SaveFiles stores.
+	files []*Field
 }
 
 // ManyToMany is a many-to-many field (Django's ManyToManyField): a slice
