@@ -33,7 +33,21 @@ func TestManyToManyAsDjango(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command to build the test program")
 	}
-	steps := []struct{ models, name, number string }{{"m2m1", "initial", "0001"}, {"m2m2", "changes", "0002"}, {"m2m3", "gone", "0003"}}
+	steps := []djangoStep{{"m2m1", "initial", "0001"}, {"m2m2", "changes", "0002"}, {"m2m3", "gone", "0003"}}
+	migrateStepsAsDjango(t, steps, "0003_gone")
+}
+
+// djangoStep is one migration of a migrateStepsAsDjango run: the models
+// of testdata/snippets/MODELS.go.txt and MODELS.py, and the migration's
+// name and number.
+type djangoStep struct{ models, name, number string }
+
+// migrateStepsAsDjango makes each step's migration with the Go program
+// and with Django, and holds them equal: makemigrations' operations, then
+// on SQLite and PostgreSQL sqlmigrate's SQL; then the Go migrations apply,
+// up to last ("0002_longer").
+func migrateStepsAsDjango(t *testing.T, steps []djangoStep, last string) {
+	t.Helper()
 	app := newGoApp(t)
 	ops := map[string]string{}
 	for _, s := range steps {
@@ -62,7 +76,7 @@ func TestManyToManyAsDjango(t *testing.T) {
 				dj.run("migrate", "snippets", s.number)
 			}
 			out := app.mustRun("--database", goURL, "migrate")
-			if !strings.Contains(out, "Applying snippets.0003_gone... OK\n") {
+			if !strings.Contains(out, "Applying snippets."+last+"... OK\n") {
 				t.Errorf("migrate printed\n%s", out)
 			}
 		})
