@@ -16,6 +16,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -104,7 +105,8 @@ func (k Keys) Post(h framework.HandlerFunc) framework.HandlerFunc {
 		if !ok {
 			return nil, exceptions.ParseError(MsgInvalidKey)
 		}
-		fingerprint, ok := k.fingerprint(r)
+		fingerprint, done, ok := k.fingerprint(r)
+		defer done()
 		if !ok {
 			return h(v, r) // the body could not be read: the view answers why
 		}
@@ -171,28 +173,59 @@ func parseKey(lines []string) (string, bool) {
 	return key, true
 }
 
+// memoryBody is how much of a body the fingerprint keeps in memory for
+// the view, as Django's FILE_UPLOAD_MAX_MEMORY_SIZE (2.5 MB); the rest
+// of a longer body (an upload) waits in a temporary file.
+const memoryBody = 2621440
+
 // fingerprint is a digest of what makes two requests the same: method,
-// path and query, Content-Type and body. It reads the body and puts it
-// back for the view; false when it could not be read whole (the view's
-// parser then meets the same error).
-func (k Keys) fingerprint(r *request.Request) (string, bool) {
-	var body []byte
-	if r.Body != nil && r.Body != http.NoBody {
-		var err error
-		body, err = io.ReadAll(r.Body)
-		if err != nil {
-			r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
-			return "", false
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-	}
+// path and query, Content-Type and body. It reads the body as it hashes
+// it and puts it back for the view: up to memoryBody in memory, the rest
+// in a temporary file that done removes once the view has answered. ok
+// is false when the body could not be read whole (the view's parser then
+// meets the same error).
+func (k Keys) fingerprint(r *request.Request) (sum string, done func(), ok bool) {
 	h := sha256.New()
 	for _, part := range []string{r.Method, r.URL.RequestURI(), r.Header.Get("Content-Type")} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
-	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil)), true
+	done = func() {}
+	if r.Body != nil && r.Body != http.NoBody {
+		var head bytes.Buffer
+		n, err := io.Copy(io.MultiWriter(h, &head), io.LimitReader(r.Body, memoryBody))
+		var rest io.Reader = http.NoBody
+		if err == nil && n == memoryBody {
+			rest, done, err = spill(h, r.Body)
+		}
+		if err != nil {
+			done()
+			r.Body = io.NopCloser(io.MultiReader(&head, errReader{err}))
+			return "", func() {}, false
+		}
+		r.Body = io.NopCloser(io.MultiReader(&head, rest))
+	}
+	return hex.EncodeToString(h.Sum(nil)), done, true
+}
+
+// spill copies the rest of body into a temporary file as h hashes it, and
+// returns the file rewound, with the function that closes and removes it.
+func spill(h io.Writer, body io.Reader) (io.Reader, func(), error) {
+	f, err := os.CreateTemp("", "drf-idempotency-*")
+	if err != nil {
+		return nil, func() {}, err
+	}
+	done := func() {
+		_ = f.Close()
+		_ = os.Remove(f.Name())
+	}
+	if _, err := io.Copy(io.MultiWriter(h, f), body); err != nil {
+		return nil, done, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, done, err
+	}
+	return f, done, nil
 }
 
 // errReader fails every read with err.

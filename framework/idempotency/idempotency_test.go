@@ -1,7 +1,12 @@
 package idempotency_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strconv"
@@ -229,6 +234,56 @@ func TestConcurrentRetries(t *testing.T) {
 		}
 		if created != 1 || count(t, db) != 1 {
 			t.Errorf("%d created answers, %d orders; want 1 and 1", created, count(t, db))
+		}
+	})
+}
+
+// TestLongBody: a body past what the fingerprint keeps in memory (an
+// upload, whose body MaxBodyBytes does not cap) reaches the view whole, from a temporary file that is gone once
+// the view has answered; its end counts in the fingerprint, so a retry
+// that differs only there is 422.
+func TestLongBody(t *testing.T) {
+	dialects(t, func(t *testing.T, db *sqlx.DB) {
+		tmp := t.TempDir()
+		t.Setenv("TMPDIR", tmp)
+		files := func() int {
+			entries, err := os.ReadDir(tmp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(entries)
+		}
+		upload := func(v *framework.View, r *request.Request) (*framework.Response, error) {
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				return nil, err
+			}
+			sum := sha256.Sum256(body)
+			return &framework.Response{Status: 201, Data: map[string]any{"bytes": len(body), "sha256": hex.EncodeToString(sum[:]), "spilled": files()}}, nil
+		}
+		api := framework.NewAPI(db, framework.Settings{})
+		api.Handle("/uploads/", framework.View{Post: idempotency.Keys{DB: db}.Post(upload)})
+		c := apitest.New(t, api)
+		body := bytes.Repeat([]byte("0123456789abcdef"), 5<<20/16)
+		sum := sha256.Sum256(body)
+		want := fmt.Sprintf(`{"bytes":%d,"sha256":"%x","spilled":1}`, len(body), sum)
+		first := c.Post("/uploads/", string(body), "Idempotency-Key: big", "Content-Type: multipart/form-data; boundary=b")
+		if first.Status != 201 || first.Body != want {
+			t.Fatalf("first: %d %s, want %s", first.Status, first.Body, want)
+		}
+		if n := files(); n != 0 {
+			t.Errorf("%d temporary files left after the answer", n)
+		}
+		again := c.Post("/uploads/", string(body), "Idempotency-Key: big", "Content-Type: multipart/form-data; boundary=b")
+		if again.Status != 201 || again.Body != want || again.Header.Get("Idempotent-Replayed") != "true" {
+			t.Errorf("replay: %d %s %v", again.Status, again.Body, again.Header)
+		}
+		body[len(body)-1] = 'x'
+		if r := c.Post("/uploads/", string(body), "Idempotency-Key: big", "Content-Type: multipart/form-data; boundary=b"); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("another end: %d %s", r.Status, r.Body)
+		}
+		if n := files(); n != 0 {
+			t.Errorf("%d temporary files left", n)
 		}
 	})
 }
