@@ -27,30 +27,6 @@ import (
 	"github.com/go-drf/drf/internal/random"
 )
 
-// Migrations create rest_framework_api_key_apikey exactly as the
-// package's migrations leave it on SQLite and on PostgreSQL, recorded
-// under its names, so that a database Django migrated is recognised. The
-// first creates the table in its final state; the later ones change
-// nothing more.
-var Migrations = []store.Migration{
-	{App: "rest_framework_api_key", Name: "0001_initial", Up: store.ByDialect(store.SQL(
-		`CREATE TABLE "rest_framework_api_key_apikey" ("id" varchar(100) NOT NULL PRIMARY KEY, `+
-			`"created" datetime NOT NULL, "name" varchar(50) NOT NULL, "revoked" bool NOT NULL, `+
-			`"expiry_date" datetime NULL, "hashed_key" varchar(100) NOT NULL, "prefix" varchar(8) NOT NULL UNIQUE)`,
-		`CREATE INDEX "rest_framework_api_key_apikey_created_c61872d9" ON "rest_framework_api_key_apikey" ("created")`,
-	), store.SQL(
-		`CREATE TABLE "rest_framework_api_key_apikey" ("id" varchar(100) NOT NULL PRIMARY KEY, `+
-			`"created" timestamp with time zone NOT NULL, "name" varchar(50) NOT NULL, "revoked" boolean NOT NULL, `+
-			`"expiry_date" timestamp with time zone NULL, "hashed_key" varchar(100) NOT NULL, "prefix" varchar(8) NOT NULL UNIQUE)`,
-		`CREATE INDEX "rest_framework_api_key_apikey_id_6e07e68e_like" ON "rest_framework_api_key_apikey" ("id" varchar_pattern_ops)`,
-		`CREATE INDEX "rest_framework_api_key_apikey_created_c61872d9" ON "rest_framework_api_key_apikey" ("created")`,
-		`CREATE INDEX "rest_framework_api_key_apikey_prefix_4e0db5f8_like" ON "rest_framework_api_key_apikey" ("prefix" varchar_pattern_ops)`,
-	))},
-	{App: "rest_framework_api_key", Name: "0002_auto_20190529_2243", Up: store.SQL()},
-	{App: "rest_framework_api_key", Name: "0003_auto_20190623_1952", Up: store.SQL()},
-	{App: "rest_framework_api_key", Name: "0004_prefix_hashed_key", Up: store.SQL()},
-}
-
 // Model is the API key model, for auth.PermissionsMigration: its content
 // type and default permissions ("Can add API key" ...).
 var Model = auth.Model{AppLabel: "rest_framework_api_key", Name: "apikey", VerboseName: "API key"}
@@ -72,23 +48,24 @@ const (
 // alphabet is Django's get_random_string's: letters and digits.
 const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
-// APIKey is one row of rest_framework_api_key_apikey. It holds only the
-// key's hash: the key itself is shown once, when it is created.
+// APIKey is djangorestframework-api-key's APIKey model (2.0), one row of
+// rest_framework_api_key_apikey. It holds only the key's hash: the key
+// itself is shown once, when it is created.
 type APIKey struct {
 	// ID is the primary key, "PREFIX.HASHED_KEY".
-	ID string `db:"id" json:"-"`
+	ID string `db:"id" json:"-" model:"primary_key,max_length=100,editable=false"`
 	// Created is when the key was made, in UTC.
-	Created time.Time `db:"created" json:"created"`
+	Created time.Time `db:"created" json:"created" model:"auto_now_add,db_index"`
 	// Name is free text (at most 50 characters) telling keys apart.
-	Name string `db:"name" json:"name"`
+	Name string `db:"name" json:"name" model:"max_length=50"`
 	// Revoked keys are refused, for good.
-	Revoked bool `db:"revoked" json:"revoked"`
+	Revoked bool `db:"revoked" json:"revoked" model:"blank,default=false"`
 	// ExpiryDate, when set, is when the key stops working.
-	ExpiryDate *time.Time `db:"expiry_date" json:"expiry_date"`
+	ExpiryDate *time.Time `db:"expiry_date" json:"expiry_date" model:"blank"`
 	// HashedKey is the full key hashed by Django's make_password.
-	HashedKey string `db:"hashed_key" json:"-"`
+	HashedKey string `db:"hashed_key" json:"-" model:"max_length=100,editable=false"`
 	// Prefix is the key's first 8 characters, unique.
-	Prefix string `db:"prefix" json:"prefix"`
+	Prefix string `db:"prefix" json:"prefix" model:"max_length=8,unique,editable=false"`
 }
 
 // String names the key by its name and prefix, never its hash.

@@ -22,27 +22,6 @@ import (
 	"github.com/go-drf/drf/framework/store"
 )
 
-// Migrations create authtoken_token exactly as DRF's migrations leave it on
-// SQLite and on PostgreSQL, recorded under DRF's names, so a database
-// Django created is recognised. They need auth.Migrations first.
-var Migrations = []store.Migration{
-	{App: "authtoken", Name: "0001_initial", Up: store.ByDialect(store.SQL(
-		`CREATE TABLE IF NOT EXISTS "authtoken_token" (`+
-			`"key" varchar(40) NOT NULL PRIMARY KEY, `+
-			`"created" datetime NOT NULL, `+
-			`"user_id" integer NOT NULL UNIQUE REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
-	), store.SQL(
-		`CREATE TABLE "authtoken_token" ("key" varchar(40) NOT NULL PRIMARY KEY, `+
-			`"created" timestamp with time zone NOT NULL, "user_id" integer NOT NULL UNIQUE)`,
-		`ALTER TABLE "authtoken_token" ADD CONSTRAINT "authtoken_token_user_id_35299eff_fk_auth_user_id" `+
-			`FOREIGN KEY ("user_id") REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED`,
-		`CREATE INDEX "authtoken_token_key_10f0b77e_like" ON "authtoken_token" ("key" varchar_pattern_ops)`,
-	))},
-	// DRF's later migrations change no column on either dialect.
-	{App: "authtoken", Name: "0002_auto_20160226_1747", Up: store.SQL()},
-	{App: "authtoken", Name: "0003_tokenproxy", Up: store.SQL()},
-}
-
 // Models are DRF's token models, for auth.PermissionsMigration: Token
 // (authtoken.add_token ..., "Can add Token") and TokenProxy, the model of
 // its admin.
@@ -54,15 +33,17 @@ var Models = []auth.Model{
 // ErrNotFound is returned by lookups of a token that does not exist.
 var ErrNotFound = errors.New("authtoken: token not found")
 
-// Token is one row of authtoken_token. Its String and LogValue do not
-// show the key, so that logging a token does not leak it.
+// Token is DRF's rest_framework.authtoken.models.Token, one row of
+// authtoken_token. Its String and LogValue do not show the key, so that
+// logging a token does not leak it.
 type Token struct {
 	// Key is the secret the client sends: 40 hexadecimal characters.
-	Key string `db:"key" json:"key"`
+	Key string `db:"key" json:"key" model:"primary_key,max_length=40"`
 	// Created is when the token was made, in UTC.
-	Created time.Time `db:"created" json:"created"`
-	// UserID is the owner's primary key; a user has at most one token.
-	UserID int64 `db:"user_id" json:"user_id"`
+	Created time.Time `db:"created" json:"created" model:"auto_now_add"`
+	// UserID is the owner's primary key; a user has at most one token
+	// (Django's OneToOneField user, related_name auth_token).
+	UserID int64 `db:"user_id" json:"user_id" model:"one_to_one=auth_user,on_delete=cascade,related_name=auth_token"`
 	// User is the owner, when the token was read with its user.
 	User *auth.User `db:"-" json:"-"`
 }

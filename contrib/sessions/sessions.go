@@ -37,24 +37,6 @@ import (
 	"github.com/go-drf/drf/internal/signing"
 )
 
-// Migrations creates django_session exactly as Django's "sessions
-// 0001_initial" does on SQLite and on PostgreSQL, and is recorded under
-// that name, so a database Django created is recognised.
-var Migrations = []store.Migration{
-	{App: "sessions", Name: "0001_initial", Up: store.ByDialect(store.SQL(
-		`CREATE TABLE IF NOT EXISTS "django_session" (`+
-			`"session_key" varchar(40) NOT NULL PRIMARY KEY, `+
-			`"session_data" text NOT NULL, `+
-			`"expire_date" datetime NOT NULL)`,
-		`CREATE INDEX IF NOT EXISTS "django_session_expire_date_a5c62663" ON "django_session" ("expire_date")`,
-	), store.SQL(
-		`CREATE TABLE "django_session" ("session_key" varchar(40) NOT NULL PRIMARY KEY, `+
-			`"session_data" text NOT NULL, "expire_date" timestamp with time zone NOT NULL)`,
-		`CREATE INDEX "django_session_session_key_c0390e0f_like" ON "django_session" ("session_key" varchar_pattern_ops)`,
-		`CREATE INDEX "django_session_expire_date_a5c62663" ON "django_session" ("expire_date")`,
-	))},
-}
-
 // Defaults of Manager's fields, Django's settings.
 const (
 	DefaultCookieName = "sessionid"

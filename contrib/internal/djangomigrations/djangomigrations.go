@@ -1,0 +1,272 @@
+// Package djangomigrations holds contrib's apps' migrations against the
+// Django packages they stand for, in tests: each migration's SQL is the
+// one Django's sqlmigrate prints, under Debian's Django 3.2 and, where
+// conformance/reference/drf318 holds it, Django 5.2, on SQLite and on
+// PostgreSQL.
+package djangomigrations
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-drf/drf/framework/migrations"
+	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/testservers"
+)
+
+// settings is the Django project's settings.py: the installed apps of
+// $INSTALLED_APPS on the database of $MIGRATIONS_DATABASE_URL.
+const settings = `import os
+from urllib.parse import urlparse
+
+SECRET_KEY = 'contrib-migrations-test'
+INSTALLED_APPS = os.environ['INSTALLED_APPS'].split(',')
+DEFAULT_AUTO_FIELD = 'django.db.models.AutoField'
+USE_TZ = True
+
+_url = urlparse(os.environ['MIGRATIONS_DATABASE_URL'])
+if _url.scheme == 'sqlite':
+    DATABASES = {'default': {'ENGINE': 'django.db.backends.sqlite3', 'NAME': _url.path[1:]}}
+else:
+    DATABASES = {'default': {
+        'ENGINE': 'django.db.backends.postgresql', 'NAME': _url.path[1:], 'USER': _url.username,
+        'PASSWORD': _url.password or '', 'HOST': _url.hostname, 'PORT': _url.port or 5432,
+    }}
+`
+
+// SameAsDjango holds app's migrations equal to those of the Django app
+// labelled app.Label, which installedApps (Django's INSTALLED_APPS, its
+// dependencies first) installs: app has each migration Django's app has,
+// under its name, and on each Django and dialect each one's statements
+// are the ones sqlmigrate prints, Django's database migrated to the one
+// before as sqlmigrate reads it. Django's operations that run no SQL
+// (model options, proxy models, Python code) have no Go operation, so
+// the description lines of sqlmigrate's output are not compared. On
+// SQLite the tables the Go migrations leave are those Django's migrate
+// leaves, column order included. The app's models need no migration more
+// (makemigrations finds no changes).
+func SameAsDjango(t *testing.T, app *migrations.App, installedApps ...string) {
+	t.Helper()
+	sameAs(t, app, installedApps, "3.2", "5.2")
+}
+
+// SameAsDjango32 is SameAsDjango under Django 3.2 only, for an app whose
+// Django package at the 5.2 level is a later version than the Go app.
+func SameAsDjango32(t *testing.T, app *migrations.App, installedApps ...string) {
+	t.Helper()
+	sameAs(t, app, installedApps, "3.2")
+}
+
+// djangos are the Django levels: Debian's Django 3.2 (with DRF 3.14 and
+// its packages) and the one of conformance/reference/drf318.
+var djangos = map[string]struct {
+	vendored bool
+	install  string
+}{
+	"3.2": {false, "Debian's python3-django and the packages of conformance/reference/README.md"},
+	"5.2": {true, "scripts/install-references"},
+}
+
+// sameAs compares app's migrations with Django's at each of versions.
+func sameAs(t *testing.T, app *migrations.App, installedApps []string, versions ...string) {
+	t.Helper()
+	noChanges(t, app)
+	root := moduleRoot(t)
+	for _, version := range versions {
+		dj := struct{ version, pythonPath, install string }{version, "", djangos[version].install}
+		if djangos[version].vendored {
+			dj.pythonPath = filepath.Join(root, "conformance", "reference", "drf318")
+		}
+		t.Run("django"+dj.version, func(t *testing.T) {
+			env := append(os.Environ(), "PYTHONPATH="+dj.pythonPath, "DJANGO_SETTINGS_MODULE=settings",
+				"INSTALLED_APPS="+strings.Join(installedApps, ","), "PYTHONDONTWRITEBYTECODE=1")
+			check := exec.Command("/usr/bin/python3", "-c", "import django, psycopg2; print(django.get_version())")
+			check.Env = env
+			out, err := check.CombinedOutput()
+			if err != nil || !strings.HasPrefix(string(out), dj.version+".") {
+				why := "no Django " + dj.version + " with psycopg2 for /usr/bin/python3 (" + dj.install + "): " + strings.TrimSpace(string(out))
+				if os.Getenv("CI_REQUIRE_DJANGO") != "" {
+					t.Fatal(why)
+				}
+				t.Skip(why)
+			}
+			for _, dialect := range []store.Dialect{store.SQLite, store.PostgreSQL} {
+				t.Run(dialect.String(), func(t *testing.T) {
+					url := "sqlite:///" + filepath.Join(t.TempDir(), "django.sqlite3")
+					if dialect == store.PostgreSQL {
+						url = testservers.Postgres(t)
+					}
+					p := &project{t: t, dir: t.TempDir(), url: url, env: append(env, "MIGRATIONS_DATABASE_URL="+url)}
+					if err := os.WriteFile(filepath.Join(p.dir, "settings.py"), []byte(settings), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					p.env = append(p.env, "PYTHONPATH="+p.dir+string(os.PathListSeparator)+dj.pythonPath)
+					compare(t, p, app, dialect)
+				})
+			}
+		})
+	}
+}
+
+// compare holds each of the Django app's migrations equal to app's on
+// dialect.
+func compare(t *testing.T, p *project, app *migrations.App, dialect store.Dialect) {
+	state := &migrations.State{App: app.Label}
+	for _, name := range p.migrationNames(app.Label) {
+		found := app.Find(name)
+		if len(found) != 1 || found[0].Name != name {
+			t.Errorf("Django's %s.%s is not among the app's migrations", app.Label, name)
+			return
+		}
+		lines, after, err := found[0].SQL(dialect, state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state = after
+		got, want := statements(migrations.SQLMigrate(lines)), statements(p.run("sqlmigrate", app.Label, name))
+		if got != want {
+			t.Errorf("sqlmigrate %s %s:\n django:\n%s\n     go:\n%s", app.Label, name, want, got)
+		}
+		p.run("migrate", app.Label, name)
+	}
+	if dialect == store.SQLite {
+		sameSQLiteSchema(t, p, app, state)
+	}
+}
+
+// sameSQLiteSchema holds the tables and indexes of the models of state,
+// as app's migrations leave them on SQLite, equal to the ones Django's
+// migrate left in p's database: sqlite_master keeps each one's SQL, so
+// this also holds the columns' order, which a remade table may change.
+func sameSQLiteSchema(t *testing.T, p *project, app *migrations.App, state *migrations.State) {
+	t.Helper()
+	migs, err := app.Store()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goDB, err := store.Open(filepath.Join(t.TempDir(), "go.sqlite3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer goDB.Close()
+	if _, err := store.Migrate(context.Background(), goDB, migs...); err != nil {
+		t.Fatal(err)
+	}
+	djangoDB, err := store.Open(strings.TrimPrefix(p.url, "sqlite:///"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer djangoDB.Close()
+	for _, m := range state.Models {
+		const q = `SELECT "type" || ' ' || "name" || ': ' || COALESCE("sql", '') FROM "sqlite_master" WHERE "tbl_name" = ? ORDER BY "type", "name"`
+		var got, want []string
+		if err := goDB.Select(&got, q, m.Table); err != nil {
+			t.Fatal(err)
+		}
+		if err := djangoDB.Select(&want, q, m.Table); err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 {
+			t.Errorf("Django's migrate left no table %s", m.Table)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s on SQLite:\n django:\n%s\n     go:\n%s", m.Table, strings.Join(want, "\n"), strings.Join(got, "\n"))
+		}
+	}
+}
+
+// noChanges fails t when the app's models differ from the state its
+// migrations leave.
+func noChanges(t *testing.T, app *migrations.App) {
+	t.Helper()
+	before, err := app.StateBefore("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	current, err := app.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := migrations.Changes(before, current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range ops {
+		t.Errorf("makemigrations %s would %s", app.Label, op.Describe())
+	}
+}
+
+// statements are the lines of sqlmigrate's output that are SQL, without
+// BEGIN and COMMIT, which Django leaves out of a migration without
+// operations.
+func statements(out string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(out, "\n") {
+		if l != "" && l != "BEGIN;" && l != "COMMIT;" && !strings.HasPrefix(l, "--") {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// project is a Django project in a temporary directory.
+type project struct {
+	t   *testing.T
+	dir string
+	url string // the database's
+	env []string
+}
+
+// run runs django-admin with args and returns its output.
+func (p *project) run(args ...string) string {
+	p.t.Helper()
+	cmd := exec.Command("/usr/bin/python3", append([]string{"-m", "django"}, args...)...)
+	cmd.Dir = p.dir
+	cmd.Env = p.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		p.t.Fatalf("django-admin %v: %v\n%s", args, err, stderr.String())
+	}
+	return string(out)
+}
+
+// migrationNames are the names of the app's migrations, as showmigrations
+// lists them.
+func (p *project) migrationNames(label string) []string {
+	var names []string
+	for _, l := range strings.Split(p.run("showmigrations", label), "\n") {
+		l = strings.TrimSpace(l)
+		if len(l) > 4 && l[0] == '[' {
+			names = append(names, strings.TrimSpace(l[3:]))
+		}
+	}
+	if len(names) == 0 {
+		p.t.Fatalf("Django's app %s has no migrations", label)
+	}
+	return names
+}
+
+// moduleRoot is the directory of the module's go.mod.
+func moduleRoot(t *testing.T) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+}
