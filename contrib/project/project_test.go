@@ -2,6 +2,8 @@ package project_test
 
 import (
 	"context"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,5 +118,29 @@ func TestRefusedSetups(t *testing.T) {
 	}
 	if _, err := (&project.Project{SecretKey: "k"}).Handler(db, ""); err == nil || !strings.Contains(err.Error(), "URLs") {
 		t.Errorf("no URLs: %v", err)
+	}
+}
+
+// sqlmigrate prints the migrations of Django's sessions app, which the
+// project installs, as Django's sqlmigrate does.
+func TestSQLMigrateSessions(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	status := whoami.Main([]string{"sqlmigrate", "sessions", "0001", "--database", "sqlite:///" + filepath.Join(t.TempDir(), "db.sqlite3")})
+	os.Stdout = stdout
+	w.Close()
+	out, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "BEGIN;\n--\n-- Create model Session\n--\n" +
+		`CREATE TABLE "django_session" ("session_key" varchar(40) NOT NULL PRIMARY KEY, "session_data" text NOT NULL, "expire_date" datetime NOT NULL);` + "\n" +
+		`CREATE INDEX "django_session_expire_date_a5c62663" ON "django_session" ("expire_date");` + "\nCOMMIT;\n"
+	if status != 0 || string(out) != want {
+		t.Errorf("sqlmigrate sessions 0001: status %d\n%s", status, out)
 	}
 }
