@@ -107,12 +107,18 @@ func transientConnect(err error) bool {
 // connector gives database/sql the connections of a pgx pool, which
 // keeps them open between operations: database/sql keeps none idle of its
 // own (see openPostgres), so each of its operations takes a connection
-// from the pool here and gives it back when done. An operation waits at
-// most acquire for one: an idle one, a new one while the pool has room,
-// else the first given back (the longest waiting operation gets it), so
-// that a request never queues for a connection without bound
-// (database/sql, were it to limit them itself, would make it wait as
-// long as its context lasts).
+// from the pool here and gives it back when done (as Reader's queries
+// do). An operation waits at most acquire for one: an idle one, a new one
+// while the pool has room, else the first given back (the longest waiting
+// operation gets it), so that a request never queues for a connection
+// without bound (database/sql, were it to limit them itself, would make
+// it wait as long as its context lasts).
+//
+// The wait is counted by slots, one per connection of the pool: an
+// operation that finds one free takes its connection at once (an idle
+// one, or a new one whose opening the acquire timeout bounds), with no
+// timer; only one that must wait for a slot, or whose connection must be
+// pinged or refused it, arms the acquire timeout.
 //
 // An idle connection is checked before it is taken: one made before the
 // server was last found gone is dropped (see pgConn), and one idle for
@@ -123,24 +129,64 @@ func transientConnect(err error) bool {
 type connector struct {
 	driver.Connector               // stdlib's connector of pool
 	pool             *pgxpool.Pool // the connections
+	slots            chan struct{} // one per connection taken, up to the pool's size
+	slotWaits        atomic.Int64  // operations that waited for a slot (PoolStats)
+	slotWaited       atomic.Int64  // their waits, in nanoseconds
+	slotCanceled     atomic.Int64  // operations whose wait ended first
 	gen              atomic.Uint64 // bumped when a connection finds the server gone
 	acquire          time.Duration // the wait for a connection (pool_acquire_timeout)
 	statement        time.Duration // each statement's deadline (statement_timeout); 0 is none
+	traced           bool          // opened with Options.OpenDB: no Reader
 }
 
 // genKey is the key, in a connection's pgconn.PgConn.CustomData, of the
 // connector's generation when the connection was made.
 const genKey = "drf.gen"
 
+// stateKey is the key, in a connection's pgconn.PgConn.CustomData, of its
+// connState.
+const stateKey = "drf.state"
+
+// connState is what a connection of the pool keeps from one operation to
+// the next.
+type connState struct {
+	ping  bool            // idle long enough to be pinged before it is used
+	timer *statementTimer // nil without statement_timeout
+}
+
+// stateOf returns the connState of conn.
+func stateOf(conn *pgx.Conn) *connState {
+	st, _ := conn.PgConn().CustomData()[stateKey].(*connState)
+	return st
+}
+
 // newConnector returns the connector of a pool of config.
 func newConnector(config *pgxpool.Config, acquire, statement time.Duration) (*connector, error) {
-	c := &connector{acquire: acquire, statement: statement}
+	c := &connector{acquire: acquire, statement: statement, slots: make(chan struct{}, config.MaxConns)}
+	config.BeforeConnect = func(_ context.Context, cc *pgx.ConnConfig) error {
+		// A connection opened for an operation that did not wait for its
+		// slot is bounded by the acquire timeout too.
+		if cc.ConnectTimeout == 0 || cc.ConnectTimeout > acquire {
+			cc.ConnectTimeout = acquire
+		}
+		return nil
+	}
 	config.AfterConnect = func(_ context.Context, conn *pgx.Conn) error {
+		st := &connState{}
+		if statement > 0 {
+			st.timer = newStatementTimer(conn.PgConn(), statement)
+		}
 		conn.PgConn().CustomData()[genKey] = c.gen.Load()
+		conn.PgConn().CustomData()[stateKey] = st
 		return nil
 	}
 	config.PrepareConn = func(_ context.Context, conn *pgx.Conn) (bool, error) {
 		return conn.PgConn().CustomData()[genKey] == c.gen.Load(), nil
+	}
+	config.ShouldPing = func(_ context.Context, p pgxpool.ShouldPingParams) bool {
+		// acquire pings it, within the acquire timeout.
+		stateOf(p.Conn).ping = p.IdleDuration > time.Second
+		return false
 	}
 	pool, err := pgxpool.NewWithConfig(context.Background(), config)
 	if err != nil {
@@ -160,34 +206,152 @@ const (
 	maxConnectPause = 100 * time.Millisecond
 )
 
-// Connect takes a connection from the pool within the acquire timeout,
-// attempting again after a pause one that the server refused for a
-// transient reason; past the timeout the error wraps ErrUnavailable.
+// Connect takes a connection from the pool within the acquire timeout
+// (see acquire).
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := acquire(ctx, c, takeStdlib)
+	if err != nil {
+		return nil, err
+	}
+	return &pgConn{Conn: conn, c: c}, nil
+}
+
+// pooledConn is a connection of the pool: pgxpool's, or stdlib's over it.
+type pooledConn interface {
+	*pgxpool.Conn | *stdlib.Conn
+	Conn() *pgx.Conn
+}
+
+// takePool takes a connection of the pool under ctx.
+func takePool(c *connector, ctx context.Context) (*pgxpool.Conn, error) { return c.pool.Acquire(ctx) }
+
+// takeStdlib takes a connection of the pool under ctx, for database/sql.
+func takeStdlib(c *connector, ctx context.Context) (*stdlib.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return conn.(*stdlib.Conn), nil
+}
+
+// acquire takes a slot and a connection with take within the acquire
+// timeout, attempting again after a pause one that the server refused
+// for a transient reason, and pinging first one idle for over a second;
+// past the timeout the error wraps ErrUnavailable. The caller gives the
+// slot back (release) with the connection.
+func acquire[T pooledConn](ctx context.Context, c *connector, take func(*connector, context.Context) (T, error)) (T, error) {
+	var none, pending T // pending: taken at once, to be pinged within the timeout
+	var refused error   // the last transient refusal
+	select {
+	case c.slots <- struct{}{}:
+		// A slot at once: the pool has a connection for it, idle or new.
+		got, err := take(c, ctx)
+		if err == nil {
+			if !stateOf(got.Conn()).ping {
+				return got, nil
+			}
+			pending = got
+			break
+		}
+		c.release()
+		if !transientConnect(err) {
+			return none, c.unavailable(ctx, err, nil)
+		}
+		refused = err
+	default:
+	}
 	actx, cancel := context.WithTimeout(ctx, c.acquire)
 	defer cancel()
-	var refused error // the last transient refusal
-	for pause := connectPause; ; pause = min(2*pause, maxConnectPause) {
-		conn, err := c.Connector.Connect(actx)
-		if err == nil {
-			return &pgConn{Conn: conn.(*stdlib.Conn), c: c}, nil
+	for pause := connectPause; ; {
+		got, err := pending, actx.Err()
+		pending = none
+		if got == none && err == nil {
+			if err = c.slot(actx); err == nil {
+				if got, err = take(c, actx); err != nil {
+					c.release()
+				}
+			}
+		}
+		if got != none {
+			if alive(actx, got) {
+				return got, nil
+			}
+			c.release()
+			continue // another connection, within the timeout
 		}
 		if actx.Err() == nil && transientConnect(err) {
 			refused = err
 			if sleep(actx, pause) {
+				pause = min(2*pause, maxConnectPause)
 				continue
 			}
 		}
-		switch {
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		case actx.Err() == nil:
-			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
-		case refused != nil:
-			return nil, fmt.Errorf("%w: no connection within %v: %w", ErrUnavailable, c.acquire, refused)
+		if actx.Err() != nil {
+			err = actx.Err()
 		}
-		return nil, fmt.Errorf("%w: no connection within %v (pool_max_conns=%d)", ErrUnavailable, c.acquire, c.pool.Config().MaxConns)
+		return none, c.unavailable(ctx, err, refused)
 	}
+}
+
+// alive pings conn within ctx if it was idle for over a second, and
+// reports whether it answered; one that did not is closed and given back
+// to the pool, which drops it.
+func alive[T pooledConn](ctx context.Context, conn T) bool {
+	pc := conn.Conn()
+	st := stateOf(pc)
+	if !st.ping {
+		return true
+	}
+	st.ping = false
+	if pc.Ping(ctx) == nil {
+		return true
+	}
+	_ = pc.Close(context.WithoutCancel(ctx))
+	switch conn := any(conn).(type) {
+	case *pgxpool.Conn:
+		conn.Release()
+	case *stdlib.Conn:
+		_ = conn.Close()
+	}
+	return false
+}
+
+// slot takes a slot, waiting within ctx for one given back if none is
+// free; the waits count in PoolStats as pgxpool's own.
+func (c *connector) slot(ctx context.Context) error {
+	select {
+	case c.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	start := time.Now()
+	select {
+	case c.slots <- struct{}{}:
+		c.slotWaits.Add(1)
+		c.slotWaited.Add(int64(time.Since(start)))
+		return nil
+	case <-ctx.Done():
+		c.slotCanceled.Add(1)
+		return ctx.Err()
+	}
+}
+
+// release gives back the slot of a connection given back to the pool.
+func (c *connector) release() { <-c.slots }
+
+// unavailable returns the error of an operation that got no connection:
+// ctx's own error, or err wrapping ErrUnavailable (with refused, the last
+// transient refusal, past the acquire timeout).
+func (c *connector) unavailable(ctx context.Context, err, refused error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != context.DeadlineExceeded:
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	case refused != nil:
+		return fmt.Errorf("%w: no connection within %v: %w", ErrUnavailable, c.acquire, refused)
+	}
+	return fmt.Errorf("%w: no connection within %v (pool_max_conns=%d)", ErrUnavailable, c.acquire, c.pool.Config().MaxConns)
 }
 
 // sleep waits d and reports true, or false if ctx ends first.
@@ -204,7 +368,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // Close closes the pool; database/sql calls it from DB.Close.
 func (c *connector) Close() error {
-	forgetPool(c.pool)
+	forgetPool(c)
 	c.pool.Close()
 	return nil
 }
@@ -229,6 +393,13 @@ type pgConn struct {
 	c *connector
 }
 
+// Close gives the connection back to the pool, and its slot.
+func (p *pgConn) Close() error {
+	err := p.Conn.Close()
+	p.c.release()
+	return err
+}
+
 // deadline returns the context of one statement under ctx.
 func (p *pgConn) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
 	if p.c.statement <= 0 {
@@ -238,25 +409,33 @@ func (p *pgConn) deadline(ctx context.Context) (context.Context, context.CancelF
 }
 
 // fail returns err of a statement that ran under sctx, the deadline
-// derived from ctx: ErrUnavailable when the deadline passed, else err
-// with an ended session reported as driver.ErrBadConn. A session ended
-// or a connection lost makes the connections made before stale.
+// derived from ctx, as failed reports it, with an ended session reported
+// as driver.ErrBadConn.
 func (p *pgConn) fail(ctx, sctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
-	if ctx.Err() == nil && sctx.Err() == context.DeadlineExceeded {
-		return fmt.Errorf("%w: no answer within statement_timeout (%v): %w", ErrUnavailable, p.c.statement, err)
-	}
-	ended := isSessionEnded(err)
-	if ended || pgCode(err) == "" && ctx.Err() == nil && connLost(err) {
-		gen, _ := p.Conn.Conn().PgConn().CustomData()[genKey].(uint64)
-		p.c.gen.CompareAndSwap(gen, gen+1)
-	}
-	if ended && !errors.Is(err, driver.ErrBadConn) {
+	timedOut := ctx.Err() == nil && sctx.Err() == context.DeadlineExceeded
+	err = p.c.failed(ctx, p.Conn.Conn().PgConn(), timedOut, err)
+	if !timedOut && isSessionEnded(err) && !errors.Is(err, driver.ErrBadConn) {
 		// database/sql sends the statement again, outside a transaction;
 		// inside one InTx decides.
 		return fmt.Errorf("%w: %w", driver.ErrBadConn, err)
+	}
+	return err
+}
+
+// failed returns err of a statement that ran on conn under ctx: wrapping
+// ErrUnavailable when the statement's deadline passed (timedOut), else
+// err. A session ended or a connection lost makes the connections made
+// before stale.
+func (c *connector) failed(ctx context.Context, conn *pgconn.PgConn, timedOut bool, err error) error {
+	if timedOut {
+		return fmt.Errorf("%w: no answer within statement_timeout (%v): %w", ErrUnavailable, c.statement, err)
+	}
+	if isSessionEnded(err) || pgCode(err) == "" && ctx.Err() == nil && connLost(err) {
+		gen, _ := conn.CustomData()[genKey].(uint64)
+		c.gen.CompareAndSwap(gen, gen+1)
 	}
 	return err
 }

@@ -4,8 +4,6 @@ import (
 	"database/sql"
 	"sync"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // PoolStats are the figures of a PostgreSQL database's connection pool
@@ -49,10 +47,10 @@ type PoolStats struct {
 	MaxIdleDestroyCount     int64
 }
 
-// pools are the pgx pools of the PostgreSQL databases open, by their
+// pools are the connectors of the PostgreSQL databases open, by their
 // *sql.DB: recorded once opened (openPostgres), forgotten when closed
 // (connector.Close).
-var pools sync.Map // *sql.DB → *pgxpool.Pool
+var pools sync.Map // *sql.DB → *connector
 
 // PoolStatsOf returns the figures of the pool of db, a PostgreSQL
 // database that Open or OpenWith opened and that is not closed; false
@@ -63,7 +61,11 @@ func PoolStatsOf(db *sql.DB) (PoolStats, bool) {
 	if !ok {
 		return PoolStats{}, false
 	}
-	s := p.(*pgxpool.Pool).Stat()
+	c := p.(*connector)
+	s := c.pool.Stat()
+	// An operation waits for a connection given back in the connector's
+	// slots, before it asks the pool (see connector).
+	waited := time.Duration(c.slotWaited.Load())
 	return PoolStats{
 		MaxConns:                s.MaxConns(),
 		TotalConns:              s.TotalConns(),
@@ -71,20 +73,20 @@ func PoolStatsOf(db *sql.DB) (PoolStats, bool) {
 		AcquiredConns:           s.AcquiredConns(),
 		ConstructingConns:       s.ConstructingConns(),
 		AcquireCount:            s.AcquireCount(),
-		AcquireDuration:         s.AcquireDuration(),
-		EmptyAcquireCount:       s.EmptyAcquireCount(),
-		EmptyAcquireWaitTime:    s.EmptyAcquireWaitTime(),
-		CanceledAcquireCount:    s.CanceledAcquireCount(),
+		AcquireDuration:         s.AcquireDuration() + waited,
+		EmptyAcquireCount:       s.EmptyAcquireCount() + c.slotWaits.Load(),
+		EmptyAcquireWaitTime:    s.EmptyAcquireWaitTime() + waited,
+		CanceledAcquireCount:    s.CanceledAcquireCount() + c.slotCanceled.Load(),
 		NewConnsCount:           s.NewConnsCount(),
 		MaxLifetimeDestroyCount: s.MaxLifetimeDestroyCount(),
 		MaxIdleDestroyCount:     s.MaxIdleDestroyCount(),
 	}, true
 }
 
-// forgetPool forgets the database of pool, closed.
-func forgetPool(pool *pgxpool.Pool) {
+// forgetPool forgets the database of c, closed.
+func forgetPool(c *connector) {
 	pools.Range(func(db, p any) bool {
-		if p == pool {
+		if p == c {
 			pools.Delete(db)
 			return false
 		}

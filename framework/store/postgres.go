@@ -75,7 +75,8 @@ func DefaultMaxConns() int { return 2*runtime.NumCPU() + 2 }
 //     statement, and drops the connection if the server does not answer
 //     within CancelGrace; the error wraps ErrUnavailable.
 //
-// connect_timeout defaults to DefaultConnectTimeout. Every session runs
+// connect_timeout defaults to DefaultConnectTimeout, and is at most
+// pool_acquire_timeout (no operation waits longer). Every session runs
 // in UTC (TimeZone, a startup parameter that PgBouncer carries), as
 // Django's with USE_TZ, so that the text times FormatTime binds are read
 // as UTC. Each connection caches its prepared statements (pgx's default
@@ -139,6 +140,7 @@ func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 	if err != nil {
 		return nil, fail(err)
 	}
+	connector.traced = o.OpenDB != nil
 	db := sqlx.NewDb(o.openDB(connector), PostgresDriverName)
 	db.SetMaxIdleConns(0) // the pool keeps them
 	ctx, cancel := context.WithTimeout(context.Background(), 2*DefaultConnectTimeout)
@@ -147,7 +149,7 @@ func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 		_ = db.Close()
 		return nil, fail(err)
 	}
-	pools.Store(db.DB, connector.pool) // for PoolStatsOf
+	pools.Store(db.DB, connector) // for PoolStatsOf and ReaderOf
 	return db, nil
 }
 
