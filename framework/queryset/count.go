@@ -42,9 +42,7 @@ func CountTable(table string) Counter {
 type tableCounter string
 
 func (q tableCounter) CountRows(ctx context.Context, db *sqlx.DB) (int, error) {
-	var n int
-	err := db.QueryRowContext(ctx, string(q)).Scan(&n)
-	return n, err
+	return countOn(ctx, store.ReaderOf(db), db, string(q), nil)
 }
 
 // RowCounter is the row count of Table kept by triggers in a one-row
@@ -94,9 +92,7 @@ func (c RowCounter) Migration(app, name string) store.Migration {
 
 // CountRows reads the counter.
 func (c RowCounter) CountRows(ctx context.Context, db *sqlx.DB) (int, error) {
-	var n int
-	err := db.QueryRowContext(ctx, `SELECT "rows" FROM `+c.counter()).Scan(&n)
-	return n, err
+	return countOn(ctx, store.ReaderOf(db), db, `SELECT "rows" FROM `+c.counter(), nil)
 }
 
 // CachedCount returns a Counter that reuses c's count for up to maxAge: a

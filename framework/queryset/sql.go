@@ -88,6 +88,7 @@ type sqlTable struct {
 	estimator Counter
 	cache     sync.Map
 	cached    atomic.Int64
+	reader    *store.Reader // db's native reader, on PostgreSQL
 }
 
 // Bounds of the SQL text cache: clients choose orderings and search terms,
@@ -121,6 +122,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	}
 	t := &sqlTable{m: m, rules: rules, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator,
 		tableRows: c.TableRows && c.Query != "" && c.Table != ""}
+	t.reader = store.ReaderOf(db)
 	if c.Query != "" {
 		t.alias = store.QuoteName("q")
 		t.from = "(" + c.Query + ") AS " + t.alias
@@ -328,9 +330,7 @@ func (s *SQLSource[T]) Count(ctx context.Context) (int, error) {
 	if s.t.counter != nil && s.unfiltered() {
 		return s.t.counter.CountRows(ctx, s.t.db)
 	}
-	var n int
-	err := s.t.db.QueryRowContext(ctx, s.sql('c'), s.args(nil)...).Scan(&n)
-	return n, err
+	return s.t.count(ctx, s.sql('c'), s.args(nil))
 }
 
 // EstimateCount returns the Estimator's count while the source has no
@@ -392,7 +392,7 @@ type queryer interface {
 // query runs q, whose result columns are the source's, on db and reads up
 // to limit items (all when limit < 0) from its rows.
 func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []any, limit int) ([]*T, error) {
-	rows, err := db.QueryContext(ctx, q, args...)
+	rows, err := s.t.read(ctx, db, q, args)
 	if err != nil {
 		return nil, err
 	}
@@ -743,7 +743,7 @@ func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj, bef
 	var err error
 	rels := s.relationsOf(obj, before)
 	if s.t.readsRow && !s.t.rules.afterSave && len(rels) == 0 {
-		err = s.readInto(ctx, s.t.db, s.t.db.Rebind(q+s.t.returning), args, obj)
+		err = s.readInto(ctx, s.t.db.DB, s.t.db.Rebind(q+s.t.returning), args, obj) // a write: database/sql's
 	} else {
 		q = s.t.db.Rebind(q + " RETURNING " + store.QuoteName(s.t.key.Column))
 		err = store.InTx(ctx, s.t.db, func(tx *sqlx.Tx) error {
