@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/contrib/auth"
-	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/framing"
 	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
 )
@@ -176,7 +176,7 @@ func startSampleAt(t *testing.T, dsn string, o oracle) string {
 	// connection with a lingering close (a client still sending a large
 	// body gets its answer, not a reset).
 	srv := httptest.NewUnstartedServer(h)
-	srv.Listener = management.Listener(srv.Listener)
+	srv.Listener = framing.Listener(srv.Listener)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL

@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/accesslog"
 	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/internal/pycompat"
 )
@@ -36,18 +37,28 @@ type API struct {
 	// errorType is the Content-Type of Django's 400 page (errorPageType).
 	errorType string
 	// endpoints are the views registered, children's included.
-	endpoints *[]Endpoint
+	endpoints *endpoints
+}
+
+// endpoints are the views registered with Handle on an API and its Route
+// children, in order, and the patterns they are mounted at: what the
+// schema describes and the browsable page names paths by.
+type endpoints struct {
+	list []Endpoint
+	// at indexes list by the full patterns the views are mounted at,
+	// format-suffixed twins included.
+	at map[string]int
 }
 
 // NewAPI returns an API with the global settings s on a new chi router.
 // db is the store its views and viewsets use; it may be nil.
 func NewAPI(db *sqlx.DB, s Settings) *API {
-	s.Logger = slog.New(LogHandler(s.logger().Handler()))
+	s.Logger = slog.New(accesslog.LogHandler(s.logger().Handler()))
 	mux := chi.NewRouter()
 	routes := reverse.New(reverse.Config{TrustForwardedHeaders: s.TrustForwardedHeaders})
 	notFound := http.Handler(pageNotFound(s.Compatibility))
 	a := &API{settings: &s, db: db, mux: mux, router: mux, routes: routes, notFound: &notFound,
-		hosts: newAllowedHosts(s.AllowedHosts), errorType: errorPageType(s.Compatibility), endpoints: new([]Endpoint)}
+		hosts: newAllowedHosts(s.AllowedHosts), errorType: errorPageType(s.Compatibility), endpoints: &endpoints{at: map[string]int{}}}
 	mux.NotFound(a.miss)
 	return a
 }
@@ -185,6 +196,7 @@ func (a *API) compile(v View, what string) *handler {
 		v.Name = derivedName(&v)
 	}
 	h := compile(v, a.settings)
+	h.view.endpoints = a.endpoints
 	err := checkPermissions(h.view.Permissions.items)
 	if err == nil {
 		err = resolveObjectType(&h.view)
@@ -214,6 +226,8 @@ type route struct {
 	// formats in suffixes (any when empty).
 	suffix   bool
 	suffixes []string
+	// twins are the patterns of the format-suffixed twins mounted.
+	twins []string
 }
 
 // Named names a route, so that reverse finds it by name (Django's
@@ -248,7 +262,11 @@ func (a *API) Handle(pattern string, v View, opts ...RouteOption) {
 	h := a.compile(v, fmt.Sprintf("the view at %q", pattern))
 	h.route = a.routes.Pattern(pattern)
 	ro := a.mount(pattern, h, opts)
-	*a.endpoints = append(*a.endpoints, Endpoint{Pattern: a.routes.Pattern(pattern), Name: ro.name, Namespace: a.routes.Namespace(), View: &h.view})
+	e := a.endpoints
+	for _, p := range append(ro.twins, pattern) {
+		e.at[a.routes.Pattern(p)] = len(e.list)
+	}
+	e.list = append(e.list, Endpoint{Pattern: h.route, Name: ro.name, Namespace: a.routes.Namespace(), View: &h.view})
 }
 
 // HandleHTTP mounts any http.Handler at pattern, like Handle: a page that
@@ -273,13 +291,14 @@ func (a *API) mount(pattern string, h http.Handler, opts []RouteOption) route {
 		bare, slashed := reverse.FormatSuffixPatterns(pattern, ro.suffixes...)
 		a.routes.Handle(a.router, bare, h, reverse.Named(ro.name))
 		a.routes.Handle(a.router, slashed, h)
+		ro.twins = []string{bare, slashed}
 	}
 	return ro
 }
 
 // Endpoints lists the views registered with Handle on the API and its
 // Route children, in order: what an OpenAPI schema describes.
-func (a *API) Endpoints() []Endpoint { return slices.Clone(*a.endpoints) }
+func (a *API) Endpoints() []Endpoint { return slices.Clone(a.endpoints.list) }
 
 // Route mounts a child API at prefix, like chi's Route: it shares the
 // settings, store and route registry, and names its routes under

@@ -3,6 +3,7 @@ package framework_test
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -144,15 +145,36 @@ func TestEndpoints(t *testing.T) {
 	}
 }
 
-// ViewOf finds the compiled view of a handler the API made, and nothing
-// in other handlers.
-func TestViewOf(t *testing.T) {
-	api := framework.NewAPI(nil, framework.Settings{Permissions: framework.Permissions(framework.IsAuthenticated{})})
-	v, ok := framework.ViewOf(api.Handler(framework.View{Name: "A", Get: self}))
-	if !ok || v.Name != "A" || len(v.Permissions.Items()) != 1 {
-		t.Errorf("ViewOf: %v %+v", ok, v)
+// EndpointAt finds the view a GET of a path reaches through the API's
+// endpoints: in Route children, behind WithMiddleware, at a format
+// suffix; not a page mounted with HandleHTTP, nor a path that fills a
+// parameter with nothing.
+func TestEndpointAt(t *testing.T) {
+	api := framework.NewAPI(nil, framework.Settings{})
+	pass := func(next http.Handler) http.Handler { return next }
+	api.Handle("/books/", framework.View{Name: "List", Get: self}, framework.WithMiddleware(pass))
+	api.Handle("/books/{pk:[0-9]+}/", framework.View{Name: "Detail", Get: self}, framework.FormatSuffixes())
+	api.Route("/ns/{version}", "v", func(api *framework.API) {
+		api.Handle("/info/", framework.View{Name: "Info", Get: self}, framework.Named("info"))
+	})
+	api.HandleHTTP("/page/", http.NotFoundHandler())
+	api.Handle("/probe/", framework.View{Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {
+		var got []string
+		for _, p := range []string{"/books/", "/books/7/", "/books/7.json", "/books/x/", "/books//", "/ns/v2/info/", "/ns/v2/", "/page/", "/nowhere/"} {
+			name := "none"
+			if e, ok := v.EndpointAt(r.Request, p); ok {
+				name = e.View.Name
+			}
+			got = append(got, p+"="+name)
+		}
+		return framework.OK(strings.Join(got, " ")), nil
+	}})
+	want := "/books/=List /books/7/=Detail /books/7.json=Detail /books/x/=none /books//=none /ns/v2/info/=Info /ns/v2/=none /page/=none /nowhere/=none"
+	if r := apitest.New(t, api).Get("/probe/"); r.Status != 200 || r.Body != `"`+want+`"` {
+		t.Errorf("%d %s\nwant %s", r.Status, r.Body, want)
 	}
-	if _, ok := framework.ViewOf(http.NotFoundHandler()); ok {
-		t.Error("ViewOf found a view in http.NotFoundHandler")
+	v := framework.View{Name: "Unmounted"}
+	if _, ok := v.EndpointAt(httptest.NewRequest(http.MethodGet, "/books/", nil), "/books/"); ok {
+		t.Error("a view no API compiled found an endpoint")
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/accesslog"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/generics"
@@ -303,7 +304,7 @@ func BenchmarkSample(b *testing.B) {
 // listener). Its allocations are the client's and the server's together.
 func BenchmarkServed(b *testing.B) {
 	h, key := benchSample(b)
-	srv := httptest.NewServer(framework.AccessLog(slog.New(slog.DiscardHandler), h))
+	srv := httptest.NewServer(accesslog.New(slog.New(slog.DiscardHandler), h))
 	b.Cleanup(srv.Close)
 	for _, c := range sampleTargets {
 		b.Run(c.name, func(b *testing.B) {

@@ -3,7 +3,10 @@ package framework
 import (
 	"net/http"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/framework/reverse"
 )
 
 // Describer tells what a view reads and answers and who may send what:
@@ -111,11 +114,19 @@ type Endpoint struct {
 	View *View
 }
 
-// ViewOf returns the compiled view of a handler that API.Handle or
-// API.Handler made, and false for any other handler.
-func ViewOf(h http.Handler) (*View, bool) {
-	if c, ok := h.(*handler); ok {
-		return &c.view, true
+// EndpointAt returns the endpoint of the view's API that a GET of path
+// reaches, as the router that served r routes it: the browsable page
+// names each prefix of its path by the view there. It finds the views
+// registered with Handle, a router's too, whatever their middleware;
+// false for a path that reaches none, or a view no API compiled.
+func (v *View) EndpointAt(r *http.Request, path string) (Endpoint, bool) {
+	rctx := chi.RouteContext(r.Context())
+	if v.endpoints == nil || rctx == nil || rctx.Routes == nil {
+		return Endpoint{}, false
 	}
-	return nil, false
+	i, ok := v.endpoints.at[reverse.Find(rctx.Routes, http.MethodGet, path)]
+	if !ok {
+		return Endpoint{}, false
+	}
+	return v.endpoints.list[i], true
 }

@@ -11,15 +11,21 @@ import (
 	"testing"
 )
 
-// TestLayers: the core names no data package (queryset, serializers, the
-// throttle caches) and no policy's built-ins, only the vocabulary they
-// share (query), so that a request crosses few packages and the core
-// stays small; and nothing under framework imports contrib.
+// TestLayers: the packages of framework read top to bottom, no import
+// running back up (docs/design.md, "The layers"). Below the core are the
+// per-request contracts (request: the Request with its user, parsers,
+// negotiated renderer and versioning scheme; accesslog; reverse's route
+// names) and the vocabulary the core and the policies share (exceptions,
+// compat, query, store, files): they import only each other. The core
+// imports only them, no data package (queryset, serializers, the throttle
+// caches) and no policy's built-ins, so that a request crosses few
+// packages and the core stays small. Nothing under framework imports
+// contrib.
 func TestLayers(t *testing.T) {
 	const module = "github.com/go-drf/drf/"
-	banned := map[string]bool{}
-	for _, p := range []string{"queryset", "serializers", "cache", "throttling", "pagination", "generics", "filters"} {
-		banned[module+"framework/"+p] = true
+	below := map[string]bool{}
+	for _, p := range []string{"request", "accesslog", "reverse", "exceptions", "compat", "query", "store", "files"} {
+		below[module+"framework/"+p] = true
 	}
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "testdata") {
@@ -33,14 +39,18 @@ func TestLayers(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		core := filepath.Dir(path) == "."
+		dir := filepath.ToSlash(filepath.Dir(path))
+		core, lower := dir == ".", below[module+"framework/"+dir]
 		for _, imp := range f.Imports {
 			name, _ := strconv.Unquote(imp.Path.Value)
-			if strings.HasPrefix(name, module+"contrib/") {
+			switch {
+			case strings.HasPrefix(name, module+"contrib/"):
 				t.Errorf("%s imports %s: framework never imports contrib", path, name)
-			}
-			if core && banned[name] {
-				t.Errorf("%s imports %s: the core imports no data package or built-in policy", path, name)
+			case !strings.HasPrefix(name, module+"framework") || below[name]:
+			case core:
+				t.Errorf("%s imports %s: the core imports only the packages below it, no data package or built-in policy", path, name)
+			case lower:
+				t.Errorf("%s imports %s: the packages below the core import only each other", path, name)
 			}
 		}
 		return nil

@@ -17,12 +17,10 @@ import (
 	"github.com/go-drf/drf/internal/rawjson"
 )
 
-// Renderer turns response data into bytes of one media type.
+// Renderer turns response data into bytes of one media type, the one
+// content negotiation chose it by (request.Renderer).
 type Renderer interface {
-	// MediaType is what the renderer produces, e.g. "application/json".
-	MediaType() string
-	// Format is its short name for ?format=, e.g. "json" or "api".
-	Format() string
+	request.Renderer
 	// Render renders data.
 	Render(data any, c *RenderContext) ([]byte, error)
 }

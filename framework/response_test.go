@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/accesslog"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -32,7 +33,7 @@ func TestContentLength(t *testing.T) {
 		return resp, nil
 	}})
 	logger := slog.New(slog.DiscardHandler)
-	srv := httptest.NewServer(framework.AccessLog(logger, framework.SecurityHeaders(view)))
+	srv := httptest.NewServer(accesslog.New(logger, framework.SecurityHeaders(view)))
 	defer srv.Close()
 	for _, n := range []int{2, 107, 2047, 2048, 2049, 4096, 5000, 100000} {
 		for _, q := range []string{"GET ", "HEAD ", "GET &wrong", "HEAD &wrong"} {

@@ -71,11 +71,13 @@ func (noPagination) Paginate(*request.Request, query.Query) (Page, error) { retu
 
 // NoVersioning turns versioning off where a nil Versioning would inherit
 // (versioning_class = None). It determines no version.
-var NoVersioning Versioner = noVersioning{}
+var NoVersioning request.Versioner = noVersioning{}
 
 type noVersioning struct{}
 
-func (noVersioning) DetermineVersion(*request.Request, VersionConfig) (string, error) { return "", nil }
+func (noVersioning) DetermineVersion(*request.Request, request.VersionConfig) (string, error) {
+	return "", nil
+}
 
 // Settings are the global defaults of every view, DRF's REST_FRAMEWORK
 // setting. The zero value is DRF's defaults, except that the default
@@ -125,7 +127,7 @@ type Settings struct {
 	PageSize int
 
 	// Versioning: DEFAULT_VERSIONING_CLASS; nil gives none.
-	Versioning Versioner
+	Versioning request.Versioner
 	// DefaultVersion: DEFAULT_VERSION; "" is None.
 	DefaultVersion string
 	// AllowedVersions: ALLOWED_VERSIONS; unset or empty allows any.
@@ -158,8 +160,8 @@ type Settings struct {
 
 	// Logger receives everything the API and its views log; nil gives
 	// slog.Default() as it is when the API is created. NewAPI wraps its
-	// handler with LogHandler, so that each line logged with a request's
-	// context carries its request ID (docs/operations.md).
+	// handler with accesslog.LogHandler, so that each line logged with a
+	// request's context carries its request ID (docs/operations.md).
 	Logger *slog.Logger
 	// Observer is told of each request's authentication, permission,
 	// throttle and pagination steps (framework/telemetry turns them into

@@ -45,7 +45,7 @@ type View struct {
 	Pagination Paginator
 	// Versioning is the view's versioning_class; nil inherits the
 	// setting, NoVersioning turns it off.
-	Versioning Versioner
+	Versioning request.Versioner
 	// DefaultVersion, AllowedVersions and VersionParam override the
 	// settings of the same names for this view; "" and unset inherit.
 	DefaultVersion  string
@@ -86,6 +86,8 @@ type View struct {
 
 	// global is the settings the view was compiled against; nil before.
 	global *Settings
+	// endpoints are those of the API the view was compiled by.
+	endpoints *endpoints
 	// ownPagination records that the view set Pagination itself.
 	ownPagination bool
 	// compat is the settings' Compatibility, resolved at registration.
@@ -102,7 +104,7 @@ type handler struct {
 	view          View
 	rendererTypes []MediaType
 	request       request.Config
-	versionConfig VersionConfig
+	versionConfig request.VersionConfig
 	allow         string
 	vary          bool
 	maxBody       int64
@@ -127,7 +129,7 @@ func compile(v View, s *Settings) *handler {
 	v.ownPagination = v.Pagination != nil
 	v.Pagination = effective(v.Pagination, s.Pagination, NoPagination)
 	v.Versioning = effective(v.Versioning, s.Versioning, NoVersioning)
-	if c, ok := v.Versioning.(compat.Setter[Versioner]); ok {
+	if c, ok := v.Versioning.(compat.Setter[request.Versioner]); ok {
 		v.Versioning = c.WithCompatibility(s.Compatibility)
 	}
 	v.DefaultVersion = cmp.Or(v.DefaultVersion, s.DefaultVersion)
@@ -249,8 +251,8 @@ func (v *View) Global() *Settings {
 
 // VersionConfig returns the view's DEFAULT_VERSION, ALLOWED_VERSIONS and
 // VERSION_PARAM as its versioning scheme gets them.
-func (v *View) VersionConfig() VersionConfig {
-	return VersionConfig{Default: v.DefaultVersion, Param: v.VersionParam}.Restrict(v.AllowedVersions.items...)
+func (v *View) VersionConfig() request.VersionConfig {
+	return request.VersionConfig{Default: v.DefaultVersion, Param: v.VersionParam}.Restrict(v.AllowedVersions.items...)
 }
 
 // OwnPagination reports whether the view sets its own pagination style

@@ -5,6 +5,7 @@ import (
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/browsable"
 	"github.com/go-drf/drf/framework/generics"
+	"github.com/go-drf/drf/framework/health"
 	"github.com/go-drf/drf/framework/routers"
 	"github.com/go-drf/drf/framework/schemas/apidocs"
 	"github.com/go-drf/drf/framework/versioning"
@@ -79,7 +80,7 @@ func (a *app) routes(api *framework.API) {
 	a.ecoBooksRoutes(api)
 
 	// Health: /livez and /readyz, for load balancers and orchestrators.
-	api.MountHealth(a.health())
+	health.Mount(api, a.health())
 
 	// The OpenAPI document: the whole API, or ?version=v1 or v2's routes;
 	// Swagger UI and Redoc show it at /schema/swagger-ui/ and /schema/redoc/.

@@ -26,6 +26,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/cache"
+	"github.com/go-drf/drf/framework/health"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/store"
@@ -211,8 +212,8 @@ func newAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*app, *framework.
 
 // health is what /livez and /readyz check: the database, the throttle
 // cache when it is Redis, and the Migrations.
-func (a *app) health() framework.Health {
-	return framework.Health{Stopping: a.stopping, Migrations: Migrations()}
+func (a *app) health() health.Config {
+	return health.Config{Stopping: a.stopping, Migrations: Migrations()}
 }
 
 // Schema is the generator of the API's OpenAPI documents, which /schema/

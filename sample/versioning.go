@@ -13,7 +13,7 @@ import (
 type XAPIVersion struct{}
 
 // DetermineVersion reads the header; no value is refused.
-func (XAPIVersion) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
+func (XAPIVersion) DetermineVersion(r *request.Request, c request.VersionConfig) (string, error) {
 	if v, sent := xAPIVersion(r); sent {
 		return v, nil
 	}
@@ -35,7 +35,7 @@ type info struct {
 
 // versionInfo answers the version, as the scheme determines it, and the
 // version-aware absolute URL of the route that matched.
-func versionInfo(name string, scheme framework.Versioner) framework.View {
+func versionInfo(name string, scheme request.Versioner) framework.View {
 	return framework.View{
 		Name:       name,
 		Versioning: scheme,
@@ -46,7 +46,7 @@ func versionInfo(name string, scheme framework.Versioner) framework.View {
 				return nil, err
 			}
 			version := nullable(r.Version())
-			if _, sent := xAPIVersion(r); sent && r.VersioningScheme() == any(XAPIVersion{}) {
+			if _, sent := xAPIVersion(r); sent && r.VersioningScheme() == request.Versioner(XAPIVersion{}) {
 				// The header's version, even "": DRF's None is only no header
 				// with no default.
 				v := r.Version()

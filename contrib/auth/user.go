@@ -122,7 +122,7 @@ func (u *User) ScanDest() []any {
 func (u *User) GetUsername() string { return u.Username }
 
 // PK returns the primary key (Django's user.pk): the user_id of the
-// access log (framework.Identified).
+// access log (request.Identified).
 func (u *User) PK() int64 { return u.ID }
 
 // IsAuthenticated returns true: a User is always a real, logged-in record.

@@ -141,7 +141,7 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 	} else {
 		p.LoginURL = withNext(cmp.Or(rd.LoginURL, DefaultLoginURL), r.URL.Path)
 	}
-	p.Breadcrumbs = breadcrumbs(r, formatParam)
+	p.Breadcrumbs = breadcrumbs(v, r, formatParam)
 	if resp.Status != http.StatusUnauthorized && resp.Status != http.StatusForbidden {
 		p.ExtraActions = extraActions(v, r)
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
-	"github.com/go-drf/drf/framework/reverse"
 	"github.com/go-drf/drf/internal/rawjson"
 )
 
@@ -345,11 +344,12 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-// breadcrumbs names each prefix of r's path that a view answers, from the
-// root to the page itself (DRF's get_breadcrumbs): the path, then the path
-// without its last segment, and so on; the same view twice in a row once.
-// The format parameter of the request is kept on each link.
-func breadcrumbs(r *request.Request, formatParam string) []link {
+// breadcrumbs names each prefix of r's path that a view of v's API
+// answers (View.EndpointAt), from the root to the page itself (DRF's
+// get_breadcrumbs): the path, then the path without its last segment, and
+// so on; the same view twice in a row once. The format parameter of the
+// request is kept on each link.
+func breadcrumbs(v *framework.View, r *request.Request, formatParam string) []link {
 	query := ""
 	if f := r.QueryParam(formatParam); f != "" {
 		query = "?" + url.Values{formatParam: {f}}.Encode()
@@ -358,11 +358,9 @@ func breadcrumbs(r *request.Request, formatParam string) []link {
 	var last *framework.View
 	path := r.URL.Path
 	for path != "" {
-		if h, ok := reverse.HandlerAt(r.Request, path); ok {
-			if v, ok := framework.ViewOf(h); ok && v != last {
-				crumbs = append(crumbs, link{Text: cmp.Or(v.Name, path), URL: path + query})
-				last = v
-			}
+		if e, ok := v.EndpointAt(r.Request, path); ok && e.View != last {
+			crumbs = append(crumbs, link{Text: cmp.Or(e.View.Name, path), URL: path + query})
+			last = e.View
 		}
 		if strings.HasSuffix(path, "/") {
 			path = strings.TrimSuffix(path, "/")

@@ -2,6 +2,7 @@ package browsable_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"reflect"
@@ -102,6 +103,23 @@ func TestPutFormFilledWithTheItem(t *testing.T) {
 		`<form class="send" id="delete-form">`,
 	)
 	mustNotContain(t, body, `id="post-`)
+}
+
+// The breadcrumbs name a view registered WithMiddleware, in a Route
+// child too (issue 44: the handler registry the page used missed them).
+func TestBreadcrumbsFindViewsBehindMiddleware(t *testing.T) {
+	api := framework.NewAPI(nil, settings)
+	pass := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { next.ServeHTTP(w, r) })
+	}
+	api.Route("/shelf", "", func(api *framework.API) {
+		api.Handle("/books/", books(), framework.WithMiddleware(pass))
+		api.Handle("/books/{pk}/", framework.View{Name: "Book Detail", Get: books().Get}, framework.WithMiddleware(pass))
+	})
+	srv := httptest.NewServer(api)
+	t.Cleanup(srv.Close)
+	mustContain(t, html(t, srv, "/shelf/books/1/"),
+		`<nav class="breadcrumbs" aria-label="breadcrumbs"><ol><li><a href="/shelf/books/">Book List</a></li><li><a href="/shelf/books/1/" aria-current="page">Book Detail</a></li></ol></nav>`)
 }
 
 // Snippet is a model of the tutorial's kind: a TextField, choices with

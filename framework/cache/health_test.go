@@ -6,6 +6,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/cache"
+	"github.com/go-drf/drf/framework/health"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -19,7 +20,7 @@ func TestReadyzChecksRedis(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = c.(*cache.Redis).Close() })
 	api := framework.NewAPI(nil, framework.Settings{ThrottleCache: c})
-	api.MountHealth(framework.Health{})
+	health.Mount(api, health.Config{})
 	client := apitest.New(t, api)
 	if r := client.Get("/readyz"); r.Status != 200 || r.Body != `{"status":"ok","checks":{"cache":"ok"}}` {
 		t.Fatalf("%d %s", r.Status, r.Body)

@@ -83,7 +83,7 @@ func OpenRedis(rawURL string) (*Redis, error) {
 func (c *Redis) Close() error { return c.client.Close() }
 
 // Ping asks the server whether it answers, within ctx: what a readiness
-// check asks (framework.API.MountHealth). The circuit breaker does not
+// check asks (health.Mount). The circuit breaker does not
 // hold it back.
 func (c *Redis) Ping(ctx context.Context) error { return c.client.Ping(ctx).Err() }
 

@@ -18,7 +18,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/accesslog"
+	"github.com/go-drf/drf/internal/framing"
 )
 
 // DefaultAddr is where runserver listens without an ADDR argument.
@@ -68,7 +69,7 @@ var DefaultServerLimits = ServerLimits{
 // with the logger NewLogger makes of LOG_FORMAT and LOG_LEVEL (buffered:
 // lines come out within LogFlushInterval), which it sets as env.Logger
 // before calling handler: one line per request, request IDs on every line
-// (framework.AccessLog). On SIGINT, SIGTERM or the end of ctx (which ends
+// (accesslog.New). On SIGINT, SIGTERM or the end of ctx (which ends
 // the ctx handler got: the API's /readyz answers 503 from then on) it
 // waits SHUTDOWN_DELAY (a duration, "5s"; none by default) while still
 // serving, so that load balancers see /readyz fail, then stops accepting
@@ -124,8 +125,8 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 				return &CommandError{Msg: "Error: " + listenError(err)}
 			}
 			srv := &http.Server{
-				Handler:           framework.AccessLog(logger, refuseFaultyFraming(h)),
-				ConnContext:       withConn,
+				Handler:           accesslog.New(logger, framing.Refuse(h)),
+				ConnContext:       framing.ConnContext,
 				ReadHeaderTimeout: limits.ReadHeaderTimeout,
 				ReadTimeout:       limits.ReadTimeout,
 				WriteTimeout:      limits.WriteTimeout,
@@ -134,7 +135,7 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 				ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelError),
 			}
 			// Every request reaches the handler, OPTIONS * too (to the
-			// site's 404, as in Django), so that refuseFaultyFraming
+			// site's 404, as in Django), so that framing.Refuse
 			// counts a connection's requests as framing does.
 			srv.DisableGeneralOptionsHandler = true
 			bound := ln.Addr().String()
@@ -143,7 +144,7 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 				onStart(env, bound)
 			}
 			served := make(chan error, 1)
-			go func() { served <- srv.Serve(framedListener{ln}) }()
+			go func() { served <- srv.Serve(framing.Listener(ln)) }()
 			select {
 			case err := <-served:
 				return err
@@ -239,7 +240,7 @@ func newBufferedLog(w io.Writer) *bufferedLog {
 // NewLogger returns runserver's logger on w: log/slog's text handler, or
 // its JSON handler when format is "json", at level ("debug", "info",
 // "warn" or "error", in any case; "" is info), its records carrying the
-// request ID of the request they are logged for (framework.LogHandler).
+// request ID of the request they are logged for (accesslog.LogHandler).
 func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	var lv slog.Level
 	if level != "" {
@@ -250,9 +251,9 @@ func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: lv}
 	switch strings.ToLower(format) {
 	case "", "text":
-		return slog.New(framework.LogHandler(slog.NewTextHandler(w, opts))), nil
+		return slog.New(accesslog.LogHandler(slog.NewTextHandler(w, opts))), nil
 	case "json":
-		return slog.New(framework.LogHandler(slog.NewJSONHandler(w, opts))), nil
+		return slog.New(accesslog.LogHandler(slog.NewJSONHandler(w, opts))), nil
 	}
 	return nil, fmt.Errorf("LOG_FORMAT=%q is not text or json", format)
 }

@@ -136,7 +136,7 @@ type Request struct {
 	query url.Values
 
 	version          string
-	versioningScheme any
+	versioningScheme Versioner
 	versionParam     string
 	formatParam      string
 
@@ -149,8 +149,18 @@ type Request struct {
 
 	// AcceptedMediaType is the media type content negotiation chose.
 	AcceptedMediaType string
-	// AcceptedRenderer is the renderer content negotiation chose.
-	AcceptedRenderer any
+	// AcceptedRenderer is the renderer content negotiation chose (DRF's
+	// request.accepted_renderer), nil before it ran or when it failed.
+	AcceptedRenderer Renderer
+}
+
+// Renderer is a renderer as content negotiation chooses it: by its media
+// type and its format (?format=). framework.Renderer is one that renders.
+type Renderer interface {
+	// MediaType is what the renderer produces, e.g. "application/json".
+	MediaType() string
+	// Format is its short name for ?format=, e.g. "json" or "api".
+	Format() string
 }
 
 // Config is what a Request needs from the view's settings.
@@ -310,7 +320,7 @@ func (r *Request) SetUser(u User, auth any) {
 func (r *Request) Version() string { return r.version }
 
 // VersioningScheme returns the scheme that determined the version, or nil.
-func (r *Request) VersioningScheme() any { return r.versioningScheme }
+func (r *Request) VersioningScheme() Versioner { return r.versioningScheme }
 
 // VersionParam returns the name of the version parameter (VERSION_PARAM).
 func (r *Request) VersionParam() string { return r.versionParam }
@@ -320,7 +330,7 @@ func (r *Request) VersionParam() string { return r.versionParam }
 func (r *Request) FormatParam() string { return r.formatParam }
 
 // SetVersion records the version and the scheme that determined it.
-func (r *Request) SetVersion(version string, scheme any) {
+func (r *Request) SetVersion(version string, scheme Versioner) {
 	r.version, r.versioningScheme = version, scheme
 }
 

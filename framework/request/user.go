@@ -27,3 +27,10 @@ func (AnonymousUser) IsActive() bool { return false }
 
 // IsStaff returns false.
 func (AnonymousUser) IsStaff() bool { return false }
+
+// Identified is implemented by users that have a primary key (Django's
+// user.pk), which the access log writes as user_id and
+// serializers.CurrentUserDefault gives; contrib/auth's User is.
+type Identified interface {
+	PK() int64
+}

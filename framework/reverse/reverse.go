@@ -38,9 +38,7 @@ type registry struct {
 	// routes are the named routes by absolute name, in registration
 	// order: Django lets patterns share a name (reversed by arguments).
 	routes map[string][]*route
-	// handlers are the handlers mounted through Handle, by full pattern.
-	handlers map[string]http.Handler
-	config   Config
+	config Config
 }
 
 // Config configures a registry of routes.
@@ -70,7 +68,7 @@ type part struct {
 
 // New returns an empty root registry configured by c.
 func New(c Config) *Routes {
-	return &Routes{reg: &registry{routes: map[string][]*route{}, handlers: map[string]http.Handler{}, config: c}}
+	return &Routes{reg: &registry{routes: map[string][]*route{}, config: c}}
 }
 
 func (rt *Routes) trusted() bool { return rt.reg.config.TrustForwardedHeaders }
@@ -128,9 +126,6 @@ func (rt *Routes) Handle(r chi.Router, pattern string, h http.Handler, opts ...O
 	if name != "" {
 		rt.Add(name, pattern)
 	}
-	rt.reg.mu.Lock()
-	rt.reg.handlers[rt.Pattern(pattern)] = h
-	rt.reg.mu.Unlock()
 	r.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if rctx := chi.RouteContext(req.Context()); rctx != nil && emptyParam(rctx) {
 			notFound(rctx).ServeHTTP(w, req)
@@ -165,32 +160,14 @@ func notFound(rctx *chi.Context) http.Handler {
 // method for path (decoded) reaches as Handle routes it, "" if none:
 // chi's match, unless it fills a parameter with nothing, which Django's
 // converters never match. The API's APPEND_SLASH asks it whether the
-// slashed path has a route.
+// slashed path has a route, and the browsable page which view a prefix
+// of its path reaches (framework.View.EndpointAt).
 func Find(router chi.Routes, method, path string) string {
 	rctx := chi.NewRouteContext()
 	if pattern := router.Find(rctx, method, path); pattern != "" && !emptyParam(rctx) {
 		return pattern
 	}
 	return ""
-}
-
-// HandlerAt returns the handler mounted through Handle, named or not,
-// that a GET of path would reach, from the router that served r: the
-// browsable page names each prefix of its path by the view there.
-func HandlerAt(r *http.Request, path string) (http.Handler, bool) {
-	m, ok := MatchOf(r)
-	rctx := chi.RouteContext(r.Context())
-	if !ok || rctx == nil || rctx.Routes == nil {
-		return nil, false
-	}
-	pattern := Find(rctx.Routes, http.MethodGet, path)
-	if pattern == "" {
-		return nil, false
-	}
-	m.routes.reg.mu.RLock()
-	defer m.routes.reg.mu.RUnlock()
-	h, ok := m.routes.reg.handlers[pattern]
-	return h, ok
 }
 
 // Add names pattern (relative to rt's prefix) without mounting anything.

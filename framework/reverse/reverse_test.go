@@ -110,7 +110,7 @@ func TestSetupErrorsPanic(t *testing.T) {
 // reversed names get the "-vN" suffix.
 type suffixHook struct{}
 
-func (suffixHook) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
+func (suffixHook) DetermineVersion(r *request.Request, c request.VersionConfig) (string, error) {
 	return r.URL.Query().Get("v"), nil
 }
 
@@ -370,47 +370,11 @@ func TestResolveDecodesThePath(t *testing.T) {
 	}
 }
 
-// HandlerAt finds the handler a GET of a path reaches, in sub-routers too,
-// from any request the routes served.
-func TestHandlerAt(t *testing.T) {
-	rt := reverse.New(reverse.Config{})
-	mux := chi.NewRouter()
-	named := func(name string) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, name) })
-	}
-	rt.Handle(mux, "/books/", named("list"), reverse.Named("book-list"))
-	rt.Handle(mux, "/books/{pk:[0-9]+}/", named("detail"), reverse.Named("book-detail"))
-	rt.Route(mux, "/ns/{version}", "v", func(r chi.Router, rt *reverse.Routes) {
-		rt.Handle(r, "/info/", named("info"), reverse.Named("info"))
-	})
-	var got []string
-	rt.Handle(mux, "/probe/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, p := range []string{"/books/", "/books/7/", "/books/x/", "/ns/v2/info/", "/ns/v2/", "/nowhere/"} {
-			h, ok := reverse.HandlerAt(r, p)
-			if !ok {
-				got = append(got, p+"=none")
-				continue
-			}
-			w := httptest.NewRecorder()
-			h.ServeHTTP(w, r)
-			got = append(got, p+"="+w.Body.String())
-		}
-	}))
-	mux.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/probe/", nil))
-	want := "/books/=list /books/7/=detail /books/x/=none /ns/v2/info/=info /ns/v2/=none /nowhere/=none"
-	if s := strings.Join(got, " "); s != want {
-		t.Errorf("resolved %s\nwant     %s", s, want)
-	}
-	if _, ok := reverse.HandlerAt(httptest.NewRequest(http.MethodGet, "/books/", nil), "/books/"); ok {
-		t.Error("a request the routes did not serve resolved")
-	}
-}
-
 // A {param} takes a value of one character or more, as Django's
 // converters do: a path that fills one with nothing is not the route's.
 // Handle gives it to the router's not-found handler without running the
-// route's own; Find and HandlerAt find no route for it. The trailing "*"
-// may be empty, and a one-space value is a value.
+// route's own; Find finds no route for it. The trailing "*" may be empty,
+// and a one-space value is a value.
 func TestEmptyParamsMatchNoRoute(t *testing.T) {
 	rt := reverse.New(reverse.Config{})
 	mux := chi.NewRouter()
@@ -454,16 +418,5 @@ func TestEmptyParamsMatchNoRoute(t *testing.T) {
 		if got := reverse.Find(mux, http.MethodGet, path); got != want {
 			t.Errorf("Find(%s) = %q, want %q", path, got, want)
 		}
-	}
-	var found []string
-	rt.Handle(mux, "/probe/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, p := range []string{"/books/1/", "/books//", "/ns//info/"} {
-			_, ok := reverse.HandlerAt(r, p)
-			found = append(found, fmt.Sprint(p, "=", ok))
-		}
-	}))
-	mux.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/probe/", nil))
-	if got, want := strings.Join(found, " "), "/books/1/=true /books//=false /ns//info/=false"; got != want {
-		t.Errorf("HandlerAt: %s, want %s", got, want)
 	}
 }

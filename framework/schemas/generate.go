@@ -757,7 +757,7 @@ func pathParameters(path string, v *framework.View, ser *framework.SerializerDes
 
 // versionSchema is a string that is one of the allowed versions (only
 // version in a version's document), or any string when all are allowed.
-func versionSchema(c framework.VersionConfig, version string) *Schema {
+func versionSchema(c request.VersionConfig, version string) *Schema {
 	s := &Schema{Type: "string"}
 	if version != "" {
 		s.Enum = []string{version}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/structs"
 )
 
@@ -110,14 +110,14 @@ func HiddenField[V any](name string, def func(c *Context) (V, error)) Option {
 
 // CurrentUserDefault is the default of DRF's CurrentUserDefault for a
 // HiddenField of the user's key: the primary key of the request's user
-// (a framework.Identified, as contrib/auth's User). An anonymous request
+// (a request.Identified, as contrib/auth's User). An anonymous request
 // is refused as not authenticated; a context without a request is an
 // error.
 func CurrentUserDefault(c *Context) (int64, error) {
 	if c == nil || c.Request == nil {
 		return 0, errors.New("serializers: CurrentUserDefault needs the request in the serializer context")
 	}
-	u, ok := c.Request.User().(framework.Identified)
+	u, ok := c.Request.User().(request.Identified)
 	if !ok || !c.Request.User().IsAuthenticated() {
 		return 0, exceptions.NotAuthenticated()
 	}

@@ -51,6 +51,7 @@ import (
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/accesslog"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -69,7 +70,7 @@ const (
 	AttrScheme = attribute.Key("drf.authentication.scheme")
 	// AttrPageSize is how many items a page has.
 	AttrPageSize = attribute.Key("drf.pagination.page_size")
-	// AttrRequestID is the request ID (framework.RequestID).
+	// AttrRequestID is the request ID (accesslog.RequestID).
 	AttrRequestID = attribute.Key("drf.request_id")
 )
 
@@ -169,8 +170,8 @@ func (t *Telemetry) Shutdown(ctx context.Context) error {
 
 // Middleware returns next in a span per request and its duration metric
 // (otelhttp), the span renamed "METHOD ROUTE" and given http.route once
-// the view that answered named its route (framework.RequestInfo, which it
-// adds when AccessLog has not), the metric labelled by the route too; the
+// the view that answered named its route (accesslog.RequestInfo, which it
+// adds when accesslog.New has not), the metric labelled by the route too; the
 // health endpoints (/livez, /readyz) are left out. next itself when t is
 // nil.
 func (t *Telemetry) Middleware(next http.Handler) http.Handler {
@@ -179,10 +180,10 @@ func (t *Telemetry) Middleware(next http.Handler) http.Handler {
 	}
 	named := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		info := framework.RequestInfoFrom(ctx)
+		info := accesslog.RequestInfoFrom(ctx)
 		if info == nil {
-			info = &framework.RequestInfo{}
-			r = r.WithContext(framework.WithRequestInfo(ctx, info))
+			info = &accesslog.RequestInfo{}
+			r = r.WithContext(accesslog.WithRequestInfo(ctx, info))
 		}
 		next.ServeHTTP(w, r)
 		span := trace.SpanFromContext(ctx)

@@ -13,13 +13,13 @@ import (
 
 // HeaderVersioning is a custom scheme: the version is the X-API-Version
 // request header, any value, or the default version when the header is
-// absent. It implements framework.Versioner only: the version is not in
+// absent. It implements request.Versioner only: the version is not in
 // the URL, so reversed URLs need no change (a URL-based scheme would also
 // implement reverse.Hook).
 type HeaderVersioning struct{}
 
 // DetermineVersion returns the X-API-Version header, or the default.
-func (HeaderVersioning) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
+func (HeaderVersioning) DetermineVersion(r *request.Request, c request.VersionConfig) (string, error) {
 	if vs := r.Header.Values("X-API-Version"); len(vs) > 0 {
 		return vs[0], nil
 	}

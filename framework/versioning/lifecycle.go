@@ -9,7 +9,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
 )
@@ -43,19 +42,19 @@ type Deprecation struct {
 // marks the operations of a deprecated version's document deprecated.
 type Lifecycle struct {
 	// Scheme determines the version (URLPathVersioning, ...).
-	Scheme framework.Versioner
+	Scheme request.Versioner
 	// Deprecated maps versions to what their answers announce.
 	Deprecated map[string]Deprecation
 }
 
 // Unwrap returns the scheme that determines the version.
-func (l Lifecycle) Unwrap() framework.Versioner { return l.Scheme }
+func (l Lifecycle) Unwrap() request.Versioner { return l.Scheme }
 
 // Scheme returns the scheme that determines versions for s: s itself, or
 // the scheme a Lifecycle (or any scheme with an Unwrap method) wraps.
-func Scheme(s framework.Versioner) framework.Versioner {
+func Scheme(s request.Versioner) request.Versioner {
 	for {
-		u, ok := s.(interface{ Unwrap() framework.Versioner })
+		u, ok := s.(interface{ Unwrap() request.Versioner })
 		if !ok {
 			return s
 		}
@@ -64,7 +63,7 @@ func Scheme(s framework.Versioner) framework.Versioner {
 }
 
 // DetermineVersion asks Scheme, then adds the version's fields to the answer.
-func (l Lifecycle) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
+func (l Lifecycle) DetermineVersion(r *request.Request, c request.VersionConfig) (string, error) {
 	version, err := l.Scheme.DetermineVersion(r, c)
 	if err != nil {
 		return "", err
@@ -92,7 +91,7 @@ func (l Lifecycle) DetermineVersion(r *request.Request, c framework.VersionConfi
 
 // successor is the URL of r's route in version to, with r's parameters
 // and query but the version's; false when the route cannot be reversed.
-func (l Lifecycle) successor(r *request.Request, c framework.VersionConfig, version, to string) (string, bool) {
+func (l Lifecycle) successor(r *request.Request, c request.VersionConfig, version, to string) (string, bool) {
 	m, ok := reverse.MatchOf(r.Request)
 	if !ok || m.Name == "" {
 		return "", false

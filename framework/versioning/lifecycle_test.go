@@ -18,7 +18,7 @@ func lifecycleAPI() *framework.API {
 	since := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	sunset := time.Date(2027, 6, 30, 23, 59, 59, 0, time.FixedZone("CEST", 2*3600))
 	deprecated := map[string]versioning.Deprecation{"v1": {Since: since, Sunset: sunset, Successor: "v2", Policy: "https://example.com/deprecations/v1"}}
-	item := func(scheme framework.Versioner) framework.View {
+	item := func(scheme request.Versioner) framework.View {
 		return framework.View{
 			Versioning: versioning.Lifecycle{Scheme: scheme, Deprecated: deprecated},
 			Get: func(v *framework.View, r *request.Request) (*framework.Response, error) {

@@ -38,7 +38,7 @@ func resolver(v *framework.View, r *request.Request) (*framework.Response, error
 // resolveServer has a book route and a resolver route per scheme.
 func resolveServer(t *testing.T) *httptest.Server {
 	api := framework.NewAPI(nil, sampleSettings())
-	handle := func(scheme framework.Versioner, book, resolve, name string) {
+	handle := func(scheme request.Versioner, book, resolve, name string) {
 		api.Handle(book, framework.View{Versioning: scheme, Get: info}, framework.Named(name))
 		api.Handle(resolve, framework.View{Versioning: scheme, Get: resolver})
 	}

@@ -6,8 +6,8 @@
 //
 // A scheme is set globally (Settings.Versioning) or per view
 // (View.Versioning); the view's DefaultVersion, AllowedVersions and
-// VersionParam reach it as a framework.VersionConfig. A custom scheme
-// implements framework.Versioner, and reverse.Hook too when it reads the
+// VersionParam reach it as a request.VersionConfig. A custom scheme
+// implements request.Versioner, and reverse.Hook too when it reads the
 // URL.
 package versioning
 
@@ -43,7 +43,7 @@ const (
 type AcceptHeaderVersioning struct{}
 
 // DetermineVersion returns the accepted media type's version parameter.
-func (AcceptHeaderVersioning) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
+func (AcceptHeaderVersioning) DetermineVersion(r *request.Request, c request.VersionConfig) (string, error) {
 	version, ok := framework.ParseMediaType(r.AcceptedMediaType).Params[strings.ToLower(c.Param)]
 	if !ok {
 		version = c.Default
@@ -68,13 +68,13 @@ type URLPathVersioning struct {
 
 // WithCompatibility returns the scheme as the release c names reverses
 // (registration calls it with Settings.Compatibility).
-func (v URLPathVersioning) WithCompatibility(c compat.Level) framework.Versioner {
+func (v URLPathVersioning) WithCompatibility(c compat.Level) request.Versioner {
 	v.legacy = c == compat.DRF314
 	return v
 }
 
 // DetermineVersion returns the version URL parameter.
-func (URLPathVersioning) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
+func (URLPathVersioning) DetermineVersion(r *request.Request, c request.VersionConfig) (string, error) {
 	version, ok := urlParam(r, c.Param)
 	if !ok {
 		version = c.Default
@@ -123,7 +123,7 @@ func (v URLPathVersioning) ReverseLookup(l *reverse.Lookup, r *request.Request) 
 type NamespaceVersioning struct{}
 
 // DetermineVersion returns the matched route's version namespace.
-func (NamespaceVersioning) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
+func (NamespaceVersioning) DetermineVersion(r *request.Request, c request.VersionConfig) (string, error) {
 	m, ok := reverse.MatchOf(r.Request)
 	if !ok || m.Namespace == "" {
 		return c.Default, nil
@@ -166,7 +166,7 @@ type HostNameVersioning struct {
 }
 
 // DetermineVersion returns the version named by the host.
-func (h HostNameVersioning) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
+func (h HostNameVersioning) DetermineVersion(r *request.Request, c request.VersionConfig) (string, error) {
 	pattern := h.Pattern
 	if pattern == nil {
 		pattern = defaultHostPattern
@@ -222,7 +222,7 @@ func (h HostNameVersioning) ReverseLookup(l *reverse.Lookup, r *request.Request)
 type QueryParameterVersioning struct{}
 
 // DetermineVersion returns the version query parameter.
-func (QueryParameterVersioning) DetermineVersion(r *request.Request, c framework.VersionConfig) (string, error) {
+func (QueryParameterVersioning) DetermineVersion(r *request.Request, c request.VersionConfig) (string, error) {
 	version := c.Default
 	if r.QueryParams().Has(c.Param) {
 		version = r.QueryParam(c.Param)

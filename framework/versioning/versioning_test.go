@@ -49,7 +49,7 @@ func nullable(s string) any {
 // newAPI is the reference's versioning routes on an API with settings s.
 func newAPI(s framework.Settings) *framework.API {
 	api := framework.NewAPI(nil, s)
-	view := func(scheme framework.Versioner) framework.View {
+	view := func(scheme request.Versioner) framework.View {
 		return framework.View{Versioning: scheme, Get: info}
 	}
 	api.Handle("/url/{version}/info/", view(versioning.URLPathVersioning{}), framework.Named("url-info"))
@@ -313,7 +313,7 @@ func TestURLPathWithoutParameter(t *testing.T) {
 // over the settings, for determining and for reversing.
 func TestPerViewOverrides(t *testing.T) {
 	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
-	view := func(scheme framework.Versioner) http.Handler {
+	view := func(scheme request.Versioner) http.Handler {
 		return apitest.View(framework.View{Get: info, Versioning: scheme,
 			DefaultVersion: "2.0", AllowedVersions: framework.Versions("1.0"), VersionParam: "api"}, sampleSettings())
 	}
@@ -377,7 +377,7 @@ func TestReverseOtherRoutes(t *testing.T) {
 			return framework.OK(out), nil
 		}
 	}
-	use := func(scheme framework.Versioner, detail string) http.Handler {
+	use := func(scheme request.Versioner, detail string) http.Handler {
 		return apitest.View(framework.View{Versioning: scheme, Get: links(detail)}, s)
 	}
 	rt.Handle(r, "/top/", use(nil, "top"), reverse.Named("top"))

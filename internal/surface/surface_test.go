@@ -20,8 +20,8 @@ import (
 
 // The budgets: the counts of the tree as it is, which may only go down.
 const (
-	maxNames   = 1552
-	maxAnySigs = 91
+	maxNames   = 1550
+	maxAnySigs = 89
 )
 
 // TestExportedSurface counts the exported names and the exported

@@ -1,4 +1,4 @@
-package management
+package framing
 
 import (
 	"io"

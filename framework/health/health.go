@@ -1,4 +1,8 @@
-package framework
+// Package health is a service's health endpoints, for load balancers and
+// orchestrators: /livez while the process serves, /readyz while the
+// store, the throttle cache, the migrations and the service's own checks
+// are ready, and no longer once the service begins to shut down.
+package health
 
 import (
 	"context"
@@ -12,34 +16,36 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/accesslog"
 	"github.com/go-drf/drf/framework/store"
 )
 
-// DefaultHealthTimeout bounds the checks of one /readyz request.
-const DefaultHealthTimeout = time.Second
+// DefaultTimeout bounds the checks of one /readyz request.
+const DefaultTimeout = time.Second
 
-// HealthCheck is one check of /readyz: Name names it in the answer, and
-// Check returns an error when what it checks cannot serve.
-type HealthCheck struct {
+// Check is one check of /readyz: Name names it in the answer, and Check
+// returns an error when what it checks cannot serve.
+type Check struct {
 	Name  string
 	Check func(ctx context.Context) error
 }
 
-// Health configures the endpoints MountHealth mounts.
-type Health struct {
+// Config configures the endpoints Mount mounts.
+type Config struct {
 	// Stopping is done once the service begins to shut down (runserver's
 	// context, which SIGTERM ends): from then on /readyz answers 503,
 	// naming the check "shutdown", so that load balancers stop sending
 	// requests while the in-flight ones finish. nil never ends.
 	Stopping context.Context
 	// Timeout bounds the checks of one /readyz request, run at the same
-	// time; 0 gives DefaultHealthTimeout.
+	// time; 0 gives DefaultTimeout.
 	Timeout time.Duration
 	// Migrations must all be recorded as applied in the API's store
 	// (check "migrations"); none checks nothing.
 	Migrations []store.Migration
 	// Checks are run beside the built-in ones.
-	Checks []HealthCheck
+	Checks []Check
 }
 
 // Pinger is implemented by throttle caches that can tell whether their
@@ -48,37 +54,38 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
-// MountHealth mounts the health endpoints, plain handlers outside every
+// Mount mounts the health endpoints on api, plain handlers outside every
 // view's authentication, permissions and throttles, logged at debug level
-// by AccessLog:
+// by the access log (accesslog.New):
 //
 //   - /livez answers 200 {"status": "ok"} while the process serves;
-//   - /readyz answers 200 {"status": "ok", "checks": {...}} when the store
-//     answers a query ("database"), the throttle cache answers when it is
-//     a Pinger ("cache"), h.Migrations are applied ("migrations") and
-//     h.Checks pass, all within h.Timeout; else, or once h.Stopping is
+//   - /readyz answers 200 {"status": "ok", "checks": {...}} when the API's
+//     store answers a query ("database"), the throttle cache answers when
+//     it is a Pinger ("cache"), c.Migrations are applied ("migrations")
+//     and c.Checks pass, all within c.Timeout; else, or once c.Stopping is
 //     done, 503 {"status": "unavailable", "failed": [names], "checks":
 //     {...}}, the failures logged at warning level.
 //
 // Both have Cache-Control: no-store. A probe must send a Host the API
 // allows (Settings.AllowedHosts).
-func (a *API) MountHealth(h Health) {
-	r := &readiness{Health: h, db: a.db, log: a.settings.logger()}
-	if h.Timeout <= 0 {
-		r.Timeout = DefaultHealthTimeout
+func Mount(api *framework.API, c Config) {
+	s := api.Settings()
+	r := &readiness{Config: c, db: api.DB(), log: s.Logger}
+	if c.Timeout <= 0 {
+		r.Timeout = DefaultTimeout
 	}
-	if p, ok := a.settings.ThrottleCache.(Pinger); ok {
+	if p, ok := s.ThrottleCache.(Pinger); ok {
 		r.cache = p
 	}
-	a.HandleHTTP("/livez", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	api.HandleHTTP("/livez", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		writeHealth(w, req, http.StatusOK, healthBody{Status: "ok"})
 	}))
-	a.HandleHTTP("/readyz", r)
+	api.HandleHTTP("/readyz", r)
 }
 
 // readiness is /readyz.
 type readiness struct {
-	Health
+	Config
 	db    *sqlx.DB
 	cache Pinger
 	log   *slog.Logger
@@ -129,7 +136,7 @@ func (r *readiness) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 
 // run runs c within ctx: a check that does not return by the deadline
 // fails with it.
-func (r *readiness) run(ctx context.Context, c HealthCheck) error {
+func (r *readiness) run(ctx context.Context, c Check) error {
 	done := make(chan error, 1)
 	go func() { done <- c.Check(ctx) }()
 	select {
@@ -140,19 +147,19 @@ func (r *readiness) run(ctx context.Context, c HealthCheck) error {
 	}
 }
 
-// checks are the built-in checks that apply, then Health.Checks.
-func (r *readiness) checks() []HealthCheck {
-	var cs []HealthCheck
+// checks are the built-in checks that apply, then Config.Checks.
+func (r *readiness) checks() []Check {
+	var cs []Check
 	if r.db != nil {
-		cs = append(cs, HealthCheck{"database", r.database})
+		cs = append(cs, Check{"database", r.database})
 	}
 	if r.cache != nil {
-		cs = append(cs, HealthCheck{"cache", r.cache.Ping})
+		cs = append(cs, Check{"cache", r.cache.Ping})
 	}
 	if len(r.Migrations) > 0 {
-		cs = append(cs, HealthCheck{"migrations", r.migrations})
+		cs = append(cs, Check{"migrations", r.migrations})
 	}
-	return append(cs, r.Health.Checks...)
+	return append(cs, r.Config.Checks...)
 }
 
 func (r *readiness) database(ctx context.Context) error {
@@ -176,7 +183,7 @@ func (r *readiness) migrations(ctx context.Context) error {
 }
 
 func writeHealth(w http.ResponseWriter, req *http.Request, status int, body healthBody) {
-	if info := RequestInfoFrom(req.Context()); info != nil {
+	if info := accesslog.RequestInfoFrom(req.Context()); info != nil {
 		info.Quiet = true
 	}
 	b, _ := json.Marshal(body)

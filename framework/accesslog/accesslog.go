@@ -1,19 +1,21 @@
-package framework
+// Package accesslog is the access log: every request gets an ID (the
+// client's X-Request-ID when it is sane), echoed in the answer and added
+// to every line logged with the request's context, and one line once it
+// is answered, with its route pattern, status, duration, user and version
+// (a RequestInfo the view that answers fills in). runserver puts New
+// around the handler it serves.
+package accesslog
 
 import (
 	"bufio"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
-	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -21,7 +23,7 @@ import (
 const RequestIDHeader = "X-Request-ID"
 
 // requestIDKey is RequestIDHeader as an http.Header keys it, so that
-// AccessLog reads and sets it without canonicalising the name (which
+// New reads and sets it without canonicalising the name (which
 // allocates, "ID" not being canonical) on every request.
 var requestIDKey = http.CanonicalHeaderKey(RequestIDHeader)
 
@@ -31,7 +33,7 @@ var requestIDKey = http.CanonicalHeaderKey(RequestIDHeader)
 const MaxRequestIDLength = 128
 
 // RequestInfo is what the access log and telemetry learn of one request:
-// AccessLog (or framework/telemetry) puts one in the request's context,
+// New (or framework/telemetry) puts one in the request's context,
 // and the view that answers fills in its route, user and version.
 type RequestInfo struct {
 	// ID is the request ID: the client's X-Request-ID when it is sane,
@@ -71,13 +73,7 @@ func RequestID(ctx context.Context) string {
 	return ""
 }
 
-// Identified is implemented by users that have a primary key (Django's
-// user.pk), which the access log writes as user_id; contrib/auth's User is.
-type Identified interface {
-	PK() int64
-}
-
-// NewRequestID returns the ID of a request whose client sent X-Request-ID
+// newRequestID returns the ID of a request whose client sent X-Request-ID
 // value (possibly ""): value itself when it is sane, at most
 // MaxRequestIDLength bytes of visible ASCII, else 32 random hexadecimal
 // digits. The random digits come from math/rand/v2's generator, ChaCha8
@@ -85,7 +81,7 @@ type Identified interface {
 // call and no lock per ID, and unpredictable in practice; but request IDs
 // correlate log lines and traces, they are not secrets (a client may
 // choose its own).
-func NewRequestID(value string) string {
+func newRequestID(value string) string {
 	if sane(value) {
 		return value
 	}
@@ -128,16 +124,17 @@ func putHex(b []byte, v uint64) {
 	}
 }
 
-// AccessLog gives every request an ID and logs one line for it on logger
+// New gives every request an ID and logs one line for it on logger
 // (nil: slog.Default()), "request" with the method, the route pattern
 // (never the raw path, which may carry identifiers, nor the query string
 // or headers, which may carry credentials), the status, the duration, the
-// user's id (user_id, when the user is Identified), the version and the
-// request ID. The ID (NewRequestID of the client's X-Request-ID) is echoed
-// in the answer's X-Request-ID and added to every line logged with the
-// request's context through a LogHandler. Quiet requests (the health
-// checks) are logged at debug level, others at info.
-func AccessLog(logger *slog.Logger, next http.Handler) http.Handler {
+// user's id (user_id, when the user is a request.Identified), the
+// version and the request ID. The ID (the client's X-Request-ID when it
+// is sane, else a generated one) is echoed in the answer's X-Request-ID
+// and added to every line logged with the request's context through a
+// LogHandler. Quiet requests (the health checks) are logged at debug
+// level, others at info.
+func New(logger *slog.Logger, next http.Handler) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
@@ -153,7 +150,7 @@ func AccessLog(logger *slog.Logger, next http.Handler) http.Handler {
 		// that.
 		x := &accessed{sw: StatusWriter{ResponseWriter: w}}
 		info, sw := &x.info, &x.sw
-		info.ID = NewRequestID(sent)
+		info.ID = newRequestID(sent)
 		x.echo[0] = info.ID
 		w.Header()[requestIDKey] = x.echo[:]
 		ctx := WithRequestInfo(r.Context(), info)
@@ -174,7 +171,7 @@ func AccessLog(logger *slog.Logger, next http.Handler) http.Handler {
 			{},
 		}
 		n := len(attrs) - 1
-		if u, ok := info.User.(Identified); ok && info.User.IsAuthenticated() {
+		if u, ok := info.User.(request.Identified); ok && info.User.IsAuthenticated() {
 			attrs[n] = slog.Int64("user_id", u.PK())
 			n++
 		}
@@ -182,7 +179,7 @@ func AccessLog(logger *slog.Logger, next http.Handler) http.Handler {
 	})
 }
 
-// accessed is what AccessLog keeps of a request, in one allocation: its
+// accessed is what New keeps of a request, in one allocation: its
 // RequestInfo, the StatusWriter, and the value of the answer's
 // X-Request-ID.
 type accessed struct {
@@ -261,7 +258,7 @@ type writerOnly struct{ io.Writer }
 func (s *StatusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // LogHandler returns h adding request_id to every record logged with the
-// context of a request that has an ID (AccessLog); h itself when it does
+// context of a request that has an ID (New); h itself when it does
 // so already.
 func LogHandler(h slog.Handler) slog.Handler {
 	if _, ok := h.(requestIDHandler); ok {
@@ -288,221 +285,4 @@ func (h requestIDHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 // WithGroup keeps adding the request ID.
 func (h requestIDHandler) WithGroup(name string) slog.Handler {
 	return requestIDHandler{h.Handler.WithGroup(name)}
-}
-
-// logger is Settings.Logger, slog.Default() when nil.
-func (s *Settings) logger() *slog.Logger {
-	if s.Logger == nil {
-		return slog.Default()
-	}
-	return s.Logger
-}
-
-// Logger returns the logger of the view's API (Settings.Logger), for
-// policies and handlers; log with the request's context
-// (InfoContext(r.Context(), ...)) so that the line carries its request ID.
-func (v *View) Logger() *slog.Logger { return v.Global().logger() }
-
-// Observer is told of the steps of each request's pipeline, after each
-// ran: what framework/telemetry turns into child spans of the request's
-// span and into metrics. It is Settings.Observer, resolved once per view;
-// nil costs nothing. Observe runs on the request's goroutine and must not
-// keep r.
-type Observer interface {
-	Observe(r *request.Request, s Step)
-}
-
-// StepKind names a step of the pipeline.
-type StepKind uint8
-
-// The steps an Observer is told of. Authentication is observed when it
-// runs before the permissions (not with View.LazyAuthentication);
-// pagination when the handler answered a page.
-const (
-	StepAuthentication StepKind = iota + 1
-	StepPermissions
-	StepThrottles
-	StepPagination
-)
-
-// String is the step's name: "authentication", "permissions",
-// "throttles", "pagination".
-func (k StepKind) String() string {
-	switch k {
-	case StepAuthentication:
-		return "authentication"
-	case StepPermissions:
-		return "permissions"
-	case StepThrottles:
-		return "throttles"
-	case StepPagination:
-		return "pagination"
-	}
-	return "step"
-}
-
-// The outcomes of steps.
-const (
-	// OutcomeAuthenticated: a scheme authenticated the request.
-	OutcomeAuthenticated = "authenticated"
-	// OutcomeAnonymous: no scheme applied.
-	OutcomeAnonymous = "anonymous"
-	// OutcomeFailed: a scheme refused the credentials.
-	OutcomeFailed = "failed"
-	// OutcomeAllowed: every permission or throttle allowed the request.
-	OutcomeAllowed = "allowed"
-	// OutcomeDenied: a permission denied it.
-	OutcomeDenied = "denied"
-	// OutcomeThrottled: a throttle refused it (429).
-	OutcomeThrottled = "throttled"
-	// OutcomeError: the step failed with an error that is not an API
-	// error (a database that is down).
-	OutcomeError = "error"
-	// OutcomePage: the handler answered a page.
-	OutcomePage = "page"
-)
-
-// Step is one step of a request's pipeline, as an Observer is told of it.
-type Step struct {
-	// Kind is the step.
-	Kind StepKind
-	// Policy names the policies of the step by their Go types: the scheme
-	// that decided ("authentication.Token", "" when none applied), the
-	// view's permissions or throttles (comma-separated) or its paginator.
-	Policy string
-	// Outcome is one of the Outcome constants.
-	Outcome string
-	// PageSize is how many items the page has (StepPagination), when
-	// its Page is a PageLen; 0 otherwise.
-	PageSize int
-	// Start and End bound the step.
-	Start, End time.Time
-}
-
-// PageLen is implemented by pages that tell how many items they hold:
-// the page size an Observer is told of.
-type PageLen interface {
-	Len() int
-}
-
-// observed is what a compiled view tells its Observer: the observer and
-// its policies' names, computed once.
-type observed struct {
-	observer    Observer
-	schemes     []string
-	permissions string
-	throttles   string
-	pagination  string
-}
-
-// newObserved names v's policies for o; nil when o is nil.
-func newObserved(o Observer, v *View) *observed {
-	if o == nil {
-		return nil
-	}
-	obs := &observed{observer: o, permissions: typeNames(v.Permissions.items), throttles: typeNames(v.Throttles.items)}
-	for _, a := range v.Authentication.items {
-		obs.schemes = append(obs.schemes, fmt.Sprintf("%T", a))
-	}
-	if v.Pagination != nil {
-		obs.pagination = fmt.Sprintf("%T", v.Pagination)
-	}
-	return obs
-}
-
-func typeNames[T any](items []T) string {
-	names := make([]string, len(items))
-	for i, it := range items {
-		names[i] = fmt.Sprintf("%T", it)
-	}
-	return strings.Join(names, ",")
-}
-
-// clock is the time a step starts when the view is observed.
-func (o *observed) clock() time.Time {
-	if o == nil {
-		return time.Time{}
-	}
-	return time.Now()
-}
-
-// authentication tells the observer how authentication ended.
-func (o *observed) authentication(r *request.Request, start time.Time) {
-	if o == nil {
-		return
-	}
-	_, i, user, err := r.AuthenticationResult()
-	s := Step{Kind: StepAuthentication, Outcome: OutcomeAnonymous, Start: start, End: time.Now()}
-	if i >= 0 && i < len(o.schemes) {
-		s.Policy = o.schemes[i]
-	}
-	var api *exceptions.APIException
-	switch {
-	case err != nil && errors.As(err, &api):
-		s.Outcome = OutcomeFailed
-	case err != nil:
-		s.Outcome = OutcomeError
-	case user != nil && user.IsAuthenticated():
-		s.Outcome = OutcomeAuthenticated
-	}
-	o.observer.Observe(r, s)
-}
-
-// decision tells the observer how the permissions or throttles decided.
-func (o *observed) decision(r *request.Request, kind StepKind, start time.Time, err error) {
-	if o == nil {
-		return
-	}
-	s := Step{Kind: kind, Policy: o.permissions, Outcome: OutcomeAllowed, Start: start, End: time.Now()}
-	if kind == StepThrottles {
-		s.Policy = o.throttles
-	}
-	var api *exceptions.APIException
-	switch {
-	case err == nil:
-	case !errors.As(err, &api):
-		s.Outcome = OutcomeError
-	case api.Code == exceptions.CodeThrottled:
-		s.Outcome = OutcomeThrottled
-	default:
-		s.Outcome = OutcomeDenied
-	}
-	o.observer.Observe(r, s)
-}
-
-// page tells the observer of the page the handler answered, if any.
-func (o *observed) page(r *request.Request, start time.Time, resp *Response) {
-	if o == nil || resp == nil || resp.Page == nil {
-		return
-	}
-	s := Step{Kind: StepPagination, Policy: o.pagination, Outcome: OutcomePage, Start: start, End: time.Now()}
-	if p, ok := resp.Page.(PageLen); ok {
-		s.PageSize = p.Len()
-	}
-	o.observer.Observe(r, s)
-}
-
-// record fills in the request's RequestInfo, if it has one, once the view
-// answered.
-func (h *handler) record(r *request.Request) {
-	info := RequestInfoFrom(r.Context())
-	if info == nil {
-		return
-	}
-	if h.route != "" {
-		info.Route = h.route
-	}
-	_, _, info.User, _ = r.AuthenticationResult()
-	info.Version = r.Version()
-}
-
-// routed is a page mounted with HandleHTTP: it names its route in the
-// request's RequestInfo.
-func routed(pattern string, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if info := RequestInfoFrom(r.Context()); info != nil {
-			info.Route = pattern
-		}
-		h.ServeHTTP(w, r)
-	})
 }

@@ -1,4 +1,9 @@
-package management
+// Package framing is runserver's guard against request smuggling and its
+// lingering close, on its connections: it follows each connection's
+// requests through their bytes (RFC 9112 section 6), as net/http reads
+// them, so that a request whose framing is faulty is refused, and ends
+// each connection as Apache and nginx do.
+package framing
 
 import (
 	"bytes"
@@ -24,11 +29,11 @@ import (
 // tell which one is faulty, and answers that one 400 and closes.
 
 // Listener returns runserver's listener on l: its connections follow
-// their requests' framing (a faulty one is answered 400 and closed) and
-// end with a lingering close, so that a client still sending a body the
-// server did not read gets the answer rather than a reset. A server of
-// the handler runserver serves, in a test, listens through it to answer
-// as runserver does.
+// their requests' framing (Refuse answers a faulty one 400 and closes it)
+// and end with a lingering close, so that a client still sending a body
+// the server did not read gets the answer rather than a reset. A server
+// of the handler runserver serves, in a test, listens through it to
+// answer as runserver does.
 func Listener(l net.Listener) net.Listener { return framedListener{l} }
 
 // framedListener is runserver's listener: its connections follow their
@@ -131,17 +136,19 @@ func (c *framedConn) nextFaulty() bool {
 // connKey is the context key of a request's *framedConn.
 type connKey struct{}
 
-// withConn is runserver's ConnContext: the request's context carries its
-// connection.
-func withConn(ctx context.Context, c net.Conn) context.Context {
+// ConnContext is the http.Server's ConnContext that Refuse needs: the
+// request's context carries its connection.
+func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, connKey{}, c)
 }
 
-// refuseFaultyFraming answers a request whose framing is faulty with
-// net/http's own answer to a request it cannot read, 400 "400 Bad
-// Request", and closes the connection after it, without running next or
-// reading the body.
-func refuseFaultyFraming(next http.Handler) http.Handler {
+// Refuse answers a request whose framing is faulty with net/http's own
+// answer to a request it cannot read, 400 "400 Bad Request", and closes
+// the connection after it, without running next or reading the body. The
+// server must leave every request to its handler (OPTIONS * too:
+// DisableGeneralOptionsHandler), so that Refuse counts a connection's
+// requests as Listener's framing does.
+func Refuse(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if c, ok := r.Context().Value(connKey{}).(*framedConn); ok && c.nextFaulty() {
 			h := w.Header()

@@ -1,4 +1,4 @@
-package management_test
+package framing_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/internal/framing"
 )
 
 // TestListenerSendsFiles: runserver's connections copy from a reader
@@ -21,7 +21,7 @@ func TestListenerSendsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	framed := management.Listener(ln)
+	framed := framing.Listener(ln)
 	defer framed.Close()
 	client, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
