@@ -329,6 +329,15 @@ func (r *Request) VersionParam() string { return r.versionParam }
 // (URL_FORMAT_OVERRIDE), "" when the request was built outside a view.
 func (r *Request) FormatParam() string { return r.formatParam }
 
+// formatSuffixParam is the URL parameter of a format suffix, DRF's
+// FORMAT_SUFFIX_KWARG: reverse.FormatSuffixParam, which imports this package.
+const formatSuffixParam = "format"
+
+// FormatSuffix returns the format suffix of the request's URL ("json" for
+// "/books/1.json"), "" without one: DRF's view.format_kwarg, which the
+// links built through the request keep (reverse.Link).
+func (r *Request) FormatSuffix() string { return r.PathValue(formatSuffixParam) }
+
 // SetVersion records the version and the scheme that determined it.
 func (r *Request) SetVersion(version string, scheme Versioner) {
 	r.version, r.versioningScheme = version, scheme

@@ -537,16 +537,12 @@ func apiRoot(regs []*registration, r *request.Request) json.RawMessage {
 	if m, ok := reverse.MatchOf(r.Request); ok && m.Namespace != "" {
 		ns = m.Namespace + ":"
 	}
-	var params map[string]string
-	if f := r.PathValue(reverse.FormatSuffixParam); f != "" {
-		params = map[string]string{reverse.FormatSuffixParam: f}
-	}
 	b := []byte{'{'}
 	for _, reg := range regs {
 		if !reg.hasList {
 			continue
 		}
-		u, err := reverse.Reverse(ns+reg.basename+"-list", params, r)
+		u, err := reverse.Link(ns+reg.basename+"-list", nil, r)
 		if err != nil {
 			continue
 		}

@@ -239,7 +239,7 @@ func (s *Serializer[T]) manyToMany(sf *structs.Field, name string) bool {
 // HyperlinkedRelatedField with view_name): the absolute URL of route for
 // the related key the field holds, or, for a slice of keys (a reverse
 // accessor: many=True), the list of them. The route's parameter is "pk";
-// the request's format suffix is kept, as DRF's reverse keeps it.
+// the request's format suffix is kept (reverse.Link), as DRF's field keeps it.
 func relatedLinks(sf *structs.Field, route string) (func(unsafe.Pointer, *Context) (any, error), error) {
 	if route == "" {
 		return nil, fmt.Errorf("view_name needs a route name")
@@ -248,11 +248,7 @@ func relatedLinks(sf *structs.Field, route string) (func(unsafe.Pointer, *Contex
 		if c == nil || c.Request == nil {
 			return "", fmt.Errorf("serializers: hyperlinked field %q needs the request in the serializer context", sf.Name)
 		}
-		params := map[string]string{"pk": key}
-		if f := c.Request.PathValue(reverse.FormatSuffixParam); f != "" {
-			params[reverse.FormatSuffixParam] = f
-		}
-		return reverse.Reverse(route, params, c.Request)
+		return reverse.Link(route, map[string]string{"pk": key}, c.Request)
 	}
 	keys, _ := sliceKeys(sf.Type)
 	switch t := sf.Type; {

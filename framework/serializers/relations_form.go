@@ -30,9 +30,10 @@ const (
 // named field, through c's RelatedRows (nil when c cannot list rows): the
 // related rows as DRF's RelatedField.iter_options gives them to a form's
 // select, the value the field's representation of the row (its key, its
-// slug, or for a HyperlinkedRelatedField its URL for c's Request), the
-// label its display column; beyond 1000 rows, a last choice of value
-// framework.RelatedCutoff, "More than 1000 items...".
+// slug, or for a HyperlinkedRelatedField its URL for c's Request, which
+// keeps the request's format suffix), the label its display column;
+// beyond 1000 rows, a last choice of value framework.RelatedCutoff,
+// "More than 1000 items...".
 func (s *Serializer[T]) RelatedChoices(field string, c *Context) ([]framework.Choice, error) {
 	f, ok := s.byName[field]
 	if !ok || f.rel == nil || f.readOnly {
@@ -61,7 +62,7 @@ func (s *Serializer[T]) RelatedChoices(field string, c *Context) ([]framework.Ch
 			if c.Request == nil {
 				return nil, fmt.Errorf("serializers: hyperlinked field %q needs the request in the serializer context", field)
 			}
-			if v, err = reverse.Reverse(r.route, map[string]string{"pk": v}, c.Request); err != nil {
+			if v, err = reverse.Link(r.route, map[string]string{"pk": v}, c.Request); err != nil {
 				return nil, err
 			}
 		}

@@ -665,7 +665,7 @@ func computedField[T any](desc *structs.Struct, c computed) (*field, error) {
 			return nil, fmt.Errorf("serializers: hyperlinked field %q needs the request in the serializer context", h.Name)
 		}
 		params := map[string]string{param: lf.Get(obj).Text()}
-		if f := ctx.Request.PathValue(reverse.FormatSuffixParam); f != "" {
+		if f := ctx.Request.FormatSuffix(); f != "" {
 			params[reverse.FormatSuffixParam] = cmp.Or(h.Format, f)
 		}
 		return reverse.Reverse(h.Route, params, ctx.Request)

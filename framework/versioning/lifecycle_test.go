@@ -12,8 +12,9 @@ import (
 	"github.com/go-drf/drf/framework/versioning"
 )
 
-// lifecycleAPI serves /url/{version}/items/{pk}/ and the same route in
-// the namespaces v1 and v2, v1 deprecated in favour of v2; item 0 is 404.
+// lifecycleAPI serves /url/{version}/items/{pk}/ (and its format-suffixed
+// twins) and the same route in the namespaces v1 and v2, v1 deprecated in
+// favour of v2; item 0 is 404.
 func lifecycleAPI() *framework.API {
 	since := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	sunset := time.Date(2027, 6, 30, 23, 59, 59, 0, time.FixedZone("CEST", 2*3600))
@@ -30,7 +31,7 @@ func lifecycleAPI() *framework.API {
 		}
 	}
 	api := framework.NewAPI(nil, sampleSettings())
-	api.Handle("/url/{version}/items/{pk}/", item(versioning.URLPathVersioning{}), framework.Named("item"))
+	api.Handle("/url/{version}/items/{pk}/", item(versioning.URLPathVersioning{}), framework.Named("item"), framework.FormatSuffixes())
 	for _, ns := range []string{"v1", "v2"} {
 		api.Route("/ns/"+ns, ns, func(api *framework.API) {
 			api.Handle("/items/{pk}/", item(versioning.NamespaceVersioning{}), framework.Named("item"))
@@ -53,6 +54,8 @@ func TestLifecycle(t *testing.T) {
 		successor string
 	}{
 		{"/url/v1/items/5/", 200, "http://testserver/url/v2/items/5/"},
+		// The successor keeps the request's format suffix.
+		{"/url/v1/items/5.json", 200, "http://testserver/url/v2/items/5.json"},
 		{"/url/v1/items/5/?missing=1&page=2", 404, "http://testserver/url/v2/items/5/?missing=1&page=2"},
 		{"/ns/v1/items/7/", 200, "http://testserver/ns/v2/items/7/"},
 		{"/query/items/?version=v1&page=3", 200, "http://testserver/query/items/?page=3&version=v2"},
