@@ -70,10 +70,15 @@ type GenericAPIView[T any] struct {
 	ContextValues func(r *request.Request) context.Context
 
 	// PerformCreate saves a validated new item (perform_create); nil
-	// inserts it with the source's queryset.Writer. A hook that sets the
-	// owner calls InsertObject itself.
+	// inserts it with the source's queryset.Writer. obj is DRF's
+	// validated_data, typed: the input and what the serializer's
+	// validation set on it, unexported fields included. A hook that sets
+	// the owner (serializer.save(owner=...)) calls InsertObject itself.
 	PerformCreate func(r *request.Request, obj *T) error
-	// PerformUpdate saves a validated item (perform_update); nil gives UpdateObject.
+	// PerformUpdate saves a validated item (perform_update), obj the
+	// stored item with the validated data applied as for PerformCreate;
+	// nil gives UpdateObject (on PATCH, the changed columns alone when the
+	// source is a queryset.ChangeWriter).
 	PerformUpdate func(r *request.Request, obj *T) error
 	// PerformDestroy deletes an item (perform_destroy); nil gives DeleteObject.
 	PerformDestroy func(r *request.Request, obj *T) error
