@@ -58,7 +58,9 @@
 //     prefetch_related would;
 //   - a slice field tagged `model:"many_to_many=TABLE[.COLUMN]"` (with
 //     related_name=NAME, through=TABLE, blank) is a ManyToManyField: the
-//     keys of the related rows, kept in a through table (see ManyToMany).
+//     keys of the related rows, kept in a through table (see ManyToMany);
+//     with slug_field=COLUMN, their values of that column instead, and a
+//     slice of structs holds the related rows themselves (read-only).
 package models
 
 import (
@@ -233,7 +235,9 @@ type Description struct {
 // of the related rows' keys, kept in a through table of two foreign keys
 // rather than in a column of the model.
 type ManyToMany struct {
-	// Field is the struct field, a slice of the related keys.
+	// Field is the struct field, a slice of the related keys, or of
+	// structs of the related rows' columns, which are read and never
+	// written (a nested serializer's, many=True).
 	Field *structs.Field
 	// Name is the Django field name, the field's JSON name ("tags").
 	Name string
@@ -243,6 +247,10 @@ type ManyToMany struct {
 	Table, Column string
 	// RelatedName is the name of the reverse accessor, "" for none.
 	RelatedName string
+	// SlugField is the related column the slice holds instead of the
+	// keys (slug_field=name: DRF's SlugRelatedField(many=True)), which
+	// a write looks the keys up by; "" for the keys.
+	SlugField string
 	// Blank is Django's blank: the relation may be empty.
 	Blank bool
 	// Through is the through table: Django's automatic one
@@ -432,12 +440,14 @@ type Referrer struct {
 var (
 	referrersMu sync.Mutex
 	referrers   = map[string][]Referrer{} // by the referenced table
+	tables      = map[string][]*Description{}
 )
 
 // register records d's foreign keys, for ReferencesTo.
 func register(d *Description) {
 	referrersMu.Lock()
 	defer referrersMu.Unlock()
+	tables[d.Meta.Table] = append(tables[d.Meta.Table], d)
 	for _, f := range d.Fields {
 		if f.Related != nil {
 			referrers[f.Related.Table] = append(referrers[f.Related.Table], Referrer{Model: d, Field: f})
@@ -460,6 +470,15 @@ func ReferencesTo(table string) []Referrer {
 	referrersMu.Lock()
 	defer referrersMu.Unlock()
 	return slices.Clone(referrers[table])
+}
+
+// OfTable lists the models of table described so far (as ReferencesTo
+// knows them): the related models whose fields a lookup across a
+// relation ("author__username") compares.
+func OfTable(table string) []*Description {
+	referrersMu.Lock()
+	defer referrersMu.Unlock()
+	return slices.Clone(tables[table])
 }
 
 // Field returns the field of that Django name or column, nil if none.
@@ -716,7 +735,7 @@ func (d *Description) relatedField(sf *structs.Field) error {
 const maxNameLength = 63
 
 // manyToMany reads a many-to-many field, tagged
-// model:"many_to_many=TABLE[.COLUMN],related_name=NAME,through=TABLE,blank".
+// model:"many_to_many=TABLE[.COLUMN],related_name=NAME,through=TABLE,slug_field=COLUMN,blank".
 // null is accepted and has no effect, as Django ignores it on a
 // ManyToManyField (with its warning fields.W340).
 func (d *Description) manyToMany(sf *structs.Field, opts string) error {
@@ -731,6 +750,8 @@ func (d *Description) manyToMany(sf *structs.Field, opts string) error {
 			m.RelatedName = val
 		case "through":
 			m.Through = val
+		case "slug_field":
+			m.SlugField = val
 		case "blank":
 			m.Blank = true
 		case "null":
@@ -743,8 +764,10 @@ func (d *Description) manyToMany(sf *structs.Field, opts string) error {
 		return fmt.Errorf("many_to_many needs a table")
 	case m.Name == "":
 		return fmt.Errorf("a many-to-many field needs a json name, its Django name")
-	case sf.Type.Kind() != reflect.Slice || !slices.Contains([]reflect.Kind{reflect.Int, reflect.Int32, reflect.Int64, reflect.String}, sf.Type.Elem().Kind()):
-		return fmt.Errorf("a many-to-many field is a slice of the related keys (int, int32, int64 or string), not %v", sf.Type)
+	case sf.Type.Kind() != reflect.Slice || !slices.Contains([]reflect.Kind{reflect.Int, reflect.Int32, reflect.Int64, reflect.String, reflect.Struct}, sf.Type.Elem().Kind()):
+		return fmt.Errorf("a many-to-many field is a slice of the related keys (int, int32, int64 or string) or of the related rows (structs, read-only), not %v", sf.Type)
+	case m.SlugField != "" && sf.Type.Elem().Kind() == reflect.Struct:
+		return fmt.Errorf("slug_field needs a slice of the related rows' slugs, not of structs")
 	}
 	auto, from, to := AutoThrough(d.Meta.Name, d.Meta.Table, m.Name, m.Table)
 	m.From, m.To = from+"_id", to+"_id"

@@ -15,6 +15,7 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // manyToMany is how a source writes a many-to-many field of an automatic
@@ -63,9 +64,67 @@ func sameSlice[E int | int32 | int64 | string](a, b unsafe.Pointer) bool {
 // manyToManyFetch reads a many-to-many field as a reverse accessor of its
 // through table: SELECT from, to FROM through WHERE from IN (...) ORDER BY
 // to, the related keys in the order Django's tags.all() gives them on
-// SQLite (the through table's unique index) and DRF renders them.
+// SQLite (the through table's unique index) and DRF renders them; a
+// field of structs reads the related rows (nestedThrough).
 func manyToManyFetch(m *models.ManyToMany) (*reverseFetch, error) {
-	return newReverseFetch(&models.Reverse{Field: m.Field, Table: m.Through, Column: m.From, Key: m.To})
+	if m.Field.Type.Elem().Kind() == reflect.Struct {
+		n, err := nestedThrough(m)
+		return &reverseFetch{nested: n}, err
+	}
+	f, err := newReverseFetch(&models.Reverse{Field: m.Field, Table: m.Through, Column: m.From, Key: m.To})
+	if err != nil || m.SlugField == "" {
+		return f, err
+	}
+	// The slugs: SELECT through.from, tag.name FROM through INNER JOIN
+	// tag ON (tag.id = through.to), in the related model's
+	// Meta.Ordering when it is described by then, as tags.all() orders
+	// them, then in the keys' order.
+	through, related := store.QuoteName(m.Through), store.QuoteName(m.Table)
+	f.from = through + " INNER JOIN " + related + " ON (" + related + "." + store.QuoteName(m.Column) + " = " + through + "." + store.QuoteName(m.To) + ")"
+	f.match, f.value = through+"."+store.QuoteName(m.From), related+"."+store.QuoteName(m.SlugField)
+	var order []string
+	for _, d := range models.OfTable(m.Table) {
+		if order = orderingTerms(d, related); len(order) > 0 {
+			break
+		}
+	}
+	f.order = strings.Join(append(order, through+"."+store.QuoteName(m.To)), ", ")
+	return f, nil
+}
+
+// slugKeys are the keys of the related rows of m whose slug column holds
+// slugs, in their order; a slug that no row holds is a
+// MissingRelatedError naming the field and the slug.
+func (t *sqlTable) slugKeys(ctx context.Context, tx *sqlx.Tx, m *models.ManyToMany, slugs []any) ([]any, error) {
+	if len(slugs) == 0 {
+		return slugs, nil
+	}
+	rows, err := tx.QueryContext(ctx, tx.Rebind("SELECT "+store.QuoteName(m.SlugField)+", "+store.QuoteName(m.Column)+" FROM "+
+		store.QuoteName(m.Table)+" WHERE "+store.QuoteName(m.SlugField)+" IN ("+marks(len(slugs))+")"), slugs...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	keys := map[string]any{}
+	for rows.Next() {
+		var slug, key any
+		if err := rows.Scan(&slug, &key); err != nil {
+			return nil, err
+		}
+		keys[columnText(slug)] = key
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]any, len(slugs))
+	for i, s := range slugs {
+		k, ok := keys[fmt.Sprint(s)]
+		if !ok {
+			return nil, &MissingRelatedError{Column: m.Name, Value: fmt.Sprint(s)}
+		}
+		out[i] = k
+	}
+	return out, nil
 }
 
 // relationSet is the keys a write sets one many-to-many field to.
@@ -97,6 +156,12 @@ func (s *SQLSource[T]) relationsOf(obj, before *T) []relationSet {
 func (s *SQLSource[T]) setRelations(ctx context.Context, tx *sqlx.Tx, key any, rels []relationSet) error {
 	for _, r := range rels {
 		m := r.m.m
+		if m.SlugField != "" {
+			var err error
+			if r.keys, err = s.t.slugKeys(ctx, tx, m, r.keys); err != nil {
+				return err
+			}
+		}
 		through, from, to := store.QuoteName(m.Through), store.QuoteName(m.From), store.QuoteName(m.To)
 		if len(r.keys) > 0 {
 			found, err := s.t.column(ctx, tx, m.Table, m.Column, m.Column, r.keys)
@@ -168,6 +233,9 @@ type manyLookup struct {
 }
 
 func newManyLookup(m *models.ManyToMany) *manyLookup {
+	if m.Field.Type.Elem().Kind() == reflect.Struct {
+		return structsLookup(m)
+	}
 	switch m.Field.Type.Elem().Kind() {
 	case reflect.Int:
 		return &manyLookup{m: m, integer: true, holds: holdsKey[int]}
@@ -176,9 +244,44 @@ func newManyLookup(m *models.ManyToMany) *manyLookup {
 	case reflect.Int64:
 		return &manyLookup{m: m, integer: true, holds: holdsKey[int64]}
 	}
+	if m.SlugField != "" {
+		// The filter compares the related keys, not the slugs held.
+		return &manyLookup{m: m, integer: true, holds: func(unsafe.Pointer, []any) bool { return false }}
+	}
 	return &manyLookup{m: m, holds: func(p unsafe.Pointer, keys []any) bool {
 		return slices.ContainsFunc(*(*[]string)(p), func(k string) bool { return slices.Contains(keys, any(k)) })
 	}}
+}
+
+// structsLookup is the lookup of a many-to-many field of structs: by
+// the key field of the related rows (the struct field of the related
+// key's column; a struct without one holds no keys).
+func structsLookup(m *models.ManyToMany) *manyLookup {
+	t := m.Field.Type.Elem()
+	ml := &manyLookup{m: m, holds: func(unsafe.Pointer, []any) bool { return false }}
+	desc, err := structs.Describe(t)
+	if err != nil {
+		return ml
+	}
+	i := slices.IndexFunc(desc.Fields, func(f *structs.Field) bool { return f.Column == m.Column })
+	if i < 0 {
+		return ml
+	}
+	key, size := desc.Fields[i], t.Size()
+	ml.integer = key.Kind == structs.Int || key.Kind == structs.Uint
+	ml.holds = func(p unsafe.Pointer, keys []any) bool {
+		s := (*structs.SliceHeader)(p)
+		for j := range s.Len {
+			v := key.Get(unsafe.Add(s.Data, uintptr(j)*size))
+			for _, k := range keys {
+				if fmt.Sprint(k) == v.Text() {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return ml
 }
 
 func holdsKey[E int | int32 | int64](p unsafe.Pointer, keys []any) bool {

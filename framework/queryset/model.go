@@ -149,7 +149,7 @@ func modelOf[T any](m *model, declared bool) (*modelRules, error) {
 			return nil, fmt.Errorf("queryset: %s.%s: %w", d.Type.Name(), mm.Field.Name, err)
 		}
 		r.reverses = append(r.reverses, f)
-		if mm.AutoCreated {
+		if mm.AutoCreated && f.nested == nil {
 			r.m2m = append(r.m2m, newManyToMany(mm))
 		}
 	}
@@ -192,6 +192,9 @@ func (s *SQLSource[T]) beforeWrite(ctx context.Context, item *T, created bool) (
 // whose foreign key column holds an item's key.
 type reverseFetch struct {
 	rev *models.Reverse
+	// from, match, value and order are its query's table, the column
+	// compared with the items' keys, the column read and the order.
+	from, match, value, order string
 	// add appends a key, as read from the database, to the slice at p.
 	add func(p unsafe.Pointer, key any) error
 	// reset empties the slice at p.
@@ -201,7 +204,8 @@ type reverseFetch struct {
 }
 
 func newReverseFetch(rev *models.Reverse) (*reverseFetch, error) {
-	f := &reverseFetch{rev: rev}
+	f := &reverseFetch{rev: rev, from: store.QuoteName(rev.Table), match: store.QuoteName(rev.Column), value: store.QuoteName(rev.Key)}
+	f.order = f.value
 	switch rev.Field.Type.Elem().Kind() {
 	case reflect.Int64:
 		f.add, f.reset = appendInt[int64], resetSlice[int64]
@@ -277,9 +281,8 @@ func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) err
 		for _, item := range items {
 			f.reset(f.rev.Field.Addr(unsafe.Pointer(item)))
 		}
-		col, key := store.QuoteName(f.rev.Column), store.QuoteName(f.rev.Key)
-		q := s.t.db.Rebind("SELECT " + col + ", " + key + " FROM " + store.QuoteName(f.rev.Table) +
-			" WHERE " + col + " IN (" + marks(len(args)) + ") ORDER BY " + key)
+		q := s.t.db.Rebind("SELECT " + f.match + ", " + f.value + " FROM " + f.from +
+			" WHERE " + f.match + " IN (" + marks(len(args)) + ") ORDER BY " + f.order)
 		if err := s.fill(ctx, db, q, args, f, byKey); err != nil {
 			return err
 		}

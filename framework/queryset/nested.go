@@ -58,52 +58,193 @@ func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value str
 
 // nestedFetch fills a nested struct (a related row, through a foreign
 // key: DRF's nested serializer of a ForeignKey) or a slice of structs
-// (the referencing rows of a reverse accessor: many=True) of each item
-// of a page, with one query per relation per page, as Django's
-// prefetch_related.
+// (the referencing rows of a reverse accessor, or the related rows of a
+// many-to-many field: many=True) of each item of a page, with one query
+// per relation per page, as Django's prefetch_related. The nested
+// struct's own dotted sources and nested structs of its foreign keys are
+// joined into that query, as select_related joins them.
 type nestedFetch struct {
 	// field is the struct or slice field of T.
 	field *structs.Field
-	// columns are the nested struct's columns, read into it.
-	columns []*structs.Field
+	// selects are the SQL of the columns read after the one matched;
+	// reads, what each is read into.
+	selects []string
+	reads   []nestedRead
+	// from is the FROM clause with its joins; match, the column compared
+	// with the items' keys (or their foreign keys); order, the ORDER BY
+	// of a nested many.
+	from, match, order string
 	// fk is a nested one's foreign key; nil for many.
 	fk *models.Field
-	// rev is a nested many's reverse accessor; nil for one.
-	rev *models.Reverse
 	// elem is a nested many's element type: a page's elements are
 	// allocated at once, the only reflection of the read.
 	elem reflect.Type
 }
 
-// newNestedFetch describes the nested struct of field: its columns.
-func newNestedFetch(field *structs.Field, t reflect.Type) (*nestedFetch, error) {
-	desc, err := structs.Describe(t)
-	if err != nil {
+// nestedRead is where one column read goes: the field, in the struct at
+// path from the nested struct (nested ones within it), left alone when
+// the column at guard (a foreign key the value is joined through) is
+// NULL; guard is -1 when the value is always there.
+type nestedRead struct {
+	f     *structs.Field
+	path  []*structs.Field
+	guard int
+}
+
+// newNestedFetch describes the nested struct of field, of type t, read
+// from table.
+func newNestedFetch(field *structs.Field, t reflect.Type, table string) (*nestedFetch, error) {
+	n := &nestedFetch{field: field, from: store.QuoteName(table)}
+	if err := n.columnsOf(t, table, nil, -1); err != nil {
 		return nil, err
 	}
-	n := &nestedFetch{field: field}
+	return n, nil
+}
+
+// columnsOf adds the columns of the struct t, read from alias, to n's
+// query: its own, its dotted sources (joined through a foreign key), and
+// its nested structs of foreign keys (joined too, their fields read into
+// the struct at path), each guarded by guard. Any other field that JSON
+// shows is refused: a nested serializer would render it empty.
+func (n *nestedFetch) columnsOf(t reflect.Type, alias string, path []*structs.Field, guard int) error {
+	desc, err := structs.Describe(t)
+	if err != nil {
+		return err
+	}
+	md, _ := models.Describe(t)
+	at := map[string]int{} // the columns' positions among the values read
 	for _, f := range desc.Fields {
 		if f.Column == "" {
 			continue
 		}
 		if err := f.Supported(); err != nil {
-			return nil, err
+			return err
 		}
-		n.columns = append(n.columns, f)
+		at[f.Column] = len(n.reads)
+		n.selects = append(n.selects, store.QuoteName(alias)+"."+store.QuoteName(f.Column))
+		n.reads = append(n.reads, nestedRead{f: f, path: path, guard: guard})
 	}
-	if len(n.columns) == 0 {
-		return nil, fmt.Errorf("the nested %v has no db columns", t)
+	if len(at) == 0 {
+		return fmt.Errorf("the nested %v has no db columns", t)
 	}
-	return n, nil
+	joined := map[string]bool{}
+	join := func(via *models.Field, as string) {
+		if joined[as] {
+			return
+		}
+		joined[as] = true
+		kind := " INNER JOIN "
+		if via.Null || guard >= 0 {
+			kind = " LEFT OUTER JOIN "
+		}
+		n.from += kind + store.QuoteName(via.Related.Table) + " " + store.QuoteName(as) + " ON (" + store.QuoteName(alias) + "." +
+			store.QuoteName(via.Column) + " = " + store.QuoteName(as) + "." + store.QuoteName(via.Related.Column) + ")"
+	}
+	for _, f := range desc.Fields {
+		if f.Column != "" || f.NoJSON {
+			continue
+		}
+		if md != nil {
+			if j := joinOf(md, f); j != nil {
+				as := alias + "__" + j.Via.Name
+				join(j.Via, as)
+				n.selects = append(n.selects, store.QuoteName(as)+"."+store.QuoteName(j.Column))
+				n.reads = append(n.reads, nestedRead{f: f, path: path, guard: at[j.Via.Column]})
+				continue
+			}
+			if fk := nestedForeignKey(md, f); fk != nil {
+				as := alias + "__" + fk.Name
+				join(fk, as)
+				if err := n.columnsOf(f.Type, as, append(path[:len(path):len(path)], f), at[fk.Column]); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		return fmt.Errorf("%v.%s is no db column, dotted source through a foreign key or nested row of a foreign key", t, f.Name)
+	}
+	return nil
+}
+
+// joinOf is the join of d that fills f, nil when none does.
+func joinOf(d *models.Description, f *structs.Field) *models.Join {
+	for _, j := range d.Joins {
+		if j.Field.Name == f.Name {
+			return j
+		}
+	}
+	return nil
+}
+
+// nestedForeignKey is the foreign key of d that a struct field f names,
+// by its drf source or else its JSON name (as the serializer's nested
+// fields do); nil when f is no struct naming one.
+func nestedForeignKey(d *models.Description, f *structs.Field) *models.Field {
+	if f.Column != "" || f.Type.Kind() != reflect.Struct || f.Kind != structs.Unsupported {
+		return nil
+	}
+	rel := f.JSON
+	for opt := range strings.SplitSeq(f.Tag.Get("drf"), ",") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(opt), "source="); ok {
+			rel = v
+		}
+	}
+	if fk := d.Field(rel); fk != nil && fk.Related != nil {
+		return fk
+	}
+	return nil
+}
+
+// orderMany orders a nested many's rows by its element model's
+// Meta.Ordering, as Django's related manager does, then by key.
+func (n *nestedFetch) orderMany(t reflect.Type, alias, key string) {
+	var terms []string
+	if md, err := models.Describe(t); err == nil {
+		terms = orderingTerms(md, store.QuoteName(alias))
+	}
+	n.order = " ORDER BY " + strings.Join(append(terms, store.QuoteName(alias)+"."+store.QuoteName(key)), ", ")
+}
+
+// orderingTerms are the ORDER BY terms of d's Meta.Ordering, of its
+// table named alias.
+func orderingTerms(d *models.Description, alias string) []string {
+	var terms []string
+	for _, o := range d.Ordering {
+		term := alias + "." + store.QuoteName(d.Field(o.Field).Column)
+		if o.Desc {
+			term += " DESC"
+		}
+		terms = append(terms, term)
+	}
+	return terms
 }
 
 // nestedMany is the fetch of a reverse accessor holding structs.
 func nestedMany(rev *models.Reverse) (*nestedFetch, error) {
-	n, err := newNestedFetch(rev.Field, rev.Field.Type.Elem())
+	t := rev.Field.Type.Elem()
+	n, err := newNestedFetch(rev.Field, t, rev.Table)
 	if err != nil {
 		return nil, err
 	}
-	n.rev, n.elem = rev, rev.Field.Type.Elem()
+	n.elem, n.match = t, store.QuoteName(rev.Table)+"."+store.QuoteName(rev.Column)
+	n.orderMany(t, rev.Table, rev.Key)
+	return n, nil
+}
+
+// nestedThrough is the fetch of a many-to-many field holding structs:
+// the related rows joined to their through table's, as Django's
+// prefetch_related reads them.
+func nestedThrough(m *models.ManyToMany) (*nestedFetch, error) {
+	t := m.Field.Type.Elem()
+	n, err := newNestedFetch(m.Field, t, m.Table)
+	if err != nil {
+		return nil, err
+	}
+	through := store.QuoteName(m.Through)
+	n.elem, n.match = t, through+"."+store.QuoteName(m.From)
+	n.from += " INNER JOIN " + through + " ON (" + store.QuoteName(m.Table) + "." + store.QuoteName(m.Column) + " = " +
+		through + "." + store.QuoteName(m.To) + ")"
+	n.orderMany(t, m.Table, m.Column)
 	return n, nil
 }
 
@@ -113,24 +254,15 @@ func nestedMany(rev *models.Reverse) (*nestedFetch, error) {
 func nestedOnes(d *models.Description) ([]*reverseFetch, error) {
 	var out []*reverseFetch
 	for _, sf := range d.Struct.Fields {
-		if sf.Column != "" || sf.Type.Kind() != reflect.Struct || sf.Kind != structs.Unsupported {
+		fk := nestedForeignKey(d, sf)
+		if fk == nil {
 			continue
 		}
-		rel := sf.JSON
-		for opt := range strings.SplitSeq(sf.Tag.Get("drf"), ",") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(opt), "source="); ok {
-				rel = v
-			}
-		}
-		fk := d.Field(rel)
-		if fk == nil || fk.Related == nil {
-			continue
-		}
-		n, err := newNestedFetch(sf, sf.Type)
+		n, err := newNestedFetch(sf, sf.Type, fk.Related.Table)
 		if err != nil {
 			return nil, fmt.Errorf("queryset: %s.%s: %w", d.Type.Name(), sf.Name, err)
 		}
-		n.fk = fk
+		n.fk, n.match = fk, store.QuoteName(fk.Related.Table)+"."+store.QuoteName(fk.Related.Column)
 		out = append(out, &reverseFetch{nested: n})
 	}
 	return out, nil
@@ -139,12 +271,11 @@ func nestedOnes(d *models.Description) ([]*reverseFetch, error) {
 // fillNested runs n's query for items: keys are the items' keys as
 // arguments, byKey the items by their key's text.
 func (s *SQLSource[T]) fillNested(ctx context.Context, db queryer, n *nestedFetch, items []*T, keys []any, byKey map[string][]unsafe.Pointer) error {
-	var match *structs.Field // the column rows are matched on
-	var table, column, order string
+	match := s.t.key // the field rows are matched on
 	args := keys
 	targets := byKey
 	if n.fk != nil {
-		match, table, column = n.fk.Struct, n.fk.Related.Table, n.fk.Related.Column
+		match = n.fk.Struct
 		args, targets = nil, map[string][]unsafe.Pointer{}
 		for _, item := range items {
 			base := unsafe.Pointer(item)
@@ -164,16 +295,9 @@ func (s *SQLSource[T]) fillNested(ctx context.Context, db queryer, n *nestedFetc
 		if len(args) == 0 {
 			return nil
 		}
-	} else {
-		match, table, column, order = s.t.key, n.rev.Table, n.rev.Column, " ORDER BY "+store.QuoteName(n.rev.Key)
 	}
-	cols := make([]string, 0, len(n.columns)+1)
-	cols = append(cols, store.QuoteName(column))
-	for _, c := range n.columns {
-		cols = append(cols, store.QuoteName(c.Column))
-	}
-	q := s.t.db.Rebind("SELECT " + strings.Join(cols, ", ") + " FROM " + store.QuoteName(table) +
-		" WHERE " + store.QuoteName(column) + " IN (" + marks(len(args)) + ")" + order)
+	q := s.t.db.Rebind("SELECT " + n.match + ", " + strings.Join(n.selects, ", ") + " FROM " + n.from +
+		" WHERE " + n.match + " IN (" + marks(len(args)) + ")" + n.order)
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
@@ -181,8 +305,8 @@ func (s *SQLSource[T]) fillNested(ctx context.Context, db queryer, n *nestedFetc
 	defer rows.Close()
 	var read [][]any // a nested many's rows, placed once all are read
 	for rows.Next() {
-		row := make([]any, len(cols))
-		dest := make([]any, len(cols))
+		row := make([]any, len(n.selects)+1)
+		dest := make([]any, len(row))
 		for i := range row {
 			dest[i] = &row[i]
 		}
@@ -257,18 +381,25 @@ func (n *nestedFetch) place(match *structs.Field, read [][]any, byKey map[string
 
 // set reads a row's values into the nested struct at p.
 func (n *nestedFetch) set(p unsafe.Pointer, values []any) error {
-	for i, f := range n.columns {
-		if f.Kind == structs.Custom {
-			if err := f.Scan(p, values[i]); err != nil {
+	for i, r := range n.reads {
+		if r.guard >= 0 && values[r.guard] == nil {
+			continue
+		}
+		at := p
+		for _, sub := range r.path {
+			at = sub.Addr(at)
+		}
+		if r.f.Kind == structs.Custom {
+			if err := r.f.Scan(at, values[i]); err != nil {
 				return err
 			}
 			continue
 		}
-		v, err := f.FromDB(values[i])
+		v, err := r.f.FromDB(values[i])
 		if err != nil {
 			return err
 		}
-		f.Set(p, v)
+		r.f.Set(at, v)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/go-drf/drf/framework/exceptions"
@@ -103,12 +104,20 @@ func (f *field) bindRelation(md *modelInfo) error {
 	err := f.bindRelationKind(md)
 	switch {
 	case err != nil:
+	case f.rel == nil && f.sf.Column == "" && (f.required || f.writeOnly) && strings.Contains(f.source(), "."):
+		err = &writableError{dotted: true}
 	case f.rel != nil:
 		f.rel.display = cmp.Or(f.display, f.rel.slug, f.rel.key)
 	case f.display != "":
 		err = fmt.Errorf("display needs a writable relational field")
 	}
 	return err
+}
+
+// source is the field's drf source option, "" when none.
+func (f *field) source() string {
+	src, _ := tagValue(f.sf.Tag.Get("drf"), "source")
+	return src
 }
 
 // bindRelationKind is bindRelation's choice of the field's class.
@@ -210,6 +219,8 @@ func (s *Serializer[T]) RelatedViolation(column, value string) error {
 			msg = msgInvalid
 		case f.sf != nil && s.manyToMany(f.sf, column) && f.rel != nil && f.rel.kind == relLink:
 			msg = msgLinkMissing
+		case f.sf != nil && s.manyToMany(f.sf, column) && f.rel != nil && f.rel.kind == relSlug:
+			msg = fmt.Sprintf(msgSlugMissing, f.rel.slug, value)
 		case f.sf != nil && (f.sf.Column == column || s.manyToMany(f.sf, column)):
 			msg = fmt.Sprintf(msgPKMissing, value)
 		default:

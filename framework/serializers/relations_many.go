@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/structs"
 )
 
@@ -37,16 +38,22 @@ func manyToManyOf(md *modelInfo, sf *structs.Field) *models.ManyToMany {
 }
 
 // bindManyToMany makes a many-to-many field DRF's ManyRelatedField of a
-// PrimaryKeyRelatedField (with view_name, of a HyperlinkedRelatedField),
+// PrimaryKeyRelatedField (with view_name, of a HyperlinkedRelatedField;
+// of a SlugRelatedField when the field holds slugs, slug_field=name),
 // as ModelSerializer builds it: the related keys (their URLs), required
 // and allow_empty=False unless the field is blank, read-only when a
 // declared model is its through table.
 func (f *field) bindManyToMany(m *models.ManyToMany) error {
 	kind := relPK
 	read, err := relatedKeys(f.sf)
-	if f.viewName != "" {
+	switch {
+	case f.viewName != "" && m.SlugField != "":
+		return fmt.Errorf("slug_field and view_name make two different fields")
+	case f.viewName != "":
 		kind, f.link = relLink, true
 		read, err = relatedLinks(f.sf, f.viewName)
+	case m.SlugField != "":
+		kind = relSlug
 	}
 	if err != nil {
 		return err
@@ -59,7 +66,13 @@ func (f *field) bindManyToMany(m *models.ManyToMany) error {
 	if f.readOnly {
 		return nil
 	}
-	f.required, f.allowEmpty = !m.Blank, m.Blank
+	if kind == relSlug {
+		// A declared SlugRelatedField(many=True)'s defaults: required,
+		// allow_empty (unless tagged allow_empty=false).
+		f.required = true
+	} else {
+		f.required, f.allowEmpty = !m.Blank, m.Blank
+	}
 	mk := &manyKeys{}
 	switch f.sf.Type.Elem().Kind() {
 	case reflect.Int:
@@ -71,7 +84,8 @@ func (f *field) bindManyToMany(m *models.ManyToMany) error {
 	default:
 		mk.set = func(p unsafe.Pointer, keys []string) { *(*[]string)(p) = keys }
 	}
-	f.rel = &relation{kind: kind, fk: f.sf, table: m.Table, key: m.Column, route: f.viewName, many: mk}
+	f.rel = &relation{kind: kind, fk: f.sf, table: m.Table, key: m.Column, route: f.viewName, many: mk,
+		slug: m.SlugField, integer: mk.integer}
 	return nil
 }
 
@@ -108,6 +122,7 @@ func (r *relation) decodeMany(f *field, base unsafe.Pointer, raw any, c *Context
 	keys := make([]string, 0, len(items))
 	for _, item := range items {
 		var key, msg, missing string
+		lookup := RelatedLookup{Table: r.table, Column: r.key, Integer: r.many.integer, Key: r.key}
 		switch {
 		case r.kind == relLink:
 			var err error
@@ -115,6 +130,18 @@ func (r *relation) decodeMany(f *field, base unsafe.Pointer, raw any, c *Context
 				return nil, err
 			}
 			missing = msgLinkMissing
+		case r.kind == relSlug:
+			// SlugRelatedField.to_internal_value: get(name=data).
+			text := pythonText(item)
+			key, missing, lookup.Column = text, fmt.Sprintf(msgSlugMissing, r.slug, text), r.slug
+			if r.integer {
+				i, ok := pycompat.Int(text)
+				if !ok {
+					msg = msgInvalid
+					break
+				}
+				key = i.String()
+			}
 		case item == nil:
 			// Django's get(pk=None) finds no row.
 			msg = fmt.Sprintf(msgPKMissing, "None")
@@ -131,7 +158,8 @@ func (r *relation) decodeMany(f *field, base unsafe.Pointer, raw any, c *Context
 			}
 		}
 		if c != nil && c.Related != nil {
-			_, found, err := c.Related(RelatedLookup{Table: r.table, Column: r.key, Value: key, Integer: r.many.integer, Key: r.key})
+			lookup.Value = key
+			_, found, err := c.Related(lookup)
 			if err != nil {
 				return nil, err
 			}

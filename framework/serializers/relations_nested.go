@@ -1,8 +1,10 @@
 package serializers
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -12,10 +14,14 @@ import (
 
 // nested is a read-only nested serializer of related rows (DRF's
 // OwnerSerializer(read_only=True), or with many=True of a reverse
-// relation): a struct field whose JSON name (or drf source) names a
-// foreign key of the model, or a slice of structs tagged
-// model:"reverse=TABLE.COLUMN", which the data source fills with one
-// query per relation per page (queryset's nested fetches).
+// relation or a many-to-many field): a struct field whose JSON name (or
+// drf source) names a foreign key of the model, or a slice of structs
+// tagged model:"reverse=TABLE.COLUMN" or model:"many_to_many=TABLE",
+// which the data source fills with one query per relation per page
+// (queryset's nested fetches). The related struct holds columns, dotted
+// sources through its own foreign keys and nested structs of them, which
+// that query joins in (DRF's depth, or a nested serializer's own nested
+// ones).
 type nested struct {
 	// fields are the related struct's fields, as its own serializer's.
 	fields []*field
@@ -24,6 +30,30 @@ type nested struct {
 	size uintptr
 	// fk is the foreign key of a nested one: null when it is.
 	fk *structs.Field
+}
+
+// writableError refuses a writable nested or dotted-source field, as
+// DRF's ModelSerializer.create() asserts (raise_errors_on_nested_writes).
+type writableError struct {
+	dotted     bool
+	serializer string
+}
+
+func (e *writableError) Error() string {
+	what, set := "nested", "nested serializer"
+	if e.dotted {
+		what, set = "dotted-source", "dotted-source serializer"
+	}
+	return fmt.Sprintf("The `.create()` method does not support writable %s fields by default.\n"+
+		"Write an explicit `.create()` method for serializer `%s`, or set `read_only=True` on %s fields.", what, e.serializer, set)
+}
+
+// ofSerializer names the serializer of type t in a writableError.
+func ofSerializer(err error, t reflect.Type) error {
+	if w, ok := errors.AsType[*writableError](err); ok {
+		w.serializer = fmt.Sprintf("Serializer[%s]", t)
+	}
+	return err
 }
 
 // bindNested makes a nested serializer of a struct or slice-of-structs
@@ -35,10 +65,16 @@ func (f *field) bindNested(md *modelInfo) (bool, error) {
 	if f.sf.Column != "" || (t.Kind() != reflect.Struct && !many) || f.sf.Kind != structs.Unsupported {
 		return false, nil
 	}
+	if f.required || f.writeOnly {
+		return true, &writableError{}
+	}
 	n := &nested{many: many}
 	if many {
-		if md == nil || !isReverse(md.desc, f.sf) {
-			return true, fmt.Errorf("a nested list of %v needs model:\"reverse=TABLE.COLUMN\"", t.Elem())
+		if md == nil || !isReverse(md.desc, f.sf) && manyToManyOf(md, f.sf) == nil {
+			return true, fmt.Errorf("a nested list of %v needs model:\"reverse=TABLE.COLUMN\" or model:\"many_to_many=TABLE\"", t.Elem())
+		}
+		if m := manyToManyOf(md, f.sf); m != nil {
+			f.helpText = m.HelpText
 		}
 		t = t.Elem()
 		n.size = t.Size()
@@ -59,28 +95,11 @@ func (f *field) bindNested(md *modelInfo) (bool, error) {
 		}
 		n.fk = via.Struct
 	}
-	desc, err := structs.Describe(t)
+	fields, err := nestedFields(t)
 	if err != nil {
 		return true, err
 	}
-	var inner *modelInfo
-	if d, err := models.Describe(t); err == nil {
-		inner = &modelInfo{desc: d}
-	}
-	for _, sf := range desc.Fields {
-		if sf.NoJSON {
-			continue
-		}
-		child, err := structField(sf, inner, nil)
-		if err != nil {
-			return true, fmt.Errorf("%v.%s: %w", t, sf.Name, err)
-		}
-		if child.nested != nil || child.compute != nil || child.container == nil && child.sf.Supported() != nil {
-			return true, fmt.Errorf("%v.%s: a nested serializer holds columns only", t, sf.Name)
-		}
-		child.key = append(appendString(nil, child.name), ':')
-		n.fields = append(n.fields, child)
-	}
+	n.fields = fields
 	f.nested, f.readOnly, f.required, f.container = n, true, false, nil
 	f.typeName = "nested object"
 	if many {
@@ -88,6 +107,44 @@ func (f *field) bindNested(md *modelInfo) (bool, error) {
 		f.typeName = "field"
 	}
 	return true, nil
+}
+
+// nestedFields are the fields of a nested serializer of t: its columns,
+// its dotted sources through its foreign keys, and nested structs of
+// them, which the data source joins into its query. Any other field
+// would render empty, and is refused.
+func nestedFields(t reflect.Type) ([]*field, error) {
+	desc, err := structs.Describe(t)
+	if err != nil {
+		return nil, err
+	}
+	var inner *modelInfo
+	if d, err := models.Describe(t); err == nil {
+		inner = &modelInfo{desc: d}
+	}
+	var fields []*field
+	for _, sf := range desc.Fields {
+		if sf.NoJSON {
+			continue
+		}
+		child, err := structField(sf, inner, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%v.%s: %w", t, sf.Name, err)
+		}
+		joined := inner != nil && slices.ContainsFunc(inner.desc.Joins, func(j *models.Join) bool { return j.Field.Name == sf.Name })
+		switch {
+		case child.nested != nil && child.nested.many:
+			return nil, fmt.Errorf("%v.%s: a nested serializer's own nested list is not read (one query per relation per page): "+
+				"nest it in the outer serializer", t, sf.Name)
+		case child.nested != nil || joined && child.rel == nil:
+		case sf.Column == "" || child.compute != nil || child.container == nil && child.sf.Supported() != nil:
+			return nil, fmt.Errorf("%v.%s: a nested serializer holds columns, dotted sources through a foreign key "+
+				"(source=user.username) and nested rows of its foreign keys; this field would render empty", t, sf.Name)
+		}
+		child.key = append(appendString(nil, child.name), ':')
+		fields = append(fields, child)
+	}
+	return fields, nil
 }
 
 // isReverse reports a reverse accessor of the model.

@@ -316,7 +316,7 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		}
 		f, err := structField(sf, md, links)
 		if err != nil {
-			return nil, fmt.Errorf("serializers: %s.%s: %w", desc.Type, sf.Name, err)
+			return nil, fmt.Errorf("serializers: %s.%s: %w", desc.Type, sf.Name, ofSerializer(err, desc.Type))
 		}
 		if err := add(f); err != nil {
 			return nil, err
