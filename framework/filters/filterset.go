@@ -269,7 +269,9 @@ func NewFilterSet[T any](name string, fs FilterSet) (FilterSet, error) {
 			m := many[i]
 			k := m.Field.Type.Elem().Kind()
 			f.Param, f.Label = f.param(), cmp.Or(f.Label, Filter{Field: m.Name}.label())
-			f.many = &relatedKey{table: m.Table, column: m.Column, integer: k != reflect.String}
+			// A field of slugs (or of rows) is filtered by the related
+			// keys, as ModelMultipleChoiceFilter's, integers.
+			f.many = &relatedKey{table: m.Table, column: m.Column, integer: k != reflect.String || m.SlugField != ""}
 			continue
 		}
 		column, mf, err := queryset.LookupField[T](f.Field)
@@ -283,7 +285,13 @@ func NewFilterSet[T any](name string, fs FilterSet) (FilterSet, error) {
 			return FilterSet{}, fmt.Errorf("filters: %s: %w", name, err)
 		}
 		f.Param = f.param()
-		if mf != nil && f.Label == "" {
+		switch {
+		case f.Label != "":
+		case strings.Contains(f.Field, "__"):
+			// A path's label is its fields' names (django-filter's
+			// label_for_filter of field_name), whatever its parameter.
+			f.Label = Filter{Field: f.Field, Lookup: f.Lookup}.label()
+		case mf != nil:
 			f.Label = Filter{Field: mf.Name, Lookup: f.Lookup}.label()
 		}
 		f.Field = column

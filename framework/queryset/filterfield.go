@@ -1,6 +1,7 @@
 package queryset
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/go-drf/drf/framework/models"
@@ -13,10 +14,15 @@ import (
 // setup: a model's field by its Django name or its column, so that a
 // foreign key's name without "_id" ("post") is its column ("post_id"),
 // as Django reads filter(post=1) as filter(post_id=1); a joined field by
-// its lookup path ("owner__username"); any other `db` column as it is.
-// field is T's model field (framework/models' description of T), nil
-// for a joined field and for a struct that models cannot describe. A
-// name that T has no field of is an *UnknownFieldError.
+// its lookup path ("owner__username"); any other `db` column as it is;
+// a path across relations ("author__username", "tags__name",
+// "post__author__username": foreign keys and many-to-many fields, then
+// a field of the last related model, which must be described by then)
+// as it is too, its condition made on the related rows.
+// field is T's model field (framework/models' description of T), or the
+// last related model's field of a path; nil for a joined field and for a
+// struct that models cannot describe. A name that T has no field of is
+// an *UnknownFieldError.
 func LookupField[T any](name string) (column string, field *models.Field, err error) {
 	m, err := describe[T]()
 	if err != nil {
@@ -33,7 +39,14 @@ func LookupField[T any](name string) (column string, field *models.Field, err er
 		}
 	}
 	if _, err := m.field(name); err != nil {
-		return "", nil, err
+		if _, unknown := errors.AsType[*UnknownFieldError](err); !unknown {
+			return "", nil, err
+		}
+		p, err := relationPathOf(rules.desc, name)
+		if err != nil {
+			return "", nil, err
+		}
+		return name, p.mf, nil
 	}
 	return name, nil, nil
 }

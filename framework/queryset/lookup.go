@@ -30,6 +30,9 @@ type lookupCond struct {
 	// related keys are keys; nil for a column's lookup.
 	many *manyLookup
 	keys []any
+	// path is a lookup across relations, whose f is the related
+	// column's; nil for a column of the model.
+	path *relationPath
 }
 
 // where adds the condition field lookup values; see query.Query's Where.
@@ -37,12 +40,18 @@ func (s state) where(m *model, field string, op query.Lookup, values []string) s
 	if ml, ok := m.many[field]; ok {
 		return s.whereMany(ml, field, op, values)
 	}
+	var path *relationPath
 	f, err := m.lookupField(field)
+	if _, unknown := errors.AsType[*UnknownFieldError](err); unknown {
+		if path, err = relationPathOf(m.rel, field); err == nil {
+			f = path.f
+		}
+	}
 	if err != nil {
 		s.err = errors.Join(s.err, err)
 		return s
 	}
-	c := lookupCond{f: f, op: op}
+	c := lookupCond{f: f, op: op, path: path}
 	bad := func() state {
 		s.err = errors.Join(s.err, fmt.Errorf("%w: field %q: lookup %s of %q", query.ErrInvalidValue, field, op, values))
 		return s
@@ -163,6 +172,13 @@ func (t *sqlTable) lookupSQL(c lookupCond) string {
 	if c.many != nil {
 		return c.many.sql(t, len(c.keys))
 	}
+	if p := c.path; p != nil {
+		c.path = nil
+		return p.sql(t, func(alias string) string {
+			related := &sqlTable{alias: alias, pg: t.pg}
+			return related.lookupSQL(c)
+		})
+	}
 	col := t.col(c.f)
 	switch c.op {
 	case query.IsNull:
@@ -238,6 +254,9 @@ func (c lookupCond) shape(b *strings.Builder, m *model) {
 		b.WriteString("wm" + c.many.m.Name + "," + strconv.Itoa(len(c.keys)))
 		return
 	}
+	if c.path != nil {
+		b.WriteString("wr" + c.path.name + ",")
+	}
 	b.WriteString("w" + string(c.op) + strconv.Itoa(m.index[c.f]) + "," + strconv.Itoa(len(c.vs)))
 	if c.null {
 		b.WriteByte('n')
@@ -304,5 +323,9 @@ func (s *SQLSource[T]) Where(field string, op query.Lookup, values ...string) So
 
 // Where returns the items whose field meets the lookup.
 func (s *SliceSource[T]) Where(field string, op query.Lookup, values ...string) Source[T] {
-	return s.with(s.st.where(s.m, field, op, values))
+	st := s.st.where(s.m, field, op, values)
+	if st.err == nil && len(st.lookups) > 0 && st.lookups[len(st.lookups)-1].path != nil {
+		st.err = fmt.Errorf("queryset: lookup %q across relations needs an SQL source", field)
+	}
+	return s.with(st)
 }

@@ -37,6 +37,9 @@ type model struct {
 	keys map[string]*structs.Field
 	// many are the many-to-many fields by their Django names.
 	many map[string]*manyLookup
+	// rel is T's model declaration, nil for a struct that declares none:
+	// lookups across its relations start there.
+	rel *models.Description
 }
 
 func describe[T any]() (*model, error) {
@@ -64,6 +67,7 @@ func describe[T any]() (*model, error) {
 	// A declaration that fails is reported by the source that needs it
 	// (NewSQL); a lookup then knows the columns alone.
 	if d, err := models.Of[T](); err == nil {
+		m.rel = d
 		for _, f := range d.Fields {
 			if f.Related != nil && f.Name != f.Column {
 				m.keys[f.Name] = m.byColumn[f.Column]
