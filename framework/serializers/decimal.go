@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -63,9 +64,55 @@ func (d decimalText) precision() (total, whole, places int) {
 	return -d.exp, 0, -d.exp
 }
 
+// roundings are Python's decimal rounding modes, as DRF lists them.
+var roundings = []string{"ROUND_UP", "ROUND_DOWN", "ROUND_CEILING", "ROUND_FLOOR",
+	"ROUND_HALF_UP", "ROUND_HALF_DOWN", "ROUND_HALF_EVEN", "ROUND_05UP"}
+
+// rat is d's value.
+func (d decimalText) rat() *big.Rat {
+	r, _ := new(big.Rat).SetString(d.digits + "e" + strconv.Itoa(d.exp))
+	if d.neg {
+		r.Neg(r)
+	}
+	return r
+}
+
+// roundUp reports whether a coefficient cut to coef, with remainder rem
+// of div, is rounded away from zero under Python's rounding mode ("" is
+// ROUND_HALF_EVEN, the default context's).
+func roundUp(mode string, neg bool, coef, rem, div *big.Int) bool {
+	if rem.Sign() == 0 {
+		return false
+	}
+	half := new(big.Int).Lsh(rem, 1).Cmp(div)
+	switch mode {
+	case "ROUND_UP":
+		return true
+	case "ROUND_DOWN":
+		return false
+	case "ROUND_CEILING":
+		return !neg
+	case "ROUND_FLOOR":
+		return neg
+	case "ROUND_HALF_UP":
+		return half >= 0
+	case "ROUND_HALF_DOWN":
+		return half > 0
+	case "ROUND_05UP":
+		last := new(big.Int).Mod(coef, big.NewInt(10)).Int64()
+		return last == 0 || last == 5
+	}
+	return half > 0 || half == 0 && coef.Bit(0) == 1
+}
+
 // quantize writes d with places digits after the point, rounded half to
 // even, as '{:f}'.format(d.quantize(...)) does.
 func (d decimalText) quantize(places int) (string, bool) {
+	return d.quantizeWith(places, "")
+}
+
+// quantizeWith is quantize under a rounding mode of roundings.
+func (d decimalText) quantizeWith(places int, mode string) (string, bool) {
 	coef, _ := new(big.Int).SetString(d.digits, 10)
 	shift := d.exp + places
 	if shift > maxShift || shift < -maxShift {
@@ -78,8 +125,7 @@ func (d decimalText) quantize(places int) (string, bool) {
 		div := new(big.Int).Exp(ten, big.NewInt(int64(-shift)), nil)
 		var rem big.Int
 		coef.QuoRem(coef, div, &rem)
-		switch c := rem.Lsh(&rem, 1).Cmp(div); {
-		case c > 0, c == 0 && coef.Bit(0) == 1:
+		if roundUp(mode, d.neg, coef, &rem, div) {
 			coef.Add(coef, big.NewInt(1))
 		}
 	}
@@ -126,16 +172,28 @@ func (f *field) checkDecimal(raw any) ([]byte, string) {
 	if places < 0 {
 		places = max(-d.exp, 0)
 	}
-	if s, ok = d.quantize(places); !ok {
+	if s, ok = d.quantizeWith(places, f.rounding); !ok {
 		return nil, msgNumber
+	}
+	// DRF's MaxValueValidator and MinValueValidator, on the quantized value.
+	if f.maxValue != nil || f.minValue != nil {
+		q, _ := new(big.Rat).SetString(s)
+		switch {
+		case f.maxValue != nil && q.Cmp(f.maxValue.r) > 0:
+			return nil, fmt.Sprintf(msgMaxValue, f.maxValue.text)
+		case f.minValue != nil && q.Cmp(f.minValue.r) < 0:
+			return nil, fmt.Sprintf(msgMinValue, f.minValue.text)
+		}
 	}
 	return appendString(nil, s), ""
 }
 
 // decimalOutput is a decimal field's value with decimal_places digits
-// after the point, as DRF's DecimalField writes it (a string); false when
-// its text is not a number, which is then written as its type writes it.
-func (f *field) decimalOutput(obj unsafe.Pointer) (string, bool) {
+// after the point (rounded by its rounding), as DRF's DecimalField writes
+// it, without trailing zeros for normalize_output (from DRF 3.15: not at
+// the 3.14 level); false when its text is not a number, which is then
+// written as its type writes it.
+func (f *field) decimalOutput(obj unsafe.Pointer, level compat.Level) (string, bool) {
 	var text string
 	jm, tm := f.sf.Marshalers(obj)
 	switch {
@@ -169,5 +227,12 @@ func (f *field) decimalOutput(obj unsafe.Pointer) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return d.quantize(f.decimalPlaces)
+	places := f.decimalPlaces
+	if places < 0 {
+		places = max(-d.exp, 0)
+	}
+	if text, ok = d.quantizeWith(places, f.rounding); ok && f.normalize && level != compat.DRF314 && strings.Contains(text, ".") {
+		text = strings.TrimRight(strings.TrimRight(text, "0"), ".")
+	}
+	return text, ok
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 )
 
@@ -53,6 +54,18 @@ func TestDecimalOptionsNeedADecimal(t *testing.T) {
 	}
 	if _, err := New[float](); err == nil || !strings.Contains(err.Error(), "Price: max_digits and decimal_places need a decimal field") {
 		t.Errorf("max_digits on a float: %v", err)
+	}
+	type rounded struct {
+		Price float64 `json:"price" drf:"rounding=ROUND_UP"`
+	}
+	if _, err := New[rounded](); err == nil || !strings.Contains(err.Error(), "Price: coerce_to_string, rounding and normalize_output need a decimal field") {
+		t.Errorf("rounding on a float: %v", err)
+	}
+	type uuidBound struct {
+		ID uuid.UUID `json:"id" drf:"max_value=3"`
+	}
+	if _, err := New[uuidBound](); err == nil || !strings.Contains(err.Error(), "ID: max_value and min_value need a number field") {
+		t.Errorf("max_value on a UUID: %v", err)
 	}
 	type places struct {
 		Price decimal.Decimal `json:"price" drf:"max_digits=2,decimal_places=3"`

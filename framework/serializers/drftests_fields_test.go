@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -61,6 +62,27 @@ type (
 	}
 	drfNullDecimal struct {
 		F *decimal.Decimal `json:"f" drf:"max_digits=3,decimal_places=1"`
+	}
+	drfNullNumberDecimal struct {
+		F *decimal.Decimal `json:"f" drf:"max_digits=3,decimal_places=1,coerce_to_string=false"`
+	}
+	drfMinMaxDecimal struct {
+		F decimal.Decimal `json:"f" drf:"max_digits=3,decimal_places=1,min_value=10.0,max_value=20.0"`
+	}
+	drfNullMinMaxDecimal struct {
+		F *decimal.Decimal `json:"f" drf:"max_digits=3,decimal_places=1,min_value=0,max_value=10"`
+	}
+	drfNoMaxDigitsDecimal struct {
+		F decimal.Decimal `json:"f" drf:"decimal_places=2,min_value=0,max_value=100"`
+	}
+	drfNoPlacesDecimal struct {
+		F decimal.Decimal `json:"f" drf:"max_digits=6"`
+	}
+	drfInputFormatDateTime struct {
+		F time.Time `json:"f" drf:"default_timezone=UTC,input_formats=%I:%M%p\\, %d %b %Y"`
+	}
+	drfKolkataDateTime struct {
+		F time.Time `json:"f" drf:"default_timezone=Asia/Kolkata"`
 	}
 	drfNotEmptyMultiple struct {
 		F []string `json:"f" drf:"allow_empty=false"`
@@ -205,6 +227,29 @@ var drfFieldsClasses = []drfFieldValues{
 			{`"2E+2"`, `["Ensure that there are no more than 2 digits before the decimal point."]`}}},
 	{class: "TestAllowNullDecimalField", field: field[drfNullDecimal](),
 		valid: [][2]string{{`null`, `null`}, {`""`, `null`}, {`" "`, `null`}}},
+	{class: "TestAllowNullNoStringCoercionDecimalField", field: field[drfNullNumberDecimal](),
+		valid: [][2]string{{`null`, `null`}, {`""`, `null`}, {`" "`, `null`}}},
+	{class: "TestMinMaxDecimalField", field: field[drfMinMaxDecimal](),
+		valid: [][2]string{{`"10.0"`, `"10.0"`}, {`"20.0"`, `"20.0"`}},
+		invalid: [][2]string{{`"9.9"`, `["Ensure this value is greater than or equal to 10.0."]`},
+			{`"20.1"`, `["Ensure this value is less than or equal to 20.0."]`}}},
+	{class: "TestAllowEmptyStrDecimalFieldWithValidators", field: field[drfNullMinMaxDecimal](),
+		valid: [][2]string{{`null`, `null`}, {`""`, `null`}, {`" "`, `null`}, {`"  "`, `null`}, {`5`, `"5.0"`}, {`"0"`, `"0.0"`},
+			{`"10"`, `"10.0"`}},
+		invalid: [][2]string{{`-1`, `["Ensure this value is greater than or equal to 0."]`},
+			{`11`, `["Ensure this value is less than or equal to 10."]`}}},
+	{class: "TestNoMaxDigitsDecimalField", field: field[drfNoMaxDigitsDecimal](),
+		valid: [][2]string{{`"10"`, `"10.00"`}}},
+	{class: "TestNoDecimalPlaces", field: field[drfNoPlacesDecimal](),
+		valid:   [][2]string{{`"0.12345"`, `"0.12345"`}},
+		invalid: [][2]string{{`"0.1234567"`, `["Ensure that there are no more than 6 digits in total."]`}}},
+	{class: "TestCustomInputFormatDateTimeField", field: field[drfInputFormatDateTime](),
+		valid: [][2]string{{`"1:35pm, 1 Jan 2001"`, `"2001-01-01T13:35:00Z"`}},
+		invalid: [][2]string{{`"2001-01-01T20:50"`,
+			`["Datetime has wrong format. Use one of these formats instead: hh:mm[AM|PM], DD [Jan-Dec] YYYY."]`}}},
+	{class: "TestTZWithDateTimeField", field: field[drfKolkataDateTime](),
+		valid: [][2]string{{`"2016-12-19T10:00:00"`, `"2016-12-19T10:00:00+05:30"`},
+			{`"2016-12-19T10:00:00+05:30"`, `"2016-12-19T10:00:00+05:30"`}}},
 	{class: "TestDateTimeField", field: field[edgeDateTime](),
 		valid: [][2]string{{`"2001-01-01 13:00"`, `"2001-01-01T13:00:00Z"`}, {`"2001-01-01T13:00"`, `"2001-01-01T13:00:00Z"`},
 			{`"2001-01-01T13:00Z"`, `"2001-01-01T13:00:00Z"`}},
@@ -294,28 +339,21 @@ var drfFieldsNotPortable = map[string]string{
 	"TestIPv6AddressField":                                                  "no counterpart: IPAddressField(protocol=...)",
 	"TestFilePathField":                                                     "no counterpart: FilePathField",
 	"TestCoercionBigIntegerField":                                           "no counterpart: BigIntegerField(coerce_to_string=True)",
-	"TestAllowNullNoStringCoercionDecimalField":                             "no counterpart: coerce_to_string=False",
-	"TestMinMaxDecimalField":                                                "no counterpart: DecimalField min_value and max_value",
-	"TestAllowEmptyStrDecimalFieldWithValidators":                           "no counterpart: validators= callables",
-	"TestNoMaxDigitsDecimalField":                                           "no counterpart: max_digits=None",
-	"TestNoStringCoercionDecimalField":                                      "no counterpart: coerce_to_string=False",
+	"TestNoStringCoercionDecimalField":                                      "outputs only, of Python values (test_outputs); decimal_drf_test.go pins the option's renderings",
 	"TestLocalizedDecimalField":                                             "no counterpart: localize=True",
 	"TestQuantizedValueForDecimal":                                          "Python's API: Decimal quantize",
-	"TestNormalizedOutputValueDecimalField":                                 "no counterpart: normalize_output=True",
-	"TestNoDecimalPlaces":                                                   "no counterpart: decimal_places=None",
-	"TestRoundingDecimalField":                                              "no counterpart: rounding=",
+	"TestNormalizedOutputValueDecimalField":                                 "Python's API: to_representation of a Decimal; decimal_drf_test.go pins normalize_output",
+	"TestRoundingDecimalField":                                              "Python's API: to_representation of a Decimal; decimal_drf_test.go pins rounding and its setup error",
 	"TestDateField":                                                         "datetime.date inputs and outputs; date strings are fields_drf_test.go's",
 	"TestCustomInputFormatDateField":                                        "no counterpart: input_formats",
 	"TestCustomOutputFormatDateField":                                       "no counterpart: format",
 	"TestNoOutputFormatDateField":                                           "no counterpart: format=None",
-	"TestCustomInputFormatDateTimeField":                                    "no counterpart: input_formats",
-	"TestCustomOutputFormatDateTimeField":                                   "no counterpart: format",
-	"TestNoOutputFormatDateTimeField":                                       "no counterpart: format=None",
-	"TestNaiveDateTimeField":                                                "no counterpart: default_timezone=None",
-	"TestTZWithDateTimeField":                                               "no counterpart: default_timezone",
-	"TestDefaultTZDateTimeField":                                            "no counterpart: default_timezone",
-	"TestCustomTimezoneForDateTimeField":                                    "no counterpart: default_timezone",
-	"TestNaiveDayLightSavingTimeTimeZoneDateTimeField":                      "no counterpart: default_timezone",
+	"TestCustomOutputFormatDateTimeField":                                   "outputs only, of Python values (test_outputs); datetime_drf_test.go pins format=",
+	"TestNoOutputFormatDateTimeField":                                       "Python's API: format=None returns the Python datetime",
+	"TestNaiveDateTimeField":                                                "no counterpart: USE_TZ=False (a time.Time is an instant)",
+	"TestDefaultTZDateTimeField":                                            "Python's API: default_timezone() and timezone.activate",
+	"TestCustomTimezoneForDateTimeField":                                    "Python's API: to_representation under timezone.override; datetime_drf_test.go pins default_timezone with format=",
+	"TestNaiveDayLightSavingTimeTimeZoneDateTimeField":                      "Python's API: a mock tzinfo and a patched datetime_ambiguous; datetime_drf_test.go pins DST gaps and overlaps",
 	"TestTimeField":                                                         "datetime.time inputs and outputs; time strings are fields_drf_test.go's",
 	"TestCustomInputFormatTimeField":                                        "no counterpart: input_formats",
 	"TestCustomOutputFormatTimeField":                                       "no counterpart: format",

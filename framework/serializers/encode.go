@@ -91,6 +91,9 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 	if f.nested != nil {
 		return f.nested.appendNested(b, f.sf, obj, c)
 	}
+	if f.group != nil {
+		return appendFields(b, f.group, obj, c)
+	}
 	if f.compute != nil {
 		v, err := f.compute(obj, c)
 		if err != nil {
@@ -123,13 +126,16 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 		case k == structs.Int:
 			return strconv.AppendInt(b, *(*int64)(p), 10), nil
 		}
+		if f.dt != nil {
+			return f.appendDateTime(b, *(*time.Time)(p)), nil
+		}
 		return appendTime(b, *(*time.Time)(p)), nil
 	}
 	if f.file != nil {
 		return f.appendFile(b, obj, c)
 	}
 	if f.sf.Kind == structs.Custom {
-		return f.appendCustom(b, obj)
+		return f.appendCustom(b, obj, c)
 	}
 	return appendScalar(b, f.sf.Get(obj))
 }
@@ -137,14 +143,14 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 // appendCustom writes a Custom value through its json.Marshaler (its
 // output compacted), else its encoding.TextMarshaler as a string, else
 // as its Valuer's value.
-func (f *field) appendCustom(b []byte, obj unsafe.Pointer) ([]byte, error) {
+func (f *field) appendCustom(b []byte, obj unsafe.Pointer, c *Context) ([]byte, error) {
 	if f.sf.IsNull(obj) {
 		return append(b, "null"...), nil
 	}
-	if f.decimalPlaces >= 0 {
-		if text, ok := f.decimalOutput(obj); ok {
-			if f.kind == kindChoice {
-				return appendDecimalChoice(b, text), nil
+	if f.decimalPlaces >= 0 || f.decimalNumber || f.normalize {
+		if text, ok := f.decimalOutput(obj, levelOf(c)); ok {
+			if f.kind == kindChoice || f.decimalNumber {
+				return appendDecimalFloat(b, text), nil
 			}
 			return appendString(b, text), nil
 		}

@@ -101,9 +101,10 @@ func (f *field) setChoices(cs []models.Choice) error {
 	return nil
 }
 
-// appendDecimalChoice writes a decimal choice's text as DRF writes the
-// Decimal its ChoiceField gives: its JSONEncoder's float().
-func appendDecimalChoice(b []byte, text string) []byte {
+// appendDecimalFloat writes a decimal's text as DRF's JSONEncoder writes
+// a Decimal (a choice's, or a DecimalField's of coerce_to_string=False):
+// its float().
+func appendDecimalFloat(b []byte, text string) []byte {
 	x, _ := strconv.ParseFloat(text, 64)
 	return structs.AppendPythonFloat(b, x)
 }

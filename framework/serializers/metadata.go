@@ -86,6 +86,9 @@ func (f *field) appendInfo(b []byte, child bool) []byte {
 	if f.nested != nil {
 		b = f.nested.appendNestedInfo(b)
 	}
+	if f.group != nil {
+		b = append(append(b, `,"children":`...), fieldInfo(f.group)...)
+	}
 	if f.container != nil && f.kind != kindMultiple {
 		b = f.container.child.appendInfo(append(b, `,"child":`...), true)
 	}
@@ -96,7 +99,7 @@ func (f *field) appendInfo(b []byte, child bool) []byte {
 				b = append(b, ',')
 			}
 			if b = append(b, `{"value":`...); f.sf != nil && f.sf.Kind == structs.Custom {
-				b = appendDecimalChoice(b, c.text)
+				b = appendDecimalFloat(b, c.text)
 			} else {
 				b = appendString(b, c.text)
 			}
@@ -126,8 +129,14 @@ func (f *field) labelText() string {
 
 // json is the bound as a JSON number, as DRF prints the value it was given.
 func (b *bound) json() []byte {
-	if b.i != nil {
+	switch {
+	case b.i != nil:
 		return []byte(b.i.String())
+	case b.r != nil && !strings.ContainsAny(b.text, ".eE"):
+		// A decimal's bound written as an integer, as DRF keeps an int.
+		return []byte(b.r.RatString())
+	case b.r != nil:
+		return appendDecimalFloat(nil, b.text)
 	}
 	return structs.AppendPythonFloat(nil, b.f)
 }

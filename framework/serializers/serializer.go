@@ -133,6 +133,11 @@ type field struct {
 	// DecimalField max_digits and decimal_places); -1 when unset.
 	maxDigits, decimalPlaces int
 	maxValue, minValue       *bound
+	// decimalNumber is a decimal's coerce_to_string=False, rounding its
+	// rounding (Python's name, "" for ROUND_HALF_EVEN) and normalize its
+	// normalize_output (DRF 3.15 and later).
+	decimalNumber, normalize bool
+	rounding                 string
 
 	compute func(obj unsafe.Pointer, c *Context) (any, error)
 	// link reports a hyperlinked identity field.
@@ -177,8 +182,12 @@ type field struct {
 	rel         *relation
 	// nested is a nested serializer's (relations_nested.go).
 	nested *nested
+	// group are the fields of a Group (star.go), given the whole item.
+	group []*field
 	// file is a FileField's or an ImageField's (files.go).
 	file *fileField
+	// dt is a datetime's format options (datetime_formats.go).
+	dt *dateTime
 }
 
 // bound is a max_value or min_value: its text for messages, its value.
@@ -186,6 +195,7 @@ type bound struct {
 	text string
 	i    *big.Int // integer fields
 	f    float64  // float fields
+	r    *big.Rat // decimal fields
 }
 
 // Option configures a serializer at setup.
@@ -193,6 +203,8 @@ type Option interface{ apply(*options) }
 
 type options struct {
 	fields     []string
+	exclude    []string
+	groups     []Group
 	computed   []computed
 	validators []any
 	choices    []fieldChoices
@@ -231,6 +243,15 @@ func Hyperlinked() Option { return optionFunc(func(o *options) { o.hyperlinked =
 // Meta.fields); names are JSON names of struct fields or of extra fields.
 func Fields(names ...string) Option {
 	return optionFunc(func(o *options) { o.fields = append(o.fields, names...) })
+}
+
+// Exclude leaves the named fields out, the others in their order (DRF's
+// Meta.exclude). Each name must be a field of T's (a struct field's JSON
+// name, or Hyperlinked's "url"), not a declared one (Computed,
+// HiddenField); Exclude cannot go with Fields. New refuses either in
+// DRF's words.
+func Exclude(names ...string) Option {
+	return optionFunc(func(o *options) { o.exclude = append(o.exclude, names...) })
 }
 
 // Computed adds a read-only field whose value fn computes (DRF's
@@ -335,13 +356,31 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 	if err := s.bindOptions(desc, all, &o); err != nil {
 		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
 	}
+	if order, err = s.group(all, order, &o); err != nil {
+		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
+	}
+	if order, err = s.exclude(desc, order, &o); err != nil {
+		return nil, err
+	}
 	if o.fields != nil {
 		// DRF's ModelSerializer.get_field_names: a declared field must
 		// be in Meta.fields.
-		for _, c := range o.computed {
-			if !c.implicit && !slices.Contains(o.fields, c.name) {
+		declared := slices.Collect(func(yield func(string) bool) {
+			for _, c := range o.computed {
+				if !c.implicit && !yield(c.name) {
+					return
+				}
+			}
+			for _, g := range o.groups {
+				if !yield(g.Name) {
+					return
+				}
+			}
+		})
+		for _, name := range declared {
+			if !slices.Contains(o.fields, name) {
 				return nil, fmt.Errorf("serializers: The field '%s' was declared on serializer Serializer[%s], "+
-					"but has not been included in the 'fields' option.", c.name, desc.Type)
+					"but has not been included in the 'fields' option.", name, desc.Type)
 			}
 		}
 		order = order[:0]
@@ -354,21 +393,13 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		}
 	}
 	// A HiddenField replaces the field of its struct field.
-	order = slices.DeleteFunc(order, func(f *field) bool {
-		return f.sf != nil && slices.ContainsFunc(s.hidden, func(h *hiddenField) bool { return h.sf == f.sf })
-	})
+	order = slices.DeleteFunc(order, s.isHidden)
 	s.fields = order
 	for _, f := range order {
-		if f.sf != nil && f.container == nil && f.compute == nil && f.nested == nil {
-			if err := f.sf.Supported(); err != nil {
-				return nil, fmt.Errorf("serializers: %w", err)
-			}
+		if err := f.bind(); err != nil {
+			return nil, err
 		}
-		f.key = append(appendString(nil, f.name), ':')
 		s.byName[f.name] = f
-		if f.container != nil {
-			f.container.formKey = regexp.MustCompile(`^` + regexp.QuoteMeta(f.name) + `\[([0-9]+)\]$`)
-		}
 	}
 	if err := s.bindModel(md); err != nil {
 		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
@@ -392,6 +423,52 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		s.validators = append(s.validators, fn)
 	}
 	return s, nil
+}
+
+// exclude leaves o.exclude out of order, as DRF's
+// ModelSerializer.get_field_names applies Meta.exclude.
+func (s *Serializer[T]) exclude(desc *structs.Struct, order []*field, o *options) ([]*field, error) {
+	if len(o.exclude) == 0 {
+		return order, nil
+	}
+	name := fmt.Sprintf("Serializer[%s]", desc.Type)
+	if len(o.fields) > 0 {
+		return nil, fmt.Errorf("serializers: Cannot set both 'fields' and 'exclude' options on serializer %s.", name)
+	}
+	declared := func(f *field) bool {
+		if f.sf != nil {
+			return s.isHidden(f)
+		}
+		return !slices.ContainsFunc(o.computed, func(c computed) bool { return c.name == f.name && c.implicit })
+	}
+	for _, x := range o.exclude {
+		i := slices.IndexFunc(order, func(f *field) bool { return f.name == x })
+		switch {
+		case i >= 0 && declared(order[i]):
+			return nil, fmt.Errorf("serializers: Cannot both declare the field '%s' and include it in the %s "+
+				"'exclude' option. Remove the field or leave it out of 'exclude'.", x, name)
+		case i < 0:
+			return nil, fmt.Errorf("serializers: The field '%s' was included on serializer %s in the "+
+				"'exclude' option, but does not match any model field.", x, name)
+		}
+		order = slices.Delete(order, i, i+1)
+	}
+	return order, nil
+}
+
+// bind checks that the field's type is supported, and sets its key and
+// its form keys.
+func (f *field) bind() error {
+	if f.sf != nil && f.container == nil && f.compute == nil && f.nested == nil {
+		if err := f.sf.Supported(); err != nil {
+			return fmt.Errorf("serializers: %w", err)
+		}
+	}
+	f.key = append(appendString(nil, f.name), ':')
+	if f.container != nil {
+		f.container.formKey = regexp.MustCompile(`^` + regexp.QuoteMeta(f.name) + `\[([0-9]+)\]$`)
+	}
+	return nil
 }
 
 // bindOptions applies the Choices, Regex and HiddenField options.
@@ -475,7 +552,7 @@ func structField(sf *structs.Field, md *modelInfo, links func(table string) stri
 		f.hyperlink(md, links)
 		return f, f.bindRelation(md)
 	}
-	for _, opt := range strings.Split(tag, ",") {
+	for _, opt := range splitTag(tag) {
 		opt = strings.TrimSpace(opt)
 		key, val, hasVal := strings.Cut(opt, "=")
 		target := f
@@ -494,6 +571,21 @@ func structField(sf *structs.Field, md *modelInfo, links func(table string) stri
 		return nil, err
 	}
 	return f, f.checkOptions()
+}
+
+// splitTag splits the drf tag's options on commas; a comma after a
+// backslash (`\\,` in a struct tag's source) belongs to an option's value,
+// such as a strftime pattern's.
+func splitTag(tag string) []string {
+	opts := strings.Split(tag, ",")
+	for i := 0; i < len(opts)-1; i++ {
+		if strings.HasSuffix(opts[i], `\`) {
+			opts[i] = strings.TrimSuffix(opts[i], `\`) + "," + opts[i+1]
+			opts = slices.Delete(opts, i+1, i+2)
+			i--
+		}
+	}
+	return opts
 }
 
 // tagOption applies one option of the drf tag.
@@ -558,7 +650,13 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 		if f.typeName == "" && f.readOnly {
 			f.typeName = "field"
 		}
-	case "format":
+	case "format", "input_formats", "default_timezone":
+		if key != "format" || sf.Kind == structs.Time {
+			if err := f.bindDateTime(key, val); err != nil {
+				return fmt.Errorf("bad drf tag option %q: %w", opt, err)
+			}
+			break
+		}
 		f.format = val
 		if !formats[val] || sf.Kind != structs.Custom {
 			err = fmt.Errorf("format needs uuid, decimal or json, on a Scanner/Valuer type")
@@ -572,6 +670,17 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 		f.textarea = true
 	case "allow_empty":
 		f.allowEmpty, err = strconv.ParseBool(val)
+	case "coerce_to_string":
+		var coerce bool
+		coerce, err = strconv.ParseBool(val)
+		f.decimalNumber = !coerce
+	case "rounding":
+		if !slices.Contains(roundings, val) {
+			return fmt.Errorf("Invalid rounding option %s. Valid values for rounding are: ['%s']", val, strings.Join(roundings, "', '"))
+		}
+		f.rounding = val
+	case "normalize_output":
+		f.normalize = true
 	default:
 		return fmt.Errorf("unknown drf tag option %q", key)
 	}
@@ -586,6 +695,12 @@ func (f *field) checkOptions() error {
 	sf := f.sf
 	if (f.maxDigits >= 0 || f.decimalPlaces >= 0) && f.format != "decimal" {
 		return fmt.Errorf("max_digits and decimal_places need a decimal field")
+	}
+	if (f.decimalNumber || f.normalize || f.rounding != "") && f.format != "decimal" {
+		return fmt.Errorf("coerce_to_string, rounding and normalize_output need a decimal field")
+	}
+	if (f.maxValue != nil && f.maxValue.r != nil || f.minValue != nil && f.minValue.r != nil) && f.format != "decimal" {
+		return fmt.Errorf("max_value and min_value need a number field")
 	}
 	if f.maxDigits >= 0 && f.decimalPlaces > f.maxDigits {
 		return fmt.Errorf("decimal_places cannot exceed max_digits")
@@ -614,6 +729,12 @@ func parseBound(sf *structs.Field, text string) (*bound, error) {
 			return nil, fmt.Errorf("bound %q is not a finite number", text)
 		}
 		b.f = f
+	case structs.Custom:
+		d, ok := parseDecimal(text)
+		if !ok {
+			return nil, fmt.Errorf("bound %q is not a finite number", text)
+		}
+		b.r = d.rat()
 	default:
 		return nil, fmt.Errorf("max_value and min_value need a number field")
 	}

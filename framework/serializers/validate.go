@@ -94,91 +94,8 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 			return err
 		}
 	}
-	for _, f := range s.fields {
-		if f.readOnly {
-			continue
-		}
-		raw, present := m[f.name]
-		if form {
-			raw, present = f.formValue(m, partial, level)
-		}
-		if !present {
-			switch {
-			case partial:
-			case f.required || f.required314 && level == compat.DRF314:
-				errs.Add(f.name, f.requiredMessage())
-			case f.required314:
-				// DRF 3.18's default of a nullable or blank field of a
-				// unique-together: None or "", on a create and a full
-				// update alike.
-				if f.allowNull && f.sf.Nullable {
-					f.sf.SetNull(base)
-				} else {
-					f.sf.Set(base, structs.Value{Kind: f.sf.Kind})
-				}
-			}
-			continue
-		}
-		before := len(errs)
-		switch {
-		case f.rel != nil:
-			if err := f.decodeRelated(base, raw, c, &errs); err != nil {
-				return err
-			}
-			if len(errs) > before || f.rel.many != nil {
-				break
-			}
-			// A one-to-one field is unique: DRF's UniqueValidator on
-			// the key the field looked up.
-			taken, err := s.taken(f, f.rel.fk.Column, f.rel.fk.Get(base), c)
-			if err != nil {
-				return err
-			}
-			if taken {
-				errs.Add(f.name, s.uniqueMessage(f))
-			}
-		case f.container != nil:
-			f.decodeContainer(base, raw, level, &errs)
-		case f.file != nil:
-			for _, msg := range f.decodeFile(base, raw) {
-				errs.Add(f.name, msg)
-			}
-		case f.sf.Kind == structs.Custom:
-			for _, msg := range f.decodeCustom(base, raw, form) {
-				errs.Add(f.name, msg)
-			}
-		default:
-			v, msgs := f.toInternal(raw, level)
-			for _, msg := range msgs {
-				errs.Add(f.name, msg)
-			}
-			if len(msgs) > 0 {
-				break
-			}
-			taken, err := s.taken(f, f.sf.Column, v, c)
-			if err != nil {
-				return err
-			}
-			if taken {
-				errs.Add(f.name, s.uniqueMessage(f))
-				break
-			}
-			f.sf.Set(base, v)
-		}
-		if len(errs) > before {
-			continue
-		}
-		if f.check != nil {
-			if err := f.check(base, c); err != nil {
-				var inv *InvalidError
-				if !errors.As(err, &inv) {
-					return err
-				}
-				for _, msg := range inv.Messages {
-					errs.Add(f.name, msg)
-				}
-			}
-		}
+	if err := s.validateFields(s.fields, m, base, partial, form, level, c, &errs); err != nil {
+		return err
 	}
 	if len(errs) > 0 {
 		return exceptions.ValidationError(errs)
@@ -216,16 +133,118 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 	return nil
 }
 
+// validateFields reads the fields of m into base, adding their errors to
+// errs: each field's own validation, then its ValidateField check.
+func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base unsafe.Pointer, partial, form bool, level compat.Level, c *Context, errs *exceptions.ValidationErrors) error {
+	for _, f := range fields {
+		if f.readOnly {
+			continue
+		}
+		raw, present := m[f.name]
+		if form {
+			raw, present = f.formValue(m, partial, level)
+		}
+		if !present {
+			switch {
+			case partial:
+			case f.required || f.required314 && level == compat.DRF314:
+				errs.Add(f.name, f.requiredMessage())
+			case f.required314:
+				// DRF 3.18's default of a nullable or blank field of a
+				// unique-together: None or "", on a create and a full
+				// update alike.
+				if f.allowNull && f.sf.Nullable {
+					f.sf.SetNull(base)
+				} else {
+					f.sf.Set(base, structs.Value{Kind: f.sf.Kind})
+				}
+			}
+			continue
+		}
+		before := len(*errs)
+		switch {
+		case f.group != nil:
+			if err := s.validateGroup(f, base, raw, partial, form, level, c, errs); err != nil {
+				return err
+			}
+		case f.rel != nil:
+			if err := f.decodeRelated(base, raw, c, errs); err != nil {
+				return err
+			}
+			if len(*errs) > before || f.rel.many != nil {
+				break
+			}
+			// A one-to-one field is unique: DRF's UniqueValidator on
+			// the key the field looked up.
+			taken, err := s.taken(f, f.rel.fk.Column, f.rel.fk.Get(base), c)
+			if err != nil {
+				return err
+			}
+			if taken {
+				errs.Add(f.name, s.uniqueMessage(f))
+			}
+		case f.container != nil:
+			f.decodeContainer(base, raw, level, errs)
+		case f.file != nil:
+			for _, msg := range f.decodeFile(base, raw) {
+				errs.Add(f.name, msg)
+			}
+		case f.sf.Kind == structs.Custom:
+			for _, msg := range f.decodeCustom(base, raw, form) {
+				errs.Add(f.name, msg)
+			}
+		default:
+			v, msgs := f.toInternal(raw, level)
+			for _, msg := range msgs {
+				errs.Add(f.name, msg)
+			}
+			if len(msgs) > 0 {
+				break
+			}
+			taken, err := s.taken(f, f.sf.Column, v, c)
+			if err != nil {
+				return err
+			}
+			if taken {
+				errs.Add(f.name, s.uniqueMessage(f))
+				break
+			}
+			f.sf.Set(base, v)
+		}
+		if len(*errs) > before {
+			continue
+		}
+		if f.check != nil {
+			if err := f.check(base, c); err != nil {
+				var inv *InvalidError
+				if !errors.As(err, &inv) {
+					return err
+				}
+				for _, msg := range inv.Messages {
+					errs.Add(f.name, msg)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // UniqueViolation is the 400 of a write the database refused because
 // column's value is taken (a UNIQUE constraint, when two requests race
 // past the unique check): the field's message, as the check gives it; nil
 // when no field of the serializer is that column.
 func (s *Serializer[T]) UniqueViolation(column string) error {
 	for _, f := range s.fields {
+		var errs exceptions.ValidationErrors
 		if f.sf != nil && f.sf.Column == column {
-			var errs exceptions.ValidationErrors
 			errs.Add(f.name, s.uniqueMessage(f))
 			return exceptions.ValidationError(errs)
+		}
+		for _, g := range f.group {
+			if g.sf.Column == column {
+				errs.AddItem(f.name, g.name, s.uniqueMessage(g))
+				return exceptions.ValidationError(errs)
+			}
 		}
 	}
 	return nil
@@ -285,6 +304,9 @@ func (f *field) formValue(m map[string]any, partial bool, level compat.Level) (a
 	if f.container != nil {
 		return f.formContainer(m, partial, level)
 	}
+	if f.group != nil {
+		return f.formGroup(m)
+	}
 	if f.rel != nil && f.rel.many != nil {
 		return f.formMany(m, partial)
 	}
@@ -322,6 +344,8 @@ func pythonType(data any) string {
 	switch x := data.(type) {
 	case []any:
 		return "list"
+	case map[string]any:
+		return "dict"
 	case string:
 		return "str"
 	case bool:
@@ -365,15 +389,8 @@ func (f *field) toInternal(raw any, level compat.Level) (structs.Value, []string
 	case structs.Bool:
 		return f.toBool(raw, level)
 	case structs.Time:
-		str, ok := raw.(string)
-		if !ok {
-			return v, []string{msgDatetime}
-		}
-		t, err := structs.ParseDateTime(str)
-		if err != nil {
-			return v, []string{msgDatetime}
-		}
-		if msg := checkDateTime(str, t); msg != "" {
+		t, msg := f.toDateTime(raw, level)
+		if msg != "" {
 			return v, []string{msg}
 		}
 		v.T = t
@@ -429,7 +446,7 @@ func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 		js = []byte(s)
 	} else if text, ok := uuidOfInt(raw); ok && f.format == "uuid" {
 		js = appendString(nil, text)
-	} else if raw != nil && (f.maxDigits >= 0 || f.decimalPlaces >= 0) {
+	} else if raw != nil && (f.maxDigits >= 0 || f.decimalPlaces >= 0 || f.maxValue != nil || f.minValue != nil) {
 		var msg string
 		if js, msg = f.checkDecimal(raw); msg != "" {
 			return []string{msg}
