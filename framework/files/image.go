@@ -77,3 +77,14 @@ func verifyPNGChunks(r io.Reader) error {
 		}
 	}
 }
+
+// ImageDimensions is Django's get_image_dimensions: the width and height
+// the image's header gives, read as VerifyImage reads it, without
+// decoding the pixels; content that is no image is an error.
+func ImageDimensions(content io.Reader) (width, height int, err error) {
+	cfg, _, err := image.DecodeConfig(bufio.NewReader(content))
+	if err != nil {
+		return 0, 0, errInvalidImage
+	}
+	return cfg.Width, cfg.Height, nil
+}

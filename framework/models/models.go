@@ -31,7 +31,8 @@
 // PositiveIntegerField, ...), and for a relation foreign_key=TABLE[.COLUMN]
 // (or one_to_one=TABLE[.COLUMN]), on_delete=cascade|protect|restrict|
 // set_null|set_default|do_nothing and related_name=NAME, and for a file
-// upload_to=PATTERN (files.go).
+// upload_to=PATTERN, and for an image width_field=NAME and
+// height_field=NAME (files.go).
 //
 // Nullability follows the Go type: a pointer or an sql.Null type is
 // null=True. A field without a kind of its own is derived from its Go
@@ -333,12 +334,18 @@ type Field struct {
 	// pattern and storage (files.go).
 	UploadTo string
 	Storage  files.Storage
+	// WidthField and HeightField are an ImageField's width_field and
+	// height_field: the names of the integer fields a save fills with
+	// the image's size (files.go).
+	WidthField, HeightField string
 
 	declared bool           // the Kind is the tag's field=KIND
 	offset   uintptr        // of the struct field in the model
 	literal  *structs.Value // Default parsed, for a field of a scalar kind
 	// uploadToFunc is Meta.UploadTo's function for the field.
 	uploadToFunc func(obj any, filename string) string
+	// width and height are the fields WidthField and HeightField name.
+	width, height *Field
 }
 
 // Relation is where a foreign key points and what deleting its target does.
@@ -882,6 +889,10 @@ func newField(sf *structs.Field) (*Field, error) {
 			kind = Kind(val)
 		case "upload_to":
 			f.UploadTo = val
+		case "width_field":
+			f.WidthField = val
+		case "height_field":
+			f.HeightField = val
 		case "foreign_key", "one_to_one":
 			table, column, _ := strings.Cut(val, ".")
 			if column == "" {
