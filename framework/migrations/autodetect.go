@@ -6,19 +6,24 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-drf/drf/framework/models"
 )
 
 // Changes are the operations that bring the state from to the models to,
 // as Django 3.2's autodetector gives them: it generates deleted models
-// (unique_together emptied, relations removed, DeleteModel), created models (each CreateModel without its relations, then an
-// AddField for each relation, AddIndex for each index and its
-// unique_together), then for the models kept removed indexes, removed,
-// added and altered fields, unique_together and added indexes; orders
+// (unique_together emptied, relations removed, DeleteModel), created
+// models (each CreateModel without its relations, then an AddField for
+// each relation, AddIndex for each index, AddConstraint for each
+// constraint and its unique_together), then for the models kept removed
+// constraints and indexes, removed, added and altered fields,
+// unique_together, added indexes and constraints; orders
 // them by their dependencies within the app (stable_topological_sort),
 // and optimizes them (MigrationOptimizer: a relation's AddField or
 // unique_together folds into its CreateModel unless an operation that may
 // refer to the model comes between). A renamed field is a removal and an
-// addition, as Django's non-interactive makemigrations has it.
+// addition, as Django's non-interactive makemigrations has it: a
+// migration declares a RenameField or a RenameModel.
 func Changes(from *State, to []*ModelState) ([]Operation, error) {
 	var ops []planned
 	var deleted []string
@@ -53,10 +58,20 @@ func Changes(from *State, to []*ModelState) ([]Operation, error) {
 	for _, m := range slices.Backward(created) {
 		ops = createOperations(ops, m, tables)
 	}
-	var removedIx, removed, added, altered, together, addedIx []planned
+	var removedC, removedIx, removed, added, altered, together, addedIx, addedC []planned
 	for _, m := range kept {
 		old := from.Model(m.Name)
 		model := lower(m.Name)
+		for _, c := range old.Constraints {
+			if !slices.ContainsFunc(m.Constraints, func(n models.Constraint) bool { return constraintsEqual(n, c) }) {
+				removedC = append(removedC, planned{op: RemoveConstraint{Model: model, Name: c.Name}})
+			}
+		}
+		for _, c := range m.Constraints {
+			if !slices.ContainsFunc(old.Constraints, func(o models.Constraint) bool { return constraintsEqual(o, c) }) {
+				addedC = append(addedC, planned{op: AddConstraint{Model: model, Constraint: cloneConstraint(c)}})
+			}
+		}
 		for _, ix := range old.Indexes {
 			if !slices.ContainsFunc(m.Indexes, func(n Index) bool { return indexEqual(n, ix) }) {
 				removedIx = append(removedIx, planned{op: RemoveIndex{Model: model, Name: ix.Name}})
@@ -98,7 +113,7 @@ func Changes(from *State, to []*ModelState) ([]Operation, error) {
 			together = append(together, planned{op: AlterUniqueTogether{Model: model, UniqueTogether: cloneSets(m.UniqueTogether)}, deps: deps})
 		}
 	}
-	ops = slices.Concat(ops, removedIx, removed, added, altered, together, addedIx)
+	ops = slices.Concat(ops, removedC, removedIx, removed, added, altered, together, addedIx, addedC)
 	return optimize(sortByDependencies(ops), tables), nil
 }
 
@@ -209,6 +224,9 @@ func createOperations(ops []planned, m *ModelState, tables map[string]string) []
 	}
 	for _, ix := range m.Indexes {
 		ops = append(ops, planned{op: AddIndex{Model: model, Index: Index{Name: ix.Name, Fields: slices.Clone(ix.Fields)}}, deps: relatedDeps})
+	}
+	for _, c := range m.Constraints {
+		ops = append(ops, planned{op: AddConstraint{Model: model, Constraint: cloneConstraint(c)}, deps: relatedDeps})
 	}
 	if len(m.UniqueTogether) > 0 {
 		ops = append(ops, planned{op: AlterUniqueTogether{Model: model, UniqueTogether: cloneSets(m.UniqueTogether)}, deps: relatedDeps})

@@ -15,7 +15,10 @@
 // NewApp records the directory of the file that calls it: makemigrations
 // writes each new migration there, as migration_0001_initial.go, a file
 // of the app's own package whose init function adds the migration to App
-// (App.Add). A program applies an app's migrations with store.Migrate or
+// (App.Add). A migration written by hand, in a file of the same kind,
+// declares what makemigrations does not write: renamed fields and models
+// (RenameField, RenameModel), statements (RunSQL) and data migrations in
+// Go (RunGo). A program applies an app's migrations with store.Migrate or
 // the migrate command:
 //
 //	migs, err := snippets.App.Store()

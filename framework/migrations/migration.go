@@ -1,6 +1,7 @@
 package migrations
 
 import (
+	"context"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
@@ -34,10 +37,23 @@ func (m Migration) String() string { return m.App + "." + m.Name }
 // as Django's sqlmigrate prints it (without BEGIN and COMMIT), and the
 // state after it.
 func (m Migration) SQL(dialect store.Dialect, before *State) ([]Line, *State, error) {
-	e := &editor{dialect: dialect, unrendered: true}
+	return m.sql(&editor{dialect: dialect, unrendered: true}, before)
+}
+
+// sql writes the migration's SQL with e from the state before it. Django's
+// sqlmigrate starts each migration with its state unrendered; its migrate
+// renders the state before each migration it applies, so that a table
+// SQLite remakes has the altered or added field last (e.unrendered false),
+// and the tables differ from what sqlmigrate prints in their columns'
+// order.
+func (m Migration) sql(e *editor, before *State) ([]Line, *State, error) {
 	s := before.Clone()
 	for _, op := range m.Operations {
-		e.comment(op.Describe())
+		if _, ok := op.(RunGo); ok {
+			e.comment(notSQL + op.Describe())
+		} else {
+			e.comment(op.Describe())
+		}
 		to := s.Clone()
 		if err := op.apply(to); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", m, err)
@@ -54,14 +70,15 @@ func (m Migration) SQL(dialect store.Dialect, before *State) ([]Line, *State, er
 
 // SQLMigrate renders lines as Django 3.2's sqlmigrate prints a migration:
 // BEGIN;, each operation's description between "--" lines, each
-// statement with its ";", COMMIT;.
+// statement with its ";" (nothing for a RunGo's function), COMMIT;.
 func SQLMigrate(lines []Line) string {
 	var b strings.Builder
 	b.WriteString("BEGIN;\n")
 	for _, l := range lines {
-		if l.Comment {
+		switch {
+		case l.Comment:
 			b.WriteString("--\n-- " + l.Text + "\n--\n")
-		} else {
+		case l.Run == nil:
 			b.WriteString(l.Text + ";\n")
 		}
 	}
@@ -162,28 +179,47 @@ func (a *App) StateBefore(name string) (*State, error) {
 }
 
 // Store returns the app's migrations for store.Migrate (and the migrate
-// command), each with its SQL for SQLite and for PostgreSQL; applied,
+// command), each with its SQL for SQLite and for PostgreSQL as Django's
+// migrate runs it (SQLite's remade tables have their columns in the
+// order migrate gives them, which sqlmigrate does not print); applied,
 // they are recorded in django_migrations under the app's label and
 // their names, as Django records them.
 func (a *App) Store() ([]store.Migration, error) {
 	var out []store.Migration
 	states := map[store.Dialect]*State{store.SQLite: {App: a.Label}, store.PostgreSQL: {App: a.Label}}
 	for _, m := range a.Migrations() {
-		parts := map[store.Dialect][]string{}
+		steps := map[store.Dialect][]Line{}
 		for d, s := range states {
-			lines, after, err := m.SQL(d, s)
+			lines, after, err := m.sql(&editor{dialect: d}, s)
 			if err != nil {
 				return nil, err
 			}
 			states[d] = after
-			for _, l := range lines {
-				parts[d] = append(parts[d], l.Parts...)
-			}
+			steps[d] = lines
 		}
 		out = append(out, store.Migration{App: a.Label, Name: m.Name,
-			Up: store.ByDialect(store.SQL(parts[store.SQLite]...), store.SQL(parts[store.PostgreSQL]...))})
+			Up: store.ByDialect(run(steps[store.SQLite]), run(steps[store.PostgreSQL]))})
 	}
 	return out, nil
+}
+
+// run is the Up function of a migration's lines: each statement
+// executed, each RunGo's function called, in order.
+func run(lines []Line) func(ctx context.Context, tx *sqlx.Tx) error {
+	return func(ctx context.Context, tx *sqlx.Tx) error {
+		for _, l := range lines {
+			if l.Run != nil {
+				if err := l.Run(ctx, tx); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := store.SQL(l.Parts...)(ctx, tx); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // Current is the state of the app's models as declared now: what

@@ -1,11 +1,14 @@
 package migrations
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
@@ -23,6 +26,9 @@ type Line struct {
 	// Parts are the statements Text holds, executed one by one
 	// (PostgreSQL's "...; SET CONSTRAINTS ... IMMEDIATE" are two).
 	Parts []string
+	// Run is a RunGo's function, run in its place inside the migration's
+	// transaction; sqlmigrate prints nothing for it.
+	Run func(ctx context.Context, tx *sqlx.Tx) error
 }
 
 // deferred is a statement Django's schema editor runs at the end (its
@@ -46,7 +52,8 @@ type editor struct {
 	// renders the state after it before the state before it, so that the
 	// field it adds or alters is older than the others and a remade
 	// table has it first, after the automatic id (Django orders a model's
-	// fields by their creation). sqlmigrate starts each migration so.
+	// fields by their creation). sqlmigrate starts each migration so;
+	// migrate never does, and a remade table has the field last.
 	unrendered bool
 }
 
@@ -329,6 +336,15 @@ func (e *editor) createModel(m *ModelState) {
 		}
 		defs = append(defs, quoteName(f.Column)+" "+def)
 	}
+	// Meta.constraints follow the columns; a partial unique index is
+	// deferred.
+	for _, c := range m.Constraints {
+		if len(c.Condition) > 0 {
+			e.deferred = append(e.deferred, e.partialUnique(m, c))
+		} else {
+			defs = append(defs, e.constraintSQL(m, c))
+		}
+	}
 	e.exec("CREATE TABLE " + quoteName(m.Table) + " (" + strings.Join(defs, ", ") + ")")
 	e.deferred = append(e.deferred, e.modelIndexes(m)...)
 	// Django's create_model then creates the automatic through tables.
@@ -519,9 +535,10 @@ func (e *editor) dropIndex(name string) {
 }
 
 // fieldAltered is Django's _field_should_be_altered: whether anything
-// but blank and on_delete changed.
+// but the name (the column aside), blank and on_delete changed.
 func fieldAltered(old, new Field) bool {
 	old.Blank, new.Blank = false, false
+	old.Name = new.Name
 	if old.Related != nil && new.Related != nil {
 		o, n := *old.Related, *new.Related
 		o.OnDelete, n.OnDelete = "", ""
@@ -539,7 +556,11 @@ func (e *editor) alterField(m *ModelState, old, new *Field) {
 		return
 	}
 	if !e.pg() {
-		e.remake(m, nil, "", &[2]*Field{old, new})
+		if e.renamesOnly(old, new) {
+			e.renameColumn(m.Table, old, new)
+		} else {
+			e.remake(m, nil, "", &[2]*Field{old, new})
+		}
 		return
 	}
 	table := quoteName(m.Table)
@@ -567,6 +588,9 @@ func (e *editor) alterField(m *ModelState, old, new *Field) {
 	oldCheck, newCheck := e.check(old), e.check(new)
 	if oldCheck != newCheck && oldCheck != "" {
 		e.exec("ALTER TABLE " + table + " DROP CONSTRAINT " + quoteName(pgName(m.Table, old.Column, "check")))
+	}
+	if old.Column != new.Column {
+		e.renameColumn(m.Table, old, new)
 	}
 	col := quoteName(new.Column)
 	var actions, nullActions []string
@@ -686,7 +710,7 @@ func (e *editor) remake(m *ModelState, create *Field, deleteName string, alter *
 		indexes = slices.DeleteFunc(indexes, func(ix Index) bool { return slices.Contains(ix.Fields, deleteName) })
 	}
 	newTable := "new__" + m.Table
-	e.createModel(&ModelState{Name: m.Name, Table: newTable, Fields: body, UniqueTogether: uniqueTogether, Indexes: indexes})
+	e.createModel(&ModelState{Name: m.Name, Table: newTable, Fields: body, UniqueTogether: uniqueTogether, Indexes: indexes, Constraints: m.Constraints})
 	cols := make([]string, len(mapping))
 	exprs := make([]string, len(mapping))
 	for i, c := range mapping {
@@ -761,11 +785,25 @@ func containsSet(sets [][]string, set []string) bool {
 }
 
 func fieldsEqual(a, b Field) bool {
-	if (a.Related == nil) != (b.Related == nil) || a.Related != nil && *a.Related != *b.Related {
+	if (a.Related == nil) != (b.Related == nil) || a.Related != nil && !sameRelation(*a.Related, *b.Related) {
 		return false
 	}
 	return a.Name == b.Name && a.Column == b.Column && a.Kind == b.Kind && a.Through == b.Through && a.PrimaryKey == b.PrimaryKey &&
 		a.Null == b.Null && a.Blank == b.Blank && a.Unique == b.Unique && a.DBIndex == b.DBIndex &&
 		a.MaxLength == b.MaxLength && a.MaxDigits == b.MaxDigits && a.DecimalPlaces == b.DecimalPlaces &&
-		a.HasDefault == b.HasDefault && a.Default == b.Default && slices.Equal(a.Choices, b.Choices)
+		a.HasDefault == b.HasDefault && a.Default == b.Default && slices.Equal(a.Choices, b.Choices) &&
+		a.UploadTo == b.UploadTo && a.WidthField == b.WidthField && a.HeightField == b.HeightField
+}
+
+// sameRelation reports relations equal, a Kind of "" being an AutoField:
+// a migration written before the target's app was known (Django's
+// auth_user) and one written after point to the same integer key.
+func sameRelation(a, b Relation) bool {
+	if a.Kind == "" {
+		a.Kind = models.AutoField
+	}
+	if b.Kind == "" {
+		b.Kind = models.AutoField
+	}
+	return a == b
 }

@@ -102,10 +102,13 @@ func through(name, table, from, fromTable, to, toTable string) migrations.Create
 }
 
 // TestAuthTablesAsContribCreatesThem: Django's contenttypes and auth
-// models, as operations, give the hand-written migrations of
-// contrib/auth (the tables whose columns Django's later migrations did not
-// reorder on SQLite), on both dialects: unique_together, foreign keys
-// with PostgreSQL's shortened constraint names, indexes and _like indexes.
+// models in their final state, as operations, give the tables Django's
+// migrations leave (the SQL contrib/auth's migrations were written out
+// as; on SQLite, the tables whose columns Django's later migrations did
+// not reorder), on both dialects, without Django: unique_together,
+// foreign keys with PostgreSQL's shortened constraint names, indexes and
+// _like indexes. contrib/auth's TestMigrationsAsDjango holds the
+// migrations themselves to Django's.
 func TestAuthTablesAsContribCreatesThem(t *testing.T) {
 	user := migrations.CreateModel{Name: "User", Table: "auth_user", Fields: []migrations.Field{
 		autoID(), char("password", 128),

@@ -34,6 +34,14 @@ type Field struct {
 	// Related is the relation of a ForeignKey, OneToOneField or
 	// ManyToManyField, else nil.
 	Related *Relation
+	// UploadTo is a FileField's or an ImageField's upload_to pattern, as
+	// Django's deconstruct writes it (no schema change, but an
+	// AlterField when it changes); Meta.UploadTo's functions are Go code
+	// a migration does not record.
+	UploadTo string
+	// WidthField and HeightField are an ImageField's width_field and
+	// height_field, recorded as UploadTo is.
+	WidthField, HeightField string
 	// Through is a ManyToManyField's declared through table (Django's
 	// through=), created by its own model's migrations; "" for Django's
 	// automatic one, which the field creates and drops.
@@ -75,6 +83,8 @@ type ModelState struct {
 	UniqueTogether [][]string
 	// Indexes are Meta.indexes.
 	Indexes []Index
+	// Constraints are Meta.constraints.
+	Constraints []models.Constraint
 }
 
 // State is the models of an app, as its migrations leave them.
@@ -121,6 +131,10 @@ func (m *ModelState) clone() *ModelState {
 	c.Indexes = slices.Clone(m.Indexes)
 	for i := range c.Indexes {
 		c.Indexes[i].Fields = slices.Clone(c.Indexes[i].Fields)
+	}
+	c.Constraints = slices.Clone(m.Constraints)
+	for i := range c.Constraints {
+		c.Constraints[i] = cloneConstraint(c.Constraints[i])
 	}
 	return &c
 }
@@ -214,7 +228,8 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 	for _, f := range d.Fields {
 		mf := Field{Name: f.Name, Column: f.Column, Kind: f.Kind, PrimaryKey: f.PrimaryKey, Null: f.Null,
 			Blank: f.Blank, Unique: f.Unique && !f.PrimaryKey, DBIndex: f.DBIndex, MaxLength: f.MaxLength,
-			MaxDigits: f.MaxDigits, DecimalPlaces: f.DecimalPlaces, Choices: slices.Clone(f.Choices)}
+			MaxDigits: f.MaxDigits, DecimalPlaces: f.DecimalPlaces, Choices: slices.Clone(f.Choices),
+			UploadTo: f.UploadTo, WidthField: f.WidthField, HeightField: f.HeightField}
 		switch f.Kind {
 		case models.OneToOneField:
 			mf.Unique = true
@@ -243,6 +258,9 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 			name = AutoIndexName(m.Table, m.columns(ix.Fields))
 		}
 		m.Indexes = append(m.Indexes, Index{Name: name, Fields: slices.Clone(ix.Fields)})
+	}
+	for _, c := range d.Meta.Constraints {
+		m.Constraints = append(m.Constraints, cloneConstraint(c))
 	}
 	return m
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -79,6 +81,10 @@ func operationsSource(ops []Operation) string {
 			fmt.Fprintf(&b, "migrations.RemoveIndex{Model: %q, Name: %q},\n", o.Model, o.Name)
 		case AlterUniqueTogether:
 			fmt.Fprintf(&b, "migrations.AlterUniqueTogether{Model: %q, UniqueTogether: %s},\n", o.Model, setsSource(o.UniqueTogether))
+		case AddConstraint:
+			fmt.Fprintf(&b, "migrations.AddConstraint{Model: %q, Constraint: %s},\n", o.Model, constraintSource(o.Constraint))
+		case RemoveConstraint:
+			fmt.Fprintf(&b, "migrations.RemoveConstraint{Model: %q, Name: %q},\n", o.Model, o.Name)
 		}
 	}
 	return b.String()
@@ -127,8 +133,10 @@ func fieldSource(f Field) string {
 		}
 		parts = append(parts, rel+"}")
 	}
-	if f.Through != "" {
-		parts = append(parts, "Through: "+strconv.Quote(f.Through))
+	for _, opt := range []struct{ name, v string }{{"UploadTo", f.UploadTo}, {"WidthField", f.WidthField}, {"HeightField", f.HeightField}, {"Through", f.Through}} {
+		if opt.v != "" {
+			parts = append(parts, opt.name+": "+strconv.Quote(opt.v))
+		}
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
@@ -159,4 +167,26 @@ func setsSource(sets [][]string) string {
 		q[i] = strings.TrimPrefix(stringsSource(s), "[]string")
 	}
 	return "[][]string{" + strings.Join(q, ", ") + "}"
+}
+
+// constraintSource is a models.Constraint's composite literal.
+func constraintSource(c models.Constraint) string {
+	parts := []string{"Name: " + strconv.Quote(c.Name)}
+	if c.Fields != nil {
+		parts = append(parts, "Fields: "+stringsSource(c.Fields))
+	}
+	for _, q := range []struct {
+		name string
+		q    models.Q
+	}{{"Condition", c.Condition}, {"Check", c.Check}} {
+		if len(q.q) == 0 {
+			continue
+		}
+		var kv []string
+		for _, key := range slices.Sorted(maps.Keys(q.q)) {
+			kv = append(kv, strconv.Quote(key)+": "+strconv.Quote(q.q[key]))
+		}
+		parts = append(parts, q.name+": models.Q{"+strings.Join(kv, ", ")+"}")
+	}
+	return "models.Constraint{" + strings.Join(parts, ", ") + "}"
 }

@@ -133,6 +133,9 @@ type Meta struct {
 	UniqueTogether [][]string
 	// Indexes are indexes of several fields.
 	Indexes []Index
+	// Constraints are Django's Meta.constraints: UniqueConstraint and
+	// CheckConstraint, which migrations create.
+	Constraints []Constraint
 	// Unmanaged leaves the table to someone else (Django's managed=False):
 	// migrations neither create nor change it.
 	Unmanaged bool
@@ -685,6 +688,9 @@ func (d *Description) resolve() error {
 				return fmt.Errorf("Meta.UniqueTogether names %q, which is no field", name)
 			}
 		}
+	}
+	if err := d.checkConstraints(); err != nil {
+		return err
 	}
 	for _, ix := range d.Meta.Indexes {
 		for _, name := range ix.Fields {

@@ -107,51 +107,75 @@ func isText(k models.Kind) bool {
 
 // bindModel keeps the model's description, for its defaults, and reads
 // its unique-together sets, whose fields are required (DRF 3.18: unless
-// they may be null or blank).
+// they may be null or blank), and the sets of its UniqueConstraints of
+// several fields without a condition, which DRF 3.15 and later check as
+// unique together and DRF 3.14 leaves to the database.
 func (s *Serializer[T]) bindModel(m *modelInfo) error {
 	if m == nil {
 		return nil
 	}
 	s.verbose, s.model = m.desc.Meta.VerboseName, m.desc
 	for _, set := range m.desc.Meta.UniqueTogether {
-		var fields []*field
-		for _, name := range set {
-			mf := m.desc.Field(name)
-			var sf *field
-			for _, f := range s.fields {
-				if f.sf != nil && f.sf.Column == mf.Column {
-					sf = f
-				}
-			}
-			if sf == nil {
-				if hidden := s.hiddenOf(mf); hidden != nil {
-					// A HiddenField is one of DRF's writable fields, named
-					// as the model's field: the set is checked with the
-					// value it sets.
-					sf = &field{name: mf.Name, sf: hidden}
-				}
-			} else if !sf.readOnly && !mf.HasDefault {
-				// DRF's get_uniqueness_extra_kwargs: required, but for
-				// DRF 3.18 a nullable field defaults to None and a blank
-				// text field to "".
-				if mf.Null || mf.Blank && isText(mf.Kind) {
-					sf.required314 = true
-				} else {
-					sf.required = true
-				}
-			}
-			if sf == nil {
-				// DRF checks a set only when the serializer holds all its fields.
-				fields = nil
-				break
-			}
-			fields = append(fields, sf)
+		if fields := s.bindSet(m.desc, set, true); fields != nil {
+			s.together = append(s.together, uniqueSet{fields: fields})
 		}
-		if fields != nil {
-			s.together = append(s.together, fields)
+	}
+	for _, c := range m.desc.Meta.Constraints {
+		if len(c.Fields) < 2 || len(c.Condition) > 0 {
+			continue
+		}
+		if fields := s.bindSet(m.desc, c.Fields, false); fields != nil {
+			s.together = append(s.together, uniqueSet{fields: fields, drf315: true})
 		}
 	}
 	return nil
+}
+
+// uniqueSet is one UniqueTogetherValidator of a ModelSerializer: the
+// serializer's fields of a set unique together, and whether only DRF
+// 3.15 and later check it (a UniqueConstraint's).
+type uniqueSet struct {
+	fields []*field
+	drf315 bool
+}
+
+// bindSet is the serializer's fields of the model's fields named in set,
+// nil when the serializer lacks one (DRF checks a set only when the
+// serializer holds all its fields); each writable one without a default
+// becomes required, as DRF's get_uniqueness_extra_kwargs makes it: a
+// nullable or blank text field at DRF 3.14 alone (DRF 3.18 defaults it
+// to None or ""), when drf314 (DRF 3.14 sees the set: unique_together).
+func (s *Serializer[T]) bindSet(d *models.Description, set []string, drf314 bool) []*field {
+	var fields []*field
+	for _, name := range set {
+		mf := d.Field(name)
+		var sf *field
+		for _, f := range s.fields {
+			if f.sf != nil && f.sf.Column == mf.Column {
+				sf = f
+			}
+		}
+		if sf == nil {
+			if hidden := s.hiddenOf(mf); hidden != nil {
+				// A HiddenField is one of DRF's writable fields, named
+				// as the model's field: the set is checked with the
+				// value it sets.
+				sf = &field{name: mf.Name, sf: hidden}
+			}
+		} else if !sf.readOnly && !mf.HasDefault {
+			switch {
+			case !(mf.Null || mf.Blank && isText(mf.Kind)):
+				sf.required = true
+			case drf314:
+				sf.required314 = true
+			}
+		}
+		if sf == nil {
+			return nil
+		}
+		fields = append(fields, sf)
+	}
+	return fields
 }
 
 // hiddenOf is the struct field of the HiddenField that fills mf's
@@ -176,14 +200,18 @@ func uniqueTogetherMessage(fields []*field) string {
 
 // checkTogether runs the UniqueTogetherValidators on the new values in
 // base: a set whose values are all non-null and held by another item is
-// a non-field error. DRF 3.18 does not look when an update (not create)
+// a non-field error (a UniqueConstraint's from DRF 3.15 on). DRF 3.18 does not look when an update (not create)
 // leaves the set's values as they were in stored.
 func (s *Serializer[T]) checkTogether(base, stored unsafe.Pointer, create bool, level compat.Level, c *Context) ([]string, error) {
 	if c == nil || c.ExistsTogether == nil {
 		return nil, nil
 	}
 	var msgs []string
-	for _, set := range s.together {
+	for _, u := range s.together {
+		if u.drf315 && level == compat.DRF314 {
+			continue
+		}
+		set := u.fields
 		cols := make([]string, len(set))
 		vals := make([]string, len(set))
 		null, changed := false, create || level == compat.DRF314

@@ -105,8 +105,9 @@ type Serializer[T any] struct {
 	// model is T's model declaration, nil for a type that is no model:
 	// its defaults fill a new item in.
 	model *models.Description
-	// together are the sets of fields of the model's Meta.UniqueTogether.
-	together [][]*field
+	// together are the sets of fields of the model's Meta.UniqueTogether
+	// and of its UniqueConstraints of several fields.
+	together []uniqueSet
 	// verbose is the model's verbose name, for the unique message.
 	verbose string
 	info    json.RawMessage

@@ -1,0 +1,76 @@
+package migrations
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// notSQL is the line Django 3.2's sqlmigrate prints before the
+// description of an operation that is no SQL.
+const notSQL = "MIGRATION NOW PERFORMS OPERATION THAT CANNOT BE WRITTEN AS SQL:\n-- "
+
+// RunSQL is Django's RunSQL of a list of statements: each executed as
+// written, inside the migration's transaction, and printed so by
+// sqlmigrate. It leaves the models' state alone. makemigrations never
+// writes it: a migration written by hand declares it. Applied
+// migrations are not reversed here, so it has no reverse_sql.
+type RunSQL struct {
+	// SQL are the statements, one each.
+	SQL []string
+	// PostgreSQL, when not nil, are the statements on PostgreSQL instead
+	// of SQL (what a Django migration does by testing
+	// schema_editor.connection.vendor).
+	PostgreSQL []string
+}
+
+// Describe returns "Raw SQL operation".
+func (RunSQL) Describe() string { return "Raw SQL operation" }
+
+func (RunSQL) fragment() string { return "" }
+
+func (RunSQL) apply(*State) error { return nil }
+
+func (RunSQL) renders() bool { return false }
+
+func (o RunSQL) database(e *editor, _, _ *State) error {
+	statements := o.SQL
+	if e.pg() && o.PostgreSQL != nil {
+		statements = o.PostgreSQL
+	}
+	for _, s := range statements {
+		// Django's execute adds the ";" a statement lacks.
+		e.exec(strings.TrimSuffix(strings.TrimSpace(s), ";"))
+	}
+	return nil
+}
+
+// RunGo is Django's RunPython: a Go function, a data migration, called
+// with the migration's transaction when the migration is applied
+// (store.Migrate); its error rolls the migration back, unrecorded.
+// sqlmigrate prints that it cannot be written as SQL. It leaves the
+// models' state alone; a migration written by hand declares it.
+type RunGo struct {
+	// Func is the function.
+	Func func(ctx context.Context, tx *sqlx.Tx) error
+}
+
+// Describe returns "Raw Python operation", as Django's sqlmigrate names
+// it.
+func (RunGo) Describe() string { return "Raw Python operation" }
+
+func (RunGo) fragment() string { return "" }
+
+func (RunGo) apply(*State) error { return nil }
+
+func (RunGo) renders() bool { return false }
+
+func (o RunGo) database(e *editor, _, _ *State) error {
+	if o.Func == nil {
+		return errors.New("migrations: RunGo has no Func")
+	}
+	e.lines = append(e.lines, Line{Run: o.Func})
+	return nil
+}

@@ -1,0 +1,19 @@
+from django.conf import settings
+from django.db import models
+
+
+class Snippet(models.Model):
+    title = models.CharField(max_length=50)
+    slug = models.SlugField()
+    status = models.CharField(max_length=10, default='draft')
+    count = models.IntegerField(default=0)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    hidden = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=['title', 'owner'], name='unique_title_owner'),
+            models.CheckConstraint(check=models.Q(count__gte=0, count__lte=100), name='count_range'),
+            models.UniqueConstraint(fields=['slug'], condition=models.Q(status='published', hidden=False), name='unique_published_slug'),
+            models.UniqueConstraint(fields=['title', 'status'], name='unique_title_status'),
+        ]
