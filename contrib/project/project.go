@@ -24,6 +24,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/contenttypes"
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
@@ -45,8 +46,8 @@ type Project struct {
 	Settings framework.Settings
 	// Apps are the project's own apps (INSTALLED_APPS after contrib's):
 	// migrate applies their migrations after auth's and sessions', and
-	// makemigrations and sqlmigrate know them (sqlmigrate knows sessions
-	// too).
+	// makemigrations and sqlmigrate know them (sqlmigrate knows
+	// contenttypes, auth and sessions too).
 	Apps []*migrations.App
 	// URLs registers the project's routes on api (urls.py), with the
 	// database its sources read. It is required.
@@ -118,7 +119,7 @@ func (p *Project) Main(args []string) int {
 		return p.Handler(db, env.Var("SECRET_KEY"))
 	}
 	cmds := []management.Command{management.Migrate(migs...), management.MakeMigrations(p.Apps...),
-		management.SQLMigrate(append([]*migrations.App{sessions.App}, p.Apps...)...), auth.CreateSuperuserCommand(nil),
+		management.SQLMigrate(append([]*migrations.App{contenttypes.App, auth.App, sessions.App}, p.Apps...)...), auth.CreateSuperuserCommand(nil),
 		management.Runserver(serve, nil)}
 	return management.Main(args, append(cmds, p.Commands...)...)
 }

@@ -121,26 +121,35 @@ func TestRefusedSetups(t *testing.T) {
 	}
 }
 
-// sqlmigrate prints the migrations of Django's sessions app, which the
-// project installs, as Django's sqlmigrate does.
-func TestSQLMigrateSessions(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout := os.Stdout
-	os.Stdout = w
-	status := whoami.Main([]string{"sqlmigrate", "sessions", "0001", "--database", "sqlite:///" + filepath.Join(t.TempDir(), "db.sqlite3")})
-	os.Stdout = stdout
-	w.Close()
-	out, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "BEGIN;\n--\n-- Create model Session\n--\n" +
-		`CREATE TABLE "django_session" ("session_key" varchar(40) NOT NULL PRIMARY KEY, "session_data" text NOT NULL, "expire_date" datetime NOT NULL);` + "\n" +
-		`CREATE INDEX "django_session_expire_date_a5c62663" ON "django_session" ("expire_date");` + "\nCOMMIT;\n"
-	if status != 0 || string(out) != want {
-		t.Errorf("sqlmigrate sessions 0001: status %d\n%s", status, out)
+// sqlmigrate prints the migrations of Django's sessions and auth apps,
+// which the project installs, as Django 3.2's sqlmigrate does (auth 0012
+// remakes auth_user with first_name first after the id).
+func TestSQLMigrateDjangoApps(t *testing.T) {
+	for _, c := range []struct{ app, name, want string }{
+		{"sessions", "0001", "BEGIN;\n--\n-- Create model Session\n--\n" +
+			`CREATE TABLE "django_session" ("session_key" varchar(40) NOT NULL PRIMARY KEY, "session_data" text NOT NULL, "expire_date" datetime NOT NULL);` + "\n" +
+			`CREATE INDEX "django_session_expire_date_a5c62663" ON "django_session" ("expire_date");` + "\nCOMMIT;\n"},
+		{"auth", "0012", "BEGIN;\n--\n-- Alter field first_name on user\n--\n" +
+			`CREATE TABLE "new__auth_user" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "first_name" varchar(150) NOT NULL, "password" varchar(128) NOT NULL, "last_login" datetime NULL, "is_superuser" bool NOT NULL, "username" varchar(150) NOT NULL UNIQUE, "last_name" varchar(150) NOT NULL, "email" varchar(254) NOT NULL, "is_staff" bool NOT NULL, "is_active" bool NOT NULL, "date_joined" datetime NOT NULL);` + "\n" +
+			`INSERT INTO "new__auth_user" ("id", "password", "last_login", "is_superuser", "username", "last_name", "email", "is_staff", "is_active", "date_joined", "first_name") SELECT "id", "password", "last_login", "is_superuser", "username", "last_name", "email", "is_staff", "is_active", "date_joined", "first_name" FROM "auth_user";` + "\n" +
+			`DROP TABLE "auth_user";` + "\n" +
+			`ALTER TABLE "new__auth_user" RENAME TO "auth_user";` + "\nCOMMIT;\n"},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout := os.Stdout
+		os.Stdout = w
+		status := whoami.Main([]string{"sqlmigrate", c.app, c.name, "--database", "sqlite:///" + filepath.Join(t.TempDir(), "db.sqlite3")})
+		os.Stdout = stdout
+		w.Close()
+		out, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if status != 0 || string(out) != c.want {
+			t.Errorf("sqlmigrate %s %s: status %d\n%s", c.app, c.name, status, out)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,14 +53,22 @@ else:
 // (makemigrations finds no changes).
 func SameAsDjango(t *testing.T, app *migrations.App, installedApps ...string) {
 	t.Helper()
-	sameAs(t, app, installedApps, "3.2", "5.2")
+	sameAs(t, app, nil, installedApps, "3.2", "5.2")
 }
 
 // SameAsDjango32 is SameAsDjango under Django 3.2 only, for an app whose
 // Django package at the 5.2 level is a later version than the Go app.
 func SameAsDjango32(t *testing.T, app *migrations.App, installedApps ...string) {
 	t.Helper()
-	sameAs(t, app, installedApps, "3.2")
+	sameAs(t, app, nil, installedApps, "3.2")
+}
+
+// SameAsDjango32After is SameAsDjango32 for an app with foreign keys to
+// another app's tables, which SQLite needs to exist when it remakes a
+// table: before are that app's migrations, applied first.
+func SameAsDjango32After(t *testing.T, before []store.Migration, app *migrations.App, installedApps ...string) {
+	t.Helper()
+	sameAs(t, app, before, installedApps, "3.2")
 }
 
 // djangos are the Django levels: Debian's Django 3.2 (with DRF 3.14 and
@@ -72,8 +81,9 @@ var djangos = map[string]struct {
 	"5.2": {true, "scripts/install-references"},
 }
 
-// sameAs compares app's migrations with Django's at each of versions.
-func sameAs(t *testing.T, app *migrations.App, installedApps []string, versions ...string) {
+// sameAs compares app's migrations with Django's at each of versions,
+// before's applied first on SQLite.
+func sameAs(t *testing.T, app *migrations.App, before []store.Migration, installedApps []string, versions ...string) {
 	t.Helper()
 	noChanges(t, app)
 	root := moduleRoot(t)
@@ -106,7 +116,7 @@ func sameAs(t *testing.T, app *migrations.App, installedApps []string, versions 
 						t.Fatal(err)
 					}
 					p.env = append(p.env, "PYTHONPATH="+p.dir+string(os.PathListSeparator)+dj.pythonPath)
-					compare(t, p, app, dialect)
+					compare(t, p, app, before, dialect)
 				})
 			}
 		})
@@ -115,7 +125,7 @@ func sameAs(t *testing.T, app *migrations.App, installedApps []string, versions 
 
 // compare holds each of the Django app's migrations equal to app's on
 // dialect.
-func compare(t *testing.T, p *project, app *migrations.App, dialect store.Dialect) {
+func compare(t *testing.T, p *project, app *migrations.App, before []store.Migration, dialect store.Dialect) {
 	state := &migrations.State{App: app.Label}
 	for _, name := range p.migrationNames(app.Label) {
 		found := app.Find(name)
@@ -135,15 +145,16 @@ func compare(t *testing.T, p *project, app *migrations.App, dialect store.Dialec
 		p.run("migrate", app.Label, name)
 	}
 	if dialect == store.SQLite {
-		sameSQLiteSchema(t, p, app, state)
+		sameSQLiteSchema(t, p, app, before, state)
 	}
 }
 
 // sameSQLiteSchema holds the tables and indexes of the models of state,
-// as app's migrations leave them on SQLite, equal to the ones Django's
-// migrate left in p's database: sqlite_master keeps each one's SQL, so
-// this also holds the columns' order, which a remade table may change.
-func sameSQLiteSchema(t *testing.T, p *project, app *migrations.App, state *migrations.State) {
+// as app's migrations leave them on SQLite after before's, equal to the
+// ones Django's migrate left in p's database: sqlite_master keeps each
+// one's SQL, so this also holds the columns' order, which a remade table
+// may change.
+func sameSQLiteSchema(t *testing.T, p *project, app *migrations.App, before []store.Migration, state *migrations.State) {
 	t.Helper()
 	migs, err := app.Store()
 	if err != nil {
@@ -154,7 +165,7 @@ func sameSQLiteSchema(t *testing.T, p *project, app *migrations.App, state *migr
 		t.Fatal(err)
 	}
 	defer goDB.Close()
-	if _, err := store.Migrate(context.Background(), goDB, migs...); err != nil {
+	if _, err := store.Migrate(context.Background(), goDB, append(slices.Clone(before), migs...)...); err != nil {
 		t.Fatal(err)
 	}
 	djangoDB, err := store.Open(strings.TrimPrefix(p.url, "sqlite:///"))
