@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/files"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
@@ -29,6 +30,9 @@ type Book struct {
 	OwnerID int64     `db:"owner_id" json:"-" model:"foreign_key=auth_user,on_delete=cascade,related_name=books"`
 	// Owner is the owner's username (DRF's ReadOnlyField(source='owner.username')).
 	Owner string `json:"owner" drf:"source=owner.username"`
+	// Cover is the book's cover image, outside the book's JSON: its
+	// route is /books/{pk}/cover/ (cover.go).
+	Cover *files.File `db:"cover" json:"-" model:"field=ImageField,upload_to=covers/,blank"`
 }
 
 // Meta is the reference's Meta: the books table, ordered by id.

@@ -41,6 +41,9 @@ func (a *app) routes(api *framework.API) {
 	var router routers.SimpleRouter
 	router.Register("books", a.bookViewSet(), "book")
 	router.Mount(api)
+	// A book's cover, and the media it is served from (cover.go).
+	api.Handle("/books/{pk}/cover/", a.bookCoverView(), framework.Named("book-cover"))
+	mediaRoutes(api)
 	api.Handle("/pages/page-number/", a.bookList("Page Number List", pageNumberStyle))
 	api.Handle("/pages/limit-offset/", a.bookList("Limit Offset List", limitOffsetStyle))
 	api.Handle("/pages/cursor/", a.bookList("Cursor List", cursorStyle))

@@ -143,6 +143,7 @@ type app struct {
 	devices  *hashedtoken.Tokens
 	sessions *sessions.Manager
 	books    *queryset.SQLSource[Book]
+	covers   *queryset.SQLSource[bookCover]
 
 	remoteUserHeader string
 	throttleCache    framework.ThrottleCache
@@ -182,6 +183,10 @@ func newAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*app, *framework.
 	if err != nil {
 		return nil, nil, err
 	}
+	covers, err := queryset.NewSQL[bookCover](db, queryset.SQLConfig{})
+	if err != nil {
+		return nil, nil, err
+	}
 	users := &auth.Users{DB: db}
 	devices := DeviceTokens
 	devices.DB = db
@@ -192,6 +197,7 @@ func newAPI(ctx context.Context, db *sqlx.DB, opts ...Option) (*app, *framework.
 		// LOGIN_REDIRECT_URL and LOGOUT_REDIRECT_URL are the contract's.
 		sessions: &sessions.Manager{DB: db, Users: users, SecretKey: DevelopmentSecretKey, LoginRedirect: "/whoami/", LogoutRedirect: "/whoami/"},
 		books:    books,
+		covers:   covers,
 
 		throttleCache: &cache.Memory{},
 		allowedHosts:  DefaultAllowedHosts,

@@ -61,6 +61,7 @@ func TestSchema(t *testing.T) {
 		"/auth/csrf/":                {"post:"},
 		"/books/":                    {"get:query:page", "post:"},
 		"/books/{pk}/":               {"delete:path:pk", "get:path:pk", "patch:path:pk", "put:path:pk"},
+		"/books/{pk}/cover/":         {"get:path:pk", "patch:path:pk", "put:path:pk"},
 		"/pages/page-number/":        {"get:query:page,query:page_size"},
 		"/pages/limit-offset/":       {"get:query:limit,query:offset"},
 		"/pages/cursor/":             {"get:query:cursor,query:page_size"},

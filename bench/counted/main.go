@@ -53,7 +53,7 @@ func main() {
 	}
 	books, err := queryset.NewSQL[sample.Book](db, queryset.SQLConfig{
 		Table: "books",
-		Query: `SELECT b."id", b."title", b."author", b."rating", b."created", b."owner_id", u."username" AS "owner__username" ` +
+		Query: `SELECT b."id", b."title", b."author", b."rating", b."created", b."owner_id", b."cover", u."username" AS "owner__username" ` +
 			`FROM "books" b JOIN "auth_user" u ON u."id" = b."owner_id"`,
 		Ordering: []query.Order{{Field: "id"}},
 		Counter:  booksCounter,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-drf/drf/framework/files"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/sample"
 )
@@ -118,11 +119,15 @@ func kindOfExpr(e ast.Expr) string {
 	return "?"
 }
 
-// kindOfType is kindOfExpr for a field of sample.Book.
+// kindOfType is kindOfExpr for a field of sample.Book. A files.File (the
+// cover) is the string its column holds: inspectdb, as Django's, reads a
+// FileField's varchar as a CharField.
 func kindOfType(t reflect.Type) string {
 	switch {
 	case t.Kind() == reflect.Pointer:
 		return "nullable " + kindOfType(t.Elem())
+	case t == reflect.TypeFor[files.File]():
+		return "string"
 	case t.PkgPath() == "time" && t.Name() == "Time":
 		return "time.Time"
 	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:

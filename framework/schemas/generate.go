@@ -238,9 +238,14 @@ func fakeRequest(v *framework.View, method, path, version string) *request.Reque
 	return r
 }
 
-// isList reports whether a path names a list: it does not end in a
-// parameter (DRF's is_list_view).
-func isList(path string) bool {
+// isList is DRF's is_list_view: a view whose GET serves a known action
+// lists when that action is list (a generic view that retrieves names an
+// item wherever its path ends); otherwise the path names a list when it
+// does not end in a parameter.
+func isList(v *framework.View, path string) bool {
+	if a, ok := v.Actions[http.MethodGet]; ok {
+		return a == framework.ActionList
+	}
 	segments := strings.Split(strings.Trim(path, "/"), "/")
 	return !strings.Contains(segments[len(segments)-1], "{")
 }
@@ -261,7 +266,7 @@ func (gen *generation) operation(e framework.Endpoint, path, method, version str
 	// serializer or a pagination style of its own: plain views inherit the
 	// global style but only DRF's generic views have pagination_class.
 	paginator := v.Paginator()
-	list := method == http.MethodGet && isList(path) && (ser != nil || paginator != nil && v.OwnPagination())
+	list := method == http.MethodGet && isList(v, path) && (ser != nil || paginator != nil && v.OwnPagination())
 	paginated := list && paginator != nil
 
 	extra := operationSchema(v, method)
