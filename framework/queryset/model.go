@@ -139,14 +139,14 @@ func modelOf[T any](m *model, declared bool) (*modelRules, error) {
 	for _, rev := range d.Reverses {
 		f, err := newReverseFetch(rev)
 		if err != nil {
-			return nil, fmt.Errorf("queryset: %s.%s: %w", d.Type.Name(), rev.Field.Name, err)
+			return nil, fmt.Errorf("%s.%s: %w", d.Type.Name(), rev.Field.Name, err)
 		}
 		r.reverses = append(r.reverses, f)
 	}
 	for _, mm := range d.ManyToMany {
 		f, err := manyToManyFetch(mm)
 		if err != nil {
-			return nil, fmt.Errorf("queryset: %s.%s: %w", d.Type.Name(), mm.Field.Name, err)
+			return nil, fmt.Errorf("%s.%s: %w", d.Type.Name(), mm.Field.Name, err)
 		}
 		r.reverses = append(r.reverses, f)
 		if mm.AutoCreated && f.nested == nil {
@@ -291,7 +291,7 @@ func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) err
 }
 
 func (s *SQLSource[T]) fill(ctx context.Context, db queryer, q string, args []any, f *reverseFetch, byKey map[string][]unsafe.Pointer) error {
-	rows, err := db.QueryContext(ctx, q, args...)
+	rows, err := s.t.read(ctx, db, q, args)
 	if err != nil {
 		return err
 	}

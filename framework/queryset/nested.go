@@ -260,7 +260,7 @@ func nestedOnes(d *models.Description) ([]*reverseFetch, error) {
 		}
 		n, err := newNestedFetch(sf, sf.Type, fk.Related.Table)
 		if err != nil {
-			return nil, fmt.Errorf("queryset: %s.%s: %w", d.Type.Name(), sf.Name, err)
+			return nil, fmt.Errorf("%s.%s: %w", d.Type.Name(), sf.Name, err)
 		}
 		n.fk, n.match = fk, store.QuoteName(fk.Related.Table)+"."+store.QuoteName(fk.Related.Column)
 		out = append(out, &reverseFetch{nested: n})
@@ -298,7 +298,7 @@ func (s *SQLSource[T]) fillNested(ctx context.Context, db queryer, n *nestedFetc
 	}
 	q := s.t.db.Rebind("SELECT " + n.match + ", " + strings.Join(n.selects, ", ") + " FROM " + n.from +
 		" WHERE " + n.match + " IN (" + marks(len(args)) + ")" + n.order)
-	rows, err := db.QueryContext(ctx, q, args...)
+	rows, err := s.t.read(ctx, db, q, args)
 	if err != nil {
 		return err
 	}

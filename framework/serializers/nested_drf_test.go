@@ -332,7 +332,8 @@ func TestNestedUnreadFieldRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "postNotes.Comments") || !strings.Contains(err.Error(), "commentNote.Note") {
 		t.Errorf("a nested field read by nothing: %v", err)
 	}
-	if _, err := queryset.NewSQL[postNotes](nil, queryset.SQLConfig{}); err == nil || !strings.Contains(err.Error(), "commentNote.Note") {
+	if _, err := queryset.NewSQL[postNotes](nil, queryset.SQLConfig{}); err == nil || !strings.Contains(err.Error(), "commentNote.Note") ||
+		!strings.HasPrefix(err.Error(), "queryset: postNotes.Comments: ") {
 		t.Errorf("its source: %v", err)
 	}
 }
