@@ -664,11 +664,12 @@ func (g *GenericAPIView[T]) DestroyModel(v *framework.View, r *request.Request) 
 
 // duplicate turns a write the database refused as a duplicate of one
 // field's value into that field's 400, as the unique check answers it,
+// and of a set's values into the set's unique-together 400,
 // and a foreign key naming no row into its field's 400, as DRF's
 // PrimaryKeyRelatedField answers it.
 func duplicate[T any](ser *serializers.Serializer[T], err error) error {
-	if cols := store.UniqueViolationColumns(err); len(cols) == 1 {
-		if v := ser.UniqueViolation(cols[0]); v != nil {
+	if cols := store.UniqueViolationColumns(err); len(cols) > 0 {
+		if v := ser.UniqueViolation(cols...); v != nil {
 			return v
 		}
 	}

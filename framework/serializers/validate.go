@@ -229,19 +229,31 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base u
 	return nil
 }
 
-// UniqueViolation is the 400 of a write the database refused because
-// column's value is taken (a UNIQUE constraint, when two requests race
-// past the unique check): the field's message, as the check gives it; nil
-// when no field of the serializer is that column.
-func (s *Serializer[T]) UniqueViolation(column string) error {
+// UniqueViolation is the 400 of a write the database refused because the
+// values of columns are taken (a UNIQUE constraint, when two requests race
+// past the unique check, or a UniqueConstraint the level does not check
+// before writing, as DRF 3.14 does not): for one column the field's
+// message, as the check gives it; for several, the unique-together
+// message of the serializer's set of those columns. nil when no field or
+// set of the serializer is the columns.
+func (s *Serializer[T]) UniqueViolation(columns ...string) error {
+	var errs exceptions.ValidationErrors
+	if len(columns) != 1 {
+		for _, u := range s.together {
+			if len(u.fields) == len(columns) && !slices.ContainsFunc(u.fields, func(f *field) bool { return !slices.Contains(columns, f.sf.Column) }) {
+				errs.Add(exceptions.NonFieldErrors, uniqueTogetherMessage(u.fields))
+				return exceptions.ValidationError(errs)
+			}
+		}
+		return nil
+	}
 	for _, f := range s.fields {
-		var errs exceptions.ValidationErrors
-		if f.sf != nil && f.sf.Column == column {
+		if f.sf != nil && f.sf.Column == columns[0] {
 			errs.Add(f.name, s.uniqueMessage(f))
 			return exceptions.ValidationError(errs)
 		}
 		for _, g := range f.group {
-			if g.sf.Column == column {
+			if g.sf.Column == columns[0] {
 				errs.AddItem(f.name, g.name, s.uniqueMessage(g))
 				return exceptions.ValidationError(errs)
 			}
