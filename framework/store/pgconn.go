@@ -137,6 +137,7 @@ type connector struct {
 	acquire          time.Duration // the wait for a connection (pool_acquire_timeout)
 	statement        time.Duration // each statement's deadline (statement_timeout); 0 is none
 	traced           bool          // opened with Options.OpenDB: no Reader
+	reader           Reader        // the pool's Reader (ReaderOf), made once
 }
 
 // genKey is the key, in a connection's pgconn.PgConn.CustomData, of the
@@ -163,6 +164,7 @@ func stateOf(conn *pgx.Conn) *connState {
 // newConnector returns the connector of a pool of config.
 func newConnector(config *pgxpool.Config, acquire, statement time.Duration) (*connector, error) {
 	c := &connector{acquire: acquire, statement: statement, slots: make(chan struct{}, config.MaxConns)}
+	c.reader.c = c
 	config.BeforeConnect = func(_ context.Context, cc *pgx.ConnConfig) error {
 		// A connection opened for an operation that did not wait for its
 		// slot is bounded by the acquire timeout too.

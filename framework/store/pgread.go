@@ -42,7 +42,7 @@ func ReaderOf(db *sqlx.DB) *Reader {
 	if !ok || c.(*connector).traced {
 		return nil
 	}
-	return &Reader{c: c.(*connector)}
+	return &c.(*connector).reader
 }
 
 // maxReadAttempts is how many connections a query whose session the
