@@ -52,6 +52,14 @@ type endpoints struct {
 
 // NewAPI returns an API with the global settings s on a new chi router.
 // db is the store its views and viewsets use; it may be nil.
+//
+// An API is the core alone: the settings left unset are DRF's defaults
+// that need no user model (the JSON renderer, no authentication), and it
+// adds no middleware. What DRF's startproject gives on top (Session then
+// Basic authentication over Django's users, the browsable renderer,
+// Django's security headers, sessions with CSRF protection) needs
+// contrib's apps, which the core does not import: contrib/project's
+// Project is that service, with its manage.py.
 func NewAPI(db *sqlx.DB, s Settings) *API {
 	s.Logger = slog.New(accesslog.LogHandler(s.logger().Handler()))
 	mux := chi.NewRouter()

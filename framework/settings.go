@@ -80,8 +80,11 @@ func (noVersioning) DetermineVersion(*request.Request, request.VersionConfig) (s
 }
 
 // Settings are the global defaults of every view, DRF's REST_FRAMEWORK
-// setting. The zero value is DRF's defaults, except that the default
-// authentication schemes need a user store and so must be set.
+// setting. The zero value is DRF's defaults, except for two that need
+// contrib's apps, which the core does not import: no authentication
+// (DRF's Session and Basic need a user store) and the JSON renderer
+// alone (the browsable one is framework/browsable's). contrib/project's
+// Project sets both as startproject has them.
 type Settings struct {
 	// Authentication: DEFAULT_AUTHENTICATION_CLASSES.
 	Authentication List[request.Authenticator]
