@@ -35,7 +35,10 @@ type Leases struct {
 }
 
 // Lock takes the lease of name, waiting while another holds it, until ctx
-// ends; unlock gives it back.
+// ends; unlock gives it back. When ctx carries a transaction of DB (an
+// atomic request, Atomic), unlock gives it back once that transaction has
+// ended, so that the next holder reads what was written under the lease,
+// and does not wait, on SQLite, for the write lock that transaction holds.
 func (l Leases) Lock(ctx context.Context, name string) (unlock func(), err error) {
 	ttl := l.TTL
 	if ttl <= 0 {
@@ -64,8 +67,13 @@ func (l Leases) Lock(ctx context.Context, name string) (unlock func(), err error
 		}
 	}
 	release := l.DB.Rebind(`DELETE FROM "drf_lease" WHERE "name" = ? AND "token" = ?`)
-	return func() {
+	giveBack := func() {
 		// Given back even when the request was cancelled.
 		_, _ = l.DB.ExecContext(context.WithoutCancel(ctx), release, name, token)
+	}
+	return func() {
+		if !afterEnd(ctx, l.DB, giveBack) {
+			giveBack()
+		}
 	}, nil
 }

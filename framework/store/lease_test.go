@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -77,5 +78,45 @@ func TestLeases(t *testing.T) {
 		stale()
 		held(a, "item:3") // the old holder's release did not free it
 		successor()
+	})
+}
+
+// TestLeaseInATransactionIsGivenBackAtItsEnd: a lease unlocked within a
+// transaction that its context carries is held until that transaction
+// ends, committed or rolled back, so that its next holder reads what was
+// written under it; on SQLite, giving it back at once would wait for the
+// write lock that transaction holds.
+func TestLeaseInATransactionIsGivenBackAtItsEnd(t *testing.T) {
+	leaseDBs(t, func(t *testing.T, db *sqlx.DB) {
+		db.MustExec(`CREATE TABLE t (x integer)`)
+		held := func() int {
+			var n int
+			if err := db.Get(&n, `SELECT count(*) FROM "drf_lease"`); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		for _, failed := range []error{nil, errors.New("failed")} {
+			err := store.Atomic(context.Background(), db, func(ctx context.Context) error {
+				unlock, err := store.Leases{DB: db}.Lock(ctx, "item:1")
+				if err != nil {
+					return err
+				}
+				if err := store.InTx(ctx, db, func(tx *sqlx.Tx) error {
+					_, err := tx.Exec(`INSERT INTO t VALUES (1)`)
+					return err
+				}); err != nil {
+					return err
+				}
+				unlock()
+				if n := held(); n != 1 {
+					t.Errorf("%d leases held after unlock, within the transaction; want 1", n)
+				}
+				return failed
+			})
+			if err != failed || held() != 0 {
+				t.Errorf("Atomic = %v, %d leases held after it; want %v, 0", err, held(), failed)
+			}
+		}
 	})
 }

@@ -23,7 +23,13 @@ const MaxAttempts = 5
 const CommitOutcomeWait = 10 * time.Second
 
 // InTx runs fn in a transaction of db, committing when fn returns nil and
-// rolling back otherwise (fn's error is returned as is). A transaction
+// rolling back otherwise (fn's error is returned as is). When ctx carries
+// a transaction of db (an atomic request, Atomic), fn runs in it instead,
+// within a savepoint that fn's error rolls back, as Django's nested
+// atomic does: its writes join the outer transaction, its rows commit
+// with it, and it is never run again by itself (a savepoint does not
+// outlive its transaction's abort: the error goes to the outermost block,
+// which alone may run again). A transaction
 // that PostgreSQL aborted (IsRetryable: a serialization failure, a
 // deadlock, the server ending the session) is run again, up to MaxAttempts
 // times with a short random pause, so fn must have no effect outside tx.
@@ -37,6 +43,9 @@ const CommitOutcomeWait = 10 * time.Second
 // again if that is retryable. A COMMIT whose outcome cannot be learnt
 // returns its error and is never run again (it may have committed).
 func InTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
+	if current(ctx, db) != nil {
+		return inSavepoint(ctx, db, fn)
+	}
 	for attempt := 1; ; attempt++ {
 		unknown, err := inTx(ctx, db, fn)
 		if err == nil || unknown || attempt == MaxAttempts || !IsRetryable(err) {
@@ -62,6 +71,12 @@ func inTx(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) (unknown
 		_ = tx.Rollback()
 		return false, err
 	}
+	return commit(ctx, db, tx)
+}
+
+// commit commits tx, a transaction of db; unknown reports that err is
+// the COMMIT's and that the transaction may have committed (see InTx).
+func commit(ctx context.Context, db *sqlx.DB, tx *sqlx.Tx) (unknown bool, err error) {
 	// The transaction id, if it has one (it wrote), and the server's start:
 	// what to ask about should the COMMIT's answer be lost.
 	var xid sql.NullString
