@@ -250,9 +250,9 @@ func (p *CursorPagination) SchemaParameters(v *framework.View) []SchemaParameter
 // cursorParameters are the query parameters of the cursor styles: the
 // cursor, and the page size when sizeParam names one.
 func cursorParameters(cursorParam, sizeParam string) []SchemaParameter {
-	params := []SchemaParameter{queryParam(cursorParam, CursorDescription, "string")}
+	params := []SchemaParameter{queryParam(cursorParam, cursorDescription, "string")}
 	if sizeParam != "" {
-		params = append(params, queryParam(sizeParam, PageSizeDescription, "integer"))
+		params = append(params, queryParam(sizeParam, pageSizeDescription, "integer"))
 	}
 	return params
 }

@@ -146,8 +146,8 @@ func (p *LimitOffsetPagination) Page(r *request.Request, q query.Query) (*LimitO
 // SchemaParameters lists the limit and offset parameters.
 func (p *LimitOffsetPagination) SchemaParameters(v *framework.View) []SchemaParameter {
 	return []SchemaParameter{
-		queryParam(cmp.Or(p.LimitQueryParam, DefaultLimitQueryParam), LimitDescription, "integer"),
-		queryParam(cmp.Or(p.OffsetQueryParam, DefaultOffsetQueryParam), OffsetDescription, "integer"),
+		queryParam(cmp.Or(p.LimitQueryParam, DefaultLimitQueryParam), limitDescription, "integer"),
+		queryParam(cmp.Or(p.OffsetQueryParam, DefaultOffsetQueryParam), offsetDescription, "integer"),
 	}
 }
 

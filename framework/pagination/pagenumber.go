@@ -170,9 +170,9 @@ func pagesOf(count, size int) int {
 // SchemaParameters lists the page parameter, and the page size parameter
 // when clients may choose it.
 func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	params := []SchemaParameter{queryParam(cmp.Or(p.PageQueryParam, DefaultPageQueryParam), PageDescription, "integer")}
+	params := []SchemaParameter{queryParam(cmp.Or(p.PageQueryParam, DefaultPageQueryParam), pageDescription, "integer")}
 	if p.PageSizeQueryParam != "" {
-		params = append(params, queryParam(p.PageSizeQueryParam, PageSizeDescription, "integer"))
+		params = append(params, queryParam(p.PageSizeQueryParam, pageSizeDescription, "integer"))
 	}
 	return params
 }

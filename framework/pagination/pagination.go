@@ -217,11 +217,11 @@ func (p SchemaParameter) MarshalJSON() ([]byte, error) {
 
 // Descriptions of the query parameters, as DRF words them.
 const (
-	PageDescription     = "A page number within the paginated result set."
-	PageSizeDescription = "Number of results to return per page."
-	LimitDescription    = "Number of results to return per page."
-	OffsetDescription   = "The initial index from which to return the results."
-	CursorDescription   = "The pagination cursor value."
+	pageDescription     = "A page number within the paginated result set."
+	pageSizeDescription = "Number of results to return per page."
+	limitDescription    = "Number of results to return per page."
+	offsetDescription   = "The initial index from which to return the results."
+	cursorDescription   = "The pagination cursor value."
 )
 
 // linkSchema is the JSON Schema of a next or previous link: a URL or null,

@@ -11,10 +11,10 @@ import (
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
-// InvalidURL is the detail of the 400 Resolve answers for a URL that
+// invalidURL is the detail of the 400 Resolve answers for a URL that
 // does not parse: the words of Django's URLValidator, which DRF's
 // URLField answers.
-const InvalidURL = "Enter a valid URL."
+const invalidURL = "Enter a valid URL."
 
 // Resolution is a URL traced back to its route (not in DRF, #2489): the
 // name, parameters and query to reverse it by in any version
@@ -48,13 +48,13 @@ type Resolution struct {
 //	v2, err := reverse.ReverseVersion("v2", res.Name, res.Params, res.Query, r)
 //
 // A URL that does not parse (a control character, a broken escape, an
-// unclosed "[") is 400 InvalidURL; a URL no named route matches is a
+// unclosed "[") is 400 "Enter a valid URL."; a URL no named route matches is a
 // *reverse.NoResolveMatch; a version the view does not allow is the
 // scheme's error (404 "Invalid version in URL path." and the like).
 func Resolve(rawURL string, v *framework.View, r *request.Request) (*Resolution, error) {
 	u, err := r.URL.Parse(rawURL)
 	if err != nil {
-		return nil, exceptions.ParseError(InvalidURL)
+		return nil, exceptions.ParseError(invalidURL)
 	}
 	if u.Host == "" {
 		u.Host = r.Host

@@ -26,10 +26,10 @@ import (
 
 // The error details of the schemes, in DRF's wording.
 const (
-	InvalidAcceptVersion    = `Invalid version in "Accept" header.`
+	invalidAcceptVersion    = `Invalid version in "Accept" header.`
 	InvalidURLPathVersion   = "Invalid version in URL path."
-	InvalidNamespaceVersion = "Invalid version in URL path. Does not match any version namespace."
-	InvalidHostNameVersion  = "Invalid version in hostname."
+	invalidNamespaceVersion = "Invalid version in URL path. Does not match any version namespace."
+	invalidHostNameVersion  = "Invalid version in hostname."
 	InvalidQueryVersion     = "Invalid version in query parameter."
 )
 
@@ -49,7 +49,7 @@ func (AcceptHeaderVersioning) DetermineVersion(r *request.Request, c request.Ver
 		version = c.Default
 	}
 	if !c.IsAllowed(version) {
-		return "", exceptions.NotAcceptable(InvalidAcceptVersion)
+		return "", exceptions.NotAcceptable(invalidAcceptVersion)
 	}
 	return version, nil
 }
@@ -133,7 +133,7 @@ func (NamespaceVersioning) DetermineVersion(r *request.Request, c request.Versio
 			return ns, nil
 		}
 	}
-	return "", exceptions.NotFound(InvalidNamespaceVersion)
+	return "", exceptions.NotFound(invalidNamespaceVersion)
 }
 
 // ReverseLookup prefixes the name with the lookup's version namespace.
@@ -181,7 +181,7 @@ func (h HostNameVersioning) DetermineVersion(r *request.Request, c request.Versi
 		version = m[1]
 	}
 	if !c.IsAllowed(version) {
-		return "", exceptions.NotFound(InvalidHostNameVersion)
+		return "", exceptions.NotFound(invalidHostNameVersion)
 	}
 	return version, nil
 }
