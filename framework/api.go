@@ -215,6 +215,9 @@ func (a *API) compile(v View, what string) *handler {
 	if err == nil {
 		err = setupPagination(&h.view, a.settings)
 	}
+	if c, ok := h.view.Describer.(FilterChecker); ok && err == nil {
+		err = c.CheckFilters(&h.view)
+	}
 	if err == nil {
 		err = setupThrottles(&h.view, a.settings)
 	}

@@ -41,6 +41,15 @@ type PaginationChecker interface {
 	CheckPagination(p Paginator) error
 }
 
+// FilterChecker is implemented by a view's Describer that can tell, at
+// registration, that one of the view's filter backends cannot filter or
+// order its data (a path across relations over a Go slice, an ordering
+// by a field the source does not have): the view is refused with the
+// error.
+type FilterChecker interface {
+	CheckFilters(v *View) error
+}
+
 // Page is one page of a paginated list.
 type Page interface {
 	// Response builds the paginated answer from the serialised items

@@ -15,6 +15,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 )
 
@@ -68,6 +69,23 @@ func (f SearchFilter) SchemaParameters(*framework.View) []pagination.SchemaParam
 		return nil
 	}
 	return []pagination.SchemaParameter{{Name: f.param(), Location: "query", Description: SearchDescription, Type: "string"}}
+}
+
+// Check reports, when a view is registered, whether its source can be
+// ordered by each of Fields and Default (a column, or for an SQL source
+// a path across foreign keys such as "author__username"): the view is
+// refused with the error, where DRF would answer the request 500.
+func (f OrderingFilter) Check(q query.Query) error {
+	var orders []query.Order
+	for _, name := range slices.Concat(f.Fields, f.Default) {
+		orders = append(orders, query.ParseOrder(name))
+	}
+	for _, o := range orders {
+		if err := queryset.CheckOrdering(q, []query.Order{o}); err != nil {
+			return fmt.Errorf("filters: OrderingFilter: %w", err)
+		}
+	}
+	return nil
 }
 
 // Ordering returns the ordering the request asks for (get_ordering): the

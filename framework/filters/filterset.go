@@ -38,8 +38,9 @@ const (
 	DateTime
 	// Date is a DateField's: DATE_INPUT_FORMATS ("Enter a valid date.").
 	Date
-	// Boolean is a NullBooleanField's (BooleanFilter): "true", "True" or
-	// "1", "false", "False" or "0"; anything else is no filter.
+	// Boolean is a NullBooleanField's (BooleanFilter), read as
+	// django_filters.rest_framework's BooleanWidget reads it: "true" or
+	// "1", "false" or "0", in any case; anything else is no filter.
 	Boolean
 	// Choice is a ChoiceField's (ChoiceFilter): the value as given, one
 	// of the filter's Choices ("Select a valid choice. bogus is not one
@@ -262,7 +263,11 @@ func NewFilterSet[T any](name string, fs FilterSet) (FilterSet, error) {
 	}
 	for i := range fs.Filters {
 		f := &fs.Filters[i]
-		if i := slices.IndexFunc(many, func(m *models.ManyToMany) bool { return m.Name == f.Field }); i >= 0 {
+		if f.Lookup == query.IsNull {
+			// django-filter's BooleanFilter, whatever the field.
+			f.Value = Boolean
+		}
+		if i := slices.IndexFunc(many, func(m *models.ManyToMany) bool { return m.Name == f.Field }); i >= 0 && f.Lookup != query.IsNull {
 			if f.Lookup != "" && f.Lookup != query.Exact {
 				return FilterSet{}, fmt.Errorf("filters: %s: %s: Related Field got invalid lookup: %s", name, f.param(), f.Lookup)
 			}
@@ -275,6 +280,13 @@ func NewFilterSet[T any](name string, fs FilterSet) (FilterSet, error) {
 			continue
 		}
 		column, mf, err := queryset.LookupField[T](f.Field)
+		if _, ok := errors.AsType[*queryset.UnknownFieldError](err); ok && f.Lookup == query.IsNull {
+			// A relation to many rows (tags, a reverse side) is null
+			// where it has no related row: its rows' keys are compared.
+			if _, _, err = queryset.LookupField[T](f.Field + "__pk"); err == nil {
+				column, mf, f.Label = f.Field, nil, cmp.Or(f.Label, Filter{Field: f.Field, Lookup: f.Lookup}.label())
+			}
+		}
 		if _, ok := errors.AsType[*queryset.UnknownFieldError](err); ok {
 			if !slices.Contains(unknown, f.Field) {
 				unknown = append(unknown, f.Field)
@@ -326,6 +338,20 @@ func MustFilterSet[T any](name string, fs FilterSet) FilterSet {
 		panic(err)
 	}
 	return fs
+}
+
+// Check reports, when a view is registered, whether its source can
+// narrow its items by each filter (queryset.CheckLookup): a path across
+// relations over a Go slice is refused with the error, naming the
+// filterset and the parameter, rather than answered 500 on request.
+func (fs FilterSet) Check(q query.Query) error {
+	for _, f := range fs.Filters {
+		lookup := cmp.Or(f.Lookup, query.Exact)
+		if err := queryset.CheckLookup(q, f.Field, lookup); err != nil {
+			return fmt.Errorf("filters: %s: %s: %w", cmp.Or(fs.name, "FilterSet"), f.param(), err)
+		}
+	}
+	return nil
 }
 
 // Filter narrows q by the request's filters.
@@ -558,10 +584,10 @@ func (k ValueKind) read(raw string) (value string, ok bool, msg string) {
 		}
 		return d.Format(time.DateOnly), true, ""
 	case Boolean:
-		switch raw {
-		case "true", "True", "1":
+		switch strings.ToLower(raw) {
+		case "true", "1":
 			return "true", true, ""
-		case "false", "False", "0":
+		case "false", "0":
 			return "false", true, ""
 		}
 		return "", false, ""

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -11,12 +12,15 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/filters"
+	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
@@ -178,6 +182,49 @@ func TestRelationLookupSetupErrors(t *testing.T) {
 		_, err := filters.NewFilterSet[relPost]("PostFilter", filters.FilterSet{Filters: []filters.Filter{{Field: field}}})
 		if err == nil || !strings.Contains(err.Error(), "PostFilter: 'Meta.fields' must not contain non-model field names: "+field) {
 			t.Errorf("%s: %v", field, err)
+		}
+	}
+}
+
+// A view whose filters follow relations its source cannot (a Go slice),
+// or whose OrderingFilter names a path the model lacks, is refused when
+// it is registered, naming the view, rather than answering 500.
+func TestRelationFiltersRefusedAtRegistration(t *testing.T) {
+	if _, err := models.Of[relAuthor](); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	table := queryset.MustSQL[relPost](db, queryset.SQLConfig{})
+	slice := queryset.MustSlice([]relPost{})
+	byAuthor := filters.MustFilterSet[relPost]("PostFilter", filters.FilterSet{Filters: []filters.Filter{{Field: "author__username"}}})
+	untagged := filters.MustFilterSet[relPost]("PostFilter", filters.FilterSet{Filters: []filters.Filter{{Field: "tags", Lookup: query.IsNull}}})
+	for _, c := range []struct {
+		name    string
+		src     queryset.Source[relPost]
+		backend framework.FilterBackend
+		want    string
+	}{
+		{"by-author", table, byAuthor, ""},
+		{"ordered", table, filters.OrderingFilter{Fields: []string{"author__username"}, Default: []string{"-author__username"}}, ""},
+		{"slice-by-author", slice, byAuthor, `the view at "/slice-by-author/": filters: PostFilter: author__username: queryset: lookup "author__username" across relations needs an SQL source`},
+		{"slice-untagged", slice, untagged, `PostFilter: tags__isnull: queryset: lookup "tags" across relations needs an SQL source`},
+		{"slice-ordered", slice, filters.OrderingFilter{Fields: []string{"author__username"}}, `filters: OrderingFilter: queryset: ordering "author__username" across relations needs an SQL source`},
+		{"bogus-path", table, filters.OrderingFilter{Default: []string{"-author__bogus"}}, `the view at "/bogus-path/": filters: OrderingFilter: queryset: unknown field "author__bogus"`},
+		{"many-path", table, filters.OrderingFilter{Fields: []string{"tags__name"}}, `ordering "tags__name" follows "tags", a relation to many rows`},
+	} {
+		got := func() (msg string) {
+			defer func() { msg = fmt.Sprint(recover()) }()
+			api := framework.NewAPI(nil, framework.Settings{})
+			api.Handle("/"+c.name+"/", generics.ListAPIView(generics.GenericAPIView[relPost]{Source: c.src, Serializer: serializers.MustNew[relPost](),
+				FilterBackends: framework.FilterBackends(c.backend)}))
+			return ""
+		}()
+		if c.want == "" && got != "<nil>" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s: %s, want %q", c.name, got, c.want)
 		}
 	}
 }

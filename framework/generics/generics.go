@@ -307,6 +307,24 @@ func (g *GenericAPIView[T]) CheckPagination(p framework.Paginator) error {
 	return nil
 }
 
+// CheckFilters checks, at registration, that the view's filter backends
+// can filter and order its Source (those with a Check method, as
+// framework/filters' have: a FilterSet's path across relations over a Go
+// slice, an OrderingFilter's field the source lacks).
+func (g *GenericAPIView[T]) CheckFilters(v *framework.View) error {
+	if g.Source == nil {
+		return nil
+	}
+	for _, b := range g.Filters(v) {
+		if c, ok := b.(interface{ Check(query.Query) error }); ok {
+			if err := c.Check(queryset.Into(g.Source, nil)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func (g *GenericAPIView[T]) writer(r *request.Request) (queryset.Writer[T], error) {
 	src, err := g.GetSource(r)
 	if err != nil {

@@ -701,7 +701,9 @@ func (d *Description) resolve() error {
 	}
 	for _, o := range d.Meta.Ordering {
 		ord := query.ParseOrder(o)
-		if d.Field(ord.Field) == nil {
+		// A path across relations ("author__username") is resolved by
+		// the model's source, once the related models are described.
+		if d.Field(ord.Field) == nil && !strings.Contains(ord.Field, "__") {
 			return fmt.Errorf("Meta.Ordering names %q, which is no field", ord.Field)
 		}
 		d.Ordering = append(d.Ordering, ord)

@@ -70,3 +70,69 @@ func (r *Rows[T]) source() any { return r.src }
 
 // source is the narrowed source (FinderOf).
 func (s set[T]) source() any { return s.src }
+
+// CheckOrdering reports, at setup, whether the source that q reads (a
+// query made by Into) can be ordered by ordering: each field one of its
+// columns or, for an SQLSource, a path across foreign keys
+// ("author__username"). The error names what it cannot; nil for a q that
+// Into did not make.
+func CheckOrdering(q query.Query, ordering []query.Order) error {
+	if c, ok := checkerOf(q); ok {
+		return c.checkOrdering(ordering)
+	}
+	return nil
+}
+
+// CheckLookup reports, at setup, whether the source that q reads can
+// narrow its items by a lookup on field (Where): a column, a foreign key
+// by its Django name, a many-to-many field or, for an SQLSource, a path
+// across relations. The error names what it cannot; nil for a q that
+// Into did not make.
+func CheckLookup(q query.Query, field string, lookup query.Lookup) error {
+	if c, ok := checkerOf(q); ok {
+		return c.checkLookup(field, lookup)
+	}
+	return nil
+}
+
+// checker is what CheckOrdering and CheckLookup ask of a source.
+type checker interface {
+	checkOrdering(ordering []query.Order) error
+	checkLookup(field string, lookup query.Lookup) error
+}
+
+func checkerOf(q query.Query) (checker, bool) {
+	s, ok := q.(interface{ source() any })
+	if !ok {
+		return nil, false
+	}
+	c, ok := s.source().(checker)
+	return c, ok
+}
+
+func (s *SQLSource[T]) checkOrdering(o []query.Order) error {
+	return state{}.orderBy(s.t.m, o).err
+}
+
+func (s *SliceSource[T]) checkOrdering(o []query.Order) error {
+	return sliceOrder(state{}.orderBy(s.m, o)).err
+}
+
+func (s *SQLSource[T]) checkLookup(field string, lookup query.Lookup) error {
+	if _, many := s.t.m.many[field]; many && lookup != query.IsNull {
+		return nil
+	}
+	_, _, err := s.t.m.lookupTarget(field, lookup)
+	return err
+}
+
+func (s *SliceSource[T]) checkLookup(field string, lookup query.Lookup) error {
+	if _, many := s.m.many[field]; many && lookup != query.IsNull {
+		return nil
+	}
+	_, path, err := s.m.lookupTarget(field, lookup)
+	if err == nil && path != nil {
+		err = fmt.Errorf("queryset: lookup %q across relations needs an SQL source", field)
+	}
+	return err
+}

@@ -35,18 +35,34 @@ type lookupCond struct {
 	path *relationPath
 }
 
+// lookupTarget is the field a lookup by op compares: a column of the
+// model (f alone), or the last related model's field of a path across
+// relations (f and path). A relation to many rows (tags__isnull,
+// posts__isnull) is null where no related row is: its rows' keys are
+// compared.
+func (m *model) lookupTarget(field string, op query.Lookup) (f *structs.Field, path *relationPath, err error) {
+	f, err = m.lookupField(field)
+	if _, unknown := errors.AsType[*UnknownFieldError](err); !unknown {
+		return f, nil, err
+	}
+	if path, err = m.pathOf(field); err != nil && op == query.IsNull {
+		path, err = m.pathOf(field + "__pk")
+	}
+	if _, unknown := errors.AsType[*UnknownFieldError](err); unknown {
+		return nil, nil, &UnknownFieldError{Field: field}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return path.f, path, nil
+}
+
 // where adds the condition field lookup values; see query.Query's Where.
 func (s state) where(m *model, field string, op query.Lookup, values []string) state {
-	if ml, ok := m.many[field]; ok {
+	if ml, ok := m.many[field]; ok && op != query.IsNull {
 		return s.whereMany(ml, field, op, values)
 	}
-	var path *relationPath
-	f, err := m.lookupField(field)
-	if _, unknown := errors.AsType[*UnknownFieldError](err); unknown {
-		if path, err = relationPathOf(m.rel, field); err == nil {
-			f = path.f
-		}
-	}
+	f, path, err := m.lookupTarget(field, op)
 	if err != nil {
 		s.err = errors.Join(s.err, err)
 		return s
@@ -177,7 +193,7 @@ func (t *sqlTable) lookupSQL(c lookupCond) string {
 		return p.sql(t, func(alias string) string {
 			related := &sqlTable{alias: alias, pg: t.pg}
 			return related.lookupSQL(c)
-		})
+		}, c.op == query.IsNull && c.null)
 	}
 	col := t.col(c.f)
 	switch c.op {

@@ -62,31 +62,38 @@ func sameSlice[E int | int32 | int64 | string](a, b unsafe.Pointer) bool {
 }
 
 // manyToManyFetch reads a many-to-many field as a reverse accessor of its
-// through table: SELECT from, to FROM through WHERE from IN (...) ORDER BY
-// to, the related keys in the order Django's tags.all() gives them on
-// SQLite (the through table's unique index) and DRF renders them; a
-// field of structs reads the related rows (nestedThrough).
+// through table: SELECT from, to FROM through WHERE from IN (...), the
+// related keys in the order Django's tags.all() gives them and DRF
+// renders them: the related model's Meta.Ordering when it is described
+// by then, else the keys' (on SQLite, the through table's unique index).
+// A field of slugs reads the related rows' slugs; a field of structs the
+// related rows (nestedThrough).
 func manyToManyFetch(m *models.ManyToMany) (*reverseFetch, error) {
 	if m.Field.Type.Elem().Kind() == reflect.Struct {
 		n, err := nestedThrough(m)
 		return &reverseFetch{nested: n}, err
 	}
 	f, err := newReverseFetch(&models.Reverse{Field: m.Field, Table: m.Through, Column: m.From, Key: m.To})
-	if err != nil || m.SlugField == "" {
+	if err != nil {
 		return f, err
 	}
-	// The slugs: SELECT through.from, tag.name FROM through INNER JOIN
-	// tag ON (tag.id = through.to), in the related model's
-	// Meta.Ordering when it is described by then, as tags.all() orders
-	// them, then in the keys' order.
 	through, related := store.QuoteName(m.Through), store.QuoteName(m.Table)
-	f.from = through + " INNER JOIN " + related + " ON (" + related + "." + store.QuoteName(m.Column) + " = " + through + "." + store.QuoteName(m.To) + ")"
-	f.match, f.value = through+"."+store.QuoteName(m.From), related+"."+store.QuoteName(m.SlugField)
 	var order []string
 	for _, d := range models.OfTable(m.Table) {
 		if order = orderingTerms(d, related); len(order) > 0 {
 			break
 		}
+	}
+	if m.SlugField == "" && len(order) == 0 {
+		return f, nil
+	}
+	// SELECT through.from, through.to (or tag.name) FROM through INNER
+	// JOIN tag ON (tag.id = through.to), in the related model's
+	// ordering, then in the keys' order.
+	f.from = through + " INNER JOIN " + related + " ON (" + related + "." + store.QuoteName(m.Column) + " = " + through + "." + store.QuoteName(m.To) + ")"
+	f.match, f.value = through+"."+store.QuoteName(m.From), through+"."+store.QuoteName(m.To)
+	if m.SlugField != "" {
+		f.value = related + "." + store.QuoteName(m.SlugField)
 	}
 	f.order = strings.Join(append(order, through+"."+store.QuoteName(m.To)), ", ")
 	return f, nil

@@ -13,7 +13,6 @@ import (
 	"unsafe"
 
 	"github.com/go-drf/drf/framework/models"
-	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -47,7 +46,12 @@ func fromModel(d *models.Description, c SQLConfig) SQLConfig {
 	}
 	if c.Ordering == nil {
 		for _, o := range d.Ordering {
-			c.Ordering = append(c.Ordering, query.Order{Field: d.Field(o.Field).Column, Desc: o.Desc})
+			// A foreign key by its Django name orders by the related
+			// model's ordering, by its column as itself; a path stays.
+			if f := d.Field(o.Field); f != nil && (f.Related == nil || o.Field != f.Name) {
+				o.Field = f.Column
+			}
+			c.Ordering = append(c.Ordering, o)
 		}
 	}
 	if len(d.Joins) == 0 {

@@ -206,11 +206,16 @@ func (n *nestedFetch) orderMany(t reflect.Type, alias, key string) {
 }
 
 // orderingTerms are the ORDER BY terms of d's Meta.Ordering, of its
-// table named alias.
+// table named alias, up to the first that is a path across relations
+// (which the related rows are read without joining).
 func orderingTerms(d *models.Description, alias string) []string {
 	var terms []string
 	for _, o := range d.Ordering {
-		term := alias + "." + store.QuoteName(d.Field(o.Field).Column)
+		f := d.Field(o.Field)
+		if f == nil {
+			break
+		}
+		term := alias + "." + store.QuoteName(f.Column)
 		if o.Desc {
 			term += " DESC"
 		}

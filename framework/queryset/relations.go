@@ -12,9 +12,11 @@ import (
 
 // relationPath is a lookup across relations, as Django spells it:
 // "author__username" (a foreign key, then a column of the related model),
-// "tags__name" (a many-to-many field), "post__author__username" (one
-// relation after another). Its condition is on the related column; an
-// item meets it when a row it reaches meets it, each item once.
+// "tags__name" (a many-to-many field), "posts__title" (a reverse side,
+// by its related_name: of a foreign key or of a many-to-many field),
+// "post__author__username" (one relation after another). Its condition
+// is on the related column; an item meets it when a row it reaches
+// meets it, each item once.
 type relationPath struct {
 	name  string
 	steps []relationStep
@@ -23,18 +25,23 @@ type relationPath struct {
 	f  *structs.Field
 }
 
-// relationStep is one relation of a path: a foreign key (fk) or a
-// many-to-many field (m) of the model before it, whose primary key
-// column is key.
+// relationStep is one relation of a path from a model whose primary
+// key column is key: a foreign key of it (fk), a many-to-many field
+// (m, the reverse side's turned around), or a foreign key of the
+// related model to it (rev, the reverse side of a foreign key).
 type relationStep struct {
 	fk  *models.Field
 	m   *models.ManyToMany
-	key string
+	rev *models.Field
+	// table is the related model's, which rev belongs to.
+	table string
+	key   string
 }
 
-// relationPath resolves name, a path of d's relations ending in a field
-// of the last related model, against the models described so far
-// (models.OfTable); an *UnknownFieldError when it names none.
+// relationPathOf resolves name, a path of d's relations ending in a field
+// of the last related model (its primary key by "pk"), against the
+// models described so far (models.OfTable); an *UnknownFieldError when
+// it names none.
 func relationPathOf(d *models.Description, name string) (*relationPath, error) {
 	parts := strings.Split(name, "__")
 	if d == nil || len(parts) < 2 {
@@ -44,6 +51,7 @@ func relationPathOf(d *models.Description, name string) (*relationPath, error) {
 	for _, part := range parts[:len(parts)-1] {
 		step := relationStep{key: d.PrimaryKey.Column}
 		var table string
+		var next *models.Description
 		if f := d.Field(part); f != nil && f.Related != nil {
 			step.fk, table = f, f.Related.Table
 		}
@@ -53,18 +61,27 @@ func relationPathOf(d *models.Description, name string) (*relationPath, error) {
 			}
 		}
 		if table == "" {
-			return nil, &UnknownFieldError{Field: name}
+			step, next = reverseStep(d, part)
+			if next == nil {
+				return nil, &UnknownFieldError{Field: name}
+			}
 		}
 		p.steps = append(p.steps, step)
-		described := models.OfTable(table)
-		if len(described) == 0 {
-			return nil, fmt.Errorf("queryset: lookup %q: no model of the table %q is described (declare its source, serializer or migrations first)", name, table)
+		if next == nil {
+			described := models.OfTable(table)
+			if len(described) == 0 {
+				return nil, fmt.Errorf("queryset: lookup %q: no model of the table %q is described (declare its source, serializer or migrations first)", name, table)
+			}
+			if next = relatedModel(described, parts[len(p.steps)]); next == nil {
+				return nil, &UnknownFieldError{Field: name}
+			}
 		}
-		if d = relatedModel(described, parts[len(p.steps)]); d == nil {
-			return nil, &UnknownFieldError{Field: name}
-		}
+		d = next
 	}
 	f := d.Field(parts[len(parts)-1])
+	if parts[len(parts)-1] == "pk" {
+		f = d.PrimaryKey
+	}
 	if f == nil || f.Struct == nil {
 		return nil, &UnknownFieldError{Field: name}
 	}
@@ -72,12 +89,41 @@ func relationPathOf(d *models.Description, name string) (*relationPath, error) {
 	return p, nil
 }
 
+// reverseStep is the step from d across the reverse side named
+// (related_name) of another model's foreign key to d, or of a
+// many-to-many field to d (turned around: its through table read from
+// d's side), and the model it reaches; nil when none is named so.
+func reverseStep(d *models.Description, name string) (relationStep, *models.Description) {
+	for _, r := range models.ReferencesTo(d.Meta.Table) {
+		if r.Field.Related.RelatedName == name && r.Field.Related.Column == d.PrimaryKey.Column {
+			return relationStep{rev: r.Field, table: r.Model.Meta.Table, key: d.PrimaryKey.Column}, r.Model
+		}
+		// r may be a through table's foreign key: the many-to-many
+		// field is the other model's.
+		for _, g := range r.Model.Fields {
+			if g == r.Field || g.Related == nil {
+				continue
+			}
+			for _, owner := range models.OfTable(g.Related.Table) {
+				for _, m := range owner.ManyToMany {
+					if m.RelatedName == name && m.Through == r.Model.Meta.Table && m.Table == d.Meta.Table {
+						back := &models.ManyToMany{Name: name, Table: owner.Meta.Table, Column: owner.PrimaryKey.Column,
+							Through: m.Through, From: m.To, To: m.From}
+						return relationStep{m: back, key: d.PrimaryKey.Column}, owner
+					}
+				}
+			}
+		}
+	}
+	return relationStep{}, nil
+}
+
 // relatedModel is the first of the described models of a table that has
 // the path's next field (a relation, or the field compared); nil when
 // none has.
 func relatedModel(described []*models.Description, next string) *models.Description {
 	for _, d := range described {
-		if d.Field(next) != nil {
+		if next == "pk" || d.Field(next) != nil {
 			return d
 		}
 		for _, m := range d.ManyToMany {
@@ -85,29 +131,119 @@ func relatedModel(described []*models.Description, next string) *models.Descript
 				return d
 			}
 		}
+		if _, ok := reverseStep(d, next); ok != nil {
+			return d
+		}
 	}
 	return nil
 }
 
 // sql is the condition of the path: the item's foreign key (or key)
 // among those of the related rows that meet cond, which compares the
-// related column of the last table, named by alias.
-func (p *relationPath) sql(t *sqlTable, cond func(alias string) string) string {
+// related column of the last table, named by alias. With orMissing (an
+// isnull=True, which Django reads over LEFT OUTER JOINs), an item that
+// reaches no related row at a step meets it too.
+func (p *relationPath) sql(t *sqlTable, cond func(alias string) string, orMissing bool) string {
 	var b, end strings.Builder
 	outer := t.alias
 	for i, s := range p.steps {
 		alias := store.QuoteName("rel" + strconv.Itoa(i))
-		if s.fk != nil {
-			b.WriteString(outer + "." + store.QuoteName(s.fk.Column) + " IN (SELECT " + alias + "." + store.QuoteName(s.fk.Related.Column) +
-				" FROM " + store.QuoteName(s.fk.Related.Table) + " " + alias + " WHERE ")
-		} else {
+		var in, missing string
+		switch {
+		case s.fk != nil:
+			in = outer + "." + store.QuoteName(s.fk.Column) + " IN (SELECT " + alias + "." + store.QuoteName(s.fk.Related.Column) +
+				" FROM " + store.QuoteName(s.fk.Related.Table) + " " + alias + " WHERE "
+			missing = outer + "." + store.QuoteName(s.fk.Column) + " IS NULL"
+		case s.rev != nil:
+			in = outer + "." + store.QuoteName(s.key) + " IN (SELECT " + alias + "." + store.QuoteName(s.rev.Column) +
+				" FROM " + store.QuoteName(s.table) + " " + alias + " WHERE "
+			missing = outer + "." + store.QuoteName(s.key) + " NOT IN (SELECT " + alias + "." + store.QuoteName(s.rev.Column) +
+				" FROM " + store.QuoteName(s.table) + " " + alias + " WHERE " + alias + "." + store.QuoteName(s.rev.Column) + " IS NOT NULL)"
+		default:
 			through := store.QuoteName("through" + strconv.Itoa(i))
-			b.WriteString(outer + "." + store.QuoteName(s.key) + " IN (SELECT " + through + "." + store.QuoteName(s.m.From) +
+			in = outer + "." + store.QuoteName(s.key) + " IN (SELECT " + through + "." + store.QuoteName(s.m.From) +
 				" FROM " + store.QuoteName(s.m.Through) + " " + through + " INNER JOIN " + store.QuoteName(s.m.Table) + " " + alias +
-				" ON (" + alias + "." + store.QuoteName(s.m.Column) + " = " + through + "." + store.QuoteName(s.m.To) + ") WHERE ")
+				" ON (" + alias + "." + store.QuoteName(s.m.Column) + " = " + through + "." + store.QuoteName(s.m.To) + ") WHERE "
+			missing = outer + "." + store.QuoteName(s.key) + " NOT IN (SELECT " + through + "." + store.QuoteName(s.m.From) +
+				" FROM " + store.QuoteName(s.m.Through) + " " + through + ")"
 		}
+		if orMissing {
+			b.WriteString("(" + missing + " OR ")
+			end.WriteByte(')')
+		}
+		b.WriteString(in)
 		end.WriteByte(')')
 		outer = alias
 	}
 	return b.String() + cond(outer) + end.String()
+}
+
+// orderPath resolves name, an ordering across foreign keys
+// ("author__username", "post__author__username"), as Django orders by
+// it: the column of the last related model, reached by a join per
+// foreign key. A path across a many-to-many field or a reverse side is
+// refused, since it would repeat an item once per related row.
+func (m *model) orderPath(name string) (*relationPath, error) {
+	p, err := m.pathOf(name)
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range p.steps {
+		if s.fk == nil {
+			return nil, fmt.Errorf("queryset: ordering %q follows %q, a relation to many rows, which would repeat items; order by a field reached by foreign keys", name, strings.Split(name, "__")[i])
+		}
+	}
+	return p, nil
+}
+
+// pathOf is relationPathOf from the model, resolved once per name.
+func (m *model) pathOf(name string) (*relationPath, error) {
+	if p, ok := m.paths.Load(name); ok {
+		return p.(*relationPath), nil
+	}
+	p, err := relationPathOf(m.rel, name)
+	if err != nil {
+		return nil, err
+	}
+	m.paths.Store(name, p)
+	return p, nil
+}
+
+// orderJoins are the joins of the paths of order, as Django joins them
+// to order by a related column: a foreign key that is null=True, and
+// every one after it, by LEFT OUTER JOIN (an item without a related row
+// stays, its value NULL, placed where the database places NULLs), the
+// others by INNER JOIN; paths with a common start share its joins. last
+// is the alias of each path's last table.
+func (t *sqlTable) orderJoins(order []orderTerm) (joins string, last map[*relationPath]string) {
+	var b strings.Builder
+	aliases := map[string]string{}
+	for _, o := range order {
+		if o.path == nil {
+			continue
+		}
+		if last == nil {
+			last = map[*relationPath]string{}
+		}
+		outer, alias := false, t.alias
+		parts := strings.Split(o.path.name, "__")
+		for i, s := range o.path.steps {
+			outer = outer || s.fk.Null
+			prefix := strings.Join(parts[:i+1], "__")
+			next, ok := aliases[prefix]
+			if !ok {
+				next = store.QuoteName("ord" + strconv.Itoa(len(aliases)))
+				aliases[prefix] = next
+				join := " INNER JOIN "
+				if outer {
+					join = " LEFT OUTER JOIN "
+				}
+				b.WriteString(join + store.QuoteName(s.fk.Related.Table) + " " + next + " ON (" + next + "." + store.QuoteName(s.fk.Related.Column) +
+					" = " + alias + "." + store.QuoteName(s.fk.Column) + ")")
+			}
+			alias = next
+		}
+		last[o.path] = alias
+	}
+	return b.String(), last
 }

@@ -2,6 +2,8 @@ package queryset
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"unsafe"
 
@@ -28,11 +30,22 @@ func NewSlice[T any](items []T, ordering ...query.Order) (*SliceSource[T], error
 		return nil, err
 	}
 	s := &SliceSource[T]{m: m, items: items}
-	s.st = s.st.orderBy(m, ordering)
+	s.st = sliceOrder(s.st.orderBy(m, ordering))
 	if s.st.err != nil {
 		return nil, s.st.err
 	}
 	return s, nil
+}
+
+// sliceOrder is st, refused when its ordering crosses a relation, whose
+// related rows a slice does not hold.
+func sliceOrder(st state) state {
+	for _, o := range st.order {
+		if o.path != nil {
+			st.err = errors.Join(st.err, fmt.Errorf("queryset: ordering %q across relations needs an SQL source", o.path.name))
+		}
+	}
+	return st
 }
 
 // MustSlice is NewSlice that panics on a setup error.
@@ -55,7 +68,9 @@ func (s *SliceSource[T]) Fields() []string { return s.m.names }
 func (s *SliceSource[T]) Ordering() []query.Order { return s.st.ordering }
 
 // OrderBy returns the source ordered by o.
-func (s *SliceSource[T]) OrderBy(o ...query.Order) Source[T] { return s.with(s.st.orderBy(s.m, o)) }
+func (s *SliceSource[T]) OrderBy(o ...query.Order) Source[T] {
+	return s.with(sliceOrder(s.st.orderBy(s.m, o)))
+}
 
 // Filter returns the items whose field equals value.
 func (s *SliceSource[T]) Filter(field, value string) Source[T] {

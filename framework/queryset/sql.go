@@ -172,7 +172,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	s := &SQLSource[T]{t: t}
 	s.st = s.st.orderBy(m, c.Ordering)
 	if s.st.err != nil {
-		return nil, s.st.err
+		return nil, fmt.Errorf("queryset: %T: ordering: %w", *new(T), s.st.err)
 	}
 	return s, nil
 }
@@ -461,25 +461,32 @@ func (s *SQLSource[T]) lateLookup() bool {
 // over the table alone finds in the source's order. Both orders end with
 // the key, so that rows that tie come in key order, as in sql's text.
 func (s *SQLSource[T]) lateSQL(offset, limit int) string {
-	inner := s.orderTerms(func(f *structs.Field) string { return store.QuoteName(f.Column) }, true)
-	outer := s.orderTerms(s.t.col, true)
+	inner := s.orderTerms(func(f *structs.Field) string { return store.QuoteName(f.Column) }, nil, true)
+	outer := s.orderTerms(s.t.col, nil, true)
 	return "SELECT " + s.t.columns + " FROM " + s.t.from + " WHERE " + s.t.col(s.t.key) + " IN (SELECT " +
 		store.QuoteName(s.t.key.Column) + " FROM " + store.QuoteName(s.t.table) + " ORDER BY " + strings.Join(inner, ", ") +
 		" LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(offset) + ") ORDER BY " + strings.Join(outer, ", ")
 }
 
 // orderTerms are the ORDER BY terms of the source's order, each column
-// named by col, ending with the key (ascending) when tieBreak is set and
-// the order does not hold it.
-func (s *SQLSource[T]) orderTerms(col func(*structs.Field) string, tieBreak bool) []string {
+// named by col (a related one by its table's alias in paths, orderJoins'),
+// ending with the key (ascending) when tieBreak is set and the order
+// does not hold it.
+func (s *SQLSource[T]) orderTerms(col func(*structs.Field) string, paths map[*relationPath]string, tieBreak bool) []string {
 	terms := make([]string, 0, len(s.st.order)+1)
 	keyed := false
 	for _, o := range s.st.order {
 		keyed = keyed || o.f == s.t.key
-		if o.desc {
-			terms = append(terms, col(o.f)+" DESC")
+		var name string
+		if o.path != nil {
+			name = paths[o.path] + "." + store.QuoteName(o.f.Column)
 		} else {
-			terms = append(terms, col(o.f)+" ASC")
+			name = col(o.f)
+		}
+		if o.desc {
+			terms = append(terms, name+" DESC")
+		} else {
+			terms = append(terms, name+" ASC")
 		}
 	}
 	if tieBreak && !keyed {
@@ -502,6 +509,12 @@ func (s *SQLSource[T]) sql(kind byte) string {
 		b.WriteString("SELECT " + s.t.columns + " FROM ")
 	}
 	b.WriteString(s.t.from)
+	var paths map[*relationPath]string
+	if kind != 'c' {
+		var joins string
+		joins, paths = s.t.orderJoins(s.st.order)
+		b.WriteString(joins)
+	}
 	var where []string
 	for _, c := range s.st.conds {
 		where = append(where, s.t.col(c.f)+" "+string(c.op)+" "+s.t.param(c.f))
@@ -528,7 +541,7 @@ func (s *SQLSource[T]) sql(kind byte) string {
 		// Rows that tie come in key order, as SQLite gives them (it scans
 		// by rowid and sorts stably), where PostgreSQL's order would be
 		// arbitrary and could differ from page to page.
-		terms := s.orderTerms(s.t.col, s.t.pg)
+		terms := s.orderTerms(s.t.col, paths, s.t.pg)
 		if len(terms) > 0 {
 			b.WriteString(" ORDER BY " + strings.Join(terms, ", "))
 		}

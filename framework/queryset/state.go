@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/go-drf/drf/framework/models"
@@ -40,6 +41,11 @@ type model struct {
 	// rel is T's model declaration, nil for a struct that declares none:
 	// lookups across its relations start there.
 	rel *models.Description
+	// paths are the paths across relations resolved so far
+	// (*relationPath by name), and orders the orderings by other names
+	// than columns ([]orderTerm, ascending, by name), so that a request
+	// resolves none again.
+	paths, orders sync.Map
 }
 
 func describe[T any]() (*model, error) {
@@ -111,6 +117,9 @@ func (m *model) position(base unsafe.Pointer, field string) (string, error) {
 type orderTerm struct {
 	f    *structs.Field
 	desc bool
+	// path is an ordering across foreign keys, whose f is the last
+	// related model's field; nil for a column of the model.
+	path *relationPath
 }
 
 // cond is an equality (Filter) or a keyset (Seek) condition.
@@ -155,15 +164,79 @@ func (s state) orderBy(m *model, o []query.Order) state {
 			continue
 		}
 		s.ordering = append(s.ordering, t)
-		f, err := m.field(t.Field)
+		if f, ok := m.byColumn[t.Field]; ok {
+			s.order = append(s.order, orderTerm{f: f, desc: t.Desc})
+			continue
+		}
+		terms, err := m.orderingBy(t.Field)
 		if err != nil {
 			s.err = errors.Join(s.err, err)
 			continue
 		}
-		s.order = append(s.order, orderTerm{f, t.Desc})
+		for _, o := range terms {
+			o.desc = o.desc != t.Desc
+			s.order = append(s.order, o)
+		}
 	}
 	return s
 }
+
+// orderingBy is orderTerms of name, ascending, resolved once per name.
+func (m *model) orderingBy(name string) ([]orderTerm, error) {
+	if terms, ok := m.orders.Load(name); ok {
+		return terms.([]orderTerm), nil
+	}
+	terms, err := m.orderTerms(nil, name, false, 0)
+	if err != nil {
+		return nil, err
+	}
+	m.orders.Store(name, terms)
+	return terms, nil
+}
+
+// orderTerms appends to terms those of ordering by name as Django orders
+// by it: a column; a path across foreign keys to a column; a foreign key
+// (by its Django name, or at the end of a path) by the related model's
+// Meta.Ordering, each term's direction turned when desc, else by its
+// column.
+func (m *model) orderTerms(terms []orderTerm, name string, desc bool, depth int) ([]orderTerm, error) {
+	f, err := m.field(name)
+	if err == nil {
+		return append(terms, orderTerm{f: f, desc: desc}), nil
+	}
+	var path *relationPath
+	var related *models.Field
+	switch k, isKey := m.keys[name]; {
+	case isKey:
+		f, related = k, m.rel.Field(name)
+	case strings.Contains(name, "__"):
+		if path, err = m.orderPath(name); err != nil {
+			return terms, err
+		}
+		f, related = path.f, path.mf
+	default:
+		return terms, err
+	}
+	if related.Related != nil {
+		if d := relatedModel(models.OfTable(related.Related.Table), "pk"); d != nil && len(d.Ordering) > 0 {
+			if depth == maxOrderDepth {
+				return terms, fmt.Errorf("queryset: ordering %q: infinite loop caused by ordering", name)
+			}
+			for _, o := range d.Ordering {
+				if terms, err = m.orderTerms(terms, name+"__"+o.Field, desc != o.Desc, depth+1); err != nil {
+					return terms, err
+				}
+			}
+			return terms, nil
+		}
+	}
+	return append(terms, orderTerm{f: f, desc: desc, path: path}), nil
+}
+
+// maxOrderDepth bounds the related models' orderings that an ordering by
+// a foreign key follows, one after another: Django's "Infinite loop
+// caused by ordering." past it.
+const maxOrderDepth = 8
 
 func (s state) cond(m *model, field string, op byte, text string) state {
 	f, err := m.field(field)
@@ -270,6 +343,10 @@ func (s *state) shape(m *model, kind byte) string {
 		b.WriteByte('o')
 		if o.desc {
 			b.WriteByte('-')
+		}
+		if o.path != nil {
+			b.WriteString(o.path.name + ",")
+			continue
 		}
 		b.WriteString(strconv.Itoa(m.index[o.f]))
 	}
