@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -220,6 +221,12 @@ func (a *API) compile(v View, what string) *handler {
 	}
 	if err == nil {
 		err = setupThrottles(&h.view, a.settings)
+	}
+	if err == nil && a.settings.AtomicRequests && !v.NonAtomicRequests {
+		if a.db == nil {
+			err = errors.New("Settings.AtomicRequests needs the API's store, which NewAPI was given none of")
+		}
+		h.atomic = a.db
 	}
 	if err != nil {
 		panic(fmt.Sprintf("framework: %s: %v", what, err))

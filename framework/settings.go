@@ -161,6 +161,16 @@ type Settings struct {
 	// ExceptionHandler: EXCEPTION_HANDLER; nil gives DefaultExceptionHandler.
 	ExceptionHandler ExceptionHandler
 
+	// AtomicRequests: Django's DATABASES[...]["ATOMIC_REQUESTS"] for the
+	// API's store (NewAPI's db, which it needs): each view's handling runs
+	// in one transaction of it (store.Atomic, begun at the first write),
+	// which the framework's writes and reads made with the request's
+	// context join (docs/transactions.md). The view's answer commits it,
+	// then runs its store.OnCommit callbacks; an error rolls it back,
+	// whether the exception handler answers it (DRF's set_rollback) or
+	// not. View.NonAtomicRequests opts a view out.
+	AtomicRequests bool
+
 	// Logger receives everything the API and its views log; nil gives
 	// slog.Default() as it is when the API is created. NewAPI wraps its
 	// handler with accesslog.LogHandler, so that each line logged with a

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
@@ -55,6 +58,10 @@ type View struct {
 	// LazyAuthentication opts out of authenticating before the permission
 	// checks: the schemes then run on the first access to User or Auth.
 	LazyAuthentication bool
+
+	// NonAtomicRequests runs the view outside the transaction of
+	// Settings.AtomicRequests (Django's transaction.non_atomic_requests).
+	NonAtomicRequests bool
 
 	// Describer tells what the view reads and answers, for the schema and
 	// the browsable page's forms; generic views and viewsets set it.
@@ -114,6 +121,9 @@ type handler struct {
 	route    string
 	log      *slog.Logger
 	observed *observed
+	// atomic is the store whose transaction each request runs in
+	// (Settings.AtomicRequests), nil for none.
+	atomic *sqlx.DB
 }
 
 // compile merges v's fields over s into the view its requests run.
@@ -279,7 +289,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	x := &exchange{req: *request.New(hr, h.request)}
 	r := &x.req
 	defer r.Close()
-	resp, err := h.run(r)
+	var resp *Response
+	var err error
+	if h.atomic != nil {
+		resp, err = h.runAtomic(r)
+	} else {
+		resp, err = h.run(r)
+	}
 	if err != nil {
 		resp = h.handleException(r, err)
 	}
@@ -321,15 +337,37 @@ type exchange struct {
 	vals [6]string
 }
 
-func (h *handler) run(r *request.Request) (resp *Response, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			if p == http.ErrAbortHandler {
-				panic(p)
-			}
-			resp, err = nil, &panicError{value: p, stack: debug.Stack()}
+// runAtomic is run in an atomic block of the API's store (store.Atomic)
+// whose transaction the request's context carries
+// (Settings.AtomicRequests), as Django's make_view_atomic wraps the
+// view: committed, and its store.OnCommit callbacks run, when the view
+// answers; rolled back when it fails, as DRF's exception handler rolls
+// back with set_rollback. It is never run again: a failed COMMIT is the
+// view's error.
+func (h *handler) runAtomic(r *request.Request) (resp *Response, err error) {
+	hr := r.Request
+	defer func() { r.Request = hr }()
+	defer recoverPanic(&resp, &err) // an OnCommit callback's
+	err = store.Atomic(hr.Context(), h.atomic, func(ctx context.Context) error {
+		r.Request = hr.WithContext(ctx)
+		resp, err = h.run(r)
+		return err
+	})
+	return resp, err
+}
+
+// recoverPanic, deferred, makes a panic the error of the view's answer.
+func recoverPanic(resp **Response, err *error) {
+	if p := recover(); p != nil {
+		if p == http.ErrAbortHandler {
+			panic(p)
 		}
-	}()
+		*resp, *err = nil, &panicError{value: p, stack: debug.Stack()}
+	}
+}
+
+func (h *handler) run(r *request.Request) (resp *Response, err error) {
+	defer recoverPanic(&resp, &err)
 	v := &h.view
 	if tooManyFields(r.URL.RawQuery, h.maxFields) {
 		return nil, exceptions.TooManyFields()

@@ -337,13 +337,18 @@ func (e *MissingRelatedError) Error() string {
 // Unwrap returns the database's error.
 func (e *MissingRelatedError) Unwrap() error { return e.Err }
 
+// rowQueryer runs a query of one row on a database or in a transaction.
+type rowQueryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
 // missingRelated turns a foreign-key violation of a write of the item at
 // base into a MissingRelatedError naming the column: PostgreSQL names it,
-// SQLite does not, so each foreign key's target is looked up. A row
+// SQLite does not, so each foreign key's target is looked up on db. A row
 // written but not read back (sql.ErrNoRows) may be one whose join found
 // no related row before the deferred constraint was checked: its foreign
 // keys are looked up too.
-func (s *SQLSource[T]) missingRelated(ctx context.Context, base unsafe.Pointer, err error) error {
+func (s *SQLSource[T]) missingRelated(ctx context.Context, db rowQueryer, base unsafe.Pointer, err error) error {
 	if !(store.IsForeignKeyViolation(err) || errors.Is(err, sql.ErrNoRows)) || len(s.t.rules.fks) == 0 {
 		return err
 	}
@@ -360,7 +365,7 @@ func (s *SQLSource[T]) missingRelated(ctx context.Context, base unsafe.Pointer, 
 				continue
 			}
 			q := s.t.db.Rebind("SELECT 1 FROM " + store.QuoteName(f.Related.Table) + " WHERE " + store.QuoteName(f.Related.Column) + " = ?")
-			if qerr := s.t.db.QueryRowContext(ctx, q, arg).Scan(&one); !errors.Is(qerr, sql.ErrNoRows) {
+			if qerr := db.QueryRowContext(ctx, q, arg).Scan(&one); !errors.Is(qerr, sql.ErrNoRows) {
 				continue
 			}
 		}

@@ -20,9 +20,14 @@ type rows interface {
 
 // read runs q, a read query, on db: through the table's store.Reader when
 // db is the table's database (not a transaction, nor its *sql.DB, which
-// writes pass) and it has one, else through database/sql.
+// writes pass) and it has one, else through database/sql. A read of the
+// table's database runs in the transaction of it that ctx carries, once
+// begun (store.TxOf), to see its writes.
 func (t *sqlTable) read(ctx context.Context, db queryer, q string, args []any) (rows, error) {
 	if db == queryer(t.db) {
+		if tx := store.TxOf(ctx, t.db); tx != nil {
+			return readOn(ctx, nil, tx, q, args)
+		}
 		return readOn(ctx, t.reader, db, q, args)
 	}
 	return readOn(ctx, nil, db, q, args)
@@ -44,8 +49,14 @@ func readOn(ctx context.Context, r *store.Reader, db queryer, q string, args []a
 	return rs, nil
 }
 
-// count runs q, a query of one integer, on the table's database.
+// count runs q, a query of one integer, on the table's database, in
+// the transaction of it that ctx carries once begun (store.TxOf).
 func (t *sqlTable) count(ctx context.Context, q string, args []any) (int, error) {
+	if tx := store.TxOf(ctx, t.db); tx != nil {
+		var n int
+		err := tx.QueryRowContext(ctx, q, args...).Scan(&n)
+		return n, err
+	}
 	return countOn(ctx, t.reader, t.db, q, args)
 }
 

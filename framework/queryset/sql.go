@@ -731,7 +731,11 @@ func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) (err 
 		if !s.t.rules.afterSave && len(s.relationsOf(item, before)) == 0 {
 			row := &SQLSource[T]{t: s.t}
 			row.st.conds = []cond{{f: s.t.key, op: '=', v: s.t.key.Get(base)}}
-			return row.readInto(ctx, s.t.db, row.sliceSQL(0, 1), row.args(nil), item)
+			var db queryer = s.t.db
+			if tx := store.TxOf(ctx, s.t.db); tx != nil {
+				db = tx
+			}
+			return row.readInto(ctx, db, row.sliceSQL(0, 1), row.args(nil), item)
 		}
 		// A relation changed, or AfterSave runs: the key is written over itself.
 		sets, args = append(sets, store.QuoteName(s.t.key.Column)+" = "+s.t.param(s.t.key)), append(args, key)
@@ -755,7 +759,10 @@ func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) (err 
 func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj, before *T, created bool) error {
 	var err error
 	rels := s.relationsOf(obj, before)
-	if s.t.readsRow && !s.t.rules.afterSave && len(rels) == 0 {
+	// In an atomic block (store.Atomic) the write joins its transaction,
+	// through InTx.
+	inBlock := store.InAtomicBlock(ctx, s.t.db)
+	if s.t.readsRow && !s.t.rules.afterSave && len(rels) == 0 && !inBlock {
 		err = s.readInto(ctx, s.t.db.DB, s.t.db.Rebind(q+s.t.returning), args, obj) // a write: database/sql's
 	} else {
 		q = s.t.db.Rebind(q + " RETURNING " + store.QuoteName(s.t.key.Column))
@@ -783,7 +790,11 @@ func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj, bef
 		})
 	}
 	if err != nil {
-		return s.missingRelated(ctx, unsafe.Pointer(obj), err)
+		var db rowQueryer = s.t.db
+		if tx := store.TxOf(ctx, s.t.db); inBlock && tx != nil {
+			db = tx // the savepoint rolled back, the transaction goes on
+		}
+		return s.missingRelated(ctx, db, unsafe.Pointer(obj), err)
 	}
 	return nil
 }
@@ -821,7 +832,7 @@ func (s *SQLSource[T]) Delete(ctx context.Context, item *T) error {
 	if err != nil {
 		return err
 	}
-	if len(models.ReferencesTo(s.t.table)) == 0 {
+	if !store.InAtomicBlock(ctx, s.t.db) && len(models.ReferencesTo(s.t.table)) == 0 {
 		return deleted(s.t.db.ExecContext(ctx, q, key))
 	}
 	// Other models reference the table: their on_delete first, in the
