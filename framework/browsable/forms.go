@@ -50,6 +50,9 @@ type formField struct {
 	// Value is the initial value; Checked that of a checkbox.
 	Value   string
 	Checked bool
+	// Errors are the field's errors in the answer to this form's own
+	// request, shown under its input as DRF's help-block.
+	Errors []string
 	// Required, MaxLength, Min, Max and Step repeat the serializer's rules
 	// (the form is sent unchecked, as DRF's novalidate forms are, so that
 	// the answer shows the API's own messages).
@@ -111,26 +114,38 @@ func (p *pageData) addForms(v *framework.View, r *request.Request, resp *framewo
 		}
 	}
 	p.FormType = formType
-	var fields []framework.FieldDescription
-	if v.Describer != nil {
-		ser, err := v.Describer.SerializerOf(v, r)
+	// Each form's fields are those of the serializer of its own method, as
+	// DRF's override_method asks get_serializer for them.
+	fieldsOf := map[string][]framework.FieldDescription{}
+	for _, m := range []string{http.MethodPost, http.MethodPut} {
+		if v.Describer == nil || !may[m] {
+			continue
+		}
+		ser, err := v.Describer.SerializerOf(v, request.As(r, m))
 		if err != nil {
 			return err
 		}
 		if ser != nil {
-			fields = ser.Fields
+			fieldsOf[m] = ser.Fields
+		}
+		if slices.ContainsFunc(fieldsOf[m], isFileField) && slices.Contains(p.MediaTypes, "multipart/form-data") {
+			// A file goes only in a multipart body.
+			formType = "multipart/form-data"
+			p.FormType = formType
 		}
 	}
-	if slices.ContainsFunc(fields, isFileField) && slices.Contains(p.MediaTypes, "multipart/form-data") {
-		// A file goes only in a multipart body.
-		formType = "multipart/form-data"
-		p.FormType = formType
-	}
-	if formType != "" && (may[http.MethodPost] || may[http.MethodPut]) {
-		var err error
-		if fields, err = relatedChoices(v, r, fields); err != nil {
-			return err
+	if formType != "" {
+		for m, fields := range fieldsOf {
+			var err error
+			if fieldsOf[m], err = relatedChoices(v, r, fields); err != nil {
+				return err
+			}
 		}
+	}
+	// The field errors of a refused form, shown under its inputs.
+	var refused map[string][]string
+	if resp.Status == http.StatusBadRequest {
+		_ = json.Unmarshal(body, &refused)
 	}
 	// The item the answer shows, for PUT: a successful GET of a JSON object.
 	var item map[string]any
@@ -141,12 +156,20 @@ func (p *pageData) addForms(v *framework.View, r *request.Request, resp *framewo
 			item = nil
 		}
 	}
+	errorsOf := func(method string, fields []formField) []formField {
+		if r.Method == method {
+			for i := range fields {
+				fields[i].Errors = refused[fields[i].Name]
+			}
+		}
+		return fields
+	}
 	if may[http.MethodPost] {
 		f := editForm{ID: "post", HTMLMethod: http.MethodPost, RawMethods: []string{http.MethodPost}}
-		if fields != nil {
+		if fields := fieldsOf[http.MethodPost]; fields != nil {
 			f.Content = initialContent(fields)
 			if formType != "" {
-				f.Fields = htmlFields(fields, nil)
+				f.Fields = errorsOf(http.MethodPost, htmlFields(fields, nil))
 			}
 		}
 		p.Forms = append(p.Forms, f)
@@ -161,8 +184,8 @@ func (p *pageData) addForms(v *framework.View, r *request.Request, resp *framewo
 		if item != nil {
 			f.Content = string(body)
 		}
-		if fields != nil && formType != "" && may[http.MethodPut] {
-			f.Fields = htmlFields(fields, item)
+		if fields := fieldsOf[http.MethodPut]; fields != nil && formType != "" && may[http.MethodPut] {
+			f.Fields = errorsOf(http.MethodPut, htmlFields(fields, item))
 		}
 		p.Forms = append(p.Forms, f)
 	}
