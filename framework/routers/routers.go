@@ -81,6 +81,14 @@ type Action struct {
 	// URLName names the route "{basename}-{URLName}"; "" gives URLPath
 	// with "-" for "_".
 	URLName string
+	// ViewName names the action's view, in the Extra Actions menu and on
+	// its page (DRF's @action(name=...)); "" gives Name in words, "Set
+	// password".
+	ViewName string
+	// Suffix names the action's view after the viewset's, "Book" +
+	// " " + Suffix (DRF's @action(suffix=...)); ViewName and Suffix
+	// exclude each other.
+	Suffix string
 	// Mapping maps more methods of the action's route to handlers of
 	// their own (DRF's @set_password.mapping.delete).
 	Mapping []Mapped
@@ -306,7 +314,7 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 			prefix, strings.Join(slices.Sorted(slices.Values(existing)), ", "))
 	}
 	for _, a := range extra {
-		r, err := extraRoute(a, basename)
+		r, err := extraRoute(a, basename, viewName)
 		if err != nil {
 			return fmt.Errorf("routers: register %q: %w", prefix, err)
 		}
@@ -378,10 +386,20 @@ func actionMethod(viewset any, a framework.ViewAction) (framework.HandlerFunc, b
 	return h, h != nil
 }
 
-func extraRoute(a Action, basename string) (route, error) {
+// extraRoute is the route of a, an extra action of the viewset named
+// viewsetName with basename.
+func extraRoute(a Action, basename, viewsetName string) (route, error) {
 	h := a.Handler
 	if h == nil || a.Name == "" {
 		return route{}, fmt.Errorf("extra action %q: Name and Handler are required", a.Name)
+	}
+	if a.ViewName != "" && a.Suffix != "" {
+		// DRF's ViewSetMixin.as_view, in the fields' names.
+		return route{}, fmt.Errorf("extra action %s: received both ViewName and Suffix, which are mutually exclusive arguments.", a.Name)
+	}
+	viewName := cmp.Or(a.ViewName, prettyName(a.Name))
+	if a.Suffix != "" {
+		viewName = viewsetName + " " + a.Suffix
 	}
 	path := a.URLPath
 	if path == "" {
@@ -391,7 +409,7 @@ func extraRoute(a Action, basename string) (route, error) {
 	if name == "" {
 		name = strings.ReplaceAll(path, "_", "-")
 	}
-	r := route{detail: a.Detail, path: path, name: basename + "-" + name, viewName: prettyName(a.Name),
+	r := route{detail: a.Detail, path: path, name: basename + "-" + name, viewName: viewName,
 		handlers: map[string]framework.HandlerFunc{}, actions: map[string]framework.ViewAction{}, action: &a}
 	methods := a.HTTPMethods
 	if len(methods) == 0 {

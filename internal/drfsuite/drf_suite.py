@@ -1,0 +1,136 @@
+"""Run DRF 3.18's own tests/test_generics.py, test_viewsets.py and
+test_routers.py on real DRF, and print which methods pass.
+
+DRF's tests are not in this repository: give the "tests" directory of a
+DRF 3.18 checkout (git archive 3.18.0 tests). Run with Debian's Django
+3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2 of
+conformance/reference/drf318 (scripts/install-references lays it out):
+
+    /usr/bin/python3 internal/drfsuite/drf_suite.py DRF/tests \
+        > internal/drfsuite/drf_suite_drf314.json
+    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 internal/drfsuite/drf_suite.py DRF/tests \
+        > internal/drfsuite/drf_suite_drf318.json
+
+pytest, which DRF's suite runs under, is not installed: the few names the
+three files use (raises, fixture, mark) are given here, and the tests run
+under Django's test runner with the settings of DRF's conftest.py. DRF
+3.14 has no SimpleRouter(use_regex_path=...) (3.15): it is accepted and
+ignored there, so that test_routers.py loads. It prints, as JSON, the
+versions and, by file, each method's "pass" or its failure's last line.
+drfsuite.Suite holds each ported file to what it prints.
+"""
+import contextlib
+import json
+import os
+import sys
+import types
+import unittest
+
+tests_dir = os.path.abspath(sys.argv[1])
+sys.path.insert(0, os.path.dirname(tests_dir))
+
+
+class _Info:
+    value = None
+
+
+@contextlib.contextmanager
+def _raises(exc):
+    info = _Info()
+    try:
+        yield info
+    except exc as e:
+        info.value = e
+        return
+    raise AssertionError("DID NOT RAISE %r" % exc)
+
+
+class _Mark:
+    def __getattr__(self, name):
+        return lambda *a, **k: (lambda obj: obj)
+
+
+pytest = types.ModuleType("pytest")
+pytest.raises = _raises
+pytest.fixture = lambda fn=None, **k: fn if fn else (lambda f: f)
+pytest.mark = _Mark()
+sys.modules["pytest"] = pytest
+
+import django  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+settings.configure(
+    DEBUG_PROPAGATE_EXCEPTIONS=True,
+    DEFAULT_AUTO_FIELD="django.db.models.AutoField",
+    DATABASES={
+        "default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"},
+        "secondary": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"},
+    },
+    SITE_ID=1,
+    SECRET_KEY="not very secret in tests",
+    USE_I18N=True,
+    STATIC_URL="/static/",
+    ROOT_URLCONF="tests.urls",
+    TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True, "OPTIONS": {"debug": True}}],
+    MIDDLEWARE=(
+        "django.middleware.common.CommonMiddleware",
+        "django.contrib.sessions.middleware.SessionMiddleware",
+        "django.contrib.auth.middleware.AuthenticationMiddleware",
+        "django.contrib.messages.middleware.MessageMiddleware",
+    ),
+    INSTALLED_APPS=(
+        "django.contrib.admin", "django.contrib.auth", "django.contrib.contenttypes", "django.contrib.sessions",
+        "django.contrib.sites", "django.contrib.staticfiles", "django.contrib.messages", "rest_framework",
+        "rest_framework.authtoken", "tests.authentication", "tests.generic_relations", "tests.importable", "tests",
+    ),
+    PASSWORD_HASHERS=("django.contrib.auth.hashers.MD5PasswordHasher",),
+)
+django.setup()
+
+import rest_framework  # noqa: E402
+from django.test.runner import DiscoverRunner  # noqa: E402
+from rest_framework import routers  # noqa: E402
+
+if "use_regex_path" not in routers.SimpleRouter.__init__.__code__.co_varnames:
+    _simple, _default = routers.SimpleRouter.__init__, routers.DefaultRouter.__init__
+
+    def _simple_init(self, trailing_slash=True, use_regex_path=True):
+        _simple(self, trailing_slash)
+
+    def _default_init(self, *args, use_regex_path=True, **kwargs):
+        _default(self, *args, **kwargs)
+
+    routers.SimpleRouter.__init__, routers.DefaultRouter.__init__ = _simple_init, _default_init
+
+FILES = ["test_generics", "test_viewsets", "test_routers"]
+results = {"tests/%s.py" % f: {} for f in FILES}
+
+
+class Result(unittest.TextTestResult):
+    def _record(self, test, outcome):
+        module, cls, method = test.id().rsplit(".", 2)
+        results["tests/%s.py" % module.split(".")[-1]]["%s.%s" % (cls, method)] = outcome
+
+    def addSuccess(self, test):
+        self._record(test, "pass")
+        super().addSuccess(test)
+
+    def addFailure(self, test, err):
+        self._record(test, "fail: " + self._exc_info_to_string(err, test).strip().splitlines()[-1])
+        super().addFailure(test, err)
+
+    def addError(self, test, err):
+        self._record(test, "error: " + self._exc_info_to_string(err, test).strip().splitlines()[-1])
+        super().addError(test, err)
+
+
+# The modules are loaded before the test databases are made, so that the
+# models they declare have tables.
+suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName("tests." + f) for f in FILES)
+runner = DiscoverRunner(verbosity=0)
+runner.setup_test_environment()
+runner.setup_databases()
+with open(os.devnull, "w") as devnull:
+    unittest.TextTestRunner(resultclass=Result, verbosity=0, stream=devnull).run(suite)
+print(json.dumps({"versions": {"drf": rest_framework.__version__, "django": django.get_version()}, "results": results},
+                 indent=1, sort_keys=True))
