@@ -134,8 +134,11 @@ func (s *Keys) Create(ctx context.Context, name string, expiry *time.Time) (*API
 		if k.ExpiryDate != nil {
 			exp = store.FormatTime(*k.ExpiryDate)
 		}
-		_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO "rest_framework_api_key_apikey" (`+columns+`) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-			k.ID, store.FormatTime(k.Created), k.Name, false, exp, k.HashedKey, k.Prefix)
+		err = store.Write(ctx, s.DB, func(q store.Querier) error {
+			_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO "rest_framework_api_key_apikey" (`+columns+`) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+				k.ID, store.FormatTime(k.Created), k.Name, false, exp, k.HashedKey, k.Prefix)
+			return err
+		})
 		if store.IsUniqueViolation(err) {
 			// Another key has this prefix (one chance in 62^8): draw again.
 			continue
@@ -161,7 +164,8 @@ func (s *Keys) get(ctx context.Context, prefix string, usable bool) (*APIKey, er
 		q += ` AND NOT "revoked"`
 	}
 	var k APIKey
-	err := s.DB.QueryRowxContext(ctx, s.DB.Rebind(q), prefix).StructScan(&k)
+	db := store.On(ctx, s.DB)
+	err := db.QueryRowxContext(ctx, db.Rebind(q), prefix).StructScan(&k)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -223,7 +227,11 @@ func (s *Keys) Revoke(ctx context.Context, prefix string) (*APIKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE "rest_framework_api_key_apikey" SET "revoked" = ? WHERE "prefix" = ?`), true, prefix); err != nil {
+	err = store.Write(ctx, s.DB, func(q store.Querier) error {
+		_, err := q.ExecContext(ctx, q.Rebind(`UPDATE "rest_framework_api_key_apikey" SET "revoked" = ? WHERE "prefix" = ?`), true, prefix)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	k.Revoked = true

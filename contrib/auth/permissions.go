@@ -163,7 +163,8 @@ func (u *User) loadPerms(ctx context.Context) (map[string]bool, error) {
 	if c.perms != nil {
 		return c.perms, nil
 	}
-	rows, err := u.db.QueryContext(ctx, u.db.Rebind(userPermsQuery), u.ID, u.ID)
+	q := store.On(ctx, u.db)
+	rows, err := q.QueryContext(ctx, q.Rebind(userPermsQuery), u.ID, u.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -187,15 +188,9 @@ func (u *User) loadPerms(ctx context.Context) (map[string]bool, error) {
 // "app_label.codename" of a row of auth_permission.
 var ErrUnknownPermission = errors.New("auth: no such permission")
 
-// querier is a database or a transaction.
-type querier interface {
-	SelectContext(ctx context.Context, dest any, query string, args ...any) error
-	Rebind(query string) string
-}
-
 // permissionID finds the permission named "app_label.codename" (split at
 // the first dot, as Django's permission commands do).
-func permissionID(ctx context.Context, q querier, perm string) (int64, error) {
+func permissionID(ctx context.Context, q store.Querier, perm string) (int64, error) {
 	app, codename, ok := strings.Cut(perm, ".")
 	if !ok || app == "" || codename == "" || !store.StorableText(perm) {
 		return 0, fmt.Errorf("%w: %q is not APP_LABEL.CODENAME", ErrUnknownPermission, perm)
@@ -238,10 +233,12 @@ func (s *Users) GrantPermission(ctx context.Context, u *User, perm string) error
 // ErrUnknownPermission. It empties u's permission cache.
 func (s *Users) RevokePermission(ctx context.Context, u *User, perm string) error {
 	defer u.BindDB(s.DB)
-	id, err := permissionID(ctx, s.DB, perm)
+	id, err := permissionID(ctx, store.On(ctx, s.DB), perm)
 	if err != nil {
 		return err
 	}
-	_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "auth_user_user_permissions" WHERE "user_id" = ? AND "permission_id" = ?`), u.ID, id)
-	return err
+	return store.Write(ctx, s.DB, func(q store.Querier) error {
+		_, err := q.ExecContext(ctx, q.Rebind(`DELETE FROM "auth_user_user_permissions" WHERE "user_id" = ? AND "permission_id" = ?`), u.ID, id)
+		return err
+	})
 }

@@ -75,7 +75,8 @@ func (s *Users) GetByUsername(ctx context.Context, name string) (*User, error) {
 
 func (s *Users) get(ctx context.Context, where string, arg any) (*User, error) {
 	var u User
-	err := s.DB.QueryRowContext(ctx, s.DB.Rebind(`SELECT `+userColumns+` FROM "auth_user" WHERE `+where), arg).Scan(u.ScanDest()...)
+	q := store.On(ctx, s.DB)
+	err := q.QueryRowContext(ctx, q.Rebind(`SELECT `+userColumns+` FROM "auth_user" WHERE `+where), arg).Scan(u.ScanDest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -192,18 +193,20 @@ func (s *Users) UpdateLastLogin(ctx context.Context, u *User) error {
 }
 
 func (s *Users) update(ctx context.Context, id int64, set string, arg any) error {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE "auth_user" SET `+set+` WHERE "id" = ?`), arg, id)
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return store.Write(ctx, s.DB, func(q store.Querier) error {
+		res, err := q.ExecContext(ctx, q.Rebind(`UPDATE "auth_user" SET `+set+` WHERE "id" = ?`), arg, id)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
 }
 
 // Authenticate returns the active user whose username and password match,
@@ -264,12 +267,17 @@ func (s *Users) upgrade(ctx context.Context, u *User, password string) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE "auth_user" SET "password" = ? WHERE "id" = ? AND "password" = ?`),
-		encoded, u.ID, u.Password)
-	if err != nil {
+	var n int64
+	err = store.Write(ctx, s.DB, func(q store.Querier) error {
+		res, err := q.ExecContext(ctx, q.Rebind(`UPDATE "auth_user" SET "password" = ? WHERE "id" = ? AND "password" = ?`),
+			encoded, u.ID, u.Password)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
 		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
+	})
+	if err != nil || n == 0 {
 		return err
 	}
 	u.Password = encoded

@@ -272,12 +272,13 @@ type tokenList struct {
 func (l tokenList) page(ctx context.Context, offset int) (toks []*Token, matches, total int, err error) {
 	const from = ` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id"`
 	where, args := searchWhere(store.DialectOf(l.db), l.column, l.terms)
-	if err := l.db.GetContext(ctx, &total, `SELECT count(*) FROM "authtoken_token"`); err != nil {
+	q := store.On(ctx, l.db)
+	if err := q.GetContext(ctx, &total, `SELECT count(*) FROM "authtoken_token"`); err != nil {
 		return nil, 0, 0, err
 	}
 	matches = total
 	if where != "" {
-		if err := l.db.GetContext(ctx, &matches, l.db.Rebind(`SELECT count(*)`+from+where), args...); err != nil {
+		if err := q.GetContext(ctx, &matches, q.Rebind(`SELECT count(*)`+from+where), args...); err != nil {
 			return nil, 0, 0, err
 		}
 	}
@@ -286,7 +287,7 @@ func (l tokenList) page(ctx context.Context, offset int) (toks []*Token, matches
 		order = ` ORDER BY u."` + l.column + `", t."key" DESC`
 	}
 	var rows []tokenRow
-	err = l.db.SelectContext(ctx, &rows, l.db.Rebind(`SELECT `+tokenColumns+from+where+order+` LIMIT ? OFFSET ?`),
+	err = q.SelectContext(ctx, &rows, q.Rebind(`SELECT `+tokenColumns+from+where+order+` LIMIT ? OFFSET ?`),
 		append(args, AdminPageSize, offset)...)
 	if err != nil {
 		return nil, 0, 0, err

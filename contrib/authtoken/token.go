@@ -81,7 +81,10 @@ func (s *Tokens) GetOrCreate(ctx context.Context, userID int64) (tok *Token, cre
 		if !errors.Is(err, ErrNotFound) {
 			return tok, false, err
 		}
-		tok, err = insert(ctx, s.DB, userID)
+		err = store.Write(ctx, s.DB, func(q store.Querier) (err error) {
+			tok, err = insert(ctx, q, userID)
+			return err
+		})
 		if err == nil {
 			return tok, true, nil
 		}
@@ -92,14 +95,8 @@ func (s *Tokens) GetOrCreate(ctx context.Context, userID int64) (tok *Token, cre
 	return nil, false, fmt.Errorf("authtoken: no token for user %d after %d attempts", userID, maxAttempts)
 }
 
-// execer is a database or a transaction.
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	Rebind(query string) string
-}
-
 // insert stores a new token for userID.
-func insert(ctx context.Context, db execer, userID int64) (*Token, error) {
+func insert(ctx context.Context, db store.Querier, userID int64) (*Token, error) {
 	tok := &Token{Key: GenerateKey(), Created: time.Now().UTC().Truncate(time.Microsecond), UserID: userID}
 	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO "authtoken_token" ("key", "created", "user_id") VALUES (?, ?, ?)`),
 		tok.Key, store.FormatTime(tok.Created), tok.UserID)
@@ -127,7 +124,8 @@ func (s *Tokens) Regenerate(ctx context.Context, userID int64) (*Token, error) {
 // ForUser returns the user's token, or ErrNotFound.
 func (s *Tokens) ForUser(ctx context.Context, userID int64) (*Token, error) {
 	var tok Token
-	err := s.DB.GetContext(ctx, &tok, s.DB.Rebind(`SELECT "key", "created", "user_id" FROM "authtoken_token" WHERE "user_id" = ?`), userID)
+	q := store.On(ctx, s.DB)
+	err := q.GetContext(ctx, &tok, q.Rebind(`SELECT "key", "created", "user_id" FROM "authtoken_token" WHERE "user_id" = ?`), userID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -139,18 +137,20 @@ func (s *Tokens) ForUser(ctx context.Context, userID int64) (*Token, error) {
 
 // Delete removes the token with the given key; ErrNotFound if there is none.
 func (s *Tokens) Delete(ctx context.Context, key string) error {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "authtoken_token" WHERE "key" = ?`), key)
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return store.Write(ctx, s.DB, func(q store.Querier) error {
+		res, err := q.ExecContext(ctx, q.Rebind(`DELETE FROM "authtoken_token" WHERE "key" = ?`), key)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
 }
 
 // tokenColumns are the token's and its user's columns: for tokenRow, and
@@ -190,7 +190,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 		return nil, ErrNotFound
 	}
 	var row tokenRow
-	err := s.DB.QueryRowContext(ctx, getQuery.For(s.DB), key).Scan(row.scanDest()...)
+	err := store.On(ctx, s.DB).QueryRowContext(ctx, getQuery.For(s.DB), key).Scan(row.scanDest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -220,11 +220,12 @@ func (s *Tokens) LookupToken(ctx context.Context, key string) (request.User, any
 // skipping offset, and the number of tokens in all.
 func (s *Tokens) List(ctx context.Context, limit, offset int) ([]*Token, int, error) {
 	var total int
-	if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM "authtoken_token"`); err != nil {
+	q := store.On(ctx, s.DB)
+	if err := q.GetContext(ctx, &total, `SELECT count(*) FROM "authtoken_token"`); err != nil {
 		return nil, 0, err
 	}
 	var rows []tokenRow
-	err := s.DB.SelectContext(ctx, &rows, s.DB.Rebind(`SELECT `+tokenColumns+` FROM "authtoken_token" t `+
+	err := q.SelectContext(ctx, &rows, q.Rebind(`SELECT `+tokenColumns+` FROM "authtoken_token" t `+
 		`JOIN "auth_user" u ON u."id" = t."user_id" ORDER BY t."created" DESC, t."user_id" DESC LIMIT ? OFFSET ?`), limit, offset)
 	if err != nil {
 		return nil, 0, err
@@ -250,7 +251,7 @@ func CreateOnUserCreation(users *auth.Users) {
 // it created.
 func (s *Tokens) Backfill(ctx context.Context) (int, error) {
 	var ids []int64
-	err := s.DB.SelectContext(ctx, &ids, `SELECT u."id" FROM "auth_user" u `+
+	err := store.On(ctx, s.DB).SelectContext(ctx, &ids, `SELECT u."id" FROM "auth_user" u `+
 		`WHERE NOT EXISTS (SELECT 1 FROM "authtoken_token" t WHERE t."user_id" = u."id") ORDER BY u."id"`)
 	if err != nil {
 		return 0, err

@@ -242,7 +242,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	var tok Token
 	u := new(auth.User)
 	dest := append([]any{&tok.ID, &tok.Digest, &tok.Prefix, &tok.Name, &tok.Created, &tok.Expiry, &tok.UserID}, u.ScanDest()...)
-	err := s.DB.QueryRowContext(ctx, getQuery.For(s.DB), Digest(key)).Scan(dest...)
+	err := store.On(ctx, s.DB).QueryRowContext(ctx, getQuery.For(s.DB), Digest(key)).Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -253,7 +253,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	tok.User = u
 	now := s.clock()
 	if tok.Expiry != nil && !now.Before(*tok.Expiry) {
-		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "hashedtoken_token" WHERE "id" = ?`), tok.ID); err != nil {
+		if _, err := s.exec(ctx, `DELETE FROM "hashedtoken_token" WHERE "id" = ?`, tok.ID); err != nil {
 			return nil, err
 		}
 		return nil, ErrNotFound
@@ -283,7 +283,7 @@ func (s *Tokens) refresh(ctx context.Context, tok *Token, now time.Time) error {
 	if exp.Sub(*tok.Expiry) < step {
 		return nil
 	}
-	if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE "hashedtoken_token" SET "expiry" = ? WHERE "id" = ?`), store.FormatTime(exp), tok.ID); err != nil {
+	if _, err := s.exec(ctx, `UPDATE "hashedtoken_token" SET "expiry" = ? WHERE "id" = ?`, store.FormatTime(exp), tok.ID); err != nil {
 		return err
 	}
 	tok.Expiry = &exp
@@ -322,7 +322,8 @@ func (s *Tokens) LookupToken(ctx context.Context, key string) (request.User, any
 // ForUser returns the user's live tokens, newest first.
 func (s *Tokens) ForUser(ctx context.Context, userID int64) ([]*Token, error) {
 	var toks []*Token
-	err := s.DB.SelectContext(ctx, &toks, s.DB.Rebind(`SELECT "id", "digest", "token_key", "name", "created", "expiry", "user_id" `+
+	q := store.On(ctx, s.DB)
+	err := q.SelectContext(ctx, &toks, q.Rebind(`SELECT "id", "digest", "token_key", "name", "created", "expiry", "user_id" `+
 		`FROM "hashedtoken_token" WHERE "user_id" = ? AND ("expiry" IS NULL OR "expiry" > ?) ORDER BY "created" DESC, "id" DESC`),
 		userID, store.FormatTime(s.clock()))
 	return toks, err
@@ -331,11 +332,7 @@ func (s *Tokens) ForUser(ctx context.Context, userID int64) ([]*Token, error) {
 // Revoke deletes the user's token id; ErrNotFound when the user has no
 // such token.
 func (s *Tokens) Revoke(ctx context.Context, userID, id int64) error {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "hashedtoken_token" WHERE "id" = ? AND "user_id" = ?`), id, userID)
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
+	n, err := s.exec(ctx, `DELETE FROM "hashedtoken_token" WHERE "id" = ? AND "user_id" = ?`, id, userID)
 	if err != nil {
 		return err
 	}
@@ -348,21 +345,27 @@ func (s *Tokens) Revoke(ctx context.Context, userID, id int64) error {
 // RevokeAll deletes every token of the user (log out everywhere) and
 // returns how many there were.
 func (s *Tokens) RevokeAll(ctx context.Context, userID int64) (int, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "hashedtoken_token" WHERE "user_id" = ?`), userID)
-	if err != nil {
-		return 0, err
-	}
-	n, err := res.RowsAffected()
+	n, err := s.exec(ctx, `DELETE FROM "hashedtoken_token" WHERE "user_id" = ?`, userID)
 	return int(n), err
 }
 
 // ClearExpired deletes the expired tokens of all users and returns how
 // many; expired tokens never authenticate, this only reclaims the rows.
 func (s *Tokens) ClearExpired(ctx context.Context) (int, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM "hashedtoken_token" WHERE "expiry" <= ?`), store.FormatTime(s.clock()))
-	if err != nil {
-		return 0, err
-	}
-	n, err := res.RowsAffected()
+	n, err := s.exec(ctx, `DELETE FROM "hashedtoken_token" WHERE "expiry" <= ?`, store.FormatTime(s.clock()))
 	return int(n), err
+}
+
+// exec runs the write q (with ? parameters), in the transaction ctx
+// carries if any (store.Write), and returns how many rows it changed.
+func (s *Tokens) exec(ctx context.Context, q string, args ...any) (n int64, err error) {
+	err = store.Write(ctx, s.DB, func(db store.Querier) error {
+		res, err := db.ExecContext(ctx, db.Rebind(q), args...)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
 }

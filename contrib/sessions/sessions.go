@@ -209,7 +209,8 @@ func (m *Manager) load(ctx context.Context, key string) (sessionData, error) {
 		Data   string    `db:"session_data"`
 		Expire time.Time `db:"expire_date"`
 	}
-	err := m.DB.GetContext(ctx, &row, m.DB.Rebind(`SELECT "session_data", "expire_date" FROM "django_session" WHERE "session_key" = ?`), key)
+	q := store.On(ctx, m.DB)
+	err := q.GetContext(ctx, &row, q.Rebind(`SELECT "session_data", "expire_date" FROM "django_session" WHERE "session_key" = ?`), key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -328,13 +329,15 @@ func (m *Manager) save(ctx context.Context, key string, data sessionData, expire
 	if err != nil {
 		return err
 	}
-	if expires == nil {
-		_, err = m.DB.ExecContext(ctx, m.DB.Rebind(`UPDATE "django_session" SET "session_data" = ? WHERE "session_key" = ?`), encoded, key)
+	return store.Write(ctx, m.DB, func(q store.Querier) error {
+		if expires == nil {
+			_, err := q.ExecContext(ctx, q.Rebind(`UPDATE "django_session" SET "session_data" = ? WHERE "session_key" = ?`), encoded, key)
+			return err
+		}
+		_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO "django_session" ("session_key", "session_data", "expire_date") VALUES (?, ?, ?)`),
+			key, encoded, store.FormatTime(*expires))
 		return err
-	}
-	_, err = m.DB.ExecContext(ctx, m.DB.Rebind(`INSERT INTO "django_session" ("session_key", "session_data", "expire_date") VALUES (?, ?, ?)`),
-		key, encoded, store.FormatTime(*expires))
-	return err
+	})
 }
 
 // EnforceCSRF checks r with the CSRF protection; a failure is 403
@@ -447,14 +450,21 @@ func (m *Manager) Logout(w http.ResponseWriter, r *http.Request) error {
 // ClearExpired deletes the expired sessions and returns how many there
 // were (Django's clearsessions).
 func (m *Manager) ClearExpired(ctx context.Context) (int64, error) {
-	res, err := m.DB.ExecContext(ctx, m.DB.Rebind(`DELETE FROM "django_session" WHERE "expire_date" < ?`), store.FormatTime(time.Now()))
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+	var n int64
+	err := store.Write(ctx, m.DB, func(q store.Querier) error {
+		res, err := q.ExecContext(ctx, q.Rebind(`DELETE FROM "django_session" WHERE "expire_date" < ?`), store.FormatTime(time.Now()))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
 }
 
 func (m *Manager) delete(ctx context.Context, key string) error {
-	_, err := m.DB.ExecContext(ctx, m.DB.Rebind(`DELETE FROM "django_session" WHERE "session_key" = ?`), key)
-	return err
+	return store.Write(ctx, m.DB, func(q store.Querier) error {
+		_, err := q.ExecContext(ctx, q.Rebind(`DELETE FROM "django_session" WHERE "session_key" = ?`), key)
+		return err
+	})
 }

@@ -126,7 +126,8 @@ func (j *JWT) blacklist(ctx context.Context, t *Token, raw string) error {
 // isBlacklisted reports whether the token of the jti is blacklisted.
 func (j *JWT) isBlacklisted(ctx context.Context, jti string) (bool, error) {
 	var n int
-	err := j.db.GetContext(ctx, &n, j.db.Rebind(`SELECT count(*) FROM "token_blacklist_blacklistedtoken" b `+
+	q := store.On(ctx, j.db)
+	err := q.GetContext(ctx, &n, q.Rebind(`SELECT count(*) FROM "token_blacklist_blacklistedtoken" b `+
 		`JOIN "token_blacklist_outstandingtoken" o ON b."token_id" = o."id" WHERE o."jti" = ?`), jti)
 	return n > 0, err
 }
