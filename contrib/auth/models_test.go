@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/contenttypes"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
@@ -27,11 +28,11 @@ func createModels(t *testing.T, db *sqlx.DB, app string, ms ...*models.Descripti
 		states = append(states, migrations.FromDescription(d, nil))
 	}
 	empty := &migrations.State{}
-	ops, err := migrations.Changes(empty, states)
+	ops, err := migrations.Changes(compat.Current, empty, states)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines, _, err := migrations.Migration{App: app, Name: "0001_initial", Operations: ops}.SQL(store.DialectOf(db), empty)
+	lines, _, err := migrations.Migration{App: app, Name: "0001_initial", Operations: ops}.SQL(compat.Current, store.DialectOf(db), empty)
 	if err != nil {
 		t.Fatal(err)
 	}

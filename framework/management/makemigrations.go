@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -26,7 +27,9 @@ import (
 // or "No changes detected". The program must be built again (go run
 // does it) for migrate and sqlmigrate to see a new file. --name names the
 // migration; --dry-run prints without writing; --check exits 1 when a
-// migration is missing, without writing it (Django 4.2's --check).
+// migration is missing, without writing it (Django 4.2's --check). The
+// operations and their lines are those of Django 5.2's makemigrations,
+// or Django 3.2's when $DRF_COMPAT is 3.14.
 func MakeMigrations(apps ...*migrations.App) Command {
 	return Command{
 		Name:  "makemigrations",
@@ -58,10 +61,14 @@ func MakeMigrations(apps ...*migrations.App) Command {
 				}
 				selected = []*migrations.App{a}
 			}
+			level, err := compat.Parse(env.Var(compat.Env))
+			if err != nil {
+				return &CommandError{Msg: err.Error()}
+			}
 			now := time.Now()
 			changed := false
 			for _, a := range selected {
-				m, err := a.MakeMigration(*name, now)
+				m, err := a.MakeMigrationAt(level, *name, now)
 				if err != nil {
 					return &CommandError{Msg: err.Error()}
 				}
@@ -77,7 +84,7 @@ func MakeMigrations(apps ...*migrations.App) Command {
 				}
 				fmt.Fprintf(env.Stdout, "Migrations for '%s':\n  %s\n", a.Label, relative(path))
 				for _, op := range m.Operations {
-					fmt.Fprintf(env.Stdout, "    - %s\n", op.Describe())
+					fmt.Fprintf(env.Stdout, "    %s\n", migrations.FormattedDescription(level, op))
 				}
 			}
 			switch {
@@ -95,8 +102,9 @@ func MakeMigrations(apps ...*migrations.App) Command {
 
 // SQLMigrate returns the "sqlmigrate APP NAME" command, Django's: it
 // prints the SQL of the app's migration NAME (or the one whose name
-// starts with NAME) for the database's dialect, as Django 3.2's
-// sqlmigrate prints it. --database is the global option's.
+// starts with NAME) for the database's dialect, as Django 5.2's
+// sqlmigrate prints it, or Django 3.2's when $DRF_COMPAT is 3.14.
+// --database is the global option's.
 func SQLMigrate(apps ...*migrations.App) Command {
 	return Command{
 		Name:  "sqlmigrate",
@@ -125,6 +133,10 @@ func SQLMigrate(apps ...*migrations.App) Command {
 				return &CommandError{Msg: fmt.Sprintf("Cannot find a migration matching '%s' from app '%s'. Is it in INSTALLED_APPS?", name, label)}
 			}
 			m := found[0]
+			level, err := compat.Parse(env.Var(compat.Env))
+			if err != nil {
+				return &CommandError{Msg: err.Error()}
+			}
 			if *database != "" {
 				env.DatabaseURL = *database
 			}
@@ -136,7 +148,7 @@ func SQLMigrate(apps ...*migrations.App) Command {
 			if err != nil {
 				return &CommandError{Msg: err.Error()}
 			}
-			lines, _, err := m.SQL(store.DialectOf(db), before)
+			lines, _, err := m.SQL(level, store.DialectOf(db), before)
 			if err != nil {
 				return &CommandError{Msg: err.Error()}
 			}

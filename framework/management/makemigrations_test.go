@@ -38,8 +38,20 @@ func notesApp(t *testing.T) *migrations.App {
 // stdout, stderr and the exit status.
 func manage(t *testing.T, database string, apps []*migrations.App, args ...string) (string, string, int) {
 	t.Helper()
+	return manageAt(t, "", database, apps, args...)
+}
+
+// manageAt is manage with $DRF_COMPAT set to level.
+func manageAt(t *testing.T, level, database string, apps []*migrations.App, args ...string) (string, string, int) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	env := &management.Env{Stdout: &stdout, Stderr: &stderr, DatabaseURL: database}
+	env := &management.Env{Stdout: &stdout, Stderr: &stderr, DatabaseURL: database,
+		Getenv: func(name string) string {
+			if name == "DRF_COMPAT" {
+				return level
+			}
+			return ""
+		}}
 	code := management.Execute(context.Background(), env, args,
 		management.MakeMigrations(apps...), management.SQLMigrate(apps...))
 	return stdout.String(), stderr.String(), code
@@ -54,7 +66,15 @@ func TestMakeMigrationsCommand(t *testing.T) {
 	app := notesApp(t)
 	apps := []*migrations.App{app}
 	path := filepath.Join(app.Dir, "migration_0001_initial.go")
-	report := "Migrations for 'notes':\n  " + path + "\n    - Create model note\n"
+	report := "Migrations for 'notes':\n  " + path + "\n    + Create model note\n"
+
+	// Django 3.2's lines, and a level that does not exist.
+	if out, _, code := manageAt(t, "3.14", "", apps, "makemigrations", "--dry-run"); code != 0 || out != strings.Replace(report, "+", "-", 1) {
+		t.Errorf("DRF_COMPAT=3.14 makemigrations --dry-run: exit %d, printed %q", code, out)
+	}
+	if _, stderr, code := manageAt(t, "3.15", "", apps, "makemigrations", "--dry-run"); code != 1 || !strings.Contains(stderr, `DRF_COMPAT="3.15"`) {
+		t.Errorf("DRF_COMPAT=3.15 makemigrations: exit %d, stderr %q", code, stderr)
+	}
 
 	out, _, code := manage(t, "", apps, "makemigrations", "--dry-run")
 	if code != 0 || out != report {
@@ -110,9 +130,9 @@ func TestMakeMigrationsCommand(t *testing.T) {
 }
 
 // TestSQLMigrateCommand: sqlmigrate prints a migration's SQL for the
-// database's dialect as Django 3.2 does, finds it by a prefix of its
-// name, and answers Django's CommandErrors for an unknown app or
-// migration.
+// database's dialect as Django 5.2 does (Django 3.2 with DRF_COMPAT=3.14),
+// finds it by a prefix of its name, and answers Django's CommandErrors
+// for an unknown app or migration.
 func TestSQLMigrateCommand(t *testing.T) {
 	app := notesApp(t)
 	m, err := app.MakeMigration("", time.Now())
@@ -133,8 +153,12 @@ func TestSQLMigrateCommand(t *testing.T) {
 		t.Errorf("sqlmigrate notes 0001: exit %d, printed\n%s\nwant\n%s\n%s", code, out, want, stderr)
 	}
 	out, _, code = manage(t, database, apps, "sqlmigrate", "notes", "0002_note_more")
-	if code != 0 || !strings.Contains(out, `INSERT INTO "new__notes_note" ("id", "text", "more") SELECT "id", "text", NULL FROM "notes_note";`) {
+	if code != 0 || !strings.Contains(out, "\n"+`ALTER TABLE "notes_note" ADD COLUMN "more" integer NULL;`+"\n") {
 		t.Errorf("sqlmigrate notes 0002_note_more: exit %d, printed\n%s", code, out)
+	}
+	out, _, code = manageAt(t, "3.14", database, apps, "sqlmigrate", "notes", "0002_note_more")
+	if code != 0 || !strings.Contains(out, `INSERT INTO "new__notes_note" ("id", "text", "more") SELECT "id", "text", NULL FROM "notes_note";`) {
+		t.Errorf("DRF_COMPAT=3.14 sqlmigrate notes 0002_note_more: exit %d, printed\n%s", code, out)
 	}
 
 	app.Add(migrations.Migration{Name: "0003_x"})

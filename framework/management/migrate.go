@@ -8,12 +8,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
 // Migrate returns the "migrate" command: it applies migs with store.Migrate
 // and reports like Django ("Applying auth.0001_initial... OK", or
-// "No migrations to apply."). --noinput is accepted and ignored.
+// "No migrations to apply."). The migrations of migrations.App.Store run
+// Django 5.2's SQL, or Django 3.2's when $DRF_COMPAT is 3.14
+// (migrations.WithCompatibility). --noinput is accepted and ignored.
 func Migrate(migs ...store.Migration) Command {
 	return Command{
 		Name:  "migrate",
@@ -29,6 +33,11 @@ func Migrate(migs ...store.Migration) Command {
 			if fs.NArg() > 0 {
 				return &UsageError{Msg: "unexpected argument " + fs.Arg(0)}
 			}
+			level, err := compat.Parse(env.Var(compat.Env))
+			if err != nil {
+				return &CommandError{Msg: err.Error()}
+			}
+			ctx = migrations.WithCompatibility(ctx, level)
 			db, err := env.DB()
 			if err != nil {
 				return &CommandError{Msg: err.Error()}

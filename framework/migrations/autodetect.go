@@ -7,24 +7,28 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/models"
 )
 
 // Changes are the operations that bring the state from to the models to,
-// as Django 3.2's autodetector gives them: it generates deleted models
+// as the autodetector of level's Django gives them (Django 5.2's at
+// compat.Current, Django 3.2's at compat.DRF314): it generates deleted models
 // (unique_together emptied, relations removed, DeleteModel), created
 // models (each CreateModel without its relations, then an AddField for
 // each relation, AddIndex for each index, AddConstraint for each
 // constraint and its unique_together), then for the models kept removed
 // constraints and indexes, removed, added and altered fields,
 // unique_together, added indexes and constraints; orders
-// them by their dependencies within the app (stable_topological_sort),
-// and optimizes them (MigrationOptimizer: a relation's AddField or
-// unique_together folds into its CreateModel unless an operation that may
-// refer to the model comes between). A renamed field is a removal and an
+// them by their dependencies within the app (Django 3.2's
+// stable_topological_sort, Django 5.2's graphlib static_order), and
+// optimizes them (MigrationOptimizer: a relation's AddField or
+// unique_together, and on Django 5.2 an index or a constraint, folds into
+// its CreateModel unless an operation that may refer to the model comes
+// between). A renamed field is a removal and an
 // addition, as Django's non-interactive makemigrations has it: a
 // migration declares a RenameField or a RenameModel.
-func Changes(from *State, to []*ModelState) ([]Operation, error) {
+func Changes(level compat.Level, from *State, to []*ModelState) ([]Operation, error) {
 	var ops []planned
 	var deleted []string
 	for _, m := range from.Models {
@@ -114,7 +118,10 @@ func Changes(from *State, to []*ModelState) ([]Operation, error) {
 		}
 	}
 	ops = slices.Concat(ops, removedC, removedIx, removed, added, altered, together, addedIx, addedC)
-	return optimize(sortByDependencies(ops), tables), nil
+	if level == compat.DRF314 {
+		return optimize(level, sortByDependencies(ops), tables), nil
+	}
+	return optimize(level, staticOrder(ops), tables), nil
 }
 
 // planned is an operation the autodetector generated, with what it
@@ -271,6 +278,62 @@ func sortByDependencies(ops []planned) []Operation {
 	return out
 }
 
+// staticOrder is Django 5.2's _sort_migrations: graphlib's
+// TopologicalSorter of the operations by their dependencies, each added
+// with the operations it depends on (which enter the graph then, when
+// they are new), and read in its static_order: the operations without
+// predecessors in the order they entered, then each one's successors as
+// they become ready.
+func staticOrder(ops []planned) []Operation {
+	var order []int
+	seen := make([]bool, len(ops))
+	enter := func(i int) {
+		if !seen[i] {
+			seen[i] = true
+			order = append(order, i)
+		}
+	}
+	successors := make([][]int, len(ops))
+	waiting := make([]int, len(ops))
+	for i, p := range ops {
+		enter(i)
+		for _, d := range p.deps {
+			for j, q := range ops {
+				if j != i && d.satisfiedBy(q.op) {
+					enter(j)
+					successors[j] = append(successors[j], i)
+					waiting[i]++
+				}
+			}
+		}
+	}
+	var ready []int
+	for _, i := range order {
+		if waiting[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	out := make([]Operation, 0, len(ops))
+	for len(ready) > 0 {
+		group := ready
+		ready = nil
+		for _, i := range group {
+			out = append(out, ops[i].op)
+		}
+		for _, i := range group {
+			for _, s := range successors[i] {
+				if waiting[s]--; waiting[s] == 0 {
+					ready = append(ready, s)
+				}
+			}
+		}
+	}
+	if len(out) < len(ops) { // a cycle, which Django refuses: keep the order
+		return sortByDependencies(ops)
+	}
+	return out
+}
+
 func sortedNames(fs []Field) []string {
 	names := make([]string, len(fs))
 	for i, f := range fs {
@@ -294,17 +357,39 @@ func setsEqual(a, b [][]string) bool {
 	return true
 }
 
-// Name is the name Django 3.2 gives the migration of ops after the
+// Name is the name level's Django gives the migration of ops after the
 // app's last migration (number last, "" when none): "0001_initial" for
-// the first; otherwise the one operation's fragment ("0002_snippet_title",
-// "0002_remove_snippet_code", "0002_alter_snippet_title"), the created
-// models' names when all create one, or "0002_auto_YYYYMMDD_HHMM" at now.
-func Name(last string, ops []Operation, now time.Time) string {
+// the first. Otherwise, on Django 3.2, the one operation's fragment
+// ("0002_snippet_title", "0002_remove_snippet_code",
+// "0002_alter_snippet_title"), the created models' names when all create
+// one, or "0002_auto_YYYYMMDD_HHMM" at now; on Django 5.2, the
+// operations' fragments in order while they fit in 52 characters, then
+// "_and_more" ("0002_snippet_title_remove_snippet_code"), or the auto
+// name when one has no fragment.
+func Name(level compat.Level, last string, ops []Operation, now time.Time) string {
 	if last == "" {
 		return "0001_initial"
 	}
 	n, _ := strconv.Atoi(strings.SplitN(last, "_", 2)[0])
 	prefix := fmt.Sprintf("%04d_", n+1)
+	auto := prefix + "auto_" + now.Format("20060102_1504")
+	if level == compat.Current {
+		name := ""
+		for i, op := range ops {
+			f := op.fragment()
+			switch {
+			case f == "":
+				return auto
+			case i == 0:
+				name = f
+			case len(name)+1+len(f) > 52:
+				return prefix + cut(name+"_and_more", 100)
+			default:
+				name += "_" + f
+			}
+		}
+		return prefix + cut(name, 100)
+	}
 	if len(ops) == 1 {
 		return prefix + cut(ops[0].fragment(), 100)
 	}
@@ -320,14 +405,20 @@ func Name(last string, ops []Operation, now time.Time) string {
 		slices.Sort(frags)
 		return prefix + cut(strings.Join(frags, "_"), 100)
 	}
-	return prefix + "auto_" + now.Format("20060102_1504")
+	return auto
 }
 
-// MakeMigration is the migration makemigrations writes for the app: the
-// changes from its migrations' state to its models, named as Django
+// MakeMigration is MakeMigrationAt the current level, Django 5.2's.
+func (a *App) MakeMigration(name string, now time.Time) (*Migration, error) {
+	return a.MakeMigrationAt(compat.Current, name, now)
+}
+
+// MakeMigrationAt is the migration the makemigrations of level's Django
+// writes for the app: the changes from its migrations' state to its
+// models (Changes), named as Django
 // names it (name, when not "", replaces the part after the number); nil
 // when nothing changed.
-func (a *App) MakeMigration(name string, now time.Time) (*Migration, error) {
+func (a *App) MakeMigrationAt(level compat.Level, name string, now time.Time) (*Migration, error) {
 	state, err := a.StateBefore("")
 	if err != nil {
 		return nil, err
@@ -336,7 +427,7 @@ func (a *App) MakeMigration(name string, now time.Time) (*Migration, error) {
 	if err != nil {
 		return nil, err
 	}
-	ops, err := Changes(state, current)
+	ops, err := Changes(level, state, current)
 	if err != nil || len(ops) == 0 {
 		return nil, err
 	}
@@ -344,7 +435,7 @@ func (a *App) MakeMigration(name string, now time.Time) (*Migration, error) {
 	if ms := a.Migrations(); len(ms) > 0 {
 		last = ms[len(ms)-1].Name
 	}
-	full := Name(last, ops, now)
+	full := Name(level, last, ops, now)
 	if name != "" {
 		full = full[:5] + name
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
@@ -19,10 +20,35 @@ func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 // (fails when CI_REQUIRE_DJANGO is set).
 func djangoPython(t *testing.T) string {
 	t.Helper()
+	return djangoAt(t, djangos[0])
+}
+
+// django is one Django the migrations are held equal to: Debian's 3.2
+// at compat.DRF314, or conformance/reference/drf318's 5.2 (PYTHONPATH
+// pythonPath) at compat.Current.
+type django struct {
+	name       string
+	version    string
+	level      compat.Level
+	pythonPath string
+}
+
+var djangos = []django{
+	{"django3.2", "(3, 2)", compat.DRF314, ""},
+	{"django5.2", "(5, 2)", compat.Current, "../../conformance/reference/drf318"},
+}
+
+// djangoAt is Debian's python3 with dj's Django and psycopg2, or the test
+// skips (fails when CI_REQUIRE_DJANGO is set).
+func djangoAt(t *testing.T, dj django) string {
+	t.Helper()
 	p := "/usr/bin/python3"
-	out, err := exec.Command(p, "-c", "import django, psycopg2; assert django.VERSION[:2] == (3, 2)").CombinedOutput()
+	cmd := exec.Command(p, "-c", "import django, psycopg2; assert django.VERSION[:2] == "+dj.version)
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+absPath(t, dj.pythonPath))
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		why := "no Debian python3 with Django 3.2 and psycopg2 (python3-django python3-psycopg2): " + strings.TrimSpace(string(out))
+		why := "no Debian python3 with Django " + dj.version + " and psycopg2 (python3-django python3-psycopg2, " +
+			"scripts/install-references for 5.2): " + strings.TrimSpace(string(out))
 		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
 			t.Fatal(why)
 		}
@@ -31,17 +57,48 @@ func djangoPython(t *testing.T) string {
 	return p
 }
 
+// forEachDjango runs f in a subtest for each Django, skipping those not
+// installed.
+func forEachDjango(t *testing.T, f func(t *testing.T, dj django)) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to build the test program")
+	}
+	for _, dj := range djangos {
+		t.Run(dj.name, func(t *testing.T) {
+			djangoAt(t, dj)
+			f(t, dj)
+		})
+	}
+}
+
+// absPath is path made absolute, "" for "".
+func absPath(t *testing.T, path string) string {
+	if path == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
 // djangoProject is a Django project in a temporary directory with the
 // snippets app of testdata/snippets (models1.py as its models).
 type djangoProject struct {
-	t      *testing.T
-	python string
-	dir    string
-	url    string
+	t          *testing.T
+	python     string
+	pythonPath string
+	dir        string
+	url        string
 }
 
-func newDjangoProject(t *testing.T, url string) *djangoProject {
-	p := &djangoProject{t: t, python: djangoPython(t), dir: t.TempDir(), url: url}
+func newDjangoProject(t *testing.T, dj django, url string) *djangoProject {
+	p := &djangoProject{t: t, python: djangoAt(t, dj), dir: t.TempDir(), url: url}
+	p.pythonPath = p.dir
+	if dj.pythonPath != "" {
+		p.pythonPath = absPath(t, dj.pythonPath) + string(os.PathListSeparator) + p.dir
+	}
 	mustMkdir(t, filepath.Join(p.dir, "snippets", "migrations"))
 	copyFile(t, "testdata/snippets/settings.py", filepath.Join(p.dir, "settings.py"))
 	for _, f := range []string{"snippets/__init__.py", "snippets/migrations/__init__.py"} {
@@ -60,7 +117,7 @@ func (p *djangoProject) run(args ...string) string {
 	p.t.Helper()
 	cmd := exec.Command(p.python, append([]string{"-m", "django"}, args...)...)
 	cmd.Dir = p.dir
-	cmd.Env = append(os.Environ(), "DJANGO_SETTINGS_MODULE=settings", "PYTHONPATH="+p.dir,
+	cmd.Env = append(os.Environ(), "DJANGO_SETTINGS_MODULE=settings", "PYTHONPATH="+p.pythonPath,
 		"MIGRATIONS_DATABASE_URL="+p.url, "PYTHONDONTWRITEBYTECODE=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -78,9 +135,11 @@ type goApp struct {
 	t   *testing.T
 	dir string
 	bin string
+	// level is the $DRF_COMPAT the program runs with.
+	level compat.Level
 }
 
-func newGoApp(t *testing.T) *goApp {
+func newGoApp(t *testing.T, level compat.Level) *goApp {
 	dir, err := os.MkdirTemp("testdata", "gen")
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +149,7 @@ func newGoApp(t *testing.T) *goApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &goApp{t: t, dir: abs, bin: filepath.Join(t.TempDir(), "manage")}
+	a := &goApp{t: t, dir: abs, bin: filepath.Join(t.TempDir(), "manage"), level: level}
 	mustMkdir(t, filepath.Join(abs, "snippets"))
 	mustMkdir(t, filepath.Join(abs, "manage"))
 	copyFile(t, "testdata/snippets/app.go.txt", filepath.Join(abs, "snippets", "app.go"))
@@ -122,6 +181,10 @@ func (a *goApp) run(args ...string) (string, int) {
 	a.t.Helper()
 	cmd := exec.Command(a.bin, args...)
 	cmd.Dir = a.dir
+	cmd.Env = append(os.Environ(), compat.Env+"=")
+	if a.level == compat.DRF314 {
+		cmd.Env = append(cmd.Env, compat.Env+"=3.14")
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -154,23 +217,78 @@ func (a *goApp) mustRun(args ...string) string {
 // altered and removed, an index added), a third (a new model with a
 // foreign key to the first, an index removed, a foreign key added,
 // columns altered) and a fourth (two new models, one with a foreign key to
-// the other, a model deleted, unique_together changed), each compared the same way after Django applied the
-// ones before; then applies the Go migrations to a real database of each
-// dialect, checks that they are recorded in django_migrations, that a row
-// goes in, that makemigrations finds nothing more to do, and on SQLite
-// that the tables are those Django's migrate leaves.
+// the other, a model deleted, unique_together changed), each compared
+// the same way after Django applied the ones before; then applies the Go
+// migrations to a real database of each dialect, checks that they are
+// recorded in django_migrations, that a row goes in, that makemigrations
+// finds nothing more to do, and on SQLite that the tables are those
+// Django's migrate leaves. All of it once with DRF_COMPAT=3.14 against
+// Django 3.2, once at the default level against Django 5.2.
 func TestMakeMigrationsAsDjango(t *testing.T) {
-	djangoPython(t)
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to build the test program")
-	}
-	app := newGoApp(t)
+	forEachDjango(t, func(t *testing.T, dj django) { makeMigrationsAsDjango(t, dj) })
+}
+
+// makemigrationsPrints are the operations makemigrations prints for
+// models1 to models4, on Django 3.2 and on Django 5.2 (whose optimizer
+// folds an index, a unique_together and a foreign key into their
+// CreateModel, and whose lines have the operation's symbol).
+var makemigrationsPrints = map[compat.Level][4]string{
+	compat.DRF314: {
+		"    - Create model Snippet\n" +
+			"    - Create index snippets_sn_title_49bab7_idx on field(s) title, -created of model snippet\n" +
+			"    - Alter unique_together for snippet (1 constraint(s))\n",
+		"    - Remove field notes from snippet\n" +
+			"    - Add field rating to snippet\n" +
+			"    - Add field summary to snippet\n" +
+			"    - Alter field big on snippet\n" +
+			"    - Alter field small on snippet\n" +
+			"    - Alter field title on snippet\n" +
+			"    - Create index snippet_slug_count on field(s) slug, count of model snippet\n",
+		"    - Create model Comment\n" +
+			"    - Remove index snippet_slug_count from snippet\n" +
+			"    - Add field reviewer to snippet\n" +
+			"    - Alter field code on snippet\n" +
+			"    - Alter field price on snippet\n" +
+			"    - Alter field slug on snippet\n" +
+			"    - Add field snippet to comment\n" +
+			"    - Alter unique_together for comment (1 constraint(s))\n",
+		"    - Create model Label\n" +
+			"    - Create model Tag\n" +
+			"    - Alter unique_together for snippet (1 constraint(s))\n" +
+			"    - Delete model Comment\n" +
+			"    - Add field tag to label\n" +
+			"    - Alter unique_together for label (1 constraint(s))\n",
+	},
+	compat.Current: {
+		"    + Create model Snippet\n",
+		"    - Remove field notes from snippet\n" +
+			"    + Add field rating to snippet\n" +
+			"    + Add field summary to snippet\n" +
+			"    ~ Alter field big on snippet\n" +
+			"    ~ Alter field small on snippet\n" +
+			"    ~ Alter field title on snippet\n" +
+			"    + Create index snippet_slug_count on field(s) slug, count of model snippet\n",
+		"    + Create model Comment\n" +
+			"    - Remove index snippet_slug_count from snippet\n" +
+			"    + Add field reviewer to snippet\n" +
+			"    ~ Alter field code on snippet\n" +
+			"    ~ Alter field price on snippet\n" +
+			"    ~ Alter field slug on snippet\n" +
+			"    + Add field snippet to comment\n" +
+			"    ~ Alter unique_together for comment (1 constraint(s))\n",
+		"    + Create model Tag\n" +
+			"    ~ Alter unique_together for snippet (1 constraint(s))\n" +
+			"    + Create model Label\n" +
+			"    - Delete model Comment\n",
+	},
+}
+
+func makeMigrationsAsDjango(t *testing.T, dj django) {
+	prints := makemigrationsPrints[dj.level]
+	app := newGoApp(t, dj.level)
 	app.models("models1.go.txt")
 	out := app.mustRun("makemigrations")
-	want := "Migrations for 'snippets':\n  snippets/migration_0001_initial.go\n" +
-		"    - Create model Snippet\n" +
-		"    - Create index snippets_sn_title_49bab7_idx on field(s) title, -created of model snippet\n" +
-		"    - Alter unique_together for snippet (1 constraint(s))\n"
+	want := "Migrations for 'snippets':\n  snippets/migration_0001_initial.go\n" + prints[0]
 	if out != want {
 		t.Errorf("makemigrations printed\n%s\nwant\n%s", out, want)
 	}
@@ -180,40 +298,19 @@ func TestMakeMigrationsAsDjango(t *testing.T) {
 	}
 	app.models("models2.go.txt")
 	out = app.mustRun("makemigrations", "--name", "changes")
-	want = "Migrations for 'snippets':\n  snippets/migration_0002_changes.go\n" +
-		"    - Remove field notes from snippet\n" +
-		"    - Add field rating to snippet\n" +
-		"    - Add field summary to snippet\n" +
-		"    - Alter field big on snippet\n" +
-		"    - Alter field small on snippet\n" +
-		"    - Alter field title on snippet\n" +
-		"    - Create index snippet_slug_count on field(s) slug, count of model snippet\n"
+	want = "Migrations for 'snippets':\n  snippets/migration_0002_changes.go\n" + prints[1]
 	if out != want {
 		t.Errorf("makemigrations printed\n%s\nwant\n%s", out, want)
 	}
 	app.models("models3.go.txt")
 	out = app.mustRun("makemigrations", "--name", "more")
-	want = "Migrations for 'snippets':\n  snippets/migration_0003_more.go\n" +
-		"    - Create model Comment\n" +
-		"    - Remove index snippet_slug_count from snippet\n" +
-		"    - Add field reviewer to snippet\n" +
-		"    - Alter field code on snippet\n" +
-		"    - Alter field price on snippet\n" +
-		"    - Alter field slug on snippet\n" +
-		"    - Add field snippet to comment\n" +
-		"    - Alter unique_together for comment (1 constraint(s))\n"
+	want = "Migrations for 'snippets':\n  snippets/migration_0003_more.go\n" + prints[2]
 	if out != want {
 		t.Errorf("makemigrations printed\n%s\nwant\n%s", out, want)
 	}
 	app.models("models4.go.txt")
 	out = app.mustRun("makemigrations", "--name", "last")
-	want = "Migrations for 'snippets':\n  snippets/migration_0004_last.go\n" +
-		"    - Create model Label\n" +
-		"    - Create model Tag\n" +
-		"    - Alter unique_together for snippet (1 constraint(s))\n" +
-		"    - Delete model Comment\n" +
-		"    - Add field tag to label\n" +
-		"    - Alter unique_together for label (1 constraint(s))\n"
+	want = "Migrations for 'snippets':\n  snippets/migration_0004_last.go\n" + prints[3]
 	if out != want {
 		t.Errorf("makemigrations printed\n%s\nwant\n%s", out, want)
 	}
@@ -224,13 +321,13 @@ func TestMakeMigrationsAsDjango(t *testing.T) {
 
 	for _, dialect := range []string{"sqlite", "postgresql"} {
 		t.Run(dialect, func(t *testing.T) {
-			app := &goApp{t: t, dir: app.dir, bin: app.bin}
+			app := &goApp{t: t, dir: app.dir, bin: app.bin, level: app.level}
 			url := "sqlite:///" + filepath.Join(t.TempDir(), "django.sqlite3")
 			goURL := "sqlite:///" + filepath.Join(t.TempDir(), "go.sqlite3")
 			if dialect == "postgresql" {
 				url, goURL = testservers.Postgres(t), testservers.Postgres(t)
 			}
-			dj := newDjangoProject(t, url)
+			dj := newDjangoProject(t, dj, url)
 			dj.models("models1.py")
 			dj.run("makemigrations", "snippets")
 			compareSQL(t, "0001", dj.run("sqlmigrate", "snippets", "0001"), app.mustRun("sqlmigrate", "snippets", "0001", "--database", url))

@@ -2,10 +2,13 @@
 // migrations as plain Go values (operations that carry their fields as
 // data, so that a migration written today still means the same once the
 // model's struct has changed), the schema editors that turn them into
-// exactly the SQL Django 3.2's sqlmigrate prints on SQLite and on
-// PostgreSQL, the autodetector that finds the operations bringing an app's
+// exactly the SQL Django's sqlmigrate prints on SQLite and on PostgreSQL,
+// the autodetector that finds the operations bringing an app's
 // migrations to its current models (makemigrations), and the writer of a
-// generated migration as a Go file of the app's package.
+// generated migration as a Go file of the app's package. Each is Django
+// 5.2's at compat.Current and Django 3.2's at compat.DRF314: the
+// operations' order and folding, identity columns or serial on
+// PostgreSQL, SQLite's ADD COLUMN or table remake.
 //
 // An app lists its models once, in a package-level variable named App
 // (Django's AppConfig):
@@ -25,7 +28,7 @@
 //	management.Migrate(slices.Concat(auth.Migrations, migs)...)
 //
 // The generated SQL is Django's: column types, NOT NULL, PRIMARY KEY
-// AUTOINCREMENT or serial, foreign keys inline on SQLite and as named,
+// AUTOINCREMENT, identity or serial, foreign keys inline on SQLite and as named,
 // deferred constraints on PostgreSQL, index names with Django's hashes,
 // PostgreSQL's _like indexes, the CHECK constraints of positive integers
 // and SQLite's JSON columns, and SQLite's table remake for a changed or

@@ -1,7 +1,6 @@
 package migrations_test
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,10 +28,6 @@ func operationLines(out string) string {
 // operations and sqlmigrate prints Django's SQL on SQLite and PostgreSQL,
 // and the Go migrations apply.
 func TestManyToManyAsDjango(t *testing.T) {
-	djangoPython(t)
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to build the test program")
-	}
 	steps := []djangoStep{{"m2m1", "initial", "0001"}, {"m2m2", "changes", "0002"}, {"m2m3", "gone", "0003"}}
 	migrateStepsAsDjango(t, steps, "0003_gone")
 }
@@ -45,10 +40,14 @@ type djangoStep struct{ models, name, number string }
 // migrateStepsAsDjango makes each step's migration with the Go program
 // and with Django, and holds them equal: makemigrations' operations, then
 // on SQLite and PostgreSQL sqlmigrate's SQL; then the Go migrations apply,
-// up to last ("0002_longer").
+// up to last ("0002_longer"); on each Django.
 func migrateStepsAsDjango(t *testing.T, steps []djangoStep, last string) {
 	t.Helper()
-	app := newGoApp(t)
+	forEachDjango(t, func(t *testing.T, dj django) { migrateStepsAs(t, dj, steps, last) })
+}
+
+func migrateStepsAs(t *testing.T, dj django, steps []djangoStep, last string) {
+	app := newGoApp(t, dj.level)
 	ops := map[string]string{}
 	for _, s := range steps {
 		app.models(s.models + ".go.txt")
@@ -60,13 +59,13 @@ func migrateStepsAsDjango(t *testing.T, steps []djangoStep, last string) {
 	}
 	for _, dialect := range []string{"sqlite", "postgresql"} {
 		t.Run(dialect, func(t *testing.T) {
-			app := &goApp{t: t, dir: app.dir, bin: app.bin}
+			app := &goApp{t: t, dir: app.dir, bin: app.bin, level: app.level}
 			url := "sqlite:///" + filepath.Join(t.TempDir(), "django.sqlite3")
 			goURL := "sqlite:///" + filepath.Join(t.TempDir(), "go.sqlite3")
 			if dialect == "postgresql" {
 				url, goURL = testservers.Postgres(t), testservers.Postgres(t)
 			}
-			dj := newDjangoProject(t, url)
+			dj := newDjangoProject(t, dj, url)
 			for _, s := range steps {
 				dj.models(s.models + ".py")
 				if got, want := ops[s.number], operationLines(dj.run("makemigrations", "snippets", "--name", s.name)); got != want {

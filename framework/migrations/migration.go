@@ -15,6 +15,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -34,10 +35,11 @@ type Migration struct {
 func (m Migration) String() string { return m.App + "." + m.Name }
 
 // SQL returns the migration's SQL on dialect from the state before it,
-// as Django's sqlmigrate prints it (without BEGIN and COMMIT), and the
-// state after it.
-func (m Migration) SQL(dialect store.Dialect, before *State) ([]Line, *State, error) {
-	return m.sql(&editor{dialect: dialect, unrendered: true}, before)
+// as the sqlmigrate of level's Django prints it (without BEGIN and
+// COMMIT): Django 5.2's at compat.Current, Django 3.2's at compat.DRF314;
+// and the state after it.
+func (m Migration) SQL(level compat.Level, dialect store.Dialect, before *State) ([]Line, *State, error) {
+	return m.sql(&editor{level: level, dialect: dialect, unrendered: true}, before)
 }
 
 // sql writes the migration's SQL with e from the state before it. Django's
@@ -49,17 +51,27 @@ func (m Migration) SQL(dialect store.Dialect, before *State) ([]Line, *State, er
 func (m Migration) sql(e *editor, before *State) ([]Line, *State, error) {
 	s := before.Clone()
 	for _, op := range m.Operations {
-		if _, ok := op.(RunGo); ok {
+		_, goFunc := op.(RunGo)
+		switch {
+		case goFunc && e.level == compat.DRF314:
 			e.comment(notSQL + op.Describe())
-		} else {
+		case goFunc:
+			e.comment(op.Describe())
+			e.remark(notSQL52)
+		default:
 			e.comment(op.Describe())
 		}
+		n := len(e.lines)
 		to := s.Clone()
 		if err := op.apply(to); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", m, err)
 		}
 		if err := op.database(e, s, to); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", m, err)
+		}
+		// Django 5.2's sqlmigrate marks an operation of no SQL.
+		if len(e.lines) == n && !goFunc && e.level == compat.Current {
+			e.remark("(no-op)")
 		}
 		e.unrendered = e.unrendered && !op.renders()
 		s = to
@@ -68,9 +80,10 @@ func (m Migration) sql(e *editor, before *State) ([]Line, *State, error) {
 	return e.lines, s, nil
 }
 
-// SQLMigrate renders lines as Django 3.2's sqlmigrate prints a migration:
+// SQLMigrate renders lines as Django's sqlmigrate prints a migration:
 // BEGIN;, each operation's description between "--" lines, each
-// statement with its ";" (nothing for a RunGo's function), COMMIT;.
+// statement with its ";" (nothing for a RunGo's function), each remark
+// after "-- ", COMMIT;.
 func SQLMigrate(lines []Line) string {
 	var b strings.Builder
 	b.WriteString("BEGIN;\n")
@@ -78,6 +91,8 @@ func SQLMigrate(lines []Line) string {
 		switch {
 		case l.Comment:
 			b.WriteString("--\n-- " + l.Text + "\n--\n")
+		case l.Remark:
+			b.WriteString("-- " + l.Text + "\n")
 		case l.Run == nil:
 			b.WriteString(l.Text + ";\n")
 		}
@@ -179,47 +194,77 @@ func (a *App) StateBefore(name string) (*State, error) {
 }
 
 // Store returns the app's migrations for store.Migrate (and the migrate
-// command), each with its SQL for SQLite and for PostgreSQL as Django's
-// migrate runs it (SQLite's remade tables have their columns in the
-// order migrate gives them, which sqlmigrate does not print); applied,
-// they are recorded in django_migrations under the app's label and
-// their names, as Django records them.
+// command), each with its SQL for SQLite and for PostgreSQL as the
+// migrate of the context's level runs it (WithCompatibility, which the
+// migrate command sets from $DRF_COMPAT; Django 3.2's, the SQL these
+// migrations ran before there were levels, when the context has none),
+// SQLite's remade tables with their columns in the order migrate gives
+// them, which sqlmigrate does not print; applied, they are recorded in
+// django_migrations under the app's label and their names, as Django
+// records them.
 func (a *App) Store() ([]store.Migration, error) {
 	var out []store.Migration
-	states := map[store.Dialect]*State{store.SQLite: {App: a.Label}, store.PostgreSQL: {App: a.Label}}
+	type at struct {
+		level   compat.Level
+		dialect store.Dialect
+	}
+	states := map[at]*State{}
+	for _, l := range []compat.Level{compat.Current, compat.DRF314} {
+		for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
+			states[at{l, d}] = &State{App: a.Label}
+		}
+	}
 	for _, m := range a.Migrations() {
-		steps := map[store.Dialect][]Line{}
-		for d, s := range states {
-			lines, after, err := m.sql(&editor{dialect: d}, s)
+		steps := map[at][]Line{}
+		for k, s := range states {
+			lines, after, err := m.sql(&editor{level: k.level, dialect: k.dialect}, s)
 			if err != nil {
 				return nil, err
 			}
-			states[d] = after
-			steps[d] = lines
+			states[k] = after
+			steps[k] = lines
 		}
-		out = append(out, store.Migration{App: a.Label, Name: m.Name,
-			Up: store.ByDialect(run(steps[store.SQLite]), run(steps[store.PostgreSQL]))})
+		out = append(out, store.Migration{App: a.Label, Name: m.Name, Up: func(ctx context.Context, tx *sqlx.Tx) error {
+			return run(ctx, tx, steps[at{compatibilityOf(ctx), store.DialectOf(tx)}])
+		}})
 	}
 	return out, nil
 }
 
-// run is the Up function of a migration's lines: each statement
-// executed, each RunGo's function called, in order.
-func run(lines []Line) func(ctx context.Context, tx *sqlx.Tx) error {
-	return func(ctx context.Context, tx *sqlx.Tx) error {
-		for _, l := range lines {
-			if l.Run != nil {
-				if err := l.Run(ctx, tx); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := store.SQL(l.Parts...)(ctx, tx); err != nil {
+// compatibilityKey is the context key of WithCompatibility.
+type compatibilityKey struct{}
+
+// WithCompatibility returns ctx carrying level, the Django whose migrate
+// the migrations of App.Store run as (the migrate command sets it from
+// $DRF_COMPAT).
+func WithCompatibility(ctx context.Context, level compat.Level) context.Context {
+	return context.WithValue(ctx, compatibilityKey{}, level)
+}
+
+// compatibilityOf is the level WithCompatibility put in ctx, else
+// compat.DRF314.
+func compatibilityOf(ctx context.Context) compat.Level {
+	if l, ok := ctx.Value(compatibilityKey{}).(compat.Level); ok {
+		return l
+	}
+	return compat.DRF314
+}
+
+// run runs a migration's lines: each statement executed, each RunGo's
+// function called, in order.
+func run(ctx context.Context, tx *sqlx.Tx, lines []Line) error {
+	for _, l := range lines {
+		if l.Run != nil {
+			if err := l.Run(ctx, tx); err != nil {
 				return err
 			}
+			continue
 		}
-		return nil
+		if err := store.SQL(l.Parts...)(ctx, tx); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // Current is the state of the app's models as declared now: what

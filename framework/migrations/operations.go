@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/framework/models"
 )
 
 // Operation is one step of a migration, as Django's migration operations:
@@ -36,6 +39,11 @@ type CreateModel struct {
 	Fields []Field
 	// UniqueTogether are its sets of fields unique together.
 	UniqueTogether [][]string
+	// Indexes are its Meta.indexes and Constraints its Meta.constraints,
+	// which Django 5.2's optimizer folds into the CreateModel from the
+	// AddIndex and AddConstraint after it.
+	Indexes     []Index
+	Constraints []models.Constraint
 }
 
 // Describe returns "Create model NAME".
@@ -47,7 +55,8 @@ func (o CreateModel) apply(s *State) error {
 	if s.Model(o.Name) != nil {
 		return fmt.Errorf("migrations: CreateModel %s: the model exists", o.Name)
 	}
-	m := (&ModelState{Name: o.Name, Table: o.Table, Fields: o.Fields, UniqueTogether: o.UniqueTogether}).clone()
+	m := (&ModelState{Name: o.Name, Table: o.Table, Fields: o.Fields, UniqueTogether: o.UniqueTogether,
+		Indexes: o.Indexes, Constraints: o.Constraints}).clone()
 	s.Models = append(s.Models, m)
 	return nil
 }
@@ -324,4 +333,26 @@ func (o AlterUniqueTogether) database(e *editor, from, to *State) error {
 	}
 	e.alterUniqueTogether(m, old.UniqueTogether, m.UniqueTogether)
 	return nil
+}
+
+// FormattedDescription is the line makemigrations prints for op at
+// level: "- Create model Snippet" on Django 3.2; on Django 5.2 the
+// description after its category's symbol ("+" an addition, "-" a
+// removal, "~" an alteration, "s" SQL, "p" Python).
+func FormattedDescription(level compat.Level, op Operation) string {
+	if level == compat.DRF314 {
+		return "- " + op.Describe()
+	}
+	symbol := "~"
+	switch op.(type) {
+	case CreateModel, AddField, AddIndex, AddConstraint:
+		symbol = "+"
+	case DeleteModel, RemoveField, RemoveIndex, RemoveConstraint:
+		symbol = "-"
+	case RunSQL:
+		symbol = "s"
+	case RunGo:
+		symbol = "p"
+	}
+	return symbol + " " + op.Describe()
 }

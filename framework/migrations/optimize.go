@@ -1,14 +1,19 @@
 package migrations
 
-import "slices"
+import (
+	"slices"
 
-// optimize is Django 3.2's MigrationOptimizer on the operations this
-// package has: each operation is reduced with a later one when every
+	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/framework/models"
+)
+
+// optimize is the MigrationOptimizer of level's Django on the operations
+// this package has: each operation is reduced with a later one when every
 // operation between can be optimized through, until nothing changes.
 // tables maps the app's tables to their models' names (lower case), to
 // tell which model a relation refers to.
-func optimize(ops []Operation, tables map[string]string) []Operation {
-	o := optimizer{tables: tables}
+func optimize(level compat.Level, ops []Operation, tables map[string]string) []Operation {
+	o := optimizer{level: level, tables: tables}
 	for {
 		next, changed := o.inner(ops)
 		if !changed {
@@ -20,6 +25,7 @@ func optimize(ops []Operation, tables map[string]string) []Operation {
 
 // optimizer reduces the operations of an app.
 type optimizer struct {
+	level  compat.Level
 	tables map[string]string
 }
 
@@ -102,6 +108,31 @@ func (o optimizer) reduce(left, right Operation) (merged []Operation, through bo
 				c.UniqueTogether = sets
 				return []Operation{c}, false
 			}
+		case AddIndex:
+			// Django 5.0+ folds indexes and constraints into CreateModel.
+			if r.Model == name && o.level == compat.Current {
+				c := l.clone()
+				c.Indexes = append(c.Indexes, Index{Name: r.Index.Name, Fields: slices.Clone(r.Index.Fields)})
+				return []Operation{c}, false
+			}
+		case RemoveIndex:
+			if r.Model == name && o.level == compat.Current {
+				c := l.clone()
+				c.Indexes = slices.DeleteFunc(c.Indexes, func(ix Index) bool { return ix.Name == r.Name })
+				return []Operation{c}, false
+			}
+		case AddConstraint:
+			if r.Model == name && o.level == compat.Current {
+				c := l.clone()
+				c.Constraints = append(c.Constraints, cloneConstraint(r.Constraint))
+				return []Operation{c}, false
+			}
+		case RemoveConstraint:
+			if r.Model == name && o.level == compat.Current {
+				c := l.clone()
+				c.Constraints = slices.DeleteFunc(c.Constraints, func(x models.Constraint) bool { return x.Name == r.Name })
+				return []Operation{c}, false
+			}
 		}
 		return nil, !o.referencesModel(right, l.Name)
 	case DeleteModel:
@@ -147,8 +178,10 @@ func (o optimizer) reduce(left, right Operation) (merged []Operation, through bo
 
 // clone is a deep copy of c.
 func (c CreateModel) clone() CreateModel {
-	m := (&ModelState{Name: c.Name, Table: c.Table, Fields: c.Fields, UniqueTogether: c.UniqueTogether}).clone()
-	return CreateModel{Name: m.Name, Table: m.Table, Fields: m.Fields, UniqueTogether: m.UniqueTogether}
+	m := (&ModelState{Name: c.Name, Table: c.Table, Fields: c.Fields, UniqueTogether: c.UniqueTogether,
+		Indexes: c.Indexes, Constraints: c.Constraints}).clone()
+	return CreateModel{Name: m.Name, Table: m.Table, Fields: m.Fields, UniqueTogether: m.UniqueTogether,
+		Indexes: m.Indexes, Constraints: m.Constraints}
 }
 
 // refersTo reports a relation to the model of that name.

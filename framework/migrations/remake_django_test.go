@@ -11,6 +11,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
@@ -91,7 +92,7 @@ func TestRemakeAsDjangoMigrate(t *testing.T) {
 	defer goDB.Close()
 	state := &migrations.State{App: app.Label}
 	for i, m := range app.Migrations() {
-		lines, after, err := m.SQL(store.SQLite, state)
+		lines, after, err := m.SQL(compat.DRF314, store.SQLite, state)
 		if err != nil {
 			t.Fatal(err)
 		}

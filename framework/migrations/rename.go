@@ -3,6 +3,8 @@ package migrations
 import (
 	"fmt"
 	"slices"
+
+	"github.com/go-drf/drf/framework/compat"
 )
 
 // RenameField renames a field, and its column when the column is the one
@@ -141,7 +143,8 @@ func (o RenameModel) apply(s *State) error {
 func (RenameModel) renders() bool { return true }
 
 // database is Django's RenameModel.database_forwards: the table renamed,
-// then each foreign key to the model altered to point to the new table.
+// then each foreign key to the model altered to point to the new table
+// (in its place, on Django 5.2, where SQLite remakes the table).
 func (o RenameModel) database(e *editor, from, to *State) error {
 	m, err := from.model(o.OldName)
 	if err != nil {
@@ -152,6 +155,8 @@ func (o RenameModel) database(e *editor, from, to *State) error {
 		return err
 	}
 	e.renameTable(m.Table, nm.Table)
+	e.inPlace = e.level == compat.Current
+	defer func() { e.inPlace = false }()
 	for _, x := range from.Models {
 		for i := range x.Fields {
 			f := &x.Fields[i]

@@ -3,6 +3,7 @@ package migrations_test
 import (
 	"testing"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
@@ -25,7 +26,7 @@ func TestRenameRefused(t *testing.T) {
 			{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true},
 		}},
 	}}
-	_, state, err := initial.SQL(store.SQLite, &migrations.State{App: "blog"})
+	_, state, err := initial.SQL(compat.DRF314, store.SQLite, &migrations.State{App: "blog"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestRenameRefused(t *testing.T) {
 		{migrations.RenameModel{OldName: "Tag", NewName: "Label"}, "blog.0002: migrations: RenameModel Tag: the many-to-many field Post.tags cannot follow a renamed model"},
 	} {
 		m := migrations.Migration{App: "blog", Name: "0002", Operations: []migrations.Operation{c.op}}
-		if _, _, err := m.SQL(store.SQLite, state); err == nil || err.Error() != c.want {
+		if _, _, err := m.SQL(compat.DRF314, store.SQLite, state); err == nil || err.Error() != c.want {
 			t.Errorf("%s: %v, want %s", c.op.Describe(), err, c.want)
 		}
 	}
@@ -56,7 +57,7 @@ func TestRenameRefused(t *testing.T) {
 		migrations.RenameField{Model: "page", OldName: "title", NewName: "name"},
 		migrations.RenameModel{OldName: "Page", NewName: "Sheet"},
 	}}
-	lines, after, err := m.SQL(store.PostgreSQL, state)
+	lines, after, err := m.SQL(compat.DRF314, store.PostgreSQL, state)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,15 @@
 package migrations_test
 
 import (
+	"os"
+	"os/exec"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
@@ -32,7 +35,7 @@ func statements(t *testing.T, m migrations.Migration, before *migrations.State, 
 	if before == nil {
 		before = &migrations.State{App: m.App}
 	}
-	lines, _, err := m.SQL(dialect, before)
+	lines, _, err := m.SQL(compat.DRF314, dialect, before)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +59,7 @@ func sameStatements(t *testing.T, what string, got, want []string) {
 // until sample/migration_0001_initial.go replaced it).
 func TestBooksAsTheSampleCreatesThem(t *testing.T) {
 	app := &migrations.App{Label: "bookshelf", Models: []reflect.Type{reflect.TypeFor[book]()}, Dir: t.TempDir()}
-	m, err := app.MakeMigration("", testTime)
+	m, err := app.MakeMigrationAt(compat.DRF314, "", testTime)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,26 +217,12 @@ func TestAuthTablesAsContribCreatesThem(t *testing.T) {
 	})
 }
 
-// TestNames pins Django 3.2's automatic migration names and Meta.indexes
-// names.
+// TestNames pins Meta.indexes names and the first migration's name.
 func TestNames(t *testing.T) {
 	add := migrations.AddField{Model: "snippet", Field: char("title", 10)}
-	for _, c := range []struct {
-		last string
-		ops  []migrations.Operation
-		want string
-	}{
-		{"", []migrations.Operation{add}, "0001_initial"},
-		{"0001_initial", []migrations.Operation{add}, "0002_snippet_title"},
-		{"0009_x", []migrations.Operation{migrations.RemoveField{Model: "snippet", Name: "code"}}, "0010_remove_snippet_code"},
-		{"0001_initial", []migrations.Operation{migrations.AlterField{Model: "snippet", Field: char("title", 10)}}, "0002_alter_snippet_title"},
-		{"0001_initial", []migrations.Operation{migrations.DeleteModel{Name: "Snippet"}}, "0002_delete_snippet"},
-		{"0001_initial", []migrations.Operation{migrations.CreateModel{Name: "Tag"}, migrations.CreateModel{Name: "Comment"}}, "0002_comment_tag"},
-		{"0001_initial", []migrations.Operation{add, add}, "0002_auto_20240105_1000"},
-		{"0001_initial", []migrations.Operation{migrations.AlterUniqueTogether{Model: "snippet"}}, "0002_alter_snippet_unique_together"},
-	} {
-		if got := migrations.Name(c.last, c.ops, testTime); got != c.want {
-			t.Errorf("Name(%q, %v) = %q, want %q", c.last, c.ops, got, c.want)
+	for _, level := range []compat.Level{compat.DRF314, compat.Current} {
+		if got := migrations.Name(level, "", []migrations.Operation{add}, testTime); got != "0001_initial" {
+			t.Errorf("%s: the first migration is named %q", level, got)
 		}
 	}
 	for _, c := range []struct {
@@ -281,7 +270,7 @@ func (entry) Meta() models.Meta { return models.Meta{App: "blog"} }
 // new models come in Django's order, the relation folded in.
 func TestForeignKeyTakesItsTargetsType(t *testing.T) {
 	app := &migrations.App{Label: "blog", Models: []reflect.Type{reflect.TypeFor[entry](), reflect.TypeFor[author]()}}
-	m, err := app.MakeMigration("", testTime)
+	m, err := app.MakeMigrationAt(compat.DRF314, "", testTime)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,4 +280,49 @@ func TestForeignKeyTakesItsTargetsType(t *testing.T) {
 		`ALTER TABLE "blog_entry" ADD CONSTRAINT "blog_entry_author_id_81ca74ac_fk_blog_author_id" FOREIGN KEY ("author_id") REFERENCES "blog_author" ("id") DEFERRABLE INITIALLY DEFERRED`,
 		`CREATE INDEX "blog_entry_author_id_81ca74ac" ON "blog_entry" ("author_id")`,
 	})
+}
+
+// TestNamesAsDjango holds the automatic names of migrations after the
+// first (makemigrations without --name) equal to those Django 3.2's and
+// Django 5.2's Migration.suggest_name give the same operations
+// (testdata/names.py): one operation's fragment, the created models'
+// names on 3.2, the fragments up to 52 characters and "_and_more" on
+// 5.2, the dated auto name.
+func TestNamesAsDjango(t *testing.T) {
+	add := migrations.AddField{Model: "snippet", Field: char("title", 10)}
+	remove := migrations.RemoveField{Model: "snippet", Name: "code"}
+	cases := [][]migrations.Operation{
+		{add},
+		{remove},
+		{migrations.AlterField{Model: "snippet", Field: char("title", 10)}},
+		{migrations.DeleteModel{Name: "Snippet"}},
+		{migrations.AlterUniqueTogether{Model: "snippet"}},
+		{migrations.CreateModel{Name: "Tag"}, migrations.CreateModel{Name: "Comment"}},
+		{add, remove},
+		{add, migrations.AlterField{Model: "snippet", Field: char("body", 10)}, remove, migrations.AlterUniqueTogether{Model: "snippet"}},
+		{add, migrations.RunSQL{SQL: []string{"SELECT 1"}}},
+	}
+	for _, dj := range djangos {
+		t.Run(dj.name, func(t *testing.T) {
+			cmd := exec.Command(djangoAt(t, dj), "testdata/names.py")
+			cmd.Env = append(os.Environ(), "PYTHONPATH="+absPath(t, dj.pythonPath), "PYTHONDONTWRITEBYTECODE=1")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("names.py: %v", err)
+			}
+			want := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+			if len(want) != len(cases) {
+				t.Fatalf("names.py printed %d names for %d cases", len(want), len(cases))
+			}
+			for i, ops := range cases {
+				got := strings.TrimPrefix(migrations.Name(dj.level, "0001_initial", ops, testTime), "0002_")
+				if got == "auto_"+testTime.Format("20060102_1504") {
+					got = "auto"
+				}
+				if got != want[i] {
+					t.Errorf("case %d: named %q, Django %q", i, got, want[i])
+				}
+			}
+		})
+	}
 }

@@ -12,6 +12,9 @@ import (
 // description of an operation that is no SQL.
 const notSQL = "MIGRATION NOW PERFORMS OPERATION THAT CANNOT BE WRITTEN AS SQL:\n-- "
 
+// notSQL52 is the line Django 5.2's sqlmigrate prints after it.
+const notSQL52 = "THIS OPERATION CANNOT BE WRITTEN AS SQL"
+
 // RunSQL is Django's RunSQL of a list of statements: each executed as
 // written, inside the migration's transaction, and printed so by
 // sqlmigrate. It leaves the models' state alone. makemigrations never

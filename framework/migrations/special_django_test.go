@@ -3,7 +3,6 @@ package migrations_test
 import (
 	"context"
 	"errors"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,56 +23,54 @@ import (
 // order in the migration's transaction, and records it in
 // django_migrations, with the rows Django's migrate leaves.
 func TestRunSQLAndGoAsDjango(t *testing.T) {
-	djangoPython(t)
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to build the test program")
-	}
-	app := newGoApp(t)
-	app.models("data1.go.txt")
-	app.mustRun("makemigrations", "--name", "initial")
-	copyFile(t, "testdata/snippets/data2.migration.go.txt", filepath.Join(app.dir, "snippets", "migration_0002_data.go"))
-	app.build()
-	for _, dialect := range []string{"sqlite", "postgresql"} {
-		t.Run(dialect, func(t *testing.T) {
-			app := &goApp{t: t, dir: app.dir, bin: app.bin}
-			url := "sqlite:///" + filepath.Join(t.TempDir(), "django.sqlite3")
-			goURL := "sqlite:///" + filepath.Join(t.TempDir(), "go.sqlite3")
-			if dialect == "postgresql" {
-				url, goURL = testservers.Postgres(t), testservers.Postgres(t)
-			}
-			dj := newDjangoProject(t, url)
-			dj.models("data1.py")
-			dj.run("makemigrations", "snippets", "--name", "initial")
-			dj.run("migrate", "snippets", "0001")
-			copyFile(t, "testdata/snippets/data2_migration.py", filepath.Join(dj.dir, "snippets", "migrations", "0002_data.py"))
-			compareSQL(t, "0002", dj.run("sqlmigrate", "snippets", "0002"), app.mustRun("sqlmigrate", "snippets", "0002", "--database", url))
-			dj.run("migrate", "snippets", "0002")
-			out := app.mustRun("--database", goURL, "migrate")
-			if !strings.Contains(out, "Applying snippets.0002_data... OK\n") {
-				t.Errorf("migrate printed\n%s", out)
-			}
-			names := func(url string) string {
-				db, err := store.Open(url)
-				if err != nil {
-					t.Fatal(err)
+	forEachDjango(t, func(t *testing.T, dj django) {
+		app := newGoApp(t, dj.level)
+		app.models("data1.go.txt")
+		app.mustRun("makemigrations", "--name", "initial")
+		copyFile(t, "testdata/snippets/data2.migration.go.txt", filepath.Join(app.dir, "snippets", "migration_0002_data.go"))
+		app.build()
+		for _, dialect := range []string{"sqlite", "postgresql"} {
+			t.Run(dialect, func(t *testing.T) {
+				app := &goApp{t: t, dir: app.dir, bin: app.bin, level: app.level}
+				url := "sqlite:///" + filepath.Join(t.TempDir(), "django.sqlite3")
+				goURL := "sqlite:///" + filepath.Join(t.TempDir(), "go.sqlite3")
+				if dialect == "postgresql" {
+					url, goURL = testservers.Postgres(t), testservers.Postgres(t)
 				}
-				defer db.Close()
-				var names []string
-				if err := db.Select(&names, `SELECT "name" FROM "snippets_tag" ORDER BY "id"`); err != nil {
-					t.Fatal(err)
+				dj := newDjangoProject(t, dj, url)
+				dj.models("data1.py")
+				dj.run("makemigrations", "snippets", "--name", "initial")
+				dj.run("migrate", "snippets", "0001")
+				copyFile(t, "testdata/snippets/data2_migration.py", filepath.Join(dj.dir, "snippets", "migrations", "0002_data.py"))
+				compareSQL(t, "0002", dj.run("sqlmigrate", "snippets", "0002"), app.mustRun("sqlmigrate", "snippets", "0002", "--database", url))
+				dj.run("migrate", "snippets", "0002")
+				out := app.mustRun("--database", goURL, "migrate")
+				if !strings.Contains(out, "Applying snippets.0002_data... OK\n") {
+					t.Errorf("migrate printed\n%s", out)
 				}
-				var recorded int
-				if err := db.Get(&recorded, `SELECT count(*) FROM "django_migrations" WHERE "app" = 'snippets' AND "name" = '0002_data'`); err != nil {
-					t.Fatal(err)
+				names := func(url string) string {
+					db, err := store.Open(url)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer db.Close()
+					var names []string
+					if err := db.Select(&names, `SELECT "name" FROM "snippets_tag" ORDER BY "id"`); err != nil {
+						t.Fatal(err)
+					}
+					var recorded int
+					if err := db.Get(&recorded, `SELECT count(*) FROM "django_migrations" WHERE "app" = 'snippets' AND "name" = '0002_data'`); err != nil {
+						t.Fatal(err)
+					}
+					return strings.Join(names, " ") + strings.Repeat(" (recorded)", recorded)
 				}
-				return strings.Join(names, " ") + strings.Repeat(" (recorded)", recorded)
-			}
-			want := strings.ToUpper(dialect) + " GO (recorded)"
-			if got, django := names(goURL), names(url); got != want || django != want {
-				t.Errorf("the Go migrations leave %q, Django's %q, want %q", got, django, want)
-			}
-		})
-	}
+				want := strings.ToUpper(dialect) + " GO (recorded)"
+				if got, django := names(goURL), names(url); got != want || django != want {
+					t.Errorf("the Go migrations leave %q, Django's %q, want %q", got, django, want)
+				}
+			})
+		}
+	})
 }
 
 // TestRunGoFails: a RunGo's error stops migrate and rolls the migration

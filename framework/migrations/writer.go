@@ -66,6 +66,20 @@ func operationsSource(ops []Operation) string {
 			if o.UniqueTogether != nil {
 				b.WriteString("UniqueTogether: " + setsSource(o.UniqueTogether) + ",\n")
 			}
+			if o.Indexes != nil {
+				b.WriteString("Indexes: []migrations.Index{\n")
+				for _, ix := range o.Indexes {
+					fmt.Fprintf(&b, "{Name: %q, Fields: %s},\n", ix.Name, stringsSource(ix.Fields))
+				}
+				b.WriteString("},\n")
+			}
+			if o.Constraints != nil {
+				b.WriteString("Constraints: []models.Constraint{\n")
+				for _, c := range o.Constraints {
+					b.WriteString(constraintSource(c) + ",\n")
+				}
+				b.WriteString("},\n")
+			}
 			b.WriteString("},\n")
 		case DeleteModel:
 			fmt.Fprintf(&b, "migrations.DeleteModel{Name: %q},\n", o.Name)

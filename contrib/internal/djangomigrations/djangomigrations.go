@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
@@ -53,14 +54,14 @@ else:
 // (makemigrations finds no changes).
 func SameAsDjango(t *testing.T, app *migrations.App, installedApps ...string) {
 	t.Helper()
-	sameAs(t, app, nil, installedApps, "3.2", "5.2")
+	sameAs(t, app, nil, "", installedApps, "3.2", "5.2")
 }
 
 // SameAsDjango32 is SameAsDjango under Django 3.2 only, for an app whose
 // Django package at the 5.2 level is a later version than the Go app.
 func SameAsDjango32(t *testing.T, app *migrations.App, installedApps ...string) {
 	t.Helper()
-	sameAs(t, app, nil, installedApps, "3.2")
+	sameAs(t, app, nil, "", installedApps, "3.2")
 }
 
 // SameAsDjango32After is SameAsDjango32 for an app with foreign keys to
@@ -68,7 +69,17 @@ func SameAsDjango32(t *testing.T, app *migrations.App, installedApps ...string) 
 // table: before are that app's migrations, applied first.
 func SameAsDjango32After(t *testing.T, before []store.Migration, app *migrations.App, installedApps ...string) {
 	t.Helper()
-	sameAs(t, app, before, installedApps, "3.2")
+	sameAs(t, app, before, "", installedApps, "3.2")
+}
+
+// SameAsDjangoModels is SameAsDjango for an app that no Django package
+// holds, with foreign keys to the tables of before's migrations: its
+// Django app is the label's package with modelsPy as its models.py,
+// installed after installedApps, whose migrations are the ones each
+// Django's makemigrations writes for it.
+func SameAsDjangoModels(t *testing.T, before []store.Migration, app *migrations.App, modelsPy string, installedApps ...string) {
+	t.Helper()
+	sameAs(t, app, before, modelsPy, append(slices.Clone(installedApps), app.Label), "3.2", "5.2")
 }
 
 // djangos are the Django levels: Debian's Django 3.2 (with DRF 3.14 and
@@ -76,14 +87,16 @@ func SameAsDjango32After(t *testing.T, before []store.Migration, app *migrations
 var djangos = map[string]struct {
 	vendored bool
 	install  string
+	level    compat.Level
 }{
-	"3.2": {false, "Debian's python3-django and the packages of conformance/reference/README.md"},
-	"5.2": {true, "scripts/install-references"},
+	"3.2": {false, "Debian's python3-django and the packages of conformance/reference/README.md", compat.DRF314},
+	"5.2": {true, "scripts/install-references", compat.Current},
 }
 
 // sameAs compares app's migrations with Django's at each of versions,
-// before's applied first on SQLite.
-func sameAs(t *testing.T, app *migrations.App, before []store.Migration, installedApps []string, versions ...string) {
+// before's applied first on SQLite; with modelsPy, those makemigrations
+// writes for an app of those models.
+func sameAs(t *testing.T, app *migrations.App, before []store.Migration, modelsPy string, installedApps []string, versions ...string) {
 	t.Helper()
 	noChanges(t, app)
 	root := moduleRoot(t)
@@ -116,16 +129,19 @@ func sameAs(t *testing.T, app *migrations.App, before []store.Migration, install
 						t.Fatal(err)
 					}
 					p.env = append(p.env, "PYTHONPATH="+p.dir+string(os.PathListSeparator)+dj.pythonPath)
-					compare(t, p, app, before, dialect)
+					if modelsPy != "" {
+						p.makeApp(app.Label, modelsPy)
+					}
+					compare(t, p, app, before, djangos[dj.version].level, dialect)
 				})
 			}
 		})
 	}
 }
 
-// compare holds each of the Django app's migrations equal to app's on
-// dialect.
-func compare(t *testing.T, p *project, app *migrations.App, before []store.Migration, dialect store.Dialect) {
+// compare holds each of the Django app's migrations equal to app's at
+// level on dialect.
+func compare(t *testing.T, p *project, app *migrations.App, before []store.Migration, level compat.Level, dialect store.Dialect) {
 	state := &migrations.State{App: app.Label}
 	for _, name := range p.migrationNames(app.Label) {
 		found := app.Find(name)
@@ -133,7 +149,7 @@ func compare(t *testing.T, p *project, app *migrations.App, before []store.Migra
 			t.Errorf("Django's %s.%s is not among the app's migrations", app.Label, name)
 			return
 		}
-		lines, after, err := found[0].SQL(dialect, state)
+		lines, after, err := found[0].SQL(level, dialect, state)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,16 +161,16 @@ func compare(t *testing.T, p *project, app *migrations.App, before []store.Migra
 		p.run("migrate", app.Label, name)
 	}
 	if dialect == store.SQLite {
-		sameSQLiteSchema(t, p, app, before, state)
+		sameSQLiteSchema(t, p, app, before, level, state)
 	}
 }
 
 // sameSQLiteSchema holds the tables and indexes of the models of state,
-// as app's migrations leave them on SQLite after before's, equal to the
-// ones Django's migrate left in p's database: sqlite_master keeps each
-// one's SQL, so this also holds the columns' order, which a remade table
-// may change.
-func sameSQLiteSchema(t *testing.T, p *project, app *migrations.App, before []store.Migration, state *migrations.State) {
+// as app's migrations at level leave them on SQLite after before's,
+// equal to the ones Django's migrate left in p's database: sqlite_master
+// keeps each one's SQL, so this also holds the columns' order, which a
+// remade table may change.
+func sameSQLiteSchema(t *testing.T, p *project, app *migrations.App, before []store.Migration, level compat.Level, state *migrations.State) {
 	t.Helper()
 	migs, err := app.Store()
 	if err != nil {
@@ -165,7 +181,7 @@ func sameSQLiteSchema(t *testing.T, p *project, app *migrations.App, before []st
 		t.Fatal(err)
 	}
 	defer goDB.Close()
-	if _, err := store.Migrate(context.Background(), goDB, append(slices.Clone(before), migs...)...); err != nil {
+	if _, err := store.Migrate(migrations.WithCompatibility(context.Background(), level), goDB, append(slices.Clone(before), migs...)...); err != nil {
 		t.Fatal(err)
 	}
 	djangoDB, err := store.Open(strings.TrimPrefix(p.url, "sqlite:///"))
@@ -203,7 +219,7 @@ func noChanges(t *testing.T, app *migrations.App) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops, err := migrations.Changes(before, current)
+	ops, err := migrations.Changes(compat.Current, before, current)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,6 +262,22 @@ func (p *project) run(args ...string) string {
 		p.t.Fatalf("django-admin %v: %v\n%s", args, err, stderr.String())
 	}
 	return string(out)
+}
+
+// makeApp writes the Django app label with modelsPy as its models.py
+// in p's directory, and its migrations with makemigrations.
+func (p *project) makeApp(label, modelsPy string) {
+	p.t.Helper()
+	dir := filepath.Join(p.dir, label)
+	if err := os.MkdirAll(filepath.Join(dir, "migrations"), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	for name, text := range map[string]string{"__init__.py": "", "models.py": modelsPy, filepath.Join("migrations", "__init__.py"): ""} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+	p.run("makemigrations", label)
 }
 
 // migrationNames are the names of the app's migrations, as showmigrations
