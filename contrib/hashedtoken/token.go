@@ -35,30 +35,6 @@ import (
 	"github.com/go-drf/drf/framework/store"
 )
 
-// Migrations create hashedtoken_token; they need auth.Migrations first.
-// The tables are what Django would create for the same model on each
-// dialect.
-var Migrations = []store.Migration{
-	{App: "hashedtoken", Name: "0001_initial", Up: store.ByDialect(store.SQL(
-		`CREATE TABLE IF NOT EXISTS "hashedtoken_token" (`+
-			`"id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, `+
-			`"digest" varchar(64) NOT NULL UNIQUE, `+
-			`"token_key" varchar(8) NOT NULL, `+
-			`"name" varchar(64) NOT NULL, `+
-			`"created" datetime NOT NULL, `+
-			`"expiry" datetime NULL, `+
-			`"user_id" integer NOT NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
-		`CREATE INDEX IF NOT EXISTS "hashedtoken_token_user_id" ON "hashedtoken_token" ("user_id")`,
-	), store.SQL(
-		`CREATE TABLE "hashedtoken_token" ("id" bigserial NOT NULL PRIMARY KEY, `+
-			`"digest" varchar(64) NOT NULL UNIQUE, "token_key" varchar(8) NOT NULL, "name" varchar(64) NOT NULL, `+
-			`"created" timestamp with time zone NOT NULL, "expiry" timestamp with time zone NULL, "user_id" integer NOT NULL)`,
-		`ALTER TABLE "hashedtoken_token" ADD CONSTRAINT "hashedtoken_token_user_id_fk_auth_user_id" `+
-			`FOREIGN KEY ("user_id") REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED`,
-		`CREATE INDEX "hashedtoken_token_user_id" ON "hashedtoken_token" ("user_id")`,
-	))},
-}
-
 // KeyPrefix starts every key this package makes, as django-rest-knox's
 // TOKEN_PREFIX starts its tokens: a fixed, distinctive string by which a
 // secret scanner (GitHub's, a pre-commit hook, a log filter) recognises a
@@ -102,18 +78,18 @@ type Token struct {
 	// ID identifies the token, for listing and revoking.
 	ID int64 `db:"id" json:"id" drf:"read_only"`
 	// Name says which device or client holds the token ("" when unnamed).
-	Name string `db:"name" json:"name" drf:"max_length=64,allow_blank"`
+	Name string `db:"name" json:"name" drf:"max_length=64,allow_blank" model:"max_length=64,blank"`
 	// Prefix is the first PrefixLength characters of the key's random
 	// part (after KeyPrefix).
-	Prefix string `db:"token_key" json:"prefix" drf:"read_only"`
+	Prefix string `db:"token_key" json:"prefix" drf:"read_only" model:"max_length=8,editable=false"`
 	// Digest is the hexadecimal SHA-256 of the key.
-	Digest string `db:"digest" json:"-"`
+	Digest string `db:"digest" json:"-" model:"max_length=64,unique,editable=false"`
 	// Created is when the token was made, in UTC.
-	Created time.Time `db:"created" json:"created" drf:"read_only"`
+	Created time.Time `db:"created" json:"created" drf:"read_only" model:"auto_now_add"`
 	// Expiry is when the token stops authenticating; nil never.
-	Expiry *time.Time `db:"expiry" json:"expiry" drf:"read_only"`
+	Expiry *time.Time `db:"expiry" json:"expiry" drf:"read_only" model:"blank"`
 	// UserID is the owner's primary key.
-	UserID int64 `db:"user_id" json:"-"`
+	UserID int64 `db:"user_id" json:"-" model:"foreign_key=auth_user,on_delete=cascade"`
 	// User is the owner, when the token was read with its user.
 	User *auth.User `db:"-" json:"-"`
 }
