@@ -2,6 +2,7 @@ package serializers
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -107,9 +108,11 @@ func isText(k models.Kind) bool {
 
 // bindModel keeps the model's description, for its defaults, and reads
 // its unique-together sets, whose fields are required (DRF 3.18: unless
-// they may be null or blank), and the sets of its UniqueConstraints of
-// several fields without a condition, which DRF 3.15 and later check as
-// unique together and DRF 3.14 leaves to the database.
+// they may be null or blank), and its UniqueConstraints, which DRF 3.15
+// and later check and DRF 3.14 leaves to the database: one of a single
+// field without a condition is that field's UniqueValidator, the others
+// sets unique together among the rows their condition matches, the
+// condition's fields required as the set's.
 func (s *Serializer[T]) bindModel(m *modelInfo) error {
 	if m == nil {
 		return nil
@@ -121,12 +124,36 @@ func (s *Serializer[T]) bindModel(m *modelInfo) error {
 		}
 	}
 	for _, c := range m.desc.Meta.Constraints {
-		if len(c.Fields) < 2 || len(c.Condition) > 0 {
+		if !c.Unique() {
 			continue
 		}
-		if fields := s.bindSet(m.desc, c.Fields, false); fields != nil {
-			s.together = append(s.together, uniqueSet{fields: fields, drf315: true})
+		lookups := c.Condition.Lookups()
+		names := slices.Clone(c.Fields)
+		for _, l := range lookups {
+			if !slices.Contains(names, l.Field) {
+				names = append(names, l.Field)
+			}
 		}
+		if len(names) == 1 {
+			if f := s.fieldOf(m.desc.Field(names[0])); f != nil && len(lookups) == 0 {
+				f.unique315 = true
+			}
+			continue
+		}
+		fields := s.bindSet(m.desc, names, false)
+		if fields == nil {
+			continue
+		}
+		set := uniqueSet{fields: fields[:len(c.Fields)], drf315: true}
+		for _, l := range lookups {
+			// The value in Text's spelling ("True" for "true"), which
+			// the new value's is compared with.
+			f := fields[slices.Index(names, l.Field)]
+			v, err := f.sf.Parse(l.Value)
+			set.where = append(set.where, uniqueWhere{field: f, value: v.Text()})
+			set.unchecked = set.unchecked || l.Lookup != "exact" || err != nil
+		}
+		s.together = append(s.together, set)
 	}
 	return nil
 }
@@ -137,6 +164,32 @@ func (s *Serializer[T]) bindModel(m *modelInfo) error {
 type uniqueSet struct {
 	fields []*field
 	drf315 bool
+	// where is a UniqueConstraint's condition (Django's condition=Q):
+	// the set is unique among the rows it matches, and checked only
+	// when the new values match it.
+	where []uniqueWhere
+	// unchecked marks a condition of other lookups than exact, which
+	// the set's check cannot ask of a Source: the database's partial
+	// index refuses a duplicate, answered as the set's (UniqueViolation).
+	unchecked bool
+}
+
+// uniqueWhere is one exact lookup of a UniqueConstraint's condition: a
+// serializer's field and the value's text (structs.Value.Text's).
+type uniqueWhere struct {
+	field *field
+	value string
+}
+
+// fieldOf is the serializer's field of the model field mf, nil when the
+// serializer has none.
+func (s *Serializer[T]) fieldOf(mf *models.Field) *field {
+	for _, f := range s.fields {
+		if f.sf != nil && f.sf.Column == mf.Column {
+			return f
+		}
+	}
+	return nil
 }
 
 // bindSet is the serializer's fields of the model's fields named in set,
@@ -149,12 +202,7 @@ func (s *Serializer[T]) bindSet(d *models.Description, set []string, drf314 bool
 	var fields []*field
 	for _, name := range set {
 		mf := d.Field(name)
-		var sf *field
-		for _, f := range s.fields {
-			if f.sf != nil && f.sf.Column == mf.Column {
-				sf = f
-			}
-		}
+		sf := s.fieldOf(mf)
 		if sf == nil {
 			if hidden := s.hiddenOf(mf); hidden != nil {
 				// A HiddenField is one of DRF's writable fields, named
@@ -200,30 +248,37 @@ func uniqueTogetherMessage(fields []*field) string {
 
 // checkTogether runs the UniqueTogetherValidators on the new values in
 // base: a set whose values are all non-null and held by another item is
-// a non-field error (a UniqueConstraint's from DRF 3.15 on). DRF 3.18 does not look when an update (not create)
-// leaves the set's values as they were in stored.
+// a non-field error (a UniqueConstraint's from DRF 3.15 on, when the new
+// values match its condition, among the items that match it). DRF 3.18
+// does not look when an update (not create) leaves the values of the set
+// and of its condition as they were in stored.
 func (s *Serializer[T]) checkTogether(base, stored unsafe.Pointer, create bool, level compat.Level, c *Context) ([]string, error) {
 	if c == nil || c.ExistsTogether == nil {
 		return nil, nil
 	}
 	var msgs []string
 	for _, u := range s.together {
-		if u.drf315 && level == compat.DRF314 {
+		if u.drf315 && level == compat.DRF314 || u.unchecked {
 			continue
 		}
-		set := u.fields
-		cols := make([]string, len(set))
-		vals := make([]string, len(set))
+		n := len(u.fields)
+		cols := make([]string, n, n+len(u.where))
+		vals := make([]string, n, n+len(u.where))
 		null, changed := false, create || level == compat.DRF314
-		for i, f := range set {
+		for i, f := range u.fields {
 			v := f.sf.Get(base)
 			null = null || v.Null
 			cols[i], vals[i] = f.sf.Column, v.Text()
-			if was := f.sf.Get(stored); was.Null != v.Null || was.Text() != vals[i] {
-				changed = true
-			}
+			changed = changed || differs(f, base, stored)
 		}
-		if null || !changed {
+		match := true
+		for _, w := range u.where {
+			v := w.field.sf.Get(base)
+			match = match && !v.Null && v.Text() == w.value
+			cols, vals = append(cols, w.field.sf.Column), append(vals, w.value)
+			changed = changed || differs(w.field, base, stored)
+		}
+		if null || !match || !changed {
 			continue
 		}
 		taken, err := c.ExistsTogether(cols, vals)
@@ -231,8 +286,14 @@ func (s *Serializer[T]) checkTogether(base, stored unsafe.Pointer, create bool, 
 			return nil, err
 		}
 		if taken {
-			msgs = append(msgs, uniqueTogetherMessage(set))
+			msgs = append(msgs, uniqueTogetherMessage(u.fields))
 		}
 	}
 	return msgs, nil
+}
+
+// differs reports whether f's value in base is not the one in stored.
+func differs(f *field, base, stored unsafe.Pointer) bool {
+	v, was := f.sf.Get(base), f.sf.Get(stored)
+	return was.Null != v.Null || was.Text() != v.Text()
 }

@@ -106,7 +106,7 @@ type Serializer[T any] struct {
 	// its defaults fill a new item in.
 	model *models.Description
 	// together are the sets of fields of the model's Meta.UniqueTogether
-	// and of its UniqueConstraints of several fields.
+	// and of its UniqueConstraints of several fields or a condition.
 	together []uniqueSet
 	// verbose is the model's verbose name, for the unique message.
 	verbose string
@@ -126,8 +126,10 @@ type field struct {
 	// required314 is required at DRF 3.14 alone: a nullable or blank
 	// field of a unique-together, which DRF 3.18 defaults to None or "".
 	required314 bool
-	// unique marks a field no two items may share (drf:"unique").
-	unique                      bool
+	// unique marks a field no two items may share (drf:"unique");
+	// unique315 one from DRF 3.15 on: a UniqueConstraint of the field
+	// alone.
+	unique, unique315           bool
 	allowBlank, allowNull, trim bool
 	maxLength, minLength        int // -1 when unset
 	// maxDigits and decimalPlaces are a decimal's precision (DRF's

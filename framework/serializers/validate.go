@@ -176,7 +176,7 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base u
 			}
 			// A one-to-one field is unique: DRF's UniqueValidator on
 			// the key the field looked up.
-			taken, err := s.taken(f, f.rel.fk.Column, f.rel.fk.Get(base), c)
+			taken, err := s.taken(f, f.rel.fk.Column, f.rel.fk.Get(base), level, c)
 			if err != nil {
 				return err
 			}
@@ -201,7 +201,7 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base u
 			if len(msgs) > 0 {
 				break
 			}
-			taken, err := s.taken(f, f.sf.Column, v, c)
+			taken, err := s.taken(f, f.sf.Column, v, level, c)
 			if err != nil {
 				return err
 			}
@@ -232,19 +232,21 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base u
 // UniqueViolation is the 400 of a write the database refused because the
 // values of columns are taken (a UNIQUE constraint, when two requests race
 // past the unique check, or a UniqueConstraint the level does not check
-// before writing, as DRF 3.14 does not): for one column the field's
-// message, as the check gives it; for several, the unique-together
-// message of the serializer's set of those columns. nil when no field or
-// set of the serializer is the columns.
+// before writing, as DRF 3.14 does not, or whose condition the check
+// cannot ask): the unique-together message of the serializer's set of
+// those columns, or for one column that is no such set's, or is unique
+// itself, the field's message, as the check gives it. nil when no field
+// or set of the serializer is the columns.
 func (s *Serializer[T]) UniqueViolation(columns ...string) error {
 	var errs exceptions.ValidationErrors
-	if len(columns) != 1 {
-		for _, u := range s.together {
-			if len(u.fields) == len(columns) && !slices.ContainsFunc(u.fields, func(f *field) bool { return !slices.Contains(columns, f.sf.Column) }) {
-				errs.Add(exceptions.NonFieldErrors, uniqueTogetherMessage(u.fields))
-				return exceptions.ValidationError(errs)
-			}
+	for _, u := range s.together {
+		if len(u.fields) == len(columns) && !slices.ContainsFunc(u.fields, func(f *field) bool { return !slices.Contains(columns, f.sf.Column) }) &&
+			!(len(columns) == 1 && (u.fields[0].unique || u.fields[0].unique315)) {
+			errs.Add(exceptions.NonFieldErrors, uniqueTogetherMessage(u.fields))
+			return exceptions.ValidationError(errs)
 		}
+	}
+	if len(columns) != 1 {
 		return nil
 	}
 	for _, f := range s.fields {
@@ -262,10 +264,11 @@ func (s *Serializer[T]) UniqueViolation(columns ...string) error {
 	return nil
 }
 
-// taken is DRF's UniqueValidator of a unique field f: whether another
-// item holds v in column (never for null, or without c's Exists).
-func (s *Serializer[T]) taken(f *field, column string, v structs.Value, c *Context) (bool, error) {
-	if !f.unique || v.Null || c == nil || c.Exists == nil {
+// taken is DRF's UniqueValidator of a unique field f (of a
+// UniqueConstraint of f alone, from DRF 3.15 on): whether another item
+// holds v in column (never for null, or without c's Exists).
+func (s *Serializer[T]) taken(f *field, column string, v structs.Value, level compat.Level, c *Context) (bool, error) {
+	if !(f.unique || f.unique315 && level != compat.DRF314) || v.Null || c == nil || c.Exists == nil {
 		return false, nil
 	}
 	return c.Exists(column, v.Text())

@@ -10,11 +10,17 @@ of conformance/reference/drf318 (scripts/install-references lays it out):
 
 The models and serializers are those of DRF 3.18's tests/test_validators.py
 (UniquenessModel, RelatedModel, UniquenessTogetherModel,
-NullUniquenessTogetherModel), one keyed by a one-to-one field and one
-whose unique-together holds a blank CharField. It prints, as JSON, the versions and, for each step of STEPS (a
-create, a full or a partial update of a serializer), the errors, or the
-representation of the item as saved, and how many uniqueness queries
-(rest_framework.validators.qs_exists) validating it ran;
+NullUniquenessTogetherModel), one keyed by a one-to-one field, one
+whose unique-together holds a blank CharField, and one with a
+UniqueConstraint of one field and one of two fields with a condition,
+and one unique among the rows a boolean condition matches (DRF 3.15 and
+later check them; DRF 3.14 leaves them to the database).
+It prints, as JSON, the versions and, for each step of STEPS (a create,
+a full or a partial update of a serializer), the errors, the
+representation of the item as saved, or integrity_error when the
+database refused to save a valid item, and how many uniqueness queries
+validating it ran (rest_framework.validators.qs_exists, and
+qs_exists_with_condition's for values a condition matches);
 validators_drf_test.go pins what it prints.
 """
 import json
@@ -33,7 +39,7 @@ settings.configure(
 django.setup()
 
 import rest_framework  # noqa: E402
-from django.db import connection, models  # noqa: E402
+from django.db import IntegrityError, connection, models, transaction  # noqa: E402
 from rest_framework import serializers, validators  # noqa: E402
 
 
@@ -87,6 +93,31 @@ class BlankUniquenessTogetherModel(models.Model):
         unique_together = ("race_name", "position")
 
 
+class ConditionalModel(models.Model):
+    race_name = models.CharField(max_length=100)
+    position = models.IntegerField()
+    state = models.CharField(max_length=100, default="new")
+    code = models.IntegerField()
+
+    class Meta:
+        app_label = "tests"
+        constraints = [
+            models.UniqueConstraint(name="conditional_unique", fields=("race_name", "position"), condition=models.Q(state="new")),
+            models.UniqueConstraint(name="code_unique", fields=("code",)),
+        ]
+
+
+class ActiveModel(models.Model):
+    name = models.CharField(max_length=100)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        app_label = "tests"
+        constraints = [
+            models.UniqueConstraint(name="active_name_unique", fields=("name",), condition=models.Q(active=True)),
+        ]
+
+
 def serializer_of(model_class, names="__all__"):
     meta = type("Meta", (), {"model": model_class, "fields": names})
     return type(model_class.__name__ + "Serializer", (serializers.ModelSerializer,), {"Meta": meta})
@@ -99,6 +130,8 @@ SERIALIZERS = {
     "together": serializer_of(UniquenessTogetherModel),
     "nulltogether": serializer_of(NullUniquenessTogetherModel),
     "blanktogether": serializer_of(BlankUniquenessTogetherModel),
+    "conditional": serializer_of(ConditionalModel),
+    "active": serializer_of(ActiveModel),
 }
 
 # (serializer, method, item id or None, data): POST creates, PUT and PATCH
@@ -143,13 +176,28 @@ STEPS = [
     ("blanktogether", "POST", None, {"race_name": "", "position": 2}),
     ("blanktogether", "PATCH", 1, {"race_name": "x"}),
     ("blanktogether", "PUT", 1, {"position": 5}),
+    ("conditional", "POST", None, {"race_name": "a", "position": 1, "code": 1}),
+    ("conditional", "POST", None, {"race_name": "a", "position": 1, "code": 3, "state": "old"}),
+    ("conditional", "POST", None, {"race_name": "a", "position": 1, "code": 2}),
+    ("conditional", "POST", None, {"race_name": "b", "position": 1, "code": 1}),
+    ("conditional", "POST", None, {"race_name": "b", "position": 1}),
+    ("conditional", "PATCH", 1, {"code": 1}),
+    ("conditional", "PATCH", 1, {"code": 3}),
+    ("conditional", "PATCH", 2, {"state": "new"}),
+    ("conditional", "PATCH", 2, {"position": 2}),
+    ("conditional", "PUT", 1, {"race_name": "a", "position": 1, "code": 1}),
+    ("active", "POST", None, {"name": "x"}),
+    ("active", "POST", None, {"name": "x", "active": False}),
+    ("active", "POST", None, {"name": "x"}),
+    ("active", "PATCH", 2, {"active": True}),
 ]
 
 
 def main():
     with connection.schema_editor() as editor:
         for model_class in (UniquenessModel, RelatedModel, ProfileModel, UniquenessTogetherModel,
-                            NullUniquenessTogetherModel, BlankUniquenessTogetherModel):
+                            NullUniquenessTogetherModel, BlankUniquenessTogetherModel, ConditionalModel,
+                            ActiveModel):
             editor.create_model(model_class)
     UniquenessModel.objects.create(username="existing")
     UniquenessModel.objects.create(username="second")
@@ -161,6 +209,17 @@ def main():
         return real(queryset)
 
     validators.qs_exists = counted
+    real_condition = getattr(validators, "qs_exists_with_condition", None)
+    if real_condition is not None:
+        # DRF 3.15 and later: a UniqueConstraint's condition is one
+        # query with the lookup, run only when the values match it (a
+        # condition of None is qs_exists, counted already).
+        def counted_condition(queryset, condition, against):
+            if condition is not None and condition.check(against):
+                calls.append(1)
+            return real_condition(queryset, condition, against)
+
+        validators.qs_exists_with_condition = counted_condition
     answers = []
     for name, method, pk, data in STEPS:
         cls = SERIALIZERS[name]
@@ -171,8 +230,12 @@ def main():
         del calls[:]
         if s.is_valid():
             queries = len(calls)
-            s.save()
-            answer = {"saved": s.data}
+            try:
+                with transaction.atomic():
+                    s.save()
+                answer = {"saved": s.data}
+            except IntegrityError:
+                answer = {"integrity_error": True}
         else:
             queries = len(calls)
             answer = {"errors": s.errors}
