@@ -222,6 +222,9 @@ func (a *API) compile(v View, what string) *handler {
 	if err == nil {
 		err = setupThrottles(&h.view, a.settings)
 	}
+	if err == nil {
+		err = setupFormats(h, a.settings)
+	}
 	if err == nil && a.settings.AtomicRequests && !v.NonAtomicRequests {
 		if a.db == nil {
 			err = errors.New("Settings.AtomicRequests needs the API's store, which NewAPI was given none of")

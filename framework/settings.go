@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/framework/formats"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
 )
@@ -181,6 +182,14 @@ type Settings struct {
 	// spans and metrics); nil, the default, costs nothing.
 	Observer Observer
 
+	// Formats are DRF's settings of the date, time and decimal fields
+	// (DATETIME_FORMAT, DATE_INPUT_FORMATS, COERCE_DECIMAL_TO_STRING, ...)
+	// and Django's USE_TZ and TIME_ZONE; the zero value is DRF's defaults
+	// with USE_TZ on in UTC. A field's own format options win over them.
+	// Registration compiles them once, and refuses a pattern it cannot
+	// read or an unknown time zone.
+	Formats Formats
+
 	// Compatibility is the DRF and Django release whose answers the API
 	// matches: the zero value DRF 3.18 on Django 5.2, DRF314 DRF 3.14 on
 	// Django 3.2 (docs/django.md lists what differs). Registration hands
@@ -203,6 +212,22 @@ const (
 // ParseCompatibility reads a level as $DRF_COMPAT spells it: "" for
 // DRF318, "3.14" for DRF314; anything else is an error.
 func ParseCompatibility(s string) (Compatibility, error) { return compat.Parse(s) }
+
+// Formats are the settings of the fields' formats and time zone
+// (Settings.Formats, View.Formats).
+type Formats = formats.Settings
+
+// setupFormats compiles the view's formats, its own or the settings',
+// into what its requests carry to the serializers.
+func setupFormats(h *handler, s *Settings) error {
+	f := s.Formats
+	if h.view.Formats != nil {
+		f = *h.view.Formats
+	}
+	c, err := formats.Compile(f)
+	h.request.Formats = c
+	return err
+}
 
 // DefaultMaxBodyBytes is Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
 const DefaultMaxBodyBytes = 2621440

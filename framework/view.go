@@ -54,6 +54,9 @@ type View struct {
 	DefaultVersion  string
 	AllowedVersions List[string]
 	VersionParam    string
+	// Formats replace the settings' Formats, as a whole, for this view;
+	// nil inherits them.
+	Formats *Formats
 
 	// LazyAuthentication opts out of authenticating before the permission
 	// checks: the schemes then run on the first access to User or Auth.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/formats"
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
@@ -117,6 +118,7 @@ type Request struct {
 	anonAuth       any
 	logger         *slog.Logger
 	compat         compat.Level
+	formats        *formats.Compiled
 
 	authDone      bool
 	user          User
@@ -186,6 +188,10 @@ type Config struct {
 	// Compatibility is the DRF and Django release the view answers as
 	// (Settings.Compatibility), for the serializers' answers that differ.
 	Compatibility compat.Level
+	// Formats are the view's field formats and time zone
+	// (Settings.Formats, compiled), for the serializers; nil gives
+	// formats.Default.
+	Formats *formats.Compiled
 	// MaxBodyBytes is UploadLimits.MaxBytes, for UploadParsers.
 	MaxBodyBytes int64
 }
@@ -194,7 +200,7 @@ type Config struct {
 func New(r *http.Request, c Config) *Request {
 	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers, maxFields: c.MaxNumberFields,
 		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken,
-		versionParam: c.VersionParam, formatParam: c.FormatParam, logger: c.Logger, compat: c.Compatibility, maxBody: c.MaxBodyBytes}
+		versionParam: c.VersionParam, formatParam: c.FormatParam, logger: c.Logger, compat: c.Compatibility, formats: c.Formats, maxBody: c.MaxBodyBytes}
 }
 
 // Close removes the temporary files of the request's uploads, as Django
@@ -211,13 +217,22 @@ func (r *Request) Close() {
 // (Config.Compatibility).
 func (r *Request) Compatibility() compat.Level { return r.compat }
 
+// Formats returns the view's field formats and time zone
+// (Config.Formats), formats.Default when it has none.
+func (r *Request) Formats() *formats.Compiled {
+	if r.formats == nil {
+		return formats.Default
+	}
+	return r.formats
+}
+
 // As returns a copy of r for another method, with r's user and version,
 // as DRF's clone_request: what the browsable page and OPTIONS metadata ask
 // the permissions ("may this user send PUT?"). It has no body.
 func As(r *Request, method string) *Request {
 	hr := r.Request.Clone(r.Context())
 	hr.Method, hr.Body, hr.ContentLength = method, http.NoBody, 0
-	as := New(hr, Config{VersionParam: r.versionParam, FormatParam: r.formatParam, Compatibility: r.compat})
+	as := New(hr, Config{VersionParam: r.versionParam, FormatParam: r.formatParam, Compatibility: r.compat, Formats: r.formats})
 	as.SetUser(r.User(), r.Auth())
 	as.SetVersion(r.Version(), r.VersioningScheme())
 	return as

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
+	fmts "github.com/go-drf/drf/framework/formats"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -155,7 +156,7 @@ func containerOf(sf *structs.Field) *container {
 // decodeContainer validates a list or dictionary (DRF's ListField,
 // DictField and MultipleChoiceField) and stores it at base; it adds the
 // errors, each item's under its index or key, to errs.
-func (f *field) decodeContainer(base unsafe.Pointer, raw any, level compat.Level, errs *exceptions.ValidationErrors) {
+func (f *field) decodeContainer(base unsafe.Pointer, raw any, level compat.Level, fc *fmts.Compiled, errs *exceptions.ValidationErrors) {
 	c := f.container
 	if raw == nil {
 		if !f.allowNull {
@@ -233,7 +234,7 @@ func (f *field) decodeContainer(base unsafe.Pointer, raw any, level compat.Level
 		if c.isMap {
 			key = keys[i]
 		}
-		v, msgs := c.child.toInternal(it, level)
+		v, msgs := c.child.toInternal(it, level, fc)
 		for _, m := range msgs {
 			errs.AddItem(f.name, key, m)
 			failed = true

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/serializers"
 )
 
@@ -72,8 +73,9 @@ func TestDateTimeOptionsAsDRF(t *testing.T) {
 }
 
 // TestDateTimeOptionsAtSetup: a format DRF reads but the framework does
-// not, an unknown time zone and a format option on a field that is no
-// time.Time are setup errors naming the field and the option.
+// not, an unknown time zone, a format option on a field that is no date,
+// time or time.Time, and a default_timezone on a date or a time are
+// setup errors naming the field and the option.
 func TestDateTimeOptionsAtSetup(t *testing.T) {
 	type badVerb struct {
 		F time.Time `json:"f" drf:"format=%Y %j"`
@@ -84,6 +86,12 @@ func TestDateTimeOptionsAtSetup(t *testing.T) {
 	type notTime struct {
 		F string `json:"f" drf:"input_formats=%Y"`
 	}
+	type dateZone struct {
+		F models.Date `json:"f" drf:"default_timezone=UTC"`
+	}
+	type badDate struct {
+		F models.TimeOfDay `json:"f" drf:"input_formats=%H|%Q"`
+	}
 	for _, tc := range []struct {
 		err  error
 		want string
@@ -91,6 +99,8 @@ func TestDateTimeOptionsAtSetup(t *testing.T) {
 		{second(serializers.New[badVerb]()), `badVerb.F: bad drf tag option "format=%Y %j": format "%Y %j": %j is not one of`},
 		{second(serializers.New[badZone]()), `badZone.F: bad drf tag option "default_timezone=Mars/Olympus": default_timezone "Mars/Olympus"`},
 		{second(serializers.New[notTime]()), `notTime.F: bad drf tag option "input_formats=%Y": input_formats needs a time.Time field`},
+		{second(serializers.New[dateZone]()), `dateZone.F: bad drf tag option "default_timezone=UTC": default_timezone needs a time.Time field`},
+		{second(serializers.New[badDate]()), `badDate.F: bad drf tag option "input_formats=%H|%Q": format "%Q": %Q is not one of`},
 	} {
 		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("%v, want %s", tc.err, tc.want)

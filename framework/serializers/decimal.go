@@ -188,12 +188,10 @@ func (f *field) checkDecimal(raw any) ([]byte, string) {
 	return appendString(nil, s), ""
 }
 
-// decimalOutput is a decimal field's value with decimal_places digits
-// after the point (rounded by its rounding), as DRF's DecimalField writes
-// it, without trailing zeros for normalize_output (from DRF 3.15: not at
-// the 3.14 level); false when its text is not a number, which is then
-// written as its type writes it.
-func (f *field) decimalOutput(obj unsafe.Pointer, level compat.Level) (string, bool) {
+// customText is a Custom value's text: its JSON string (or JSON), else
+// its MarshalText, else its Valuer's string or number; false on an error
+// or a null.
+func (f *field) customText(obj unsafe.Pointer) (string, bool) {
 	var text string
 	jm, tm := f.sf.Marshalers(obj)
 	switch {
@@ -222,6 +220,19 @@ func (f *field) decimalOutput(obj unsafe.Pointer, level compat.Level) (string, b
 		case structs.Int, structs.Float:
 			text = v.Text()
 		}
+	}
+	return text, true
+}
+
+// decimalOutput is a decimal field's value with decimal_places digits
+// after the point (rounded by its rounding), as DRF's DecimalField writes
+// it, without trailing zeros for normalize_output (from DRF 3.15: not at
+// the 3.14 level); false when its text is not a number, which is then
+// written as its type writes it.
+func (f *field) decimalOutput(obj unsafe.Pointer, level compat.Level) (string, bool) {
+	text, ok := f.customText(obj)
+	if !ok {
+		return "", false
 	}
 	d, ok := parseDecimal(text)
 	if !ok {

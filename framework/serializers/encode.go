@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	fmts "github.com/go-drf/drf/framework/formats"
 	"github.com/go-drf/drf/internal/structs"
 )
 
@@ -126,8 +127,8 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 		case k == structs.Int:
 			return strconv.AppendInt(b, *(*int64)(p), 10), nil
 		}
-		if f.dt != nil {
-			return f.appendDateTime(b, *(*time.Time)(p)), nil
+		if fc := formatsOf(c); f.dt != nil || fc != fmts.Default {
+			return f.appendDateTime(b, *(*time.Time)(p), fc, levelOf(c)), nil
 		}
 		return appendTime(b, *(*time.Time)(p)), nil
 	}
@@ -147,12 +148,25 @@ func (f *field) appendCustom(b []byte, obj unsafe.Pointer, c *Context) ([]byte, 
 	if f.sf.IsNull(obj) {
 		return append(b, "null"...), nil
 	}
-	if f.decimalPlaces >= 0 || f.decimalNumber || f.normalize {
+	number := f.decimalNumber
+	if !f.coerceSet && f.format == "decimal" {
+		number = !formatsOf(c).CoerceDecimalToString
+	}
+	if f.decimalPlaces >= 0 || number || f.normalize {
 		if text, ok := f.decimalOutput(obj, levelOf(c)); ok {
-			if f.kind == kindChoice || f.decimalNumber {
+			if f.kind == kindChoice || number {
 				return appendDecimalFloat(b, text), nil
 			}
 			return appendString(b, text), nil
+		}
+	}
+	if f.temporal() {
+		if out, _ := f.formats(formatsOf(c)); !out.ISO() && !out.None() {
+			if text, ok := f.customText(obj); ok {
+				if s, ok := f.temporalOutput(text, out); ok {
+					return appendString(b, s), nil
+				}
+			}
 		}
 	}
 	jm, tm := f.sf.Marshalers(obj)

@@ -141,6 +141,9 @@ type field struct {
 	// normalize_output (DRF 3.15 and later).
 	decimalNumber, normalize bool
 	rounding                 string
+	// coerceSet reports coerce_to_string set on the field, over the
+	// settings' COERCE_DECIMAL_TO_STRING.
+	coerceSet bool
 
 	compute func(obj unsafe.Pointer, c *Context) (any, error)
 	// link reports a hyperlinked identity field.
@@ -654,7 +657,7 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 			f.typeName = "field"
 		}
 	case "format", "input_formats", "default_timezone":
-		if key != "format" || sf.Kind == structs.Time {
+		if key != "format" || sf.Kind == structs.Time || f.temporal() {
 			if err := f.bindDateTime(key, val); err != nil {
 				return fmt.Errorf("bad drf tag option %q: %w", opt, err)
 			}
@@ -676,7 +679,7 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 	case "coerce_to_string":
 		var coerce bool
 		coerce, err = strconv.ParseBool(val)
-		f.decimalNumber = !coerce
+		f.decimalNumber, f.coerceSet = !coerce, true
 	case "rounding":
 		if !slices.Contains(roundings, val) {
 			return fmt.Errorf("Invalid rounding option %s. Valid values for rounding are: ['%s']", val, strings.Join(roundings, "', '"))
@@ -699,7 +702,7 @@ func (f *field) checkOptions() error {
 	if (f.maxDigits >= 0 || f.decimalPlaces >= 0) && f.format != "decimal" {
 		return fmt.Errorf("max_digits and decimal_places need a decimal field")
 	}
-	if (f.decimalNumber || f.normalize || f.rounding != "") && f.format != "decimal" {
+	if (f.coerceSet || f.normalize || f.rounding != "") && f.format != "decimal" {
 		return fmt.Errorf("coerce_to_string, rounding and normalize_output need a decimal field")
 	}
 	if (f.maxValue != nil && f.maxValue.r != nil || f.minValue != nil && f.minValue.r != nil) && f.format != "decimal" {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
+	fmts "github.com/go-drf/drf/framework/formats"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/rawjson"
@@ -184,17 +185,17 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base u
 				errs.Add(f.name, s.uniqueMessage(f))
 			}
 		case f.container != nil:
-			f.decodeContainer(base, raw, level, errs)
+			f.decodeContainer(base, raw, level, formatsOf(c), errs)
 		case f.file != nil:
 			for _, msg := range f.decodeFile(base, raw) {
 				errs.Add(f.name, msg)
 			}
 		case f.sf.Kind == structs.Custom:
-			for _, msg := range f.decodeCustom(base, raw, form) {
+			for _, msg := range f.decodeCustom(base, raw, form, formatsOf(c)) {
 				errs.Add(f.name, msg)
 			}
 		default:
-			v, msgs := f.toInternal(raw, level)
+			v, msgs := f.toInternal(raw, level, formatsOf(c))
 			for _, msg := range msgs {
 				errs.Add(f.name, msg)
 			}
@@ -379,7 +380,7 @@ func pythonType(data any) string {
 func isIntegerText(s string) bool { return !strings.ContainsAny(s, ".eE") }
 
 // toInternal validates one present value, DRF's run_validation of the field.
-func (f *field) toInternal(raw any, level compat.Level) (structs.Value, []string) {
+func (f *field) toInternal(raw any, level compat.Level, fc *fmts.Compiled) (structs.Value, []string) {
 	v := structs.Value{Kind: f.sf.Kind}
 	if raw == nil {
 		if !f.allowNull {
@@ -404,7 +405,7 @@ func (f *field) toInternal(raw any, level compat.Level) (structs.Value, []string
 	case structs.Bool:
 		return f.toBool(raw, level)
 	case structs.Time:
-		t, msg := f.toDateTime(raw, level)
+		t, msg := f.toDateTime(raw, level, fc)
 		if msg != "" {
 			return v, []string{msg}
 		}
@@ -442,7 +443,7 @@ func (f *field) checked(v structs.Value, msgs []string) (structs.Value, []string
 // through the type's decoder (a form's text, for a JSON field, is the
 // JSON itself, as DRF's JSONField reads HTML input). A value the type
 // refuses gets DRF's message for the field's type.
-func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
+func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool, fc *fmts.Compiled) []string {
 	if raw == nil && !f.allowNull {
 		return []string{msgNull}
 	}
@@ -455,6 +456,12 @@ func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool) []string {
 		text := pythonText(raw)
 		if !slices.ContainsFunc(f.choices, func(c choice) bool { return c.text == text }) {
 			return []string{fmt.Sprintf(msgInvalidChoice, text)}
+		}
+		js = appendString(nil, text)
+	} else if _, inputs := f.formats(fc); raw != nil && f.temporal() && inputs.IsSet() {
+		text, msg := f.toTemporalText(raw, inputs)
+		if msg != "" {
+			return []string{msg}
 		}
 		js = appendString(nil, text)
 	} else if s, ok := raw.(string); ok && form && f.format == "json" {
