@@ -21,17 +21,52 @@ import (
 // invalid_inputs written as JSON. test_valid_inputs checks the value
 // validated, as the field renders it (DRF's to_representation of DRF's
 // expected value); test_invalid_inputs checks the errors, as DRF asserts
-// them. Every item either passes, or is one of drfFieldsDiffer (a
+// them; test_outputs the rendering of a stored value, as the JSON
+// renderer writes DRF's. Every item either passes, or is one of drfFieldsDiffer (a
 // difference docs/drf-differences.md gives the reason for) or of
 // drfFieldsNotPortable (with the reason); a listed item that passes fails
 // the test, so the lists stay true.
 
 // drfFieldValues is one FieldValues class: its name, its field, and its
-// inputs, each [input, expected] in JSON.
+// inputs, each [input, expected] in JSON; its outputs (test_outputs),
+// each [stored, expected], the stored value as the Go type reads its
+// JSON, are written by out; formats are the settings of its
+// override_settings, nil for the defaults.
 type drfFieldValues struct {
 	class          string
 	field          func(t *testing.T) edgeValidator
 	valid, invalid [][2]string
+	out            func(t *testing.T) edgeRenderer
+	outputs        [][2]string
+	formats        *framework.Formats
+}
+
+// edgeRenderer writes a stored value of the field "f" (its JSON as the
+// Go type reads it) as {"value": ...}.
+type edgeRenderer func(stored string, c *serializers.Context) (string, error)
+
+func rendered[T any](opts ...serializers.Option) func(t *testing.T) edgeRenderer {
+	return func(t *testing.T) edgeRenderer {
+		s, err := serializers.New[T](opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func(stored string, c *serializers.Context) (string, error) {
+			var obj T
+			if err := json.Unmarshal([]byte(`{"f":`+stored+`}`), &obj); err != nil {
+				return "", err
+			}
+			out, err := s.Data(&obj, c)
+			if err != nil {
+				return "", err
+			}
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(out, &m); err != nil {
+				return "", err
+			}
+			return `{"value":` + string(m["f"]) + `}`, nil
+		}
+	}
 }
 
 // The Go types of the classes' fields beyond field_edges_test.go's.
@@ -83,6 +118,36 @@ type (
 	}
 	drfKolkataDateTime struct {
 		F time.Time `json:"f" drf:"default_timezone=Asia/Kolkata"`
+	}
+	drfOutputFormatDateTime struct {
+		F time.Time `json:"f" drf:"format=%I:%M%p\\, %d %b %Y"`
+	}
+	drfNumberDecimal struct {
+		F decimal.Decimal `json:"f" drf:"max_digits=3,decimal_places=1,coerce_to_string=false"`
+	}
+	drfDate struct {
+		F models.Date `json:"f"`
+	}
+	drfInputFormatDate struct {
+		F models.Date `json:"f" drf:"input_formats=%d %b %Y"`
+	}
+	drfOutputFormatDate struct {
+		F models.Date `json:"f" drf:"format=%d %b %Y"`
+	}
+	drfNoOutputFormatDate struct {
+		F models.Date `json:"f" drf:"format=None"`
+	}
+	drfTime struct {
+		F models.TimeOfDay `json:"f"`
+	}
+	drfInputFormatTime struct {
+		F models.TimeOfDay `json:"f" drf:"input_formats=%I:%M%p"`
+	}
+	drfOutputFormatTime struct {
+		F models.TimeOfDay `json:"f" drf:"format=%I:%M%p"`
+	}
+	drfNoOutputFormatTime struct {
+		F models.TimeOfDay `json:"f" drf:"format=None"`
 	}
 	drfNotEmptyMultiple struct {
 		F []string `json:"f" drf:"allow_empty=false"`
@@ -138,6 +203,8 @@ const (
 	msgInt      = `["A valid integer is required."]`
 	msgBigInt   = `["A valid biginteger is required."]`
 	msgIPAddr   = `["Enter a valid IPv4 or IPv6 address."]`
+	msgDate     = `["Date has wrong format. Use one of these formats instead: YYYY-MM-DD."]`
+	msgTime     = `["Time has wrong format. Use one of these formats instead: hh:mm[:ss[.uuuuuu]]."]`
 )
 
 // factorial171 is math.factorial(171), TestFloatFieldOverFlowError's input.
@@ -249,12 +316,48 @@ var drfFieldsClasses = []drfFieldValues{
 			`["Datetime has wrong format. Use one of these formats instead: hh:mm[AM|PM], DD [Jan-Dec] YYYY."]`}}},
 	{class: "TestTZWithDateTimeField", field: field[drfKolkataDateTime](),
 		valid: [][2]string{{`"2016-12-19T10:00:00"`, `"2016-12-19T10:00:00+05:30"`},
-			{`"2016-12-19T10:00:00+05:30"`, `"2016-12-19T10:00:00+05:30"`}}},
+			{`"2016-12-19T10:00:00+05:30"`, `"2016-12-19T10:00:00+05:30"`}},
+		out:     rendered[drfKolkataDateTime](),
+		outputs: [][2]string{{`"2016-12-19T04:30:00Z"`, `"2016-12-19T10:00:00+05:30"`}}},
 	{class: "TestDateTimeField", field: field[edgeDateTime](),
 		valid: [][2]string{{`"2001-01-01 13:00"`, `"2001-01-01T13:00:00Z"`}, {`"2001-01-01T13:00"`, `"2001-01-01T13:00:00Z"`},
 			{`"2001-01-01T13:00Z"`, `"2001-01-01T13:00:00Z"`}},
 		invalid: [][2]string{{`"abc"`, msgDateTime}, {`"2001-99-99T99:00"`, msgDateTime}, {`"2018-08-16 22:00-24:00"`, msgDateTime},
-			{`"9999-12-31T21:59:59.99990-03:00"`, `["Datetime value out of range."]`}}},
+			{`"9999-12-31T21:59:59.99990-03:00"`, `["Datetime value out of range."]`}},
+		out:     rendered[edgeDateTime](),
+		outputs: [][2]string{{`"2001-01-01T13:00:00Z"`, `"2001-01-01T13:00:00Z"`}}},
+	{class: "TestCustomOutputFormatDateTimeField", out: rendered[drfOutputFormatDateTime](),
+		outputs: [][2]string{{`"2001-01-01T13:00:00Z"`, `"01:00PM, 01 Jan 2001"`}}},
+	{class: "TestNaiveDateTimeField", field: field[edgeDateTime](), formats: &framework.Formats{DisableUseTZ: true},
+		valid:   [][2]string{{`"2001-01-01 13:00"`, `"2001-01-01T13:00:00"`}},
+		out:     rendered[edgeDateTime](),
+		outputs: [][2]string{{`"2001-01-01T13:00:00Z"`, `"2001-01-01T13:00:00"`}}},
+	{class: "TestDateField", field: field[drfDate](),
+		valid:   [][2]string{{`"2001-01-01"`, `"2001-01-01"`}},
+		invalid: [][2]string{{`"abc"`, msgDate}, {`"2001-99-99"`, msgDate}, {`"2001-01"`, msgDate}, {`"2001"`, msgDate}},
+		out:     rendered[drfDate](),
+		outputs: [][2]string{{`"2001-01-01"`, `"2001-01-01"`}, {`"2016-01-10"`, `"2016-01-10"`}}},
+	{class: "TestCustomInputFormatDateField", field: field[drfInputFormatDate](),
+		valid:   [][2]string{{`"1 Jan 2001"`, `"2001-01-01"`}},
+		invalid: [][2]string{{`"2001-01-01"`, `["Date has wrong format. Use one of these formats instead: DD [Jan-Dec] YYYY."]`}}},
+	{class: "TestCustomOutputFormatDateField", out: rendered[drfOutputFormatDate](),
+		outputs: [][2]string{{`"2001-01-01"`, `"01 Jan 2001"`}}},
+	{class: "TestNoOutputFormatDateField", out: rendered[drfNoOutputFormatDate](),
+		outputs: [][2]string{{`"2001-01-01"`, `"2001-01-01"`}}},
+	{class: "TestTimeField", field: field[drfTime](),
+		valid:   [][2]string{{`"13:00"`, `"13:00:00"`}},
+		invalid: [][2]string{{`"abc"`, msgTime}, {`"99:99"`, msgTime}},
+		out:     rendered[drfTime](),
+		outputs: [][2]string{{`"13:00:00"`, `"13:00:00"`}, {`"00:00:00"`, `"00:00:00"`}}},
+	{class: "TestCustomInputFormatTimeField", field: field[drfInputFormatTime](),
+		valid:   [][2]string{{`"1:00pm"`, `"13:00:00"`}},
+		invalid: [][2]string{{`"13:00"`, `["Time has wrong format. Use one of these formats instead: hh:mm[AM|PM]."]`}}},
+	{class: "TestCustomOutputFormatTimeField", out: rendered[drfOutputFormatTime](),
+		outputs: [][2]string{{`"13:00:00"`, `"01:00PM"`}}},
+	{class: "TestNoOutputFormatTimeField", out: rendered[drfNoOutputFormatTime](),
+		outputs: [][2]string{{`"13:00:00"`, `"13:00:00"`}}},
+	{class: "TestNoStringCoercionDecimalField", out: rendered[drfNumberDecimal](),
+		outputs: [][2]string{{`"1.09"`, `1.1`}, {`"0.04"`, `0.0`}}},
 	{class: "TestDurationField", field: field[edgeDuration](),
 		valid: [][2]string{{`"13"`, `"00:00:13"`}, {`"3 08:32:01.000123"`, `"3 08:32:01.000123"`}, {`"08:01"`, `"00:08:01"`},
 			{`3600`, `"01:00:00"`}, {`"-999999999 00"`, `"-999999999 00:00:00"`}, {`"999999999 00"`, `"999999999 00:00:00"`}},
@@ -315,9 +418,11 @@ var drfFields314 = map[string]string{
 // classes, that cannot be written against the serializers, each with
 // why: Python's own API, Python objects no request body carries, or an
 // option with no counterpart (issue 41's "With no counterpart at all").
-// test_outputs of every FieldValues class is not portable: DRF renders
-// Python values of any type, a Go field only its own type, whose
-// rendering test_valid_inputs checks.
+// test_outputs is ported where DRF's outputs are the field's own type
+// (a date, a time, a datetime, a decimal, held by the Go type): the
+// date, time and decimal classes' outputs of options and settings. The
+// others render Python values of any type (strings, None) a Go field
+// does not hold, whose rendering of its own type test_valid_inputs checks.
 var drfFieldsNotPortable = map[string]string{
 	"TestIsSimpleCallable":    "Python's API: callables",
 	"TestSource":              "Python's API: source= names a Python attribute or callable (a Go field's source is its struct field)",
@@ -339,25 +444,14 @@ var drfFieldsNotPortable = map[string]string{
 	"TestIPv6AddressField":                                                  "no counterpart: IPAddressField(protocol=...)",
 	"TestFilePathField":                                                     "no counterpart: FilePathField",
 	"TestCoercionBigIntegerField":                                           "no counterpart: BigIntegerField(coerce_to_string=True)",
-	"TestNoStringCoercionDecimalField":                                      "outputs only, of Python values (test_outputs); decimal_drf_test.go pins the option's renderings",
 	"TestLocalizedDecimalField":                                             "no counterpart: localize=True",
 	"TestQuantizedValueForDecimal":                                          "Python's API: Decimal quantize",
 	"TestNormalizedOutputValueDecimalField":                                 "Python's API: to_representation of a Decimal; decimal_drf_test.go pins normalize_output",
 	"TestRoundingDecimalField":                                              "Python's API: to_representation of a Decimal; decimal_drf_test.go pins rounding and its setup error",
-	"TestDateField":                                                         "datetime.date inputs and outputs; date strings are fields_drf_test.go's",
-	"TestCustomInputFormatDateField":                                        "no counterpart: input_formats",
-	"TestCustomOutputFormatDateField":                                       "no counterpart: format",
-	"TestNoOutputFormatDateField":                                           "no counterpart: format=None",
-	"TestCustomOutputFormatDateTimeField":                                   "outputs only, of Python values (test_outputs); datetime_drf_test.go pins format=",
-	"TestNoOutputFormatDateTimeField":                                       "Python's API: format=None returns the Python datetime",
-	"TestNaiveDateTimeField":                                                "no counterpart: USE_TZ=False (a time.Time is an instant)",
-	"TestDefaultTZDateTimeField":                                            "Python's API: default_timezone() and timezone.activate",
+	"TestNoOutputFormatDateTimeField":                                       "a naive datetime under USE_TZ, which no validated or stored time is; drf_settings.py pins format=None",
+	"TestDefaultTZDateTimeField":                                            "Python's API: default_timezone() and timezone.activate (no time zone is activated per request); drf_settings.py pins TIME_ZONE",
 	"TestCustomTimezoneForDateTimeField":                                    "Python's API: to_representation under timezone.override; datetime_drf_test.go pins default_timezone with format=",
 	"TestNaiveDayLightSavingTimeTimeZoneDateTimeField":                      "Python's API: a mock tzinfo and a patched datetime_ambiguous; datetime_drf_test.go pins DST gaps and overlaps",
-	"TestTimeField":                                                         "datetime.time inputs and outputs; time strings are fields_drf_test.go's",
-	"TestCustomInputFormatTimeField":                                        "no counterpart: input_formats",
-	"TestCustomOutputFormatTimeField":                                       "no counterpart: format",
-	"TestNoOutputFormatTimeField":                                           "no counterpart: format=None",
 	"TestMinMaxDurationField":                                               "no counterpart: DurationField max_value and min_value",
 	"TestDurationField.test_invalid_format":                                 "no counterpart: DurationField format",
 	"TestDurationField.test_invalid_format_in_config":                       "no counterpart: DURATION_FORMAT",
@@ -464,12 +558,19 @@ func drfFields(t *testing.T, level framework.Compatibility) {
 	passed, listed := 0, 0
 	for _, c := range drfFieldsClasses {
 		t.Run(c.class, func(t *testing.T) {
-			validate := c.field(t)
+			validate := func(any, *serializers.Context) (string, error) { return "", nil }
+			if c.field != nil {
+				validate = c.field(t)
+			}
+			var render edgeRenderer
+			if c.out != nil {
+				render = c.out(t)
+			}
 			for _, m := range []struct {
 				method string
 				cases  [][2]string
 				wrap   string
-			}{{"test_valid_inputs", c.valid, "value"}, {"test_invalid_inputs", c.invalid, "errors"}} {
+			}{{"test_valid_inputs", c.valid, "value"}, {"test_invalid_inputs", c.invalid, "errors"}, {"test_outputs", c.outputs, "value"}} {
 				t.Run(m.method, func(t *testing.T) {
 					for _, item := range m.cases {
 						key := c.class + "." + m.method + " " + item[0]
@@ -477,7 +578,15 @@ func drfFields(t *testing.T, level framework.Compatibility) {
 							key = key[:100] + "..."
 						}
 						data, ctx := edgeInput(t, "json", `{"f": `+item[0]+`}`, level)
-						got, err := validate(data, ctx)
+						if c.formats != nil {
+							ctx = formatsContext(t, *c.formats, level)
+						}
+						got, err := "", error(nil)
+						if m.method == "test_outputs" {
+							got, err = render(item[0], ctx)
+						} else {
+							got, err = validate(data, ctx)
+						}
 						if err != nil {
 							t.Fatalf("%s: %v", key, err)
 						}
