@@ -19,17 +19,17 @@ type listItem struct {
 // TestValidateListAsDRF: ValidateList is DRF's ListSerializer validating
 // many=True input, as DRF 3.14 and 3.18 answer drf_list.py (DRF's
 // tests/test_serializer_lists.py): a list of valid items is read in
-// order; anything but a list, an empty list with NotEmpty, and at the
-// 3.18 level one longer than MaxLength or shorter than MinLength, are
-// non-field errors; the items' errors are a list of every item's at the
-// 3.14 level, an object of the invalid ones' by index at 3.18, and a
-// null item is "This field may not be null.".
+// order; no data, anything but a list, an empty list with NotEmpty, and
+// one longer than MaxLength or shorter than MinLength (DRF 3.14 has them
+// too) are non-field errors; the items' errors are a list of every
+// item's at the 3.14 level, an object of the invalid ones' by index at
+// 3.18, and a null item is "This field may not be null.".
 func TestValidateListAsDRF(t *testing.T) {
 	s, err := serializers.New[listItem]()
 	if err != nil {
 		t.Fatal(err)
 	}
-	lists := map[string]serializers.ListOptions{
+	lists := map[string]serializers.ListOptions[listItem]{
 		"plain":     {},
 		"not_empty": {NotEmpty: true},
 		"lengths":   {MaxLength: 2, MinLength: 1},
