@@ -75,6 +75,14 @@ type GenericAPIView[T any] struct {
 	// validation set on it, unexported fields included. A hook that sets
 	// the owner (serializer.save(owner=...)) calls InsertObject itself.
 	PerformCreate func(r *request.Request, obj *T) error
+	// BulkCreate, when set, lets the create action take a list of items,
+	// as a DRF view whose get_serializer passes
+	// many=isinstance(request.data, list): each is validated as a
+	// ListSerializer with these options validates it, and all are saved
+	// with PerformCreate in one transaction of the Source (a
+	// queryset.Atomicer), all or none; the answer is 201 with the list.
+	// Nil refuses a list body, as DRF's default serializer does.
+	BulkCreate *serializers.ListOptions[T]
 	// PerformUpdate saves a validated item (perform_update), obj the
 	// stored item with the validated data applied as for PerformCreate;
 	// nil gives UpdateObject (on PATCH, the changed columns alone when the
@@ -447,12 +455,7 @@ func (g *GenericAPIView[T]) validate(v *framework.View, r *request.Request, obj,
 	if err != nil {
 		return nil, nil, err
 	}
-	ctx := g.SerializerContext(r)
-	ctx.ExistsTogether = g.exists(r, stored)
-	ctx.Exists = func(column, value string) (bool, error) {
-		return ctx.ExistsTogether([]string{column}, []string{value})
-	}
-	ctx.Related = g.related(r)
+	ctx := g.validationContext(r, stored)
 	if stored == nil {
 		err = ser.ValidateNew(data, obj, ctx)
 	} else {
@@ -462,6 +465,19 @@ func (g *GenericAPIView[T]) validate(v *framework.View, r *request.Request, obj,
 		return nil, nil, err
 	}
 	return ser, ctx, nil
+}
+
+// validationContext is the context of a serializer validating an item
+// for r, stored being the item an update changes (nil for a new one): its
+// unique checks and related look-ups read the view's source.
+func (g *GenericAPIView[T]) validationContext(r *request.Request, stored *T) *serializers.Context {
+	ctx := g.SerializerContext(r)
+	ctx.ExistsTogether = g.exists(r, stored)
+	ctx.Exists = func(column, value string) (bool, error) {
+		return ctx.ExistsTogether([]string{column}, []string{value})
+	}
+	ctx.Related = g.related(r)
+	return ctx
 }
 
 // related is the Related look-up of a serializer validating an item for
@@ -544,7 +560,15 @@ func (g *GenericAPIView[T]) exists(r *request.Request, stored *T) func(columns, 
 // CreateModel validates the body into a new item, saves it with
 // PerformCreate, and answers 201 with its representation and, when the
 // serializer has a "url" field, a Location header (CreateModelMixin).
+// With BulkCreate, a list body creates a list of items (createList).
 func (g *GenericAPIView[T]) CreateModel(v *framework.View, r *request.Request) (*framework.Response, error) {
+	if g.BulkCreate != nil {
+		if data, err := serializers.RequestData(r); err == nil {
+			if list, ok := data.([]any); ok {
+				return g.createList(v, r, list)
+			}
+		}
+	}
 	obj := new(T)
 	ser, ctx, err := g.validate(v, r, obj, nil, false)
 	if err != nil {

@@ -26,6 +26,9 @@ func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error 
 	if err := g.checkLookup(actions); err != nil {
 		return fmt.Errorf("generics: view of %s: %w", name, err)
 	}
+	if err := g.checkBulkCreate(); err != nil {
+		return err
+	}
 	if t := g.ObjectType; t != nil && t != reflect.TypeFor[*T]() {
 		return fmt.Errorf("generics: view of %s has ObjectType %v, but its objects are %v", name, t, reflect.TypeFor[*T]())
 	}
