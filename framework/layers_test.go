@@ -16,7 +16,7 @@ import (
 // per-request contracts (request: the Request with its user, parsers,
 // negotiated renderer and versioning scheme; accesslog; reverse's route
 // names) and the vocabulary the core and the policies share (exceptions,
-// compat, formats, query, store, files): they import only each other. The core
+// compat, query, store, files): they import only each other. The core
 // imports only them, no data package (queryset, serializers, the throttle
 // caches) and no policy's built-ins, so that a request crosses few
 // packages and the core stays small. Nothing under framework imports
@@ -24,7 +24,7 @@ import (
 func TestLayers(t *testing.T) {
 	const module = "github.com/go-drf/drf/"
 	below := map[string]bool{}
-	for _, p := range []string{"request", "accesslog", "reverse", "exceptions", "compat", "formats", "query", "store", "files"} {
+	for _, p := range []string{"request", "accesslog", "reverse", "exceptions", "compat", "query", "store", "files"} {
 		below[module+"framework/"+p] = true
 	}
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {

@@ -7,9 +7,9 @@ import (
 	"log/slog"
 
 	"github.com/go-drf/drf/framework/compat"
-	"github.com/go-drf/drf/framework/formats"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/formats"
 )
 
 // List is a list-valued setting: authentication schemes, permissions,

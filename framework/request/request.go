@@ -16,7 +16,7 @@ import (
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
-	"github.com/go-drf/drf/framework/formats"
+	"github.com/go-drf/drf/internal/formats"
 	"github.com/go-drf/drf/internal/pycompat"
 )
 

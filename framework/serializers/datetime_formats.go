@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework/compat"
-	fmts "github.com/go-drf/drf/framework/formats"
+	fmts "github.com/go-drf/drf/internal/formats"
 	"github.com/go-drf/drf/internal/structs"
 )
 

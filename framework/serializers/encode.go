@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	fmts "github.com/go-drf/drf/framework/formats"
+	fmts "github.com/go-drf/drf/internal/formats"
 	"github.com/go-drf/drf/internal/structs"
 )
 

@@ -12,10 +12,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/go-drf/drf/framework"
-	"github.com/go-drf/drf/framework/formats"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/formats"
 )
 
 // settingsItem holds the fields of testdata/drf_settings.py: its date,

@@ -15,8 +15,8 @@ import (
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
-	fmts "github.com/go-drf/drf/framework/formats"
 	"github.com/go-drf/drf/framework/request"
+	fmts "github.com/go-drf/drf/internal/formats"
 	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/rawjson"
 	"github.com/go-drf/drf/internal/structs"
