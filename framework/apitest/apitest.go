@@ -54,7 +54,8 @@ type Client struct {
 	// Secure sends the requests as over HTTPS (Django's secure=True).
 	Secure bool
 	// LoginURL and LogoutURL are the session pages Login and Logout go
-	// through; "" gives DefaultLoginURL and DefaultLogoutURL.
+	// through; "" gives "/api-auth/login/"
+	// and "/api-auth/logout/".
 	LoginURL, LogoutURL string
 
 	// forced is the user and token of ForceAuthenticate, nil for none.
@@ -64,8 +65,8 @@ type Client struct {
 // Where DRF's urls mount the session pages (rest_framework.urls under
 // "api-auth/"), the browsable page's defaults.
 const (
-	DefaultLoginURL  = "/api-auth/login/"
-	DefaultLogoutURL = "/api-auth/logout/"
+	defaultLoginURL  = "/api-auth/login/"
+	defaultLogoutURL = "/api-auth/logout/"
 )
 
 // New returns a client of h that reports failures to t.
@@ -175,7 +176,7 @@ func (c *Client) Login(username, password string) bool {
 	if c.Jar == nil {
 		c.t.Fatal("apitest: Login needs the client's Jar for the session cookie")
 	}
-	page := cmp.Or(c.LoginURL, DefaultLoginURL)
+	page := cmp.Or(c.LoginURL, defaultLoginURL)
 	form := c.Get(page)
 	m := csrfField.FindStringSubmatch(form.Body)
 	if form.Status != http.StatusOK || m == nil {
@@ -197,7 +198,7 @@ func (c *Client) Logout() {
 		return
 	}
 	if len(c.Jar.Cookies(&url.URL{Scheme: "http", Host: Host, Path: "/"})) > 0 {
-		c.Post(cmp.Or(c.LogoutURL, DefaultLogoutURL), "", "X-CSRFToken: "+c.Cookie("csrftoken"))
+		c.Post(cmp.Or(c.LogoutURL, defaultLogoutURL), "", "X-CSRFToken: "+c.Cookie("csrftoken"))
 	}
 	c.Jar, _ = cookiejar.New(nil)
 }

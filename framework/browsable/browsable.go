@@ -51,21 +51,23 @@ var page = template.Must(template.New("page").Parse(pageHTML))
 
 // Default addresses of the session login and logout views.
 const (
-	DefaultLoginURL  = "/api-auth/login/"
-	DefaultLogoutURL = "/api-auth/logout/"
+	defaultLoginURL  = "/api-auth/login/"
+	defaultLogoutURL = "/api-auth/logout/"
 )
 
-// CSRFCookieName is the cookie the page reads the CSRF token from when the
+// cSRFCookieName is the cookie the page reads the CSRF token from when the
 // Renderer has no CSRFToken function.
-const CSRFCookieName = "csrftoken"
+const cSRFCookieName = "csrftoken"
 
 // Renderer renders answers as HTML pages for people using a browser. Its
 // zero value is ready to use.
 type Renderer struct {
 	// LoginURL is the log in page linked from the page, with ?next= set
-	// to the current path; "" gives DefaultLoginURL.
+	// to the current path; "" gives
+	// "/api-auth/login/".
 	LoginURL string
-	// LogoutURL is where the log out form posts; "" gives DefaultLogoutURL.
+	// LogoutURL is where the log out form posts; "" gives
+	// "/api-auth/logout/".
 	LogoutURL string
 	// StaticURL is the URL path the page loads its style sheet and scripts
 	// from, where HandleStatic serves them; "" gives DefaultStaticURL.
@@ -137,9 +139,9 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 	}
 	if u := r.User(); u != nil && u.IsAuthenticated() {
 		p.Username = u.GetUsername()
-		p.LogoutURL = withNext(cmp.Or(rd.LogoutURL, DefaultLogoutURL), r.URL.Path)
+		p.LogoutURL = withNext(cmp.Or(rd.LogoutURL, defaultLogoutURL), r.URL.Path)
 	} else {
-		p.LoginURL = withNext(cmp.Or(rd.LoginURL, DefaultLoginURL), r.URL.Path)
+		p.LoginURL = withNext(cmp.Or(rd.LoginURL, defaultLoginURL), r.URL.Path)
 	}
 	p.Breadcrumbs = breadcrumbs(v, r, formatParam)
 	if resp.Status != http.StatusUnauthorized && resp.Status != http.StatusForbidden {
@@ -273,7 +275,7 @@ func (rd Renderer) csrfToken(w http.ResponseWriter, r *http.Request) string {
 	if rd.CSRFToken != nil && w != nil {
 		return rd.CSRFToken(w, r)
 	}
-	if c, err := r.Cookie(CSRFCookieName); err == nil {
+	if c, err := r.Cookie(cSRFCookieName); err == nil {
 		return c.Value
 	}
 	return ""

@@ -17,9 +17,9 @@ import (
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
-// DefaultOffsetCutoff caps the offset a cursor may carry, against clients
+// defaultOffsetCutoff caps the offset a cursor may carry, against clients
 // that would make the database skip many rows.
-const DefaultOffsetCutoff = 1000
+const defaultOffsetCutoff = 1000
 
 // CursorPagination pages a fixed ordering with opaque cursors: ?cursor=...
 // Clients only move forward or backward; no item is seen twice while
@@ -44,7 +44,7 @@ type CursorPagination struct {
 	PageSizeQueryParam string
 	// MaxPageSize caps the page size clients choose; 0 leaves it uncapped.
 	MaxPageSize int
-	// OffsetCutoff caps the offset of cursors; 0 gives DefaultOffsetCutoff.
+	// OffsetCutoff caps the offset of cursors; 0 gives 1000.
 	OffsetCutoff int
 	// InvalidCursorMessage is the detail of the 404 for a cursor that
 	// cannot be read; "" gives "Invalid cursor".
@@ -59,13 +59,13 @@ type CursorPagination struct {
 
 // Defaults of the cursor styles, DRF's class attributes.
 const (
-	DefaultCursorQueryParam = "cursor"
-	DefaultInvalidCursor    = "Invalid cursor"
+	defaultCursorQueryParam = "cursor"
+	defaultInvalidCursor    = "Invalid cursor"
 )
 
-// DefaultCursorOrdering is the ordering of the cursor styles when they
+// defaultCursorOrdering is the ordering of the cursor styles when they
 // are given none.
-var DefaultCursorOrdering = []string{"-created"}
+var defaultCursorOrdering = []string{"-created"}
 
 // Setup returns the style with PAGE_SIZE and the defaults filled in, its
 // ordering parsed; nil when there is no page size and clients may not
@@ -79,7 +79,7 @@ func (p *CursorPagination) Setup(s *framework.Settings) (framework.Paginator, er
 // itself, resolved, or nil.
 func (p *CursorPagination) Resolve(s *framework.Settings) (*CursorPagination, error) {
 	c := *p
-	c.OffsetCutoff = cmp.Or(c.OffsetCutoff, DefaultOffsetCutoff)
+	c.OffsetCutoff = cmp.Or(c.OffsetCutoff, defaultOffsetCutoff)
 	c.Template = levelTemplate(c.Template, s, PreviousNextTemplate314)
 	var err error
 	if c.ordering, err = cursorSetup(s, &c.PageSize, &c.CursorQueryParam, &c.InvalidCursorMessage, &c.Ordering, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
@@ -96,7 +96,7 @@ func (p *CursorPagination) Resolve(s *framework.Settings) (*CursorPagination, er
 func (p *CursorPagination) Check(q query.Query) error {
 	names := p.Ordering
 	if names == nil {
-		names = DefaultCursorOrdering
+		names = defaultCursorOrdering
 	}
 	ordering, err := parseOrdering(names)
 	if err != nil {
@@ -244,7 +244,7 @@ func (p *CursorPagination) decode(raw string) (cursor, error) {
 // SchemaParameters lists the cursor parameter, and the page size parameter
 // when clients may choose it.
 func (p *CursorPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	return cursorParameters(cmp.Or(p.CursorQueryParam, DefaultCursorQueryParam), p.PageSizeQueryParam)
+	return cursorParameters(cmp.Or(p.CursorQueryParam, defaultCursorQueryParam), p.PageSizeQueryParam)
 }
 
 // cursorParameters are the query parameters of the cursor styles: the
@@ -260,7 +260,7 @@ func cursorParameters(cursorParam, sizeParam string) []SchemaParameter {
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the CursorEnvelope (get_paginated_response_schema).
 func (p *CursorPagination) ResponseSchema(results any) any {
-	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, DefaultCursorQueryParam), results)
+	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, defaultCursorQueryParam), results)
 }
 
 // cursorEnvelopeSchema is the JSON Schema of a CursorEnvelope.

@@ -83,7 +83,7 @@ func (p *NestedLinksPagination) Paginate(r *request.Request, q query.Query) (fra
 // ResponseSchema is the JSON Schema of the NestedEnvelope whose results
 // the schema results describes.
 func (p *NestedLinksPagination) ResponseSchema(results any) any {
-	param := cmp.Or(p.PageQueryParam, DefaultPageQueryParam)
+	param := cmp.Or(p.PageQueryParam, defaultPageQueryParam)
 	return envelopeSchema(map[string]any{
 		"links": envelopeSchema(map[string]any{
 			"next":     linkSchema(param, "4"),

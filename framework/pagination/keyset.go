@@ -65,8 +65,8 @@ type KeysetPagination struct {
 	ordering []query.Order
 }
 
-// DefaultKey is the tie-break field of KeysetPagination.
-const DefaultKey = "id"
+// defaultKey is the tie-break field of KeysetPagination.
+const defaultKey = "id"
 
 // Setup returns the style with PAGE_SIZE and the defaults filled in; nil
 // when there is no page size and clients may not choose one. An empty
@@ -79,7 +79,7 @@ func (p *KeysetPagination) Setup(s *framework.Settings) (framework.Paginator, er
 // itself, resolved, or nil.
 func (p *KeysetPagination) Resolve(s *framework.Settings) (*KeysetPagination, error) {
 	c := *p
-	c.Key = cmp.Or(c.Key, DefaultKey)
+	c.Key = cmp.Or(c.Key, defaultKey)
 	c.Template = levelTemplate(c.Template, s, PreviousNextTemplate314)
 	if len(c.Secret) == 0 {
 		c.Secret = processSecret()
@@ -207,13 +207,13 @@ func (p *KeysetPagination) invalid() error {
 // SchemaParameters lists the cursor parameter, and the page size parameter
 // when clients may choose it.
 func (p *KeysetPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	return cursorParameters(cmp.Or(p.CursorQueryParam, DefaultCursorQueryParam), p.PageSizeQueryParam)
+	return cursorParameters(cmp.Or(p.CursorQueryParam, defaultCursorQueryParam), p.PageSizeQueryParam)
 }
 
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the CursorEnvelope.
 func (p *KeysetPagination) ResponseSchema(results any) any {
-	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, DefaultCursorQueryParam), results)
+	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, defaultCursorQueryParam), results)
 }
 
 // keysetCursor is a decoded cursor: the direction, and the position (one

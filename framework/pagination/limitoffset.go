@@ -15,8 +15,8 @@ import (
 
 // Defaults of the limit/offset style, DRF's class attributes.
 const (
-	DefaultLimitQueryParam  = "limit"
-	DefaultOffsetQueryParam = "offset"
+	defaultLimitQueryParam  = "limit"
+	defaultOffsetQueryParam = "offset"
 )
 
 // LimitOffsetPagination pages by position: ?limit=100&offset=400. Its zero
@@ -26,10 +26,10 @@ type LimitOffsetPagination struct {
 	// 0 gives PAGE_SIZE.
 	DefaultLimit int
 	// LimitQueryParam names the limit parameter; "" gives
-	// DefaultLimitQueryParam.
+	// "limit".
 	LimitQueryParam string
 	// OffsetQueryParam names the offset parameter; "" gives
-	// DefaultOffsetQueryParam.
+	// "offset".
 	OffsetQueryParam string
 	// MaxLimit caps the limit clients choose; 0 leaves it uncapped.
 	MaxLimit int
@@ -54,8 +54,8 @@ func (p *LimitOffsetPagination) Setup(s *framework.Settings) (framework.Paginato
 func (p *LimitOffsetPagination) Resolve(s *framework.Settings) (*LimitOffsetPagination, error) {
 	c := *p
 	c.DefaultLimit = cmp.Or(c.DefaultLimit, s.PageSize)
-	c.LimitQueryParam = cmp.Or(c.LimitQueryParam, DefaultLimitQueryParam)
-	c.OffsetQueryParam = cmp.Or(c.OffsetQueryParam, DefaultOffsetQueryParam)
+	c.LimitQueryParam = cmp.Or(c.LimitQueryParam, defaultLimitQueryParam)
+	c.OffsetQueryParam = cmp.Or(c.OffsetQueryParam, defaultOffsetQueryParam)
 	c.Template = levelTemplate(c.Template, s, NumbersTemplate314)
 	c.ready = true
 	if c.DefaultLimit < 0 || c.MaxLimit < 0 {
@@ -146,15 +146,15 @@ func (p *LimitOffsetPagination) Page(r *request.Request, q query.Query) (*LimitO
 // SchemaParameters lists the limit and offset parameters.
 func (p *LimitOffsetPagination) SchemaParameters(v *framework.View) []SchemaParameter {
 	return []SchemaParameter{
-		queryParam(cmp.Or(p.LimitQueryParam, DefaultLimitQueryParam), limitDescription, "integer"),
-		queryParam(cmp.Or(p.OffsetQueryParam, DefaultOffsetQueryParam), offsetDescription, "integer"),
+		queryParam(cmp.Or(p.LimitQueryParam, defaultLimitQueryParam), limitDescription, "integer"),
+		queryParam(cmp.Or(p.OffsetQueryParam, defaultOffsetQueryParam), offsetDescription, "integer"),
 	}
 }
 
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the Envelope (get_paginated_response_schema).
 func (p *LimitOffsetPagination) ResponseSchema(results any) any {
-	return countedSchema(p.Count, cmp.Or(p.OffsetQueryParam, DefaultOffsetQueryParam), "400", "200", results)
+	return countedSchema(p.Count, cmp.Or(p.OffsetQueryParam, defaultOffsetQueryParam), "400", "200", results)
 }
 
 // LimitOffsetPage is one page of LimitOffsetPagination.

@@ -16,13 +16,13 @@ import (
 
 // Defaults of the page-number style, DRF's class attributes.
 const (
-	DefaultPageQueryParam = "page"
-	DefaultInvalidPage    = "Invalid page."
+	defaultPageQueryParam = "page"
+	defaultInvalidPage    = "Invalid page."
 )
 
-// DefaultLastPageStrings are the page values that select the last page
+// defaultLastPageStrings are the page values that select the last page
 // (last_page_strings).
-var DefaultLastPageStrings = []string{"last"}
+var defaultLastPageStrings = []string{"last"}
 
 // PageNumberPagination pages by number: ?page=4, optionally
 // ?page=4&page_size=100. Its zero value pages by PAGE_SIZE.
@@ -30,7 +30,7 @@ type PageNumberPagination struct {
 	// PageSize is the number of items of a page; 0 gives PAGE_SIZE.
 	PageSize int
 	// PageQueryParam names the page parameter; "" gives
-	// DefaultPageQueryParam.
+	// "page".
 	PageQueryParam string
 	// PageSizeQueryParam names the parameter by which clients choose the
 	// page size; "" lets them not.
@@ -39,10 +39,11 @@ type PageNumberPagination struct {
 	// uncapped. It needs a PageSizeQueryParam.
 	MaxPageSize int
 	// LastPageStrings are the page values that select the last page; nil
-	// gives DefaultLastPageStrings, an empty non-nil slice none.
+	// gives {"last"}, an empty non-nil slice none.
 	LastPageStrings []string
 	// InvalidPageMessage is the detail of the 404 for a page that does not
-	// exist; "" gives DefaultInvalidPage.
+	// exist; "" gives
+	// "Invalid page."
 	InvalidPageMessage string
 	// Count is how the items are counted; the zero value counts exactly,
 	// as DRF does.
@@ -69,12 +70,12 @@ func (p *PageNumberPagination) Setup(s *framework.Settings) (framework.Paginator
 func (p *PageNumberPagination) Resolve(s *framework.Settings) (*PageNumberPagination, error) {
 	c := *p
 	c.PageSize = cmp.Or(c.PageSize, s.PageSize)
-	c.PageQueryParam = cmp.Or(c.PageQueryParam, DefaultPageQueryParam)
-	c.InvalidPageMessage = cmp.Or(c.InvalidPageMessage, DefaultInvalidPage)
+	c.PageQueryParam = cmp.Or(c.PageQueryParam, defaultPageQueryParam)
+	c.InvalidPageMessage = cmp.Or(c.InvalidPageMessage, defaultInvalidPage)
 	c.emptyInvalid = s.Compatibility == framework.DRF314
 	c.Template = levelTemplate(c.Template, s, NumbersTemplate314)
 	if c.LastPageStrings == nil {
-		c.LastPageStrings = DefaultLastPageStrings
+		c.LastPageStrings = defaultLastPageStrings
 	}
 	c.ready = true
 	if err := checkSizes(c.PageSize, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
@@ -170,7 +171,7 @@ func pagesOf(count, size int) int {
 // SchemaParameters lists the page parameter, and the page size parameter
 // when clients may choose it.
 func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParameter {
-	params := []SchemaParameter{queryParam(cmp.Or(p.PageQueryParam, DefaultPageQueryParam), pageDescription, "integer")}
+	params := []SchemaParameter{queryParam(cmp.Or(p.PageQueryParam, defaultPageQueryParam), pageDescription, "integer")}
 	if p.PageSizeQueryParam != "" {
 		params = append(params, queryParam(p.PageSizeQueryParam, pageSizeDescription, "integer"))
 	}
@@ -180,7 +181,7 @@ func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParam
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the Envelope (get_paginated_response_schema).
 func (p *PageNumberPagination) ResponseSchema(results any) any {
-	return countedSchema(p.Count, cmp.Or(p.PageQueryParam, DefaultPageQueryParam), "4", "2", results)
+	return countedSchema(p.Count, cmp.Or(p.PageQueryParam, defaultPageQueryParam), "4", "2", results)
 }
 
 // NumberPage is one page of PageNumberPagination.

@@ -354,10 +354,10 @@ func asPage[P interface {
 // which it returns parsed.
 func cursorSetup(s *framework.Settings, size *int, param, invalid *string, names *[]string, sizeParam string, maxSize int) ([]query.Order, error) {
 	*size = cmp.Or(*size, s.PageSize)
-	*param = cmp.Or(*param, DefaultCursorQueryParam)
-	*invalid = cmp.Or(*invalid, DefaultInvalidCursor)
+	*param = cmp.Or(*param, defaultCursorQueryParam)
+	*invalid = cmp.Or(*invalid, defaultInvalidCursor)
 	if *names == nil {
-		*names = DefaultCursorOrdering
+		*names = defaultCursorOrdering
 	}
 	ordering, err := parseOrdering(*names)
 	if err != nil {

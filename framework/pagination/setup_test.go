@@ -58,7 +58,7 @@ func TestSetupRefusesWhatCannotWork(t *testing.T) {
 func TestSetupFoldsPageSize(t *testing.T) {
 	style := &pagination.PageNumberPagination{PageSizeQueryParam: "size"}
 	p, err := style.Setup(&framework.Settings{PageSize: 7})
-	if err != nil || p.(*pagination.PageNumberPagination).PageSize != 7 || p.(*pagination.PageNumberPagination).PageQueryParam != pagination.DefaultPageQueryParam {
+	if err != nil || p.(*pagination.PageNumberPagination).PageSize != 7 || p.(*pagination.PageNumberPagination).PageQueryParam != "page" {
 		t.Errorf("Setup = %+v, %v", p, err)
 	}
 	if style.PageSize != 0 || style.PageQueryParam != "" {

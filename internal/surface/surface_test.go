@@ -19,17 +19,16 @@ import (
 )
 
 // The budgets: the counts of the tree as it is, which may only go down.
-// Raised in the open from 1552 and 91 (41 names, one signature with
-// any) by this round: the PostgreSQL reader (store: 8 names; Query and
-// Scan take any as database/sql's do), migrations' renames, constraints,
-// RunSQL and RunGo (12) with models' Constraint and Q (7), contrib's
-// tables as models (9), the request's typed renderer, versioning and
-// format suffix (7), serializers' Exclude, Group and ValidateList (4,
-// ValidateList's data any as Validate's), image dimensions (1); the core
-// re-cut's moves saved 7 names and 2 signatures with any.
+// Held at 1593 names through a round that added about 45 (the format
+// settings, atomic requests and store.Write/On, relation checks, bulk
+// create, migrations' levels, hashedtoken's model): the format package
+// moved under internal/, and 24 texts and defaults that nothing outside
+// their package named were unexported. Signatures with any are counted
+// by their parameters and results only, not by a type parameter's
+// constraint ([T any]): 66, where the old count said 93.
 const (
 	maxNames   = 1593
-	maxAnySigs = 92
+	maxAnySigs = 66
 )
 
 // TestExportedSurface counts the exported names and the exported
@@ -154,16 +153,24 @@ func exportedRecv(e ast.Expr) bool {
 	}
 }
 
+// mentionsAny reports a parameter or result of ft typed with any (or
+// interface{}) anywhere in its type; a type parameter's constraint
+// ([T any]) is no value of unknown type, and does not count.
 func mentionsAny(ft *ast.FuncType) bool {
 	found := false
-	ast.Inspect(ft, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && id.Name == "any" {
-			found = true
+	for _, fl := range []*ast.FieldList{ft.Params, ft.Results} {
+		if fl == nil {
+			continue
 		}
-		if it, ok := n.(*ast.InterfaceType); ok && len(it.Methods.List) == 0 {
-			found = true
-		}
-		return !found
-	})
+		ast.Inspect(fl, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == "any" {
+				found = true
+			}
+			if it, ok := n.(*ast.InterfaceType); ok && len(it.Methods.List) == 0 {
+				found = true
+			}
+			return !found
+		})
+	}
 	return found
 }
