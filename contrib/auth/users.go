@@ -193,20 +193,11 @@ func (s *Users) UpdateLastLogin(ctx context.Context, u *User) error {
 }
 
 func (s *Users) update(ctx context.Context, id int64, set string, arg any) error {
-	return store.Write(ctx, s.DB, func(q store.Querier) error {
-		res, err := q.ExecContext(ctx, q.Rebind(`UPDATE "auth_user" SET `+set+` WHERE "id" = ?`), arg, id)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return ErrNotFound
-		}
-		return nil
-	})
+	n, err := store.Exec(ctx, s.DB, `UPDATE "auth_user" SET `+set+` WHERE "id" = ?`, arg, id)
+	if err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return err
 }
 
 // Authenticate returns the active user whose username and password match,

@@ -137,20 +137,11 @@ func (s *Tokens) ForUser(ctx context.Context, userID int64) (*Token, error) {
 
 // Delete removes the token with the given key; ErrNotFound if there is none.
 func (s *Tokens) Delete(ctx context.Context, key string) error {
-	return store.Write(ctx, s.DB, func(q store.Querier) error {
-		res, err := q.ExecContext(ctx, q.Rebind(`DELETE FROM "authtoken_token" WHERE "key" = ?`), key)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return ErrNotFound
-		}
-		return nil
-	})
+	n, err := store.Exec(ctx, s.DB, `DELETE FROM "authtoken_token" WHERE "key" = ?`, key)
+	if err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return err
 }
 
 // tokenColumns are the token's and its user's columns: for tokenRow, and

@@ -229,7 +229,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	tok.User = u
 	now := s.clock()
 	if tok.Expiry != nil && !now.Before(*tok.Expiry) {
-		if _, err := s.exec(ctx, `DELETE FROM "hashedtoken_token" WHERE "id" = ?`, tok.ID); err != nil {
+		if _, err := store.Exec(ctx, s.DB, `DELETE FROM "hashedtoken_token" WHERE "id" = ?`, tok.ID); err != nil {
 			return nil, err
 		}
 		return nil, ErrNotFound
@@ -259,7 +259,7 @@ func (s *Tokens) refresh(ctx context.Context, tok *Token, now time.Time) error {
 	if exp.Sub(*tok.Expiry) < step {
 		return nil
 	}
-	if _, err := s.exec(ctx, `UPDATE "hashedtoken_token" SET "expiry" = ? WHERE "id" = ?`, store.FormatTime(exp), tok.ID); err != nil {
+	if _, err := store.Exec(ctx, s.DB, `UPDATE "hashedtoken_token" SET "expiry" = ? WHERE "id" = ?`, store.FormatTime(exp), tok.ID); err != nil {
 		return err
 	}
 	tok.Expiry = &exp
@@ -308,7 +308,7 @@ func (s *Tokens) ForUser(ctx context.Context, userID int64) ([]*Token, error) {
 // Revoke deletes the user's token id; ErrNotFound when the user has no
 // such token.
 func (s *Tokens) Revoke(ctx context.Context, userID, id int64) error {
-	n, err := s.exec(ctx, `DELETE FROM "hashedtoken_token" WHERE "id" = ? AND "user_id" = ?`, id, userID)
+	n, err := store.Exec(ctx, s.DB, `DELETE FROM "hashedtoken_token" WHERE "id" = ? AND "user_id" = ?`, id, userID)
 	if err != nil {
 		return err
 	}
@@ -321,27 +321,13 @@ func (s *Tokens) Revoke(ctx context.Context, userID, id int64) error {
 // RevokeAll deletes every token of the user (log out everywhere) and
 // returns how many there were.
 func (s *Tokens) RevokeAll(ctx context.Context, userID int64) (int, error) {
-	n, err := s.exec(ctx, `DELETE FROM "hashedtoken_token" WHERE "user_id" = ?`, userID)
+	n, err := store.Exec(ctx, s.DB, `DELETE FROM "hashedtoken_token" WHERE "user_id" = ?`, userID)
 	return int(n), err
 }
 
 // ClearExpired deletes the expired tokens of all users and returns how
 // many; expired tokens never authenticate, this only reclaims the rows.
 func (s *Tokens) ClearExpired(ctx context.Context) (int, error) {
-	n, err := s.exec(ctx, `DELETE FROM "hashedtoken_token" WHERE "expiry" <= ?`, store.FormatTime(s.clock()))
+	n, err := store.Exec(ctx, s.DB, `DELETE FROM "hashedtoken_token" WHERE "expiry" <= ?`, store.FormatTime(s.clock()))
 	return int(n), err
-}
-
-// exec runs the write q (with ? parameters), in the transaction ctx
-// carries if any (store.Write), and returns how many rows it changed.
-func (s *Tokens) exec(ctx context.Context, q string, args ...any) (n int64, err error) {
-	err = store.Write(ctx, s.DB, func(db store.Querier) error {
-		res, err := db.ExecContext(ctx, db.Rebind(q), args...)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
-		return err
-	})
-	return n, err
 }

@@ -21,8 +21,8 @@ import (
 	"github.com/go-drf/drf/framework/store"
 )
 
-// DefaultTimeout bounds the checks of one /readyz request.
-const DefaultTimeout = time.Second
+// defaultTimeout bounds the checks of one /readyz request.
+const defaultTimeout = time.Second
 
 // Check is one check of /readyz: Name names it in the answer, and Check
 // returns an error when what it checks cannot serve.
@@ -39,7 +39,7 @@ type Config struct {
 	// requests while the in-flight ones finish. nil never ends.
 	Stopping context.Context
 	// Timeout bounds the checks of one /readyz request, run at the same
-	// time; 0 gives DefaultTimeout.
+	// time; 0 gives one second.
 	Timeout time.Duration
 	// Migrations must all be recorded as applied in the API's store
 	// (check "migrations"); none checks nothing.
@@ -72,7 +72,7 @@ func Mount(api *framework.API, c Config) {
 	s := api.Settings()
 	r := &readiness{Config: c, db: api.DB(), log: s.Logger}
 	if c.Timeout <= 0 {
-		r.Timeout = DefaultTimeout
+		r.Timeout = defaultTimeout
 	}
 	if p, ok := s.ThrottleCache.(Pinger); ok {
 		r.cache = p

@@ -37,3 +37,17 @@ func Write(ctx context.Context, db *sqlx.DB, fn func(q Querier) error) error {
 	}
 	return inSavepoint(ctx, db, func(tx *sqlx.Tx) error { return fn(tx) })
 }
+
+// Exec runs the write q (with ? placeholders, rebound for db) as Write
+// runs one, and returns how many rows it changed.
+func Exec(ctx context.Context, db *sqlx.DB, q string, args ...any) (n int64, err error) {
+	err = Write(ctx, db, func(tx Querier) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(q), args...)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}

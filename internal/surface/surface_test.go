@@ -25,10 +25,11 @@ import (
 // moved under internal/, and 24 texts and defaults that nothing outside
 // their package named were unexported. Signatures with any are counted
 // by their parameters and results only, not by a type parameter's
-// constraint ([T any]): 66, where the old count said 93.
+// constraint ([T any]): 67, where the old count said 93 (store.Exec's
+// arguments are SQL's, as Reader.Query's are).
 const (
 	maxNames   = 1593
-	maxAnySigs = 66
+	maxAnySigs = 67
 )
 
 // TestExportedSurface counts the exported names and the exported
