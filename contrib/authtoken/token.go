@@ -181,7 +181,18 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 		return nil, ErrNotFound
 	}
 	var row tokenRow
-	err := store.On(ctx, s.DB).QueryRowContext(ctx, getQuery.For(s.DB), key).Scan(row.scanDest()...)
+	// Every authenticated request reads its token: the query is made on
+	// the concrete *sqlx.DB or *sqlx.Tx, not through store.On's
+	// interface, whose call would move its arguments to the heap (two
+	// allocations a request).
+	q := getQuery.For(s.DB)
+	var r *sql.Row
+	if tx := store.TxOf(ctx, s.DB); tx != nil {
+		r = tx.QueryRowContext(ctx, q, key)
+	} else {
+		r = s.DB.QueryRowContext(ctx, q, key)
+	}
+	err := r.Scan(row.scanDest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
