@@ -439,3 +439,60 @@ func TestConditionalRevalidatesUnderTheLock(t *testing.T) {
 		}
 	})
 }
+
+// seenAtUnlock is a Locker that records memo 1's title as the database
+// shows it to another connection when a lock is freed.
+type seenAtUnlock struct {
+	generics.Locker
+	db   *sqlx.DB
+	mu   sync.Mutex
+	seen []string
+}
+
+func (l *seenAtUnlock) Lock(ctx context.Context, name string) (func(), error) {
+	unlock, err := l.Locker.Lock(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		var title string
+		err := l.db.Get(&title, `SELECT "title" FROM "memo" WHERE "id" = 1`)
+		l.mu.Lock()
+		l.seen = append(l.seen, fmt.Sprint(title, err))
+		l.mu.Unlock()
+		unlock()
+	}, nil
+}
+
+// TestConditionalLockHeldUntilCommit: under Settings.AtomicRequests the
+// request's transaction commits after the view answers; the item's lock
+// is freed only then, so the next writer waiting for it reads the
+// committed item (a lock freed before the commit let it pass a stale
+// If-Match: the lost update). On SQLite and PostgreSQL, with each kind
+// of instance-wide Locks.
+func TestConditionalLockHeldUntilCommit(t *testing.T) {
+	memoDialects(t, func(t *testing.T, db *sqlx.DB) {
+		instanceLocks(t, db, func(t *testing.T, newLocks func() generics.Locker) {
+			db.MustExec(`DELETE FROM "memo"`)
+			db.MustExec(`INSERT INTO "memo" ("id", "title") VALUES (1, 'first')`)
+			locks := &seenAtUnlock{Locker: newLocks(), db: db}
+			c := apitest.New(t, memoAPI(db, &generics.Conditional{Locks: locks}, framework.Settings{AtomicRequests: true}, nil))
+			tag := c.Get("/memos/1/").Header.Get("ETag")
+			if r := c.Do("PUT", "/memos/1/", `{"title":"committed"}`, "If-Match: "+tag); r.Status != 200 {
+				t.Fatalf("PUT: %d %s", r.Status, r.Body)
+			}
+			if r := c.Do("PATCH", "/memos/1/", `{"title":"stale"}`, "If-Match: "+tag); r.Status != http.StatusPreconditionFailed {
+				t.Fatalf("PATCH with the old tag: %d %s", r.Status, r.Body)
+			}
+			tag = c.Get("/memos/1/").Header.Get("ETag")
+			if r := c.Do("DELETE", "/memos/1/", "", "If-Match: "+tag); r.Status != http.StatusNoContent {
+				t.Fatalf("DELETE: %d %s", r.Status, r.Body)
+			}
+			// The 412 took no lock: the tag was stale before the body was read.
+			want := []string{"committed<nil>", "sql: no rows in result set"}
+			if fmt.Sprint(locks.seen) != fmt.Sprint(want) {
+				t.Errorf("memo 1 as other connections saw it when each lock was freed: %q, want %q", locks.seen, want)
+			}
+		})
+	})
+}

@@ -642,12 +642,13 @@ func (g *GenericAPIView[T]) update(v *framework.View, r *request.Request, partia
 	}
 	if checked {
 		// The item's lock, taken once the body is read and valid, is held
-		// for the check and the write alone.
+		// for the check and the write alone, until the write is committed
+		// (Settings.AtomicRequests commits after the view answers).
 		stored, unlock, err := g.ifMatch(v, r, obj)
 		if err != nil {
 			return nil, err
 		}
-		defer unlock()
+		defer store.AfterEnd(r.Context(), unlock)
 		// The item may have been written since the body was validated,
 		// yet still be If-Match's (*, or a field the representation
 		// leaves out): the body is validated again against the item as
@@ -692,7 +693,7 @@ func (g *GenericAPIView[T]) DestroyModel(v *framework.View, r *request.Request) 
 		if obj, unlock, err = g.ifMatch(v, r, obj); err != nil {
 			return nil, err
 		}
-		defer unlock()
+		defer store.AfterEnd(r.Context(), unlock)
 	}
 	del := g.PerformDestroy
 	if del == nil {

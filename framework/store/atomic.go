@@ -256,6 +256,23 @@ func afterEnd(ctx context.Context, db *sqlx.DB, fn func()) bool {
 	return true
 }
 
+// AfterEnd runs fn once every transaction that ctx carries has ended,
+// committed or rolled back, and at once when it carries none: a lock
+// that guards a write is held until the write is committed or undone,
+// as a request's transaction under Settings.AtomicRequests commits after
+// its view has answered.
+func AfterEnd(ctx context.Context, fn func()) {
+	var last *atomicTx // the first entered: it ends last
+	for t, _ := ctx.Value(txKey{}).(*atomicTx); t != nil; t = t.outer {
+		if !t.ended.Load() {
+			last = t
+		}
+	}
+	if last == nil || !afterEnd(ctx, last.db, fn) {
+		fn()
+	}
+}
+
 // OnCommit runs fn once the innermost transaction that ctx carries has
 // committed, Django's transaction.on_commit: after the outermost block's
 // COMMIT, in the order registered; never when it rolls back, nor when the
