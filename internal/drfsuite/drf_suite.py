@@ -1,5 +1,7 @@
-"""Run DRF 3.18's own tests/test_generics.py, test_viewsets.py and
-test_routers.py on real DRF, and print which methods pass.
+"""Run DRF 3.18's own tests/test_generics.py, test_viewsets.py,
+test_routers.py, authentication/test_authentication.py, test_authtoken.py,
+test_versioning.py and test_reverse.py on real DRF, and print which
+methods pass.
 
 DRF's tests are not in this repository: give the "tests" directory of a
 DRF 3.18 checkout (git archive 3.18.0 tests). Run with Debian's Django
@@ -12,8 +14,10 @@ conformance/reference/drf318 (scripts/install-references lays it out):
         > internal/drfsuite/drf_suite_drf318.json
 
 pytest, which DRF's suite runs under, is not installed: the few names the
-three files use (raises, fixture, mark) are given here, and the tests run
-under Django's test runner with the settings of DRF's conftest.py. DRF
+files use (raises, fixture, mark) are given here, and the tests run under
+Django's test runner with the settings of DRF's conftest.py; a pytest-style
+class (Test*, not a TestCase) runs as a TestCase, each method on a new
+instance, and a failing subTest fails its method. DRF
 3.14 has no SimpleRouter(use_regex_path=...) (3.15): it is accepted and
 ignored there, so that test_routers.py loads. It prints, as JSON, the
 versions and, by file, each method's "pass" or its failure's last line.
@@ -102,14 +106,15 @@ if "use_regex_path" not in routers.SimpleRouter.__init__.__code__.co_varnames:
 
     routers.SimpleRouter.__init__, routers.DefaultRouter.__init__ = _simple_init, _default_init
 
-FILES = ["test_generics", "test_viewsets", "test_routers"]
-results = {"tests/%s.py" % f: {} for f in FILES}
+FILES = ["test_generics", "test_viewsets", "test_routers", "authentication.test_authentication", "test_authtoken",
+         "test_versioning", "test_reverse"]
+results = {"tests/%s.py" % f.replace(".", "/"): {} for f in FILES}
 
 
 class Result(unittest.TextTestResult):
     def _record(self, test, outcome):
         module, cls, method = test.id().rsplit(".", 2)
-        results["tests/%s.py" % module.split(".")[-1]]["%s.%s" % (cls, method)] = outcome
+        results["%s.py" % module.replace(".", "/")]["%s.%s" % (cls, method)] = outcome
 
     def addSuccess(self, test):
         self._record(test, "pass")
@@ -123,10 +128,33 @@ class Result(unittest.TextTestResult):
         self._record(test, "error: " + self._exc_info_to_string(err, test).strip().splitlines()[-1])
         super().addError(test, err)
 
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            failure = issubclass(err[0], test.failureException)
+            self._record(test, ("fail: " if failure else "error: ") +
+                         self._exc_info_to_string(err, test).strip().splitlines()[-1])
+        super().addSubTest(test, subtest, err)
+
+
+def pytest_classes(module):
+    """The module's pytest-style classes (Test*, not a TestCase), as
+    TestCases of the same names whose methods call a new instance's."""
+    cases = []
+    for name, cls in vars(module).items():
+        if not (name.startswith("Test") and isinstance(cls, type) and cls.__module__ == module.__name__
+                and not issubclass(cls, unittest.TestCase)):
+            continue
+        methods = {m: (lambda cls, m: lambda self: getattr(cls(), m)())(cls, m) for m in dir(cls) if m.startswith("test_")}
+        cases.append(type(name, (unittest.TestCase,), dict(methods, __module__=module.__name__, __qualname__=name)))
+    return cases
+
 
 # The modules are loaded before the test databases are made, so that the
 # models they declare have tables.
 suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName("tests." + f) for f in FILES)
+for f in FILES:
+    for case in pytest_classes(sys.modules["tests." + f]):
+        suite.addTests(unittest.defaultTestLoader.loadTestsFromTestCase(case))
 runner = DiscoverRunner(verbosity=0)
 runner.setup_test_environment()
 runner.setup_databases()
