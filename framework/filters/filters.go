@@ -20,8 +20,8 @@ import (
 )
 
 // Orderer is a backend that chooses an ordering (DRF's get_ordering):
-// generic list views mark the filtered source for CursorPagination, which
-// then pages in that ordering rather than its own.
+// when it chooses one, generic list views mark the filtered source for
+// CursorPagination, which then pages in that ordering rather than its own.
 type Orderer interface {
 	framework.FilterBackend
 	Ordering(r *request.Request, src query.Query) []query.Order

@@ -412,9 +412,13 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 	if err != nil {
 		return nil, err
 	}
+	// The first ordering filter decides; when it chooses no ordering, a
+	// cursor pages in its own (DRF 3.15, #8954).
 	for _, b := range g.Filters(v) {
-		if _, ok := b.(filters.Orderer); ok {
-			q = pagination.FilterOrdered(q)
+		if o, ok := b.(filters.Orderer); ok {
+			if len(o.Ordering(r, q)) > 0 {
+				q = pagination.FilterOrdered(q)
+			}
 			break
 		}
 	}

@@ -8,7 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/filters"
+	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/pagination"
+	"github.com/go-drf/drf/framework/serializers"
 )
 
 // follow follows the links of kind ("next" or "previous") from path to the
@@ -112,6 +117,34 @@ func TestCursorChainsWithInserts(t *testing.T) {
 					t.Log(fmt.Sprint(seen))
 				}
 			})
+		}
+	}
+}
+
+// TestCursorOrderingWhenTheFilterChoosesNone: under an ordering filter
+// that chooses no ordering (no ?ordering=, no default), the cursor pages
+// in its own ordering, not in the source's, as DRF 3.15 does (#8954);
+// the filter's choice still wins when it makes one.
+func TestCursorOrderingWhenTheFilterChoosesNone(t *testing.T) {
+	src := booksSource(t, openBooks(t, 20)) // ordered by id
+	for _, level := range []framework.Compatibility{framework.DRF314, framework.DRF318} {
+		api := framework.NewAPI(nil, framework.Settings{Compatibility: level})
+		api.Handle("/books/", generics.ListAPIView(generics.GenericAPIView[book]{
+			View:           framework.View{Pagination: &pagination.CursorPagination{PageSize: 3, Ordering: []string{"-created"}}},
+			Source:         src,
+			Serializer:     serializers.MustNew[book](),
+			FilterBackends: framework.FilterBackends(filters.OrderingFilter{Fields: []string{"title", "created"}}),
+		}))
+		c := apitest.New(t, api)
+		for path, want := range map[string]string{
+			"/books/":                "[20 19 18]",
+			"/books/?ordering=title": "[1 2 3]",
+			"/books/?ordering=bogus": "[20 19 18]",
+		} {
+			e := decode(t, answer{Status: 200, Body: []byte(c.Get(path).Body)})
+			if got := fmt.Sprint(e.ids()); got != want {
+				t.Errorf("level %v, %s: ids %s, want %s", level, path, got, want)
+			}
 		}
 	}
 }
