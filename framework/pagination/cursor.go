@@ -55,6 +55,8 @@ type CursorPagination struct {
 
 	// ordering is Ordering parsed (Setup); nil before.
 	ordering []query.Order
+	// legacySchema: ResponseSchema is DRF 3.14's. Setup sets it at DRF314.
+	legacySchema bool
 }
 
 // Defaults of the cursor styles, DRF's class attributes.
@@ -81,6 +83,7 @@ func (p *CursorPagination) Resolve(s *framework.Settings) (*CursorPagination, er
 	c := *p
 	c.OffsetCutoff = cmp.Or(c.OffsetCutoff, defaultOffsetCutoff)
 	c.Template = levelTemplate(c.Template, s, PreviousNextTemplate314)
+	c.legacySchema = s.Compatibility == framework.DRF314
 	var err error
 	if c.ordering, err = cursorSetup(s, &c.PageSize, &c.CursorQueryParam, &c.InvalidCursorMessage, &c.Ordering, c.PageSizeQueryParam, c.MaxPageSize); err != nil {
 		return nil, err
@@ -260,16 +263,27 @@ func cursorParameters(cursorParam, sizeParam string) []SchemaParameter {
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the CursorEnvelope (get_paginated_response_schema).
 func (p *CursorPagination) ResponseSchema(results any) any {
-	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, defaultCursorQueryParam), results)
+	// DRF's example of a next link, its stray quote included.
+	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, defaultCursorQueryParam), `cD00ODY%3D"`, results, p.legacySchema)
 }
 
-// cursorEnvelopeSchema is the JSON Schema of a CursorEnvelope.
-func cursorEnvelopeSchema(param string, results any) map[string]any {
+// cursorEnvelopeSchema is the JSON Schema of a CursorEnvelope, the results
+// alone required, with example links whose cursors are next and DRF's
+// previous one; at DRF 3.14 level the links are plain nullable strings
+// and nothing is required.
+func cursorEnvelopeSchema(param, next string, results any, legacy bool) map[string]any {
+	if legacy {
+		return envelopeSchema(map[string]any{
+			"next":     map[string]any{"type": []string{"string", "null"}},
+			"previous": map[string]any{"type": []string{"string", "null"}},
+			"results":  results,
+		})
+	}
 	return envelopeSchema(map[string]any{
-		"next":     linkSchema(param, "cD00ODY%3D"),
-		"previous": linkSchema(param, "cj0xJnA9NDg3"),
+		"next":     linkSchema(param + "=" + next),
+		"previous": linkSchema(param + "=cj0xJnA9NDg3"),
 		"results":  results,
-	})
+	}, "results")
 }
 
 // cursor is a decoded cursor.
@@ -413,8 +427,10 @@ func (p *CursorPage) Response(data any) *framework.Response {
 
 // HTMLControls renders the previous and next controls when the page
 // displays them.
-func (p *CursorPage) HTMLControls() template.HTML {
-	return p.render(func() ControlsData {
-		return ControlsData{PreviousURL: string(p.PreviousLink()), NextURL: string(p.NextLink())}
-	})
+func (p *CursorPage) HTMLControls() template.HTML { return p.render(p.HTMLContext) }
+
+// HTMLContext is what the controls template is executed with
+// (get_html_context): the links.
+func (p *CursorPage) HTMLContext() ControlsData {
+	return ControlsData{PreviousURL: string(p.PreviousLink()), NextURL: string(p.NextLink())}
 }

@@ -86,12 +86,12 @@ func (p *NestedLinksPagination) ResponseSchema(results any) any {
 	param := cmp.Or(p.PageQueryParam, defaultPageQueryParam)
 	return envelopeSchema(map[string]any{
 		"links": envelopeSchema(map[string]any{
-			"next":     linkSchema(param, "4"),
-			"previous": linkSchema(param, "2"),
-		}),
+			"next":     linkSchema(param + "=4"),
+			"previous": linkSchema(param + "=2"),
+		}, "next", "previous"),
 		"count":   countSchema,
 		"results": results,
-	})
+	}, "count", "links", "results")
 }
 
 type nestedLinksPage struct{ *NumberPage }

@@ -213,7 +213,7 @@ func (p *KeysetPagination) SchemaParameters(v *framework.View) []SchemaParameter
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the CursorEnvelope.
 func (p *KeysetPagination) ResponseSchema(results any) any {
-	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, defaultCursorQueryParam), results)
+	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, defaultCursorQueryParam), "cD00ODY%3D", results, false)
 }
 
 // keysetCursor is a decoded cursor: the direction, and the position (one
@@ -347,8 +347,10 @@ func (p *KeysetPage) Response(data any) *framework.Response {
 
 // HTMLControls renders the previous and next controls when the page
 // displays them.
-func (p *KeysetPage) HTMLControls() template.HTML {
-	return p.render(func() ControlsData {
-		return ControlsData{PreviousURL: string(p.PreviousLink()), NextURL: string(p.NextLink())}
-	})
+func (p *KeysetPage) HTMLControls() template.HTML { return p.render(p.HTMLContext) }
+
+// HTMLContext is what the controls template is executed with
+// (get_html_context): the links.
+func (p *KeysetPage) HTMLContext() ControlsData {
+	return ControlsData{PreviousURL: string(p.PreviousLink()), NextURL: string(p.NextLink())}
 }

@@ -42,6 +42,8 @@ type LimitOffsetPagination struct {
 
 	// ready marks a style whose defaults are filled in (Setup).
 	ready bool
+	// legacySchema: ResponseSchema is DRF 3.14's. Setup sets it at DRF314.
+	legacySchema bool
 }
 
 // Setup returns the style with PAGE_SIZE and the defaults filled in.
@@ -57,6 +59,7 @@ func (p *LimitOffsetPagination) Resolve(s *framework.Settings) (*LimitOffsetPagi
 	c.LimitQueryParam = cmp.Or(c.LimitQueryParam, defaultLimitQueryParam)
 	c.OffsetQueryParam = cmp.Or(c.OffsetQueryParam, defaultOffsetQueryParam)
 	c.Template = levelTemplate(c.Template, s, NumbersTemplate314)
+	c.legacySchema = s.Compatibility == framework.DRF314
 	c.ready = true
 	if c.DefaultLimit < 0 || c.MaxLimit < 0 {
 		return nil, fmt.Errorf("limits cannot be negative (default limit %d, max limit %d)", c.DefaultLimit, c.MaxLimit)
@@ -154,7 +157,8 @@ func (p *LimitOffsetPagination) SchemaParameters(v *framework.View) []SchemaPara
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the Envelope (get_paginated_response_schema).
 func (p *LimitOffsetPagination) ResponseSchema(results any) any {
-	return countedSchema(p.Count, cmp.Or(p.OffsetQueryParam, defaultOffsetQueryParam), "400", "200", results)
+	offset, limit := cmp.Or(p.OffsetQueryParam, defaultOffsetQueryParam), cmp.Or(p.LimitQueryParam, defaultLimitQueryParam)
+	return countedSchema(p.Count, offset+"=400&"+limit+"=100", offset+"=200&"+limit+"=100", results, p.legacySchema)
 }
 
 // LimitOffsetPage is one page of LimitOffsetPagination.
@@ -220,33 +224,35 @@ func (p *LimitOffsetPage) Response(data any) *framework.Response {
 	return ok(p.count.envelope(p.mode, p.NextLink(), p.PreviousLink(), data), p)
 }
 
-// HTMLControls renders the numbered controls when the page displays them:
-// pages of limit items around the current offset.
-func (p *LimitOffsetPage) HTMLControls() template.HTML {
-	return p.render(func() ControlsData {
-		before := ceilDiv(p.offset, p.limit)
-		current := new(big.Int).Add(before, big.NewInt(1))
-		final := new(big.Int).Add(ceilDiv(new(big.Int).Sub(p.bigCount, p.offset), p.limit), before)
-		if final.Sign() < 1 {
-			final.SetInt64(1)
+// HTMLControls renders the numbered controls when the page displays them.
+func (p *LimitOffsetPage) HTMLControls() template.HTML { return p.render(p.HTMLContext) }
+
+// HTMLContext is what the controls template is executed with
+// (get_html_context): the links, and pages of limit items around the
+// current offset, numbered from the first.
+func (p *LimitOffsetPage) HTMLContext() ControlsData {
+	before := ceilDiv(p.offset, p.limit)
+	current := new(big.Int).Add(before, big.NewInt(1))
+	final := new(big.Int).Add(ceilDiv(new(big.Int).Sub(p.bigCount, p.offset), p.limit), before)
+	if final.Sign() < 1 {
+		final.SetInt64(1)
+	}
+	if current.Cmp(final) > 0 {
+		current.Set(final)
+	}
+	cur, fin := int(current.Int64()), int(final.Int64())
+	link := func(n int) string {
+		if n == 1 {
+			return p.links.remove(p.offsetParam)
 		}
-		if current.Cmp(final) > 0 {
-			current.Set(final)
-		}
-		cur, fin := int(current.Int64()), int(final.Int64())
-		link := func(n int) string {
-			if n == 1 {
-				return p.links.remove(p.offsetParam)
-			}
-			off := new(big.Int).Mul(big.NewInt(int64(n-cur)), p.limit)
-			return p.links.replace(p.offsetParam, off.Add(off, p.offset).String())
-		}
-		return ControlsData{
-			PreviousURL: string(p.PreviousLink()),
-			NextURL:     string(p.NextLink()),
-			PageLinks:   pageLinks(displayedPages(cur, fin), cur, link),
-		}
-	})
+		off := new(big.Int).Mul(big.NewInt(int64(n-cur)), p.limit)
+		return p.links.replace(p.offsetParam, off.Add(off, p.offset).String())
+	}
+	return ControlsData{
+		PreviousURL: string(p.PreviousLink()),
+		NextURL:     string(p.NextLink()),
+		PageLinks:   pageLinks(displayedPages(cur, fin), cur, link),
+	}
 }
 
 // ceilDiv is a/b rounded up, for b > 0 (floor division plus one when

@@ -57,6 +57,8 @@ type PageNumberPagination struct {
 	// emptyInvalid: an empty page number is 404, as DRF 3.14 answers;
 	// DRF 3.15 reads it as page 1 (#8578). Setup sets it at DRF314.
 	emptyInvalid bool
+	// legacySchema: ResponseSchema is DRF 3.14's. Setup sets it at DRF314.
+	legacySchema bool
 }
 
 // Setup returns the style with PAGE_SIZE and the defaults filled in; nil
@@ -73,6 +75,7 @@ func (p *PageNumberPagination) Resolve(s *framework.Settings) (*PageNumberPagina
 	c.PageQueryParam = cmp.Or(c.PageQueryParam, defaultPageQueryParam)
 	c.InvalidPageMessage = cmp.Or(c.InvalidPageMessage, defaultInvalidPage)
 	c.emptyInvalid = s.Compatibility == framework.DRF314
+	c.legacySchema = s.Compatibility == framework.DRF314
 	c.Template = levelTemplate(c.Template, s, NumbersTemplate314)
 	if c.LastPageStrings == nil {
 		c.LastPageStrings = defaultLastPageStrings
@@ -181,7 +184,8 @@ func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParam
 // ResponseSchema is the JSON Schema of an answer whose results the
 // schema results describes: the Envelope (get_paginated_response_schema).
 func (p *PageNumberPagination) ResponseSchema(results any) any {
-	return countedSchema(p.Count, cmp.Or(p.PageQueryParam, defaultPageQueryParam), "4", "2", results)
+	param := cmp.Or(p.PageQueryParam, defaultPageQueryParam)
+	return countedSchema(p.Count, param+"=4", param+"=2", results, p.legacySchema)
 }
 
 // NumberPage is one page of PageNumberPagination.
@@ -246,12 +250,14 @@ func (p *NumberPage) Response(data any) *framework.Response {
 }
 
 // HTMLControls renders the numbered controls when the page displays them.
-func (p *NumberPage) HTMLControls() template.HTML {
-	return p.render(func() ControlsData {
-		return ControlsData{
-			PreviousURL: string(p.PreviousLink()),
-			NextURL:     string(p.NextLink()),
-			PageLinks:   pageLinks(displayedPages(p.number, p.numPages), p.number, p.pageURL),
-		}
-	})
+func (p *NumberPage) HTMLControls() template.HTML { return p.render(p.HTMLContext) }
+
+// HTMLContext is what the controls template is executed with
+// (get_html_context): the links, and the displayed pages around this one.
+func (p *NumberPage) HTMLContext() ControlsData {
+	return ControlsData{
+		PreviousURL: string(p.PreviousLink()),
+		NextURL:     string(p.NextLink()),
+		PageLinks:   pageLinks(displayedPages(p.number, p.numPages), p.number, p.pageURL),
+	}
 }

@@ -72,10 +72,11 @@
 //
 // Pages implement Controls: HTMLControls renders the style's template
 // (NumbersTemplate for page numbers and limit/offset, PreviousNextTemplate
-// for cursors) when the page displays controls, which the built-in styles
-// do when there is more than one page. A style's Template field replaces
-// the template; NoTemplate disables the controls. A custom page calls
-// SetDisplayControls to show them.
+// for cursors) with the page's HTMLContext (get_html_context: the links,
+// and the numbered pages with breaks) when the page displays controls,
+// which the built-in styles do when there is more than one page. A
+// style's Template field replaces the template; NoTemplate disables the
+// controls. A custom page calls SetDisplayControls to show them.
 //
 // # Cursor pagination
 //
@@ -224,44 +225,52 @@ const (
 	cursorDescription   = "The pagination cursor value."
 )
 
-// linkSchema is the JSON Schema of a next or previous link: a URL or null,
-// with an example whose query is param=value.
-func linkSchema(param, value string) map[string]any {
-	return map[string]any{"type": []string{"string", "null"}, "format": "uri",
-		"example": "http://api.example.org/accounts/?" + param + "=" + value}
+// linkSchema is the JSON Schema of a next or previous link: a URL or null
+// (OpenAPI 3.1's ["string", "null"] for DRF's nullable), with an example
+// whose query string is query.
+func linkSchema(query string) map[string]any {
+	return map[string]any{"type": []string{"string", "null"}, "format": "uri", "example": "http://api.example.org/accounts/?" + query}
 }
 
 // envelopeSchema is the JSON Schema of an object with the given members,
-// all required (DRF's get_paginated_response_schema).
-func envelopeSchema(properties map[string]any) map[string]any {
-	required := make([]string, 0, len(properties))
-	for name := range properties {
-		required = append(required, name)
+// of which required are required; none leaves out "required", as DRF
+// 3.14 writes its envelopes.
+func envelopeSchema(properties map[string]any, required ...string) map[string]any {
+	s := map[string]any{"type": "object", "properties": properties}
+	if len(required) > 0 {
+		s["required"] = required
 	}
-	slices.Sort(required)
-	return map[string]any{"type": "object", "required": required, "properties": properties}
+	return s
 }
 
 // countSchema is the JSON Schema of an envelope's count.
 var countSchema = map[string]any{"type": "integer", "example": 123}
 
 // countedSchema is the JSON Schema of the envelope of a CountMode (an
-// Envelope, an EstimatedEnvelope, or no count) whose example links set
-// param to next and previous.
-func countedSchema(mode CountMode, param, next, previous string, results any) map[string]any {
+// Envelope, an EstimatedEnvelope, or no count) whose example links have
+// the query strings next and previous (DRF's get_paginated_response_schema):
+// the count and the results are required, the links are not (DRF 3.15),
+// at DRF 3.14 level nothing is.
+func countedSchema(mode CountMode, next, previous string, results any, legacy bool) map[string]any {
 	members := map[string]any{
-		"next":     linkSchema(param, next),
-		"previous": linkSchema(param, previous),
+		"next":     linkSchema(next),
+		"previous": linkSchema(previous),
 		"results":  results,
 	}
+	required := []string{"results"}
 	switch mode {
 	case ExactCount:
 		members["count"] = countSchema
+		required = []string{"count", "results"}
 	case EstimatedCount:
 		members["count"] = countSchema
 		members["count_estimated"] = map[string]any{"type": "boolean"}
+		required = []string{"count", "count_estimated", "results"}
 	}
-	return envelopeSchema(members)
+	if legacy {
+		required = nil
+	}
+	return envelopeSchema(members, required...)
 }
 
 func queryParam(name, description, typ string) SchemaParameter {

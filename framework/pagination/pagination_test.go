@@ -515,35 +515,52 @@ func TestSchemaParameters(t *testing.T) {
 	}
 }
 
-// TestResponseSchema checks each style's envelope for OpenAPI.
+// TestResponseSchema checks each style's envelope for OpenAPI: the count
+// and results required, the links not (DRF 3.15), DRF's example links
+// (limit/offset's with both parameters, the cursor's with its stray
+// quote), and DRF 3.14's envelopes at that level, nothing required and
+// the cursor's links without format or example.
 func TestResponseSchema(t *testing.T) {
 	results := map[string]any{"type": "array"}
-	link := func(q string) string {
-		return `{"example":"http://api.example.org/accounts/?` + q + `","format":"uri","type":["string","null"]}`
+	link := func(q string) string { // as json.Marshal escapes it
+		return `{"example":"http://api.example.org/accounts/?` + strings.ReplaceAll(q, "&", `\u0026`) + `","format":"uri","type":["string","null"]}`
 	}
 	count := `"count":{"example":123,"type":"integer"}`
+	at314 := func(p framework.PaginatorSetup) framework.Paginator {
+		r, err := p.Setup(&framework.Settings{Compatibility: framework.DRF314, PageSize: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
 	cases := []struct {
-		style interface{ ResponseSchema(any) any }
+		style any
 		want  string
 	}{
 		{&pagination.PageNumberPagination{PageQueryParam: "p"}, `{"properties":{` + count + `,"next":` + link("p=4") + `,"previous":` + link("p=2") +
-			`,"results":{"type":"array"}},"required":["count","next","previous","results"],"type":"object"}`},
-		{&pagination.LimitOffsetPagination{}, `{"properties":{` + count + `,"next":` + link("offset=400") + `,"previous":` + link("offset=200") +
-			`,"results":{"type":"array"}},"required":["count","next","previous","results"],"type":"object"}`},
-		{&pagination.LimitOffsetPagination{Count: pagination.NoCount}, `{"properties":{"next":` + link("offset=400") + `,"previous":` + link("offset=200") +
-			`,"results":{"type":"array"}},"required":["next","previous","results"],"type":"object"}`},
+			`,"results":{"type":"array"}},"required":["count","results"],"type":"object"}`},
+		{at314(&pagination.PageNumberPagination{PageQueryParam: "p"}), `{"properties":{` + count + `,"next":` + link("p=4") + `,"previous":` + link("p=2") +
+			`,"results":{"type":"array"}},"type":"object"}`},
+		{&pagination.LimitOffsetPagination{}, `{"properties":{` + count + `,"next":` + link("offset=400&limit=100") + `,"previous":` + link("offset=200&limit=100") +
+			`,"results":{"type":"array"}},"required":["count","results"],"type":"object"}`},
+		{at314(&pagination.LimitOffsetPagination{LimitQueryParam: "l"}), `{"properties":{` + count + `,"next":` + link("offset=400&l=100") + `,"previous":` + link("offset=200&l=100") +
+			`,"results":{"type":"array"}},"type":"object"}`},
+		{&pagination.LimitOffsetPagination{Count: pagination.NoCount}, `{"properties":{"next":` + link("offset=400&limit=100") + `,"previous":` + link("offset=200&limit=100") +
+			`,"results":{"type":"array"}},"required":["results"],"type":"object"}`},
 		{&pagination.PageNumberPagination{Count: pagination.EstimatedCount}, `{"properties":{` + count + `,"count_estimated":{"type":"boolean"},"next":` + link("page=4") + `,"previous":` + link("page=2") +
-			`,"results":{"type":"array"}},"required":["count","count_estimated","next","previous","results"],"type":"object"}`},
-		{&pagination.CursorPagination{}, `{"properties":{"next":` + link("cursor=cD00ODY%3D") + `,"previous":` + link("cursor=cj0xJnA9NDg3") +
-			`,"results":{"type":"array"}},"required":["next","previous","results"],"type":"object"}`},
+			`,"results":{"type":"array"}},"required":["count","count_estimated","results"],"type":"object"}`},
+		{&pagination.CursorPagination{}, `{"properties":{"next":` + link(`cursor=cD00ODY%3D\"`) + `,"previous":` + link("cursor=cj0xJnA9NDg3") +
+			`,"results":{"type":"array"}},"required":["results"],"type":"object"}`},
+		{at314(&pagination.CursorPagination{}), `{"properties":{"next":{"type":["string","null"]},"previous":{"type":["string","null"]}` +
+			`,"results":{"type":"array"}},"type":"object"}`},
 		{&pagination.KeysetPagination{CursorQueryParam: "c"}, `{"properties":{"next":` + link("c=cD00ODY%3D") + `,"previous":` + link("c=cj0xJnA9NDg3") +
-			`,"results":{"type":"array"}},"required":["next","previous","results"],"type":"object"}`},
+			`,"results":{"type":"array"}},"required":["results"],"type":"object"}`},
 		{&pagination.LinkHeaderPagination{}, `{"type":"array"}`},
 		{&pagination.NestedLinksPagination{}, `{"properties":{` + count + `,"links":{"properties":{"next":` + link("page=4") + `,"previous":` + link("page=2") +
 			`},"required":["next","previous"],"type":"object"},"results":{"type":"array"}},"required":["count","links","results"],"type":"object"}`},
 	}
 	for _, c := range cases {
-		got, err := json.Marshal(c.style.ResponseSchema(results))
+		got, err := json.Marshal(c.style.(interface{ ResponseSchema(any) any }).ResponseSchema(results))
 		if err != nil || string(got) != c.want {
 			t.Errorf("%T:\n got %s %v\nwant %s", c.style, got, err, c.want)
 		}

@@ -3,15 +3,16 @@
 // a listed difference with its reason), or is listed as not portable
 // with its reason. A listed difference that passes fails the run, so the
 // lists stay true, and so are they held to what real DRF 3.14 and 3.18
-// answer to the file's own tests (drf_suite.py).
+// answer to the file's own tests (drf_suite.py, drf_suite_pagination.py).
 package drfsuite
 
 import (
 	"database/sql"
 	"database/sql/driver"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -59,39 +60,48 @@ type Suite struct {
 }
 
 // DRF's own answers: which methods of each file real DRF passes at each
-// level (drf_suite.py).
-var (
-	//go:embed drf_suite_drf314.json
-	drf314 []byte
-	//go:embed drf_suite_drf318.json
-	drf318 []byte
-)
+// level, as the scripts that ran them printed them (drf_suite.py into
+// drf_suite_drf31x.json, drf_suite_pagination.py into
+// drf_suite_pagination_drf31x.json).
+//
+//go:embed *_drf314.json *_drf318.json
+var records embed.FS
 
-// reference is what drf_suite.py printed at one level.
+// reference is what a drf_suite*.py script printed at one level.
 type reference struct {
 	Versions map[string]string            `json:"versions"`
 	Results  map[string]map[string]string `json:"results"`
 }
 
-// results are real DRF's outcomes of s's methods at level, by method.
+// results are real DRF's outcomes of s's methods at level, by method,
+// from the records of the script that ran s.File.
 func (s Suite) results(t *testing.T, level framework.Compatibility) map[string]string {
 	t.Helper()
-	b := drf318
-	if level == framework.DRF314 {
-		b = drf314
-	}
-	var ref reference
-	if err := json.Unmarshal(b, &ref); err != nil {
+	suffix := map[framework.Compatibility]string{framework.DRF314: "_drf314.json", framework.DRF318: "_drf318.json"}[level]
+	names, err := fs.Glob(records, "*"+suffix)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if want := map[framework.Compatibility]string{framework.DRF314: "3.14.", framework.DRF318: "3.18."}[level]; !strings.HasPrefix(ref.Versions["drf"], want) {
-		t.Fatalf("drf_suite.py ran on DRF %s, not %sx", ref.Versions["drf"], want)
+	for _, name := range names {
+		b, err := records.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ref reference
+		if err := json.Unmarshal(b, &ref); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r, ok := ref.Results[s.File]
+		if !ok {
+			continue
+		}
+		if want := map[framework.Compatibility]string{framework.DRF314: "3.14.", framework.DRF318: "3.18."}[level]; !strings.HasPrefix(ref.Versions["drf"], want) {
+			t.Fatalf("%s was made on DRF %s, not %sx", name, ref.Versions["drf"], want)
+		}
+		return r
 	}
-	r, ok := ref.Results[s.File]
-	if !ok {
-		t.Fatalf("drf_suite.py did not run %s", s.File)
-	}
-	return r
+	t.Fatalf("no record of DRF's answers (%s) holds %s", "*"+suffix, s.File)
+	return nil
 }
 
 // levels are the compatibility levels the items run at.
