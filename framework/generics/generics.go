@@ -477,6 +477,7 @@ func (g *GenericAPIView[T]) validate(v *framework.View, r *request.Request, obj,
 func (g *GenericAPIView[T]) validationContext(r *request.Request, stored *T) *serializers.Context {
 	ctx := g.SerializerContext(r)
 	ctx.ExistsTogether = g.exists(r, stored)
+	ctx.DatesOf = g.datesOf(r, stored)
 	ctx.Exists = func(column, value string) (bool, error) {
 		return ctx.ExistsTogether([]string{column}, []string{value})
 	}
@@ -521,44 +522,77 @@ func (g *GenericAPIView[T]) relatedRows(r *request.Request) func(serializers.Rel
 // another item of the view's Source (all of them, as DRF's UniqueValidator
 // and UniqueTogetherValidator read the model's default manager;
 // SourceFor's when there is no Source) holds the values, told apart from
-// stored by the lookup field.
+// stored by the lookup field ("COLUMN__isnull" asks for a null).
 func (g *GenericAPIView[T]) exists(r *request.Request, stored *T) func(columns, values []string) (bool, error) {
 	return func(columns, values []string) (bool, error) {
-		src := g.Source
-		if src == nil {
-			var err error
-			if src, err = g.GetSource(r); err != nil {
-				return false, err
+		_, items, err := g.others(r, stored, 2, func(src queryset.Source[T]) queryset.Source[T] {
+			for i, column := range columns {
+				if name, ok := strings.CutSuffix(column, "__isnull"); ok {
+					src = src.Where(name, query.IsNull, values[i])
+				} else {
+					src = src.Filter(column, values[i])
+				}
 			}
-		}
-		for i, column := range columns {
-			src = src.Filter(column, values[i])
-		}
-		items, err := src.Slice(r.Context(), 0, 2)
-		if errors.Is(err, query.ErrInvalidValue) {
-			return false, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		for _, it := range items {
-			if stored == nil {
-				return true, nil
-			}
-			a, err := src.Position(it, g.lookupField())
-			if err != nil {
-				return false, err
-			}
-			b, err := src.Position(stored, g.lookupField())
-			if err != nil {
-				return false, err
-			}
-			if a != b {
-				return true, nil
-			}
-		}
-		return false, nil
+			return src
+		})
+		return len(items) > 0, err
 	}
+}
+
+// datesOf is the DatesOf of a serializer validating an item for r, as
+// exists reads the items: the values of dateColumn of the items other
+// than stored that hold value in column.
+func (g *GenericAPIView[T]) datesOf(r *request.Request, stored *T) func(column, value, dateColumn string) ([]string, error) {
+	return func(column, value, dateColumn string) ([]string, error) {
+		src, items, err := g.others(r, stored, -1, func(src queryset.Source[T]) queryset.Source[T] {
+			return src.Filter(column, value)
+		})
+		dates := make([]string, len(items))
+		for i, it := range items {
+			if dates[i], err = src.Position(it, dateColumn); err != nil {
+				return nil, err
+			}
+		}
+		return dates, err
+	}
+}
+
+// others reads the items, up to limit (< 0: all), of the view's Source
+// that filter keeps, but stored (told apart by the lookup field), and
+// the source read: the queryset of DRF's uniqueness validators, whose
+// qs_exists takes a value the column's type refuses
+// (query.ErrInvalidValue, or PostgreSQL's DataError) for no item.
+func (g *GenericAPIView[T]) others(r *request.Request, stored *T, limit int, filter func(queryset.Source[T]) queryset.Source[T]) (queryset.Source[T], []*T, error) {
+	src := g.Source
+	if src == nil {
+		var err error
+		if src, err = g.GetSource(r); err != nil {
+			return nil, nil, err
+		}
+	}
+	src = filter(src)
+	items, err := src.Slice(r.Context(), 0, limit)
+	if errors.Is(err, query.ErrInvalidValue) || store.IsDataError(err) {
+		return src, nil, nil
+	}
+	if err != nil || stored == nil {
+		return src, items, err
+	}
+	b, err := src.Position(stored, g.lookupField())
+	if err != nil {
+		return nil, nil, err
+	}
+	others := items[:0]
+	for _, it := range items {
+		a, err := src.Position(it, g.lookupField())
+		if err != nil {
+			return nil, nil, err
+		}
+		if a != b {
+			others = append(others, it)
+		}
+	}
+	return src, others, nil
 }
 
 // CreateModel validates the body into a new item, saves it with

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/models"
 )
 
@@ -45,13 +46,17 @@ func (o AddConstraint) database(e *editor, _, to *State) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(o.Constraint.Condition) > 0:
-		e.exec(e.partialUnique(m, o.Constraint).render(m.Table))
+	switch c := o.Constraint; {
+	case c.NullsNotDistinct && !e.pg():
+		// Django's _unique_supported: SQLite has no NULLS NOT DISTINCT,
+		// the table is remade without the constraint.
+		e.remake(m, nil, "", nil)
+	case len(c.Condition) > 0 || c.NullsNotDistinct:
+		e.exec(e.partialUnique(m, c).render(m.Table))
 	case !e.pg():
 		e.remake(m, nil, "", nil)
 	default:
-		e.exec("ALTER TABLE " + quoteName(m.Table) + " ADD " + e.constraintSQL(m, o.Constraint))
+		e.exec("ALTER TABLE " + quoteName(m.Table) + " ADD " + e.constraintSQL(m, c))
 	}
 	return nil
 }
@@ -99,6 +104,8 @@ func (o RemoveConstraint) database(e *editor, from, to *State) error {
 	}
 	c := old.Constraints[old.constraint(o.Name)]
 	switch {
+	case c.NullsNotDistinct && !e.pg():
+		e.remake(m, nil, "", nil)
 	case len(c.Condition) > 0:
 		e.dropIndex(c.Name)
 	case !e.pg():
@@ -134,7 +141,24 @@ func cloneQ(q models.Q) models.Q {
 }
 
 func constraintsEqual(a, b models.Constraint) bool {
-	return a.Name == b.Name && slices.Equal(a.Fields, b.Fields) && qEqual(a.Condition, b.Condition) && qEqual(a.Check, b.Check)
+	return a.Name == b.Name && slices.Equal(a.Fields, b.Fields) && qEqual(a.Condition, b.Condition) && qEqual(a.Check, b.Check) &&
+		a.NullsNotDistinct == b.NullsNotDistinct
+}
+
+// nullsDistinct314 refuses a UniqueConstraint of nulls_distinct=False at
+// DRF 3.14's level: Django 3.2 has no such option.
+func nullsDistinct314(level compat.Level, s *State) error {
+	if level != compat.DRF314 {
+		return nil
+	}
+	for _, m := range s.Models {
+		for _, c := range m.Constraints {
+			if c.NullsNotDistinct {
+				return fmt.Errorf("model %s: constraint %s: Django 3.2 has no UniqueConstraint(nulls_distinct=False) (Django 5.0 and later)", m.Name, c.Name)
+			}
+		}
+	}
+	return nil
 }
 
 func qEqual(a, b models.Q) bool { return slices.Equal(a.Lookups(), b.Lookups()) }
@@ -149,12 +173,23 @@ func (e *editor) constraintSQL(m *ModelState, c models.Constraint) string {
 }
 
 // partialUnique is Django's _create_unique_sql of a UniqueConstraint with
-// a condition: a unique index of the rows it matches.
+// a condition, a unique index of the rows it matches, or of
+// nulls_distinct=False, NULLS NOT DISTINCT (PostgreSQL 15 and later): an
+// index with a condition, else a constraint.
 func (e *editor) partialUnique(m *ModelState, c models.Constraint) *deferred {
 	cols := m.columns(c.Fields)
+	nulls := ""
+	if c.NullsNotDistinct {
+		nulls = " NULLS NOT DISTINCT"
+	}
+	if len(c.Condition) == 0 {
+		return &deferred{table: m.Table, columns: cols, render: func(table string) string {
+			return "ALTER TABLE " + quoteName(table) + " ADD CONSTRAINT " + quoteName(c.Name) + " UNIQUE" + nulls + " (" + quoteColumns(cols) + ")"
+		}}
+	}
 	where := e.where(m, c.Condition)
 	return &deferred{table: m.Table, columns: cols, render: func(table string) string {
-		return "CREATE UNIQUE INDEX " + quoteName(c.Name) + " ON " + quoteName(table) + " (" + quoteColumns(cols) + ") WHERE " + where
+		return "CREATE UNIQUE INDEX " + quoteName(c.Name) + " ON " + quoteName(table) + " (" + quoteColumns(cols) + ")" + nulls + " WHERE " + where
 	}}
 }
 

@@ -66,6 +66,9 @@ func (m Migration) sql(e *editor, before *State) ([]Line, *State, error) {
 		if err := op.apply(to); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", m, err)
 		}
+		if err := nullsDistinct314(e.level, to); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", m, err)
+		}
 		if err := op.database(e, s, to); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", m, err)
 		}

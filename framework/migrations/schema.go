@@ -381,9 +381,12 @@ func (e *editor) createModel(m *ModelState) {
 	// Meta.constraints follow the columns; a partial unique index is
 	// deferred.
 	for _, c := range m.Constraints {
-		if len(c.Condition) > 0 {
+		switch {
+		case c.NullsNotDistinct && !e.pg():
+			// Django creates none on SQLite (_unique_supported).
+		case len(c.Condition) > 0 || c.NullsNotDistinct:
 			e.deferred = append(e.deferred, e.partialUnique(m, c))
-		} else {
+		default:
 			defs = append(defs, e.constraintSQL(m, c))
 		}
 	}

@@ -202,5 +202,8 @@ func constraintSource(c models.Constraint) string {
 		}
 		parts = append(parts, q.name+": models.Q{"+strings.Join(kv, ", ")+"}")
 	}
+	if c.NullsNotDistinct {
+		parts = append(parts, "NullsNotDistinct: true")
+	}
 	return "models.Constraint{" + strings.Join(parts, ", ") + "}"
 }

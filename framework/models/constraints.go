@@ -18,6 +18,12 @@ type Constraint struct {
 	Condition Q
 	// Check is a CheckConstraint's condition (Django's check=Q(...)).
 	Check Q
+	// NullsNotDistinct is a UniqueConstraint's nulls_distinct=False
+	// (Django 5.0 and later): rows whose values are null count as
+	// equal, where by default they never collide. PostgreSQL 15 and
+	// later enforce it (NULLS NOT DISTINCT); Django creates no such
+	// constraint on SQLite, which only the serializers' check enforces.
+	NullsNotDistinct bool
 }
 
 // Unique reports a UniqueConstraint.
@@ -78,7 +84,7 @@ func (d *Description) checkConstraints() error {
 			return fmt.Errorf("Meta.Constraints names %q twice", c.Name)
 		}
 		names[c.Name] = true
-		if c.Unique() == (len(c.Check) > 0) || !c.Unique() && len(c.Condition) > 0 {
+		if c.Unique() == (len(c.Check) > 0) || !c.Unique() && (len(c.Condition) > 0 || c.NullsNotDistinct) {
 			return fmt.Errorf("Meta.Constraints[%q]: a UniqueConstraint has Fields (and a Condition), a CheckConstraint a Check", c.Name)
 		}
 		fields := make([]string, len(c.Fields))
@@ -97,7 +103,7 @@ func (d *Description) checkConstraints() error {
 		if err != nil {
 			return err
 		}
-		out[i] = Constraint{Name: c.Name, Fields: fields, Condition: condition, Check: check}
+		out[i] = Constraint{Name: c.Name, Fields: fields, Condition: condition, Check: check, NullsNotDistinct: c.NullsNotDistinct}
 	}
 	d.Meta.Constraints = out
 	return nil

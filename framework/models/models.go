@@ -24,7 +24,8 @@
 //
 // The `model` tag holds Django's field options, comma-separated:
 // primary_key, null, blank, unique, db_index, auto_now, auto_now_add,
-// editable=false, max_length=N, max_digits=N, decimal_places=N,
+// editable=false, unique_for_date=NAME, unique_for_month=NAME,
+// unique_for_year=NAME (a DateField or DateTimeField), max_length=N, max_digits=N, decimal_places=N,
 // default=TEXT (the rest of the tag, so it comes last), field=KIND (the
 // Django field class, where the Go type allows several: EmailField,
 // URLField, SlugField, GenericIPAddressField, TextField, CharField,
@@ -312,6 +313,11 @@ type Field struct {
 	// PrimaryKey, Null, Blank, Unique, DBIndex, AutoNow, AutoNowAdd and
 	// Editable are the field's options of those names.
 	PrimaryKey, Null, Blank, Unique, DBIndex, AutoNow, AutoNowAdd, Editable bool
+	// UniqueForDate, UniqueForMonth and UniqueForYear name the DateField
+	// or DateTimeField whose date (month, year) the field's value is
+	// unique for (Django's unique_for_date, unique_for_month and
+	// unique_for_year); "" for none.
+	UniqueForDate, UniqueForMonth, UniqueForYear string
 	// MaxLength is max_length; 0 for none.
 	MaxLength int
 	// MaxDigits and DecimalPlaces are a DecimalField's precision.
@@ -692,6 +698,9 @@ func (d *Description) resolve() error {
 	if err := d.checkConstraints(); err != nil {
 		return err
 	}
+	if err := d.checkUniqueFor(); err != nil {
+		return err
+	}
 	for _, ix := range d.Meta.Indexes {
 		for _, name := range ix.Fields {
 			if d.Field(strings.TrimPrefix(name, "-")) == nil {
@@ -843,6 +852,28 @@ func truncateName(name string, length int) string {
 	return name[:length-4] + hex.EncodeToString(sum[:])[:4]
 }
 
+// checkUniqueFor holds unique_for_date, unique_for_month and
+// unique_for_year to a DateField or DateTimeField of the model, named by
+// its Django name from then on.
+func (d *Description) checkUniqueFor() error {
+	for _, f := range d.Fields {
+		for _, opt := range []struct {
+			name string
+			date *string
+		}{{"unique_for_date", &f.UniqueForDate}, {"unique_for_month", &f.UniqueForMonth}, {"unique_for_year", &f.UniqueForYear}} {
+			if *opt.date == "" {
+				continue
+			}
+			date := d.Field(*opt.date)
+			if date == nil || date.Kind != DateField && date.Kind != DateTimeField {
+				return fmt.Errorf("field %q: %s=%s names no DateField or DateTimeField", f.Name, opt.name, *opt.date)
+			}
+			*opt.date = date.Name
+		}
+	}
+	return nil
+}
+
 // option returns the value of key=value in a comma-separated tag.
 func option(tag, key string) (string, bool) {
 	for opt := range strings.SplitSeq(tag, ",") {
@@ -897,6 +928,12 @@ func newField(sf *structs.Field) (*Field, error) {
 			kind = Kind(val)
 		case "upload_to":
 			f.UploadTo = val
+		case "unique_for_date":
+			f.UniqueForDate = val
+		case "unique_for_month":
+			f.UniqueForMonth = val
+		case "unique_for_year":
+			f.UniqueForYear = val
 		case "width_field":
 			f.WidthField = val
 		case "height_field":
@@ -932,7 +969,7 @@ func newField(sf *structs.Field) (*Field, error) {
 		default:
 			err = fmt.Errorf("unknown model option %q", opt)
 		}
-		if err == nil && !hasVal && (key == "max_length" || key == "max_digits" || key == "decimal_places" || key == "field" || key == "editable") {
+		if err == nil && !hasVal && (key == "max_length" || key == "max_digits" || key == "decimal_places" || key == "field" || key == "editable" || strings.HasPrefix(key, "unique_for_")) {
 			err = fmt.Errorf("model option %q needs a value", key)
 		}
 		if err != nil {

@@ -145,7 +145,7 @@ func TestDRFSerializerLists(t *testing.T) {
 	}
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
-			drf := drfListsAnswers(t, compatibility)
+			drf := drfScriptAnswers(t, "drf_serializer_lists.py", compatibility)
 			for _, it := range drfListsItems {
 				t.Run(it.name, func(t *testing.T) {
 					want, ok := drf[it.name]
@@ -438,15 +438,15 @@ func rawJSON(t *testing.T, v any) json.RawMessage {
 	return b
 }
 
-// drfListsRuns holds drf_serializer_lists.py's answers by level, run
-// once per test binary.
-var drfListsRuns sync.Map
+// drfScriptRuns holds the answers of the testdata scripts by script and
+// level, each run once per test binary.
+var drfScriptRuns sync.Map
 
-// drfListsAnswers runs testdata/drf_serializer_lists.py at level's DRF
-// (/usr/bin/python3; DRF 3.18 from conformance/reference/drf318) and
-// returns its answers by item; a level whose DRF is missing skips, or
-// fails with CI_REQUIRE_DJANGO.
-func drfListsAnswers(t *testing.T, level framework.Compatibility) map[string]json.RawMessage {
+// drfScriptAnswers runs testdata/script at level's DRF (/usr/bin/python3;
+// DRF 3.18 from conformance/reference/drf318) and returns the "items" it
+// prints, by item; a level whose DRF is missing skips, or fails with
+// CI_REQUIRE_DJANGO.
+func drfScriptAnswers(t *testing.T, script string, level framework.Compatibility) map[string]json.RawMessage {
 	t.Helper()
 	type run struct {
 		once    sync.Once
@@ -454,7 +454,7 @@ func drfListsAnswers(t *testing.T, level framework.Compatibility) map[string]jso
 		skip    string
 		err     error
 	}
-	v, _ := drfListsRuns.LoadOrStore(level, &run{})
+	v, _ := drfScriptRuns.LoadOrStore([2]any{script, level}, &run{})
 	r := v.(*run)
 	r.once.Do(func() {
 		version, path := "3.14.", ""
@@ -474,13 +474,13 @@ func drfListsAnswers(t *testing.T, level framework.Compatibility) map[string]jso
 			r.skip = "no DRF " + version + "x for /usr/bin/python3 (scripts/install-references): " + strings.TrimSpace(string(got))
 			return
 		}
-		c := exec.Command("/usr/bin/python3", filepath.Join("testdata", "drf_serializer_lists.py"))
+		c := exec.Command("/usr/bin/python3", filepath.Join("testdata", script))
 		c.Env = env
 		var stderr bytes.Buffer
 		c.Stderr = &stderr
 		out, err := c.Output()
 		if err != nil {
-			r.err = fmt.Errorf("drf_serializer_lists.py: %v\n%s", err, stderr.String())
+			r.err = fmt.Errorf("%s: %v\n%s", script, err, stderr.String())
 			return
 		}
 		var parsed struct {

@@ -144,7 +144,7 @@ func (s *Serializer[T]) bindModel(m *modelInfo) error {
 		if fields == nil {
 			continue
 		}
-		set := uniqueSet{fields: fields[:len(c.Fields)], drf315: true}
+		set := uniqueSet{fields: fields[:len(c.Fields)], drf315: true, nullsEqual: c.NullsNotDistinct}
 		for _, l := range lookups {
 			// The value in Text's spelling ("True" for "true"), which
 			// the new value's is compared with.
@@ -155,6 +155,7 @@ func (s *Serializer[T]) bindModel(m *modelInfo) error {
 		}
 		s.together = append(s.together, set)
 	}
+	s.bindUniqueFor(m.desc)
 	return nil
 }
 
@@ -168,6 +169,9 @@ type uniqueSet struct {
 	// the set is unique among the rows it matches, and checked only
 	// when the new values match it.
 	where []uniqueWhere
+	// nullsEqual is a UniqueConstraint's nulls_distinct=False, which
+	// DRF 3.18 checks with its null values (null equal to null).
+	nullsEqual bool
 	// unchecked marks a condition of other lookups than exact, which
 	// the set's check cannot ask of a Source: the database's partial
 	// index refuses a duplicate, answered as the set's (UniqueViolation).
@@ -211,12 +215,7 @@ func (s *Serializer[T]) bindSet(d *models.Description, set []string, drf314 bool
 				sf = &field{name: mf.Name, sf: hidden}
 			}
 		} else if !sf.readOnly && !mf.HasDefault {
-			switch {
-			case !(mf.Null || mf.Blank && isText(mf.Kind)):
-				sf.required = true
-			case drf314:
-				sf.required314 = true
-			}
+			requireUnique(mf, sf, drf314)
 		}
 		if sf == nil {
 			return nil
@@ -224,6 +223,19 @@ func (s *Serializer[T]) bindSet(d *models.Description, set []string, drf314 bool
 		fields = append(fields, sf)
 	}
 	return fields
+}
+
+// requireUnique makes f, the serializer's field of the model field mf
+// of a uniqueness check, required as DRF's get_uniqueness_extra_kwargs
+// does: a nullable or blank text field at DRF 3.14 alone (DRF 3.18
+// defaults it to None or ""), when drf314 (DRF 3.14 sees the check).
+func requireUnique(mf *models.Field, f *field, drf314 bool) {
+	switch {
+	case !(mf.Null || mf.Blank && isText(mf.Kind)):
+		f.required = true
+	case drf314:
+		f.required314 = true
+	}
 }
 
 // hiddenOf is the struct field of the HiddenField that fills mf's
@@ -249,7 +261,9 @@ func uniqueTogetherMessage(fields []*field) string {
 // checkTogether runs the UniqueTogetherValidators on the new values in
 // base: a set whose values are all non-null and held by another item is
 // a non-field error (a UniqueConstraint's from DRF 3.15 on, when the new
-// values match its condition, among the items that match it). DRF 3.18
+// values match its condition, among the items that match it; one of
+// nulls_distinct=False with its null values too, a null equal to a
+// null, as DRF 3.18 checks it). DRF 3.18
 // does not look when an update (not create) leaves the values of the set
 // and of its condition as they were in stored.
 func (s *Serializer[T]) checkTogether(base, stored unsafe.Pointer, create bool, level compat.Level, c *Context) ([]string, error) {
@@ -265,10 +279,15 @@ func (s *Serializer[T]) checkTogether(base, stored unsafe.Pointer, create bool, 
 		cols := make([]string, n, n+len(u.where))
 		vals := make([]string, n, n+len(u.where))
 		null, changed := false, create || level == compat.DRF314
+		nullsEqual := u.nullsEqual && level != compat.DRF314
 		for i, f := range u.fields {
 			v := f.sf.Get(base)
-			null = null || v.Null
+			null = null || v.Null && !nullsEqual
 			cols[i], vals[i] = f.sf.Column, v.Text()
+			if v.Null {
+				// Django's filter(field=None): IS NULL.
+				cols[i], vals[i] = f.sf.Column+"__isnull", "True"
+			}
 			changed = changed || differs(f, base, stored)
 		}
 		match := true

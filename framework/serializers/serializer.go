@@ -74,9 +74,22 @@ type Context struct {
 	Exists func(column, value string) (bool, error)
 	// ExistsTogether reports whether an item other than the one being
 	// validated holds values in columns, all at once: the queryset of
-	// DRF's UniqueTogetherValidator, which generic views set. Without it,
-	// a model's Meta.UniqueTogether is not checked.
+	// DRF's UniqueTogetherValidator, which generic views set. A column
+	// named "COLUMN__isnull" with the value "True" asks for a null, as
+	// Django's filter(field=None) (a UniqueConstraint of
+	// nulls_distinct=False). Without it, a model's Meta.UniqueTogether
+	// is not checked. A value the column's type refuses is held by no
+	// item (DRF's qs_exists).
 	ExistsTogether func(columns, values []string) (bool, error)
+	// DatesOf lists the values in dateColumn (as their text: a source's
+	// Position) of the items other than the one being validated that
+	// hold value in column: the queryset of DRF's
+	// UniqueForDateValidator, UniqueForMonthValidator and
+	// UniqueForYearValidator, which generic views set; the serializer
+	// compares their day, month or year. Without it, a model field's
+	// unique_for_date, unique_for_month and unique_for_year are not
+	// checked.
+	DatesOf func(column, value, dateColumn string) ([]string, error)
 	// Related looks a related row up for the writable relational fields
 	// (the queryset of DRF's PrimaryKeyRelatedField, SlugRelatedField and
 	// HyperlinkedRelatedField): the Key of the row whose Column holds
@@ -108,6 +121,9 @@ type Serializer[T any] struct {
 	// together are the sets of fields of the model's Meta.UniqueTogether
 	// and of its UniqueConstraints of several fields or a condition.
 	together []uniqueSet
+	// uniqueFor are the model fields' unique_for_date, unique_for_month
+	// and unique_for_year, run after together.
+	uniqueFor []uniqueFor
 	// verbose is the model's verbose name, for the unique message.
 	verbose string
 	info    json.RawMessage

@@ -115,6 +115,14 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 	for _, msg := range msgs {
 		errs.Add(exceptions.NonFieldErrors, msg)
 	}
+	forErrs, err := s.checkUniqueFor(m, base, partial, create, form, level, c)
+	if err != nil {
+		return err
+	}
+	if len(forErrs) > 0 {
+		// DRF's dict error, raised past the list errors before it.
+		errs = forErrs
+	}
 	if len(errs) > 0 {
 		return exceptions.ValidationError(errs)
 	}

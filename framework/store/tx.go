@@ -180,6 +180,15 @@ func IsRetryable(err error) bool {
 	return isSessionEnded(err)
 }
 
+// pgDataException is the class of PostgreSQL's data exceptions.
+const pgDataException = "22"
+
+// IsDataError reports whether err is a value PostgreSQL refused for its
+// column's type (an SQLSTATE of class 22, data exception: "invalid input
+// syntax for type integer", "integer out of range"), Django's
+// DataError.
+func IsDataError(err error) bool { return strings.HasPrefix(pgCode(err), pgDataException) }
+
 // IsUniqueViolation reports whether err is a UNIQUE or PRIMARY KEY
 // constraint failure, as when two requests race to insert the same row.
 func IsUniqueViolation(err error) bool {
