@@ -209,7 +209,13 @@ func (o AlterField) apply(s *State) error {
 	if i < 0 {
 		return fmt.Errorf("migrations: AlterField %s.%s: no such field", o.Model, o.Field.Name)
 	}
+	old := m.Fields[i]
 	m.Fields[i] = o.Field.clone()
+	if o.Field.Kind != old.Kind {
+		for _, r := range s.referrers(m.Table, old.Column) {
+			r.field.Related.Kind = o.Field.Kind
+		}
+	}
 	return nil
 }
 
@@ -224,7 +230,7 @@ func (o AlterField) database(e *editor, from, to *State) error {
 	if err != nil {
 		return err
 	}
-	e.alterField(m, m.Field(o.Field.Name), nm.Field(o.Field.Name))
+	e.alterField(m, m.Field(o.Field.Name), nm.Field(o.Field.Name), relatedTo(m, o.Field.Name, from, to))
 	return nil
 }
 

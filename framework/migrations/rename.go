@@ -72,7 +72,7 @@ func (o RenameField) database(e *editor, from, to *State) error {
 	if err != nil {
 		return err
 	}
-	e.alterField(m, m.Field(o.OldName), nm.Field(o.NewName))
+	e.alterField(m, m.Field(o.OldName), nm.Field(o.NewName), nil)
 	return nil
 }
 
@@ -167,7 +167,7 @@ func (o RenameModel) database(e *editor, from, to *State) error {
 			if x == m {
 				owner, nf = nm, nm
 			}
-			e.alterField(owner, f, nf.Field(f.Name))
+			e.alterField(owner, f, nf.Field(f.Name), nil)
 		}
 	}
 	return nil

@@ -610,9 +610,33 @@ func fieldAltered(old, new Field) bool {
 	return !fieldsEqual(old, new)
 }
 
+// related is a foreign key to a field being altered: its table, and the
+// field before and after (Django's old_rel and new_rel).
+type related struct {
+	table    string
+	old, new *Field
+}
+
+// relatedTo are the foreign keys to the field of m named name, between
+// the states from and to.
+func relatedTo(m *ModelState, name string, from, to *State) []related {
+	var out []related
+	for _, r := range from.referrers(m.Table, m.Field(name).Column) {
+		nm := to.Model(r.model.Name)
+		if nm == nil {
+			continue
+		}
+		if nf := nm.Field(r.field.Name); nf != nil {
+			out = append(out, related{table: nm.Table, old: r.field, new: nf})
+		}
+	}
+	return out
+}
+
 // alterField is Django's alter_field: SQLite remakes the table,
-// PostgreSQL alters the column.
-func (e *editor) alterField(m *ModelState, old, new *Field) {
+// PostgreSQL alters the column, and the columns of rels, the foreign
+// keys to it, when its type changes.
+func (e *editor) alterField(m *ModelState, old, new *Field, rels []related) {
 	if !fieldAltered(*old, *new) || old.manyToMany() && new.manyToMany() {
 		// Django alters a many-to-many field's through table only when
 		// its name changes, which a field of the same name keeps.
@@ -640,6 +664,14 @@ func (e *editor) alterField(m *ModelState, old, new *Field) {
 	if unique(old) && !unique(new) {
 		e.exec("ALTER TABLE " + table + " DROP CONSTRAINT " + quoteName(pgName(m.Table, old.Column, "key")))
 	}
+	// A key whose type changes loses the foreign keys to it until their
+	// columns follow.
+	if !unique(old) || !unique(new) || oldType == newType {
+		rels = nil
+	}
+	for _, r := range rels {
+		e.dropFK(r.table, r.old)
+	}
 	if old.DBIndex && !unique(old) && (!new.DBIndex || unique(new)) {
 		// Django drops every b-tree index of the column alone that is not
 		// one of Meta.indexes: the _like one too.
@@ -657,13 +689,10 @@ func (e *editor) alterField(m *ModelState, old, new *Field) {
 		e.renameColumn(m.Table, old, new)
 	}
 	col := quoteName(new.Column)
-	var actions, nullActions []string
+	var actions, nullActions, postActions []string
 	if oldType != newType {
-		a := "ALTER COLUMN " + col + " TYPE " + newType
-		if e.dataType(old) != e.dataType(new) {
-			a += " USING " + col + "::" + newType
-		}
-		actions = append(actions, a)
+		a, post := e.alterType(m.Table, old, new)
+		actions, postActions = append(actions, a), post
 	}
 	needsDefault := false
 	newDefault, hasNewDefault := e.effectiveDefault(new)
@@ -702,14 +731,30 @@ func (e *editor) alterField(m *ModelState, old, new *Field) {
 			}
 		}
 	}
+	for _, p := range postActions {
+		e.exec(p)
+	}
 	if !unique(old) && unique(new) {
 		e.exec("ALTER TABLE " + table + " ADD CONSTRAINT " + quoteName(indexName(e.maxName(), m.Table, []string{new.Column}, "_uniq")) + " UNIQUE (" + col + ")")
 	}
 	if (!old.DBIndex || unique(old)) && new.DBIndex && !unique(new) {
 		e.exec("CREATE INDEX " + quoteName(indexName(e.maxName(), m.Table, []string{new.Column}, "")) + " ON " + table + " (" + col + ")")
 	}
+	for _, r := range rels {
+		a, post := e.alterType(r.table, r.old, r.new)
+		e.exec("ALTER TABLE " + quoteName(r.table) + " " + a)
+		for _, p := range post {
+			e.exec(p)
+		}
+	}
 	if new.Related != nil && (fkDropped || old.Related == nil) {
 		e.exec(e.foreignKey(m.Table, new).render(m.Table))
+	}
+	// Django names the foreign keys it adds back with the suffix "_fk".
+	for _, r := range rels {
+		e.exec("ALTER TABLE " + quoteName(r.table) + " ADD CONSTRAINT " + quoteName(indexName(e.maxName(), r.table, []string{r.new.Column}, "_fk")) +
+			" FOREIGN KEY (" + quoteName(r.new.Column) + ") REFERENCES " + quoteName(r.new.Related.Table) +
+			" (" + quoteName(r.new.Related.Column) + ") DEFERRABLE INITIALLY DEFERRED")
 	}
 	if checkChanged && newCheck != "" {
 		e.exec("ALTER TABLE " + table + " ADD CONSTRAINT " + quoteName(indexName(e.maxName(), m.Table, []string{new.Column}, "_check")) + " CHECK (" + newCheck + ")")
@@ -724,6 +769,41 @@ func (e *editor) alterField(m *ModelState, old, new *Field) {
 	}
 	if unique(old) && !(new.DBIndex || unique(new)) {
 		e.dropIndex(indexName(e.maxName(), m.Table, []string{old.Column}, "_like"))
+	}
+}
+
+// serialTypes are Django 3.2's PostgreSQL serial types and the integer
+// type of each.
+var serialTypes = map[string]string{"serial": "integer", "bigserial": "bigint", "smallserial": "smallint"}
+
+// alterType is PostgreSQL's _alter_column_type_sql of the column of
+// table from old to new: the ALTER COLUMN action, cast when the data type
+// changes, and the statements that follow it. A serial column (Django
+// 3.2) gets the integer type and a new sequence of its own, set past the
+// column's largest value; an identity column (Django 5.2) that changes
+// its automatic kind changes its sequence's type too.
+func (e *editor) alterType(table string, old, new *Field) (string, []string) {
+	col, typ := quoteName(new.Column), e.dbType(new)
+	if integer, ok := serialTypes[typ]; ok {
+		typ = integer
+	}
+	action := "ALTER COLUMN " + col + " TYPE " + typ
+	if e.dataType(old) != e.dataType(new) {
+		action += " USING " + col + "::" + typ
+	}
+	if e.identity() && auto(old) && auto(new) && old.Kind != new.Kind {
+		return action, []string{"ALTER SEQUENCE IF EXISTS " + quoteName(pgName(table, new.Column, "seq")) + " AS " + typ}
+	}
+	if _, ok := serialTypes[e.dbType(new)]; !ok {
+		return action, nil
+	}
+	seq := quoteName(table + "_" + new.Column + "_seq")
+	return action, []string{
+		"DROP SEQUENCE IF EXISTS " + seq + " CASCADE",
+		"CREATE SEQUENCE " + seq,
+		"ALTER TABLE " + quoteName(table) + " ALTER COLUMN " + col + " SET DEFAULT nextval('" + seq + "')",
+		"SELECT setval('" + seq + "', MAX(" + col + ")) FROM " + quoteName(table),
+		"ALTER SEQUENCE " + seq + " OWNED BY " + quoteName(table) + "." + col,
 	}
 }
 
@@ -819,8 +899,12 @@ func pgName(table, column, label string) string {
 
 // place adds the field a remake adds or alters to the new table's
 // fields: last, or first after the automatic id when the state was not
-// rendered yet (editor.unrendered).
+// rendered yet (editor.unrendered); first when it is auto_created, as
+// Django numbers those fields before all others.
 func (e *editor) place(body []Field, f Field) []Field {
+	if f.AutoCreated {
+		return slices.Insert(body, 0, f)
+	}
 	if !e.unrendered {
 		return append(body, f)
 	}
@@ -832,8 +916,9 @@ func (e *editor) place(body []Field, f Field) []Field {
 }
 
 // autoCreated is Django's auto_created primary key, the id it adds to a
-// model without one, which comes before the other fields.
-func autoCreated(f *Field) bool { return f.PrimaryKey && f.Name == "id" && auto(f) }
+// model without one, which comes before the other fields: one marked so,
+// or an automatic key named id of a migration that does not say.
+func autoCreated(f *Field) bool { return f.AutoCreated || f.PrimaryKey && f.Name == "id" && auto(f) }
 
 // alterUniqueTogether is Django's alter_unique_together.
 func (e *editor) alterUniqueTogether(m *ModelState, old, new [][]string) {
@@ -863,6 +948,7 @@ func fieldsEqual(a, b Field) bool {
 		return false
 	}
 	return a.Name == b.Name && a.Column == b.Column && a.Kind == b.Kind && a.Through == b.Through && a.PrimaryKey == b.PrimaryKey &&
+		a.AutoCreated == b.AutoCreated &&
 		a.Null == b.Null && a.Blank == b.Blank && a.Unique == b.Unique && a.DBIndex == b.DBIndex &&
 		a.MaxLength == b.MaxLength && a.MaxDigits == b.MaxDigits && a.DecimalPlaces == b.DecimalPlaces &&
 		a.HasDefault == b.HasDefault && a.Default == b.Default && slices.Equal(a.Choices, b.Choices) &&

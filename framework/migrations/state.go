@@ -20,6 +20,13 @@ type Field struct {
 	// PrimaryKey, Null, Blank, Unique and DBIndex are Django's options of
 	// those names.
 	PrimaryKey, Null, Blank, Unique, DBIndex bool
+	// AutoCreated is Django's auto_created, which the migrations of
+	// Django's own packages write on the id Django added to a model that
+	// declared no primary key: a rendered model has such a field before
+	// the others, and changing it alone alters the field (SQLite remakes
+	// the table). makemigrations leaves it false: a model here declares
+	// its key.
+	AutoCreated bool
 	// MaxLength is max_length, 0 for none.
 	MaxLength int
 	// MaxDigits and DecimalPlaces are a DecimalField's precision.
@@ -56,7 +63,9 @@ type Relation struct {
 	// Table and Column are the referenced table and column.
 	Table, Column string
 	// Kind is the referenced column's Django field, which gives the
-	// foreign key column's type; "" is an AutoField (integer).
+	// foreign key column's type; "" is an AutoField (integer). An
+	// AlterField of the referenced column that changes its kind changes
+	// it in the state, as Django's rendered models follow their target.
 	Kind models.Kind
 	// OnDelete is Django's on_delete (no SQL: Django enforces it).
 	OnDelete models.OnDelete
@@ -189,6 +198,29 @@ func (m *ModelState) columns(names []string) []string {
 		cols[i] = col
 	}
 	return cols
+}
+
+// referrer is a field whose column refers to another's: Django's related
+// object.
+type referrer struct {
+	model *ModelState
+	field *Field
+}
+
+// referrers are the fields of s's models with a column that refers to
+// the column of table (Django's _related_non_m2m_objects, within the
+// app), in the models' order.
+func (s *State) referrers(table, column string) []referrer {
+	var out []referrer
+	for _, m := range s.Models {
+		for i := range m.Fields {
+			f := &m.Fields[i]
+			if r := f.Related; r != nil && !f.manyToMany() && r.Table == table && r.Column == column {
+				out = append(out, referrer{m, f})
+			}
+		}
+	}
+	return out
 }
 
 // lower is Django's model_name: the model's name in lower case.
