@@ -11,52 +11,6 @@ import (
 	"github.com/go-drf/drf/framework/store"
 )
 
-// blacklistMigrations are the names of simplejwt 5.2's token_blacklist
-// migrations, which Migrations records (there is no 0009).
-var blacklistMigrations = []string{"0002_outstandingtoken_jti_hex", "0003_auto_20171017_2007",
-	"0004_auto_20171017_2013", "0005_remove_outstandingtoken_jti", "0006_auto_20171017_2113",
-	"0007_auto_20171017_2214", "0008_migrate_to_bigautofield", "0010_fix_migrate_to_bigautofield",
-	"0011_linearizes_history", "0012_alter_outstandingtoken_user"}
-
-// Migrations create the token_blacklist app's tables,
-// token_blacklist_outstandingtoken and token_blacklist_blacklistedtoken,
-// exactly as simplejwt 5.2's twelve migrations leave them on SQLite and on
-// PostgreSQL (the columns in their order, types, constraint and index
-// names), recorded under simplejwt's names so that a database Django
-// migrated is recognised. They need auth.Migrations first.
-var Migrations = func() []store.Migration {
-	migs := []store.Migration{{App: "token_blacklist", Name: "0001_initial", Up: store.ByDialect(store.SQL(
-		`CREATE TABLE "token_blacklist_outstandingtoken" (`+
-			`"token" text NOT NULL, "created_at" datetime NULL, "expires_at" datetime NOT NULL, `+
-			`"user_id" integer NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED, `+
-			`"jti" varchar(255) NOT NULL UNIQUE, "id" integer NOT NULL PRIMARY KEY AUTOINCREMENT)`,
-		`CREATE INDEX "token_blacklist_outstandingtoken_user_id_83bc629a" ON "token_blacklist_outstandingtoken" ("user_id")`,
-		`CREATE TABLE "token_blacklist_blacklistedtoken" (`+
-			`"blacklisted_at" datetime NOT NULL, `+
-			`"token_id" bigint NOT NULL UNIQUE REFERENCES "token_blacklist_outstandingtoken" ("id") DEFERRABLE INITIALLY DEFERRED, `+
-			`"id" integer NOT NULL PRIMARY KEY AUTOINCREMENT)`,
-	), store.SQL(
-		`CREATE TABLE "token_blacklist_outstandingtoken" ("id" bigserial NOT NULL PRIMARY KEY, `+
-			`"token" text NOT NULL, "created_at" timestamp with time zone NULL, `+
-			`"expires_at" timestamp with time zone NOT NULL, "user_id" integer NULL, `+
-			`"jti" varchar(255) NOT NULL CONSTRAINT "token_blacklist_outstandingtoken_jti_hex_d9bdf6f7_uniq" UNIQUE)`,
-		`ALTER TABLE "token_blacklist_outstandingtoken" ADD CONSTRAINT "token_blacklist_outs_user_id_83bc629a_fk_auth_user" `+
-			`FOREIGN KEY ("user_id") REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED`,
-		`CREATE INDEX "token_blacklist_outstandingtoken_jti_hex_d9bdf6f7_like" ON "token_blacklist_outstandingtoken" ("jti" varchar_pattern_ops)`,
-		`CREATE INDEX "token_blacklist_outstandingtoken_user_id_83bc629a" ON "token_blacklist_outstandingtoken" ("user_id")`,
-		`CREATE TABLE "token_blacklist_blacklistedtoken" ("id" bigserial NOT NULL PRIMARY KEY, `+
-			`"blacklisted_at" timestamp with time zone NOT NULL, "token_id" bigint NOT NULL UNIQUE)`,
-		`ALTER TABLE "token_blacklist_blacklistedtoken" ADD CONSTRAINT "token_blacklist_blacklistedtoken_token_id_3cc7fe56_fk" `+
-			`FOREIGN KEY ("token_id") REFERENCES "token_blacklist_outstandingtoken" ("id") DEFERRABLE INITIALLY DEFERRED`,
-	))}}
-	// The later migrations reach the same tables; 0001 creates them as
-	// they end.
-	for _, name := range blacklistMigrations {
-		migs = append(migs, store.Migration{App: "token_blacklist", Name: name, Up: store.SQL()})
-	}
-	return migs
-}()
-
 // outstanding returns the id of the outstanding token of t's jti,
 // recording it through q (the database, or a transaction) first when
 // there is none (simplejwt's get_or_create): with userID and t.Now as

@@ -7,6 +7,7 @@
 // and are interchangeable with a Django site's that has the same settings
 // and key; the blacklist lives in simplejwt's own tables
 // (token_blacklist_outstandingtoken, token_blacklist_blacklistedtoken),
+// the models OutstandingToken and BlacklistedToken of the app App,
 // created by Migrations as simplejwt's migrations create them.
 package simplejwt
 

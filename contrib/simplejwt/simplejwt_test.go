@@ -40,10 +40,14 @@ var djangoSQLite = map[string]string{
 }
 
 // djangoMigrations are the token_blacklist rows of the reference's
-// django_migrations.
+// django_migrations (simplejwt 5.2's).
 const djangoMigrations = "0001_initial 0002_outstandingtoken_jti_hex 0003_auto_20171017_2007 0004_auto_20171017_2013 " +
 	"0005_remove_outstandingtoken_jti 0006_auto_20171017_2113 0007_auto_20171017_2214 0008_migrate_to_bigautofield " +
 	"0010_fix_migrate_to_bigautofield 0011_linearizes_history 0012_alter_outstandingtoken_user"
+
+// migration0013 is simplejwt 5.5's last migration, which changes only the
+// models' verbose names: Migrations record it after djangoMigrations.
+const migration0013 = "0013_alter_blacklistedtoken_options_and_more"
 
 func TestMigrationsAreDjangos(t *testing.T) {
 	f := newFixture(t, ":memory:", theReferences)
@@ -57,13 +61,15 @@ func TestMigrationsAreDjangos(t *testing.T) {
 	if err := f.db.Select(&names, `SELECT "name" FROM "django_migrations" WHERE "app" = 'token_blacklist' ORDER BY "id"`); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(names, " "); got != djangoMigrations {
+	if got := strings.Join(names, " "); got != djangoMigrations+" "+migration0013 {
 		t.Errorf("recorded migrations: %s", got)
 	}
 }
 
-// A database Django migrated, with a token Django blacklisted: nothing is
-// applied, and the token is refused.
+// A database simplejwt 5.2's migrations migrated (those of Django, or
+// this package's before its models), with a token Django blacklisted:
+// only 5.5's 0013 is applied, which leaves the tables as they are, and
+// the token is refused.
 func TestDjangoDatabaseIsRecognised(t *testing.T) {
 	db, err := store.Open(":memory:")
 	if err != nil {
@@ -80,8 +86,14 @@ func TestDjangoDatabaseIsRecognised(t *testing.T) {
 	for _, name := range strings.Fields(djangoMigrations) {
 		db.MustExec(`INSERT INTO "django_migrations" ("app", "name", "applied") VALUES ('token_blacklist', ?, '2024-01-01 00:00:00.000000')`, name)
 	}
-	if applied, err := store.Migrate(ctx, db, simplejwt.Migrations...); err != nil || len(applied) != 0 {
+	if applied, err := store.Migrate(ctx, db, simplejwt.Migrations...); err != nil || len(applied) != 1 || applied[0] != "token_blacklist."+migration0013 {
 		t.Fatalf("applied %v (%v) on a Django database", applied, err)
+	}
+	for name, want := range djangoSQLite {
+		var got string
+		if err := db.Get(&got, `SELECT "sql" FROM "sqlite_master" WHERE "name" = ?`, name); err != nil || got != want {
+			t.Errorf("%s after 0013:\n%s (%v)", name, got, err)
+		}
 	}
 	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
 	legacy := theReferences

@@ -72,6 +72,14 @@ func SameAsDjango32After(t *testing.T, before []store.Migration, app *migrations
 	sameAs(t, app, before, "", installedApps, "3.2")
 }
 
+// SameAsDjangoAfter is SameAsDjango for an app with foreign keys to
+// another app's tables, which SQLite needs to exist when it remakes a
+// table: before are that app's migrations, applied first.
+func SameAsDjangoAfter(t *testing.T, before []store.Migration, app *migrations.App, installedApps ...string) {
+	t.Helper()
+	sameAs(t, app, before, "", installedApps, "3.2", "5.2")
+}
+
 // SameAsDjangoModels is SameAsDjango for an app that no Django package
 // holds, with foreign keys to the tables of before's migrations: its
 // Django app is the label's package with modelsPy as its models.py,
