@@ -374,6 +374,10 @@ func (s *SQLSource[T]) sliceSQL(offset, limit int) string {
 	if limit > 0 && offset >= LateRowLookup && s.lateLookup() {
 		return s.lateSQL(offset, limit)
 	}
+	if offset == 0 && limit == 1 {
+		// One item, a detail view's object: its whole text is cached.
+		return s.sql('1')
+	}
 	lim := ""
 	switch {
 	case limit > 0:
@@ -398,31 +402,47 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 	}
 	defer rows.Close()
 	cols := s.t.m.columns
-	// The scanned values and the pointers to them share one allocation.
-	both := make([]any, 2*len(cols))
-	holders, dest := both[:len(cols)], both[len(cols):]
-	for i := range holders {
-		dest[i] = &holders[i]
-	}
+	typed, _ := rows.(*store.Rows)
+	var holders, dest []any
 	items := []*T{}
+	var spare *T
+	if limit == 1 {
+		// One item, a detail view's object: it and the slice that holds
+		// it share one allocation.
+		one := new(struct {
+			items [1]*T
+			item  T
+		})
+		items, spare = one.items[:0], &one.item
+	}
 	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return nil, err
+		item := spare
+		if spare = nil; item == nil {
+			item = new(T)
 		}
-		item := new(T)
 		base := unsafe.Pointer(item)
-		for i, f := range cols {
-			if f.Kind == structs.Custom {
-				if err := f.Scan(base, holders[i]); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			v, err := f.FromDB(holders[i])
-			if err != nil {
+		if typed != nil {
+			if err := scanTyped(typed, cols, base); err != nil {
 				return nil, err
 			}
-			f.Set(base, v)
+		} else {
+			if holders == nil {
+				// The scanned values and the pointers to them share one
+				// allocation.
+				both := make([]any, 2*len(cols))
+				holders, dest = both[:len(cols)], both[len(cols):]
+				for i := range holders {
+					dest[i] = &holders[i]
+				}
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return nil, err
+			}
+			for i, f := range cols {
+				if err := setFromDB(f, base, holders[i]); err != nil {
+					return nil, err
+				}
+			}
 		}
 		items = append(items, item)
 		if len(items) == limit {
@@ -440,6 +460,58 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 		}
 	}
 	return items, nil
+}
+
+// scanTyped reads the current row of rs into the item at base: each
+// column that has its field's type straight into the field, the others
+// as rows.Scan reads them (setFromDB).
+func scanTyped(rs *store.Rows, cols []*structs.Field, base unsafe.Pointer) error {
+	if n := rs.Columns(); n != len(cols) {
+		return fmt.Errorf("queryset: %d columns for %d fields", n, len(cols))
+	}
+	for i, f := range cols {
+		v := structs.Value{Kind: f.Kind}
+		ok := false
+		switch f.Kind {
+		case structs.String:
+			v.S, ok = rs.Text(i)
+		case structs.Int, structs.Uint:
+			v.I, ok = rs.Int(i)
+			v.U = uint64(v.I)
+		case structs.Float:
+			v.F, ok = rs.Float(i)
+		case structs.Bool:
+			v.B, ok = rs.Bool(i)
+		case structs.Time:
+			v.T, ok = rs.Time(i)
+		}
+		if ok {
+			f.Set(base, v)
+			continue
+		}
+		x, err := rs.Value(i)
+		if err != nil {
+			return err
+		}
+		if err := setFromDB(f, base, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setFromDB sets f in the item at base to x, a value as database/sql
+// reads it.
+func setFromDB(f *structs.Field, base unsafe.Pointer, x any) error {
+	if f.Kind == structs.Custom {
+		return f.Scan(base, x)
+	}
+	v, err := f.FromDB(x)
+	if err != nil {
+		return err
+	}
+	f.Set(base, v)
+	return nil
 }
 
 // lateLookup reports whether a deep page may find its keys over the table
@@ -496,7 +568,8 @@ func (s *SQLSource[T]) orderTerms(col func(*structs.Field) string, paths map[*re
 }
 
 // sql returns the cached SQL text of the query: 'c' counts, 's' selects
-// with LIMIT and OFFSET parameters, 'r' selects without them.
+// with LIMIT and OFFSET parameters, 'r' selects without them, '1' selects
+// the first row (LIMIT 1 OFFSET 0, as sliceSQL writes it).
 func (s *SQLSource[T]) sql(kind byte) string {
 	key := s.st.shape(s.t.m, kind)
 	if q, ok := s.t.cache.Load(key); ok {
@@ -537,7 +610,7 @@ func (s *SQLSource[T]) sql(kind byte) string {
 	if len(where) > 0 {
 		b.WriteString(" WHERE " + strings.Join(where, " AND "))
 	}
-	if kind == 's' || kind == 'r' {
+	if kind != 'c' {
 		// Rows that tie come in key order, as SQLite gives them (it scans
 		// by rowid and sorts stably), where PostgreSQL's order would be
 		// arbitrary and could differ from page to page.
@@ -545,8 +618,11 @@ func (s *SQLSource[T]) sql(kind byte) string {
 		if len(terms) > 0 {
 			b.WriteString(" ORDER BY " + strings.Join(terms, ", "))
 		}
-		if kind == 's' {
+		switch kind {
+		case 's':
 			b.WriteString(" LIMIT ? OFFSET ?")
+		case '1':
+			b.WriteString(" LIMIT 1 OFFSET 0")
 		}
 	}
 	q := s.t.db.Rebind(b.String())

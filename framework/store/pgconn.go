@@ -151,8 +151,9 @@ const stateKey = "drf.state"
 // connState is what a connection of the pool keeps from one operation to
 // the next.
 type connState struct {
-	ping  bool            // idle long enough to be pinged before it is used
-	timer *statementTimer // nil without statement_timeout
+	ping  bool              // idle long enough to be pinged before it is used
+	timer *statementTimer   // nil without statement_timeout
+	convs map[string][]conv // the Reader's convs of each query's columns (convsOf)
 }
 
 // stateOf returns the connState of conn.

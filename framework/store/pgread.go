@@ -63,15 +63,15 @@ var resultFormats = pgx.QueryResultFormatsByOID{
 // Query runs query, with "$n" placeholders, and returns its rows, which
 // hold a connection until they are closed (or read to their end).
 func (r *Reader) Query(ctx context.Context, query string, args ...any) (*Rows, error) {
-	all := make([]any, 1+len(args))
-	all[0] = resultFormats
-	copy(all[1:], args)
+	rows := &Rows{c: r.c, ctx: ctx, query: query}
+	all := append(append(rows.argv[:0], resultFormats), args...)
 	for attempt := 1; ; attempt++ {
 		conn, err := acquire(ctx, r.c, takePool)
 		if err != nil {
 			return nil, err
 		}
-		rows := &Rows{c: r.c, conn: conn, ctx: ctx, timer: stateOf(conn.Conn()).timer.start()}
+		rows.conn, rows.state, rows.rows, rows.done = conn, stateOf(conn.Conn()), nil, false
+		rows.timer = rows.state.timer.start()
 		if conn.Conn().IsClosed() {
 			err = pgconn.ErrConnClosed
 		} else if rows.rows, err = conn.Conn().Query(ctx, query, all...); err == nil {
@@ -96,14 +96,22 @@ func (r *Reader) Query(ctx context.Context, query string, args ...any) (*Rows, e
 type Rows struct {
 	c     *connector
 	conn  *pgxpool.Conn // until the rows are done
+	state *connState    // conn's
 	ctx   context.Context
+	query string
+	argv  [8]any          // the query's arguments, without an allocation of their own when few
 	timer *statementTimer // the connection's, armed until the rows are done
 	rows  pgx.Rows
 	first bool // the first row was read by Query: Next returns more
 	more  bool
 	done  bool
 	err   error
-	convs []conv // of each column, once the first row is scanned
+	convs []conv // of each column, once the first row is read
+
+	// What Time scans a timestamp into, kept here so that it costs no
+	// allocation of its own.
+	tstz pgtype.Timestamptz
+	ts   pgtype.Timestamp
 }
 
 // Next prepares the next row for Scan, and reports whether there is one;
@@ -163,26 +171,98 @@ func (r *Rows) finish(err error) error {
 // *string, *[]byte or *time.Time of a value of that kind, or an
 // sql.Scanner.
 func (r *Rows) Scan(dest ...any) error {
-	raw := r.rows.RawValues()
-	if len(dest) != len(raw) {
-		return fmt.Errorf("store: Scan: %d destinations for %d columns", len(dest), len(raw))
+	if n := r.Columns(); len(dest) != n {
+		return fmt.Errorf("store: Scan: %d destinations for %d columns", len(dest), n)
 	}
-	if r.convs == nil {
-		r.convs = convsOf(r.rows.Conn().TypeMap(), r.rows.FieldDescriptions())
-	}
-	for i, src := range raw {
-		var v any
-		if src != nil {
-			var err error
-			if v, err = r.convs[i].value(src); err != nil {
-				return fmt.Errorf("store: Scan: column %d: %w", i, err)
-			}
+	for i := range dest {
+		v, err := r.Value(i)
+		if err != nil {
+			return err
 		}
 		if err := assign(dest[i], v); err != nil {
 			return fmt.Errorf("store: Scan: column %d: %w", i, err)
 		}
 	}
 	return nil
+}
+
+// Columns returns the number of columns of the rows.
+func (r *Rows) Columns() int { return len(r.rows.FieldDescriptions()) }
+
+// Value returns column i of the current row as database/sql's driver
+// gives it (what Scan stores in an *any): int64, float64, bool, string,
+// time.Time, []byte or nil.
+func (r *Rows) Value(i int) (any, error) {
+	src, c := r.column(i)
+	if src == nil {
+		return nil, nil
+	}
+	v, err := c.value(src)
+	if err != nil {
+		return nil, fmt.Errorf("store: Scan: column %d: %w", i, err)
+	}
+	return v, nil
+}
+
+// The typed reads of a column of the current row: each gives the value
+// that Value gives, unboxed, and ok false for NULL, for a column of
+// another type and for a value Value refuses (which Value then reports).
+
+// Int reads an integer column (int2, int4, int8).
+func (r *Rows) Int(i int) (n int64, ok bool) {
+	src, c := r.column(i)
+	return c.int(src)
+}
+
+// Float reads a float4 or float8 column.
+func (r *Rows) Float(i int) (f float64, ok bool) {
+	src, c := r.column(i)
+	return c.float(src)
+}
+
+// Bool reads a boolean column.
+func (r *Rows) Bool(i int) (b, ok bool) {
+	src, c := r.column(i)
+	return c.bool(src)
+}
+
+// Text reads a column that Value gives as its text: text, varchar,
+// char, name, numeric, uuid.
+func (r *Rows) Text(i int) (s string, ok bool) {
+	src, c := r.column(i)
+	if c.kind != convText || src == nil {
+		return "", false
+	}
+	return string(src), true
+}
+
+// Time reads a timestamp or timestamptz column, in UTC; ok is false for
+// infinity too.
+func (r *Rows) Time(i int) (t time.Time, ok bool) {
+	src, c := r.column(i)
+	if src == nil || c.kind != convPlan {
+		return time.Time{}, false
+	}
+	switch c.oid {
+	case pgtype.TimestamptzOID:
+		if c.plan.Scan(src, &r.tstz) == nil && r.tstz.Valid && r.tstz.InfinityModifier == pgtype.Finite {
+			return r.tstz.Time.UTC(), true
+		}
+	case pgtype.TimestampOID:
+		if c.plan.Scan(src, &r.ts) == nil && r.ts.Valid && r.ts.InfinityModifier == pgtype.Finite {
+			return r.ts.Time.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// column returns the raw value of column i of the current row (nil for
+// NULL) and its conv.
+func (r *Rows) column(i int) ([]byte, *conv) {
+	if r.convs == nil {
+		r.convs = r.state.convsOf(r.query, r.rows.Conn().TypeMap(), r.rows.FieldDescriptions())
+	}
+	return r.rows.RawValues()[i], &r.convs[i]
 }
 
 // assign stores v, a value of database/sql's driver, in dest.
@@ -239,17 +319,50 @@ const (
 // (stdlib's Rows.Next): the common types decoded here, the others through
 // the scan plan it would use, into the same Go type.
 type conv struct {
-	kind uint8
-	oid  uint32
-	plan pgtype.ScanPlan
+	kind   uint8
+	format int16
+	oid    uint32
+	plan   pgtype.ScanPlan
 }
 
-// convsOf returns the convs of the columns fields of a result.
-func convsOf(m *pgtype.Map, fields []pgconn.FieldDescription) []conv {
+// maxCachedConvs bounds the convs a connection keeps, as pgx bounds the
+// statements it keeps prepared (512 by default).
+const maxCachedConvs = 512
+
+// convsOf returns the convs of the columns fields of query's result, made
+// once per connection and statement, as pgx prepares the statement once:
+// made again when the result's columns changed (a table altered).
+func (st *connState) convsOf(query string, m *pgtype.Map, fields []pgconn.FieldDescription) []conv {
+	if convs, ok := st.convs[query]; ok && sameColumns(convs, fields) {
+		return convs
+	}
+	if st.convs == nil || len(st.convs) >= maxCachedConvs {
+		st.convs = make(map[string][]conv)
+	}
+	convs := newConvs(m, fields)
+	st.convs[query] = convs
+	return convs
+}
+
+// sameColumns reports whether convs were made for columns of fields' types.
+func sameColumns(convs []conv, fields []pgconn.FieldDescription) bool {
+	if len(convs) != len(fields) {
+		return false
+	}
+	for i := range fields {
+		if convs[i].oid != fields[i].DataTypeOID || convs[i].format != fields[i].Format {
+			return false
+		}
+	}
+	return true
+}
+
+// newConvs returns the convs of the columns fields of a result.
+func newConvs(m *pgtype.Map, fields []pgconn.FieldDescription) []conv {
 	convs := make([]conv, len(fields))
 	for i, fd := range fields {
 		c := &convs[i]
-		c.oid = fd.DataTypeOID
+		c.oid, c.format = fd.DataTypeOID, fd.Format
 		if fd.Format == pgtype.BinaryFormatCode {
 			switch fd.DataTypeOID {
 			case pgtype.Int8OID:
@@ -316,42 +429,60 @@ var errLength = errors.New("binary value of the wrong length")
 // value returns database/sql's value of src, a column's non-NULL raw value.
 func (c *conv) value(src []byte) (any, error) {
 	switch c.kind {
-	case convInt8:
-		if len(src) != 8 {
-			return nil, errLength
+	case convInt8, convInt4, convInt2:
+		if n, ok := c.int(src); ok {
+			return n, nil
 		}
-		return int64(binary.BigEndian.Uint64(src)), nil
-	case convInt4:
-		if len(src) != 4 {
-			return nil, errLength
+		return nil, errLength
+	case convFloat8, convFloat4:
+		if f, ok := c.float(src); ok {
+			return f, nil
 		}
-		return int64(int32(binary.BigEndian.Uint32(src))), nil
-	case convInt2:
-		if len(src) != 2 {
-			return nil, errLength
-		}
-		return int64(int16(binary.BigEndian.Uint16(src))), nil
+		return nil, errLength
 	case convBool:
-		if len(src) != 1 {
-			return nil, errLength
+		if b, ok := c.bool(src); ok {
+			return b, nil
 		}
-		return src[0] == 1, nil
-	case convFloat8:
-		if len(src) != 8 {
-			return nil, errLength
-		}
-		return math.Float64frombits(binary.BigEndian.Uint64(src)), nil
-	case convFloat4:
-		if len(src) != 4 {
-			return nil, errLength
-		}
-		return float64(math.Float32frombits(binary.BigEndian.Uint32(src))), nil
+		return nil, errLength
 	case convBytea:
 		return bytes.Clone(src), nil
 	case convText:
 		return string(src), nil
 	}
 	return c.planned(src)
+}
+
+// int is the value of src, a binary integer; ok is false for NULL, a
+// value of the wrong size or another type.
+func (c *conv) int(src []byte) (int64, bool) {
+	switch {
+	case c.kind == convInt8 && len(src) == 8:
+		return int64(binary.BigEndian.Uint64(src)), true
+	case c.kind == convInt4 && len(src) == 4:
+		return int64(int32(binary.BigEndian.Uint32(src))), true
+	case c.kind == convInt2 && len(src) == 2:
+		return int64(int16(binary.BigEndian.Uint16(src))), true
+	}
+	return 0, false
+}
+
+// float is the value of src, a binary float, as int is of an integer.
+func (c *conv) float(src []byte) (float64, bool) {
+	switch {
+	case c.kind == convFloat8 && len(src) == 8:
+		return math.Float64frombits(binary.BigEndian.Uint64(src)), true
+	case c.kind == convFloat4 && len(src) == 4:
+		return float64(math.Float32frombits(binary.BigEndian.Uint32(src))), true
+	}
+	return 0, false
+}
+
+// bool is the value of src, a binary boolean, as int is of an integer.
+func (c *conv) bool(src []byte) (b, ok bool) {
+	if c.kind != convBool || len(src) != 1 {
+		return false, false
+	}
+	return src[0] == 1, true
 }
 
 // planned returns the value of src through the column's scan plan, as

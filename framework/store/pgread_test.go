@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -135,6 +136,118 @@ func TestReaderValuesAreDatabaseSQLs(t *testing.T) {
 		if _, err := readAll(context.Background(), db, 1, q); err == nil || store.IsUnavailable(err) {
 			t.Errorf("%s: %v, want its own error", q, err)
 		}
+	}
+}
+
+// TestReaderTypedReads: Int, Float, Bool, Text and Time read the value
+// that Value gives, unboxed, for the columns of their types, and refuse
+// (ok false) NULL, a column of another type and an infinite timestamp,
+// which Value reads.
+func TestReaderTypedReads(t *testing.T) {
+	db := openPostgres(t, "")
+	ctx := context.Background()
+	reads := map[string]func(r *store.Rows, i int) (any, bool){
+		"Int":   func(r *store.Rows, i int) (any, bool) { return r.Int(i) },
+		"Float": func(r *store.Rows, i int) (any, bool) { return r.Float(i) },
+		"Bool":  func(r *store.Rows, i int) (any, bool) { return r.Bool(i) },
+		"Text":  func(r *store.Rows, i int) (any, bool) { return r.Text(i) },
+		"Time":  func(r *store.Rows, i int) (any, bool) { return r.Time(i) },
+	}
+	// Each column, and the read that takes it ("" none).
+	columns := []struct{ expr, read string }{
+		{"-2::smallint", "Int"}, {"-70000::integer", "Int"}, {"9000000000::bigint", "Int"},
+		{"1.5::real", "Float"}, {"-2.25::double precision", "Float"},
+		{"true", "Bool"}, {"false", "Bool"},
+		{"'é'::text", "Text"}, {"'vc'::varchar(10)", "Text"}, {"'ch'::char(4)", "Text"}, {"'name'::name", "Text"},
+		{"'12.50'::numeric", "Text"}, {"'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid", "Text"},
+		{"'2024-02-29 12:34:56.789'::timestamp", "Time"}, {"'2024-02-29 12:34:56.789+02'::timestamptz", "Time"},
+		{"'infinity'::timestamptz", ""}, {"'-infinity'::timestamp", ""}, {"'2024-02-29'::date", ""},
+		{"'\\x00ff'::bytea", ""}, {"'{}'::jsonb", ""}, {"'1 day'::interval", ""}, {"42::oid", ""},
+		{"NULL::integer", ""}, {"NULL::text", ""}, {"NULL::timestamptz", ""}, {"NULL::boolean", ""},
+	}
+	exprs := make([]string, len(columns))
+	for i, c := range columns {
+		exprs[i] = c.expr
+	}
+	q := "SELECT " + strings.Join(exprs, ", ")
+	// Twice, so that the second reads through the connection's kept convs.
+	for range 2 {
+		rows, err := store.ReaderOf(db).Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rows.Next() {
+			t.Fatal(rows.Err())
+		}
+		if rows.Columns() != len(columns) {
+			t.Fatalf("%d columns, want %d", rows.Columns(), len(columns))
+		}
+		for i, c := range columns {
+			v, err := rows.Value(i)
+			if err != nil {
+				t.Fatalf("%s: %v", c.expr, err)
+			}
+			for name, read := range reads {
+				got, ok := read(rows, i)
+				switch {
+				case ok != (name == c.read):
+					t.Errorf("%s: %s gives ok %v", c.expr, name, ok)
+				case !ok:
+				case name == "Time":
+					if want := v.(time.Time); !got.(time.Time).Equal(want) || got.(time.Time).Location() != time.UTC {
+						t.Errorf("%s: Time gives %v, Value %v", c.expr, got, want)
+					}
+				case got != v:
+					t.Errorf("%s: %s gives %#v, Value %#v", c.expr, name, got, v)
+				}
+			}
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestReaderColumnsChangeType: a connection reads a query's columns as
+// their types are now, not as its first run found them: after ALTER
+// TABLE, an integer column that became text reads as text.
+func TestReaderColumnsChangeType(t *testing.T) {
+	db := openPostgres(t, "&pool_max_conns=1")
+	ctx := context.Background()
+	db.MustExec(`CREATE TABLE "altered" ("a" integer)`)
+	db.MustExec(`INSERT INTO "altered" VALUES (5)`)
+	read := func() (*store.Rows, error) {
+		rows, err := store.ReaderOf(db).Query(ctx, `SELECT "a" FROM "altered"`)
+		if err == nil && !rows.Next() {
+			err = rows.Err()
+		}
+		return rows, err
+	}
+	rows, err := read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := rows.Int(0); !ok || n != 5 {
+		t.Errorf("integer column: Int gives %v, %v", n, ok)
+	}
+	rows.Close()
+	db.MustExec(`ALTER TABLE "altered" ALTER "a" TYPE text`)
+	// pgx reports the prepared statement's change once, and prepares it again.
+	if rows, err = read(); err != nil {
+		rows, err = read()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	if _, ok := rows.Int(0); ok {
+		t.Error("text column: Int reads it")
+	}
+	if s, ok := rows.Text(0); !ok || s != "5" {
+		t.Errorf("text column: Text gives %q, %v", s, ok)
+	}
+	if v, err := rows.Value(0); v != "5" || err != nil {
+		t.Errorf("text column: Value gives %#v, %v", v, err)
 	}
 }
 
