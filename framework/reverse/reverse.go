@@ -14,9 +14,11 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/go-chi/chi/v5"
 
@@ -90,11 +92,78 @@ type matchKey struct{}
 
 // MatchOf returns the matched route of a request served through Handle.
 func MatchOf(r *http.Request) (Match, bool) {
-	m, ok := r.Context().Value(matchKey{}).(*Match)
-	if !ok {
-		return Match{}, false
+	if m, ok := r.Context().Value(matchKey{}).(*Match); ok {
+		return *m, true
 	}
-	return *m, true
+	if rctx := chi.RouteContext(r.Context()); rctx != nil {
+		if k, ok := routedKeyOf(rctx, r); ok {
+			routed.mu.RLock()
+			m := routed.matches[k]
+			routed.mu.RUnlock()
+			if m != nil {
+				return *m, true
+			}
+		}
+	}
+	return Match{}, false
+}
+
+// routedKey is a route as chi leaves it on a request it routed: the
+// router that routed the request and the route's full pattern
+// (http.Request.Pattern).
+type routedKey struct {
+	router  weak.Pointer[chi.Mux]
+	pattern string
+}
+
+// routed holds the Match of each route that Handle served, so that
+// MatchOf finds it by the request's routedKey and Handle need not copy
+// the request and its context to carry it. An entry goes with its router.
+var routed struct {
+	mu      sync.RWMutex
+	matches map[routedKey]*Match
+}
+
+// routedKeyOf returns the routedKey of r, routed as rctx says; ok is
+// false for a request that a chi.Mux did not route.
+func routedKeyOf(rctx *chi.Context, r *http.Request) (routedKey, bool) {
+	mux, ok := rctx.Routes.(*chi.Mux)
+	if !ok || mux == nil || r.Pattern == "" {
+		return routedKey{}, false
+	}
+	return routedKey{router: weak.Make(mux), pattern: r.Pattern}, true
+}
+
+// noteRouted records m as the Match of r's route, and reports whether
+// MatchOf finds it so: not when a chi.Mux did not route r, nor when
+// another Match has the route (the pattern mounted again), whose
+// requests then carry their Match in their context.
+func noteRouted(rctx *chi.Context, r *http.Request, m *Match) bool {
+	k, ok := routedKeyOf(rctx, r)
+	if !ok {
+		return false
+	}
+	routed.mu.RLock()
+	got := routed.matches[k]
+	routed.mu.RUnlock()
+	if got != nil {
+		return got == m
+	}
+	routed.mu.Lock()
+	defer routed.mu.Unlock()
+	if got = routed.matches[k]; got != nil {
+		return got == m
+	}
+	if routed.matches == nil {
+		routed.matches = map[routedKey]*Match{}
+	}
+	routed.matches[k] = m
+	runtime.AddCleanup(k.router.Value(), func(k routedKey) {
+		routed.mu.Lock()
+		delete(routed.matches, k)
+		routed.mu.Unlock()
+	}, k)
+	return true
 }
 
 // Option configures a route mounted by Handle.
@@ -127,8 +196,13 @@ func (rt *Routes) Handle(r chi.Router, pattern string, h http.Handler, opts ...O
 		rt.Add(name, pattern)
 	}
 	r.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if rctx := chi.RouteContext(req.Context()); rctx != nil && emptyParam(rctx) {
+		rctx := chi.RouteContext(req.Context())
+		if rctx != nil && emptyParam(rctx) {
 			notFound(rctx).ServeHTTP(w, req)
+			return
+		}
+		if rctx != nil && noteRouted(rctx, req, m) {
+			h.ServeHTTP(w, req)
 			return
 		}
 		h.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), matchKey{}, m)))

@@ -420,3 +420,49 @@ func TestEmptyParamsMatchNoRoute(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchOfEachRouter: MatchOf gives each request the route that served
+// it, among routers that mount the same pattern under other names and
+// namespaces, and after a pattern is mounted again under another name.
+func TestMatchOfEachRouter(t *testing.T) {
+	type seen struct{ name, namespace string }
+	var got seen
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m, ok := reverse.MatchOf(r)
+		if !ok {
+			t.Error("no match")
+		}
+		got = seen{m.Name, m.Namespace}
+	})
+	serve := func(router http.Handler) seen {
+		got = seen{}
+		router.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v/books/7/", nil))
+		return got
+	}
+	routers := make([]http.Handler, 3)
+	for i := range routers {
+		r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
+		rt.Route(r, "/v", fmt.Sprintf("ns%d", i), func(r chi.Router, rt *reverse.Routes) {
+			rt.Handle(r, "/books/{pk}/", h, reverse.Named(fmt.Sprintf("detail%d", i)))
+		})
+		routers[i] = r
+	}
+	for range 2 {
+		for i, router := range routers {
+			if s, want := serve(router), (seen{fmt.Sprintf("detail%d", i), fmt.Sprintf("ns%d", i)}); s != want {
+				t.Errorf("router %d: %+v, want %+v", i, s, want)
+			}
+		}
+	}
+	r, rt := chi.NewRouter(), reverse.New(reverse.Config{})
+	rt.Handle(r, "/v/books/{pk}/", h, reverse.Named("first"))
+	if s := serve(r); s.name != "first" {
+		t.Errorf("first mount: %+v", s)
+	}
+	rt.Handle(r, "/v/books/{pk}/", h, reverse.Named("again"))
+	for range 2 {
+		if s := serve(r); s.name != "again" {
+			t.Errorf("mounted again: %+v, want the name again", s)
+		}
+	}
+}
