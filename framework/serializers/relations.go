@@ -75,8 +75,10 @@ type relation struct {
 	many *manyKeys
 }
 
-// hyperlink gives a foreign key or a many-to-many field without a
-// view_name the route links names for its related table (Hyperlinked);
+// hyperlink gives a foreign key, a many-to-many field or a reverse
+// accessor's keys without a view_name the route links names for its
+// related table (Hyperlinked; for a reverse accessor, the referencing
+// table, as DRF's HyperlinkedModelSerializer links a reverse relation);
 // links nil leaves it.
 func (f *field) hyperlink(md *modelInfo, links func(table string) string) {
 	if links == nil || f.viewName != "" || f.slugRelated || md == nil {
@@ -86,6 +88,12 @@ func (f *field) hyperlink(md *modelInfo, links func(table string) string) {
 		f.viewName = links(m.Table)
 	} else if mf := md.field(f.sf); mf != nil && mf.Related != nil {
 		f.viewName = links(mf.Related.Table)
+	} else if keys, _ := sliceKeys(f.sf.Type); keys != nil {
+		for _, r := range md.desc.Reverses {
+			if r.Field.Name == f.sf.Name {
+				f.viewName = links(r.Table)
+			}
+		}
 	}
 }
 

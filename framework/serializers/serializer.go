@@ -254,8 +254,9 @@ func (f optionFunc) apply(o *options) { f(o) }
 // gains a "url" field, the link to each item's detail route,
 // "{model}-detail" (the model's name in lower case, as DRF's
 // get_detail_view_name), which Fields places as any other. Its foreign
-// keys and many-to-many fields without a view_name are links to their
-// related model's detail route (HyperlinkedRelatedField) rather than keys:
+// keys, many-to-many fields and reverse accessors' keys without a
+// view_name are links to their related model's detail route
+// (HyperlinkedRelatedField) rather than keys:
 // the related table's name after the model's app label ("auth_group" from
 // an auth model is "group-detail"), or after the first "_" for a table
 // of another app; drf:"view_name=ROUTE" names another route.

@@ -1,0 +1,413 @@
+"""DRF's answers to the items of DRF 3.18's tests/test_relations_pk.py,
+test_relations_slug.py, test_relations_hyperlink.py and test_relations.py
+that drftests_relations_test.go ports (the Go test runs this script).
+
+Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
+of conformance/reference/drf318 (scripts/install-references lays it out):
+
+    /usr/bin/python3 framework/serializers/testdata/drf_relations_suite.py
+    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_relations_suite.py
+
+The models are those of DRF's tests/models.py, the serializers those of
+the test files. Each item is a test method: its setUp's rows (FIXTURES),
+then its steps, each a serializer (SERIALIZERS) and what the method does
+with it: render the rows, ordered by pk ("list"), validate and save new
+data ("create") or an item's ("update"), validate only ("validate"),
+render one item ("data"), an unbound serializer ("blank"), or list a
+relational field's choices ("choices"). It prints, as JSON by
+"file:Class.method", the steps with what each observed: valid or not,
+the errors, and the saved item's representation.
+"""
+import json
+import os
+import sys
+import types
+
+import django
+from django.conf import settings
+
+tests = types.ModuleType("tests")
+tests.__path__ = [os.path.dirname(os.path.abspath(__file__))]
+sys.modules["tests"] = tests
+
+settings.configure(
+    ROOT_URLCONF="tests.urls",
+    ALLOWED_HOSTS=["testserver"],
+    DEBUG=True,
+    SECRET_KEY="x",
+    INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "rest_framework", "tests"],
+    DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}},
+    USE_TZ=True,
+)
+django.setup()
+
+import rest_framework  # noqa: E402
+from django.db import connection, models  # noqa: E402
+from django.urls import path  # noqa: E402
+from rest_framework import serializers  # noqa: E402
+from rest_framework.request import Request  # noqa: E402
+from rest_framework.test import APIRequestFactory  # noqa: E402
+
+
+class Base(models.Model):
+    class Meta:
+        app_label = "tests"
+        abstract = True
+
+
+class ManyToManyTarget(Base):
+    name = models.CharField(max_length=100)
+
+
+class ManyToManySource(Base):
+    name = models.CharField(max_length=100)
+    targets = models.ManyToManyField(ManyToManyTarget, related_name="sources")
+
+
+class ForeignKeyTarget(Base):
+    name = models.CharField(max_length=100)
+
+
+class ForeignKeySource(Base):
+    name = models.CharField(max_length=100)
+    target = models.ForeignKey(ForeignKeyTarget, related_name="sources", help_text="Target",
+                               verbose_name="Target", on_delete=models.CASCADE)
+
+
+class NullableForeignKeySource(Base):
+    name = models.CharField(max_length=100)
+    target = models.ForeignKey(ForeignKeyTarget, null=True, blank=True, related_name="nullable_sources",
+                               verbose_name="Optional target object", on_delete=models.CASCADE)
+
+
+class OneToOneTarget(Base):
+    name = models.CharField(max_length=100)
+
+
+class NullableOneToOneSource(Base):
+    name = models.CharField(max_length=100)
+    target = models.OneToOneField(OneToOneTarget, null=True, blank=True, related_name="nullable_source",
+                                  on_delete=models.CASCADE)
+
+
+class OneToOnePKSource(Base):
+    name = models.CharField(max_length=100)
+    target = models.OneToOneField(OneToOneTarget, primary_key=True, related_name="required_source",
+                                  on_delete=models.CASCADE)
+
+
+# test_relations.py's MockObject and a model whose fields relate to it.
+class RelObject(Base):
+    name = models.CharField(max_length=100)
+
+
+class RelHolder(Base):
+    field = models.ForeignKey(RelObject, on_delete=models.CASCADE, related_name="+")
+    many = models.ManyToManyField(RelObject, related_name="+")
+
+
+MODELS = [ManyToManyTarget, ManyToManySource, ForeignKeyTarget, ForeignKeySource, NullableForeignKeySource,
+          OneToOneTarget, NullableOneToOneSource, OneToOnePKSource, RelObject, RelHolder]
+
+
+def dummy_view(request, pk):
+    raise NotImplementedError
+
+
+urls = types.ModuleType("tests.urls")
+urls.urlpatterns = [
+    path(name + "/<int:pk>/", dummy_view, name=name + "-detail")
+    for name in ("manytomanysource", "manytomanytarget", "foreignkeysource", "foreignkeytarget",
+                 "nullableforeignkeysource", "onetoonetarget", "nullableonetoonesource")
+] + [path("relobject/<str:pk>/", dummy_view, name="relobject-detail")]
+sys.modules["tests.urls"] = urls
+
+
+def model_serializer(model, names, base=serializers.ModelSerializer, **declared):
+    meta = type("Meta", (), {"model": model, "fields": names, **declared.pop("meta", {})})
+    return type(model.__name__ + "Serializer", (base,), {"Meta": meta, **declared})
+
+
+Link = serializers.HyperlinkedModelSerializer
+SERIALIZERS = {
+    # test_relations_pk.py
+    "pk_m2m_source": model_serializer(ManyToManySource, ("id", "name", "targets")),
+    "pk_m2m_target": model_serializer(ManyToManyTarget, ("id", "name", "sources")),
+    "pk_fk_target": model_serializer(ForeignKeyTarget, ("id", "name", "sources")),
+    "pk_fk_source": model_serializer(ForeignKeySource, ("id", "name", "target")),
+    "pk_fk_source_not_required": model_serializer(ForeignKeySource, ("id", "name", "target"),
+                                                  meta={"extra_kwargs": {"target": {"required": False}}}),
+    "pk_nullfk_source": model_serializer(NullableForeignKeySource, ("id", "name", "target")),
+    "pk_o2o_target": model_serializer(OneToOneTarget, ("id", "name", "nullable_source")),
+    "pk_o2o_pk_source": model_serializer(OneToOnePKSource, "__all__"),
+    # test_relations_slug.py
+    "slug_fk_target": model_serializer(ForeignKeyTarget, "__all__", sources=serializers.SlugRelatedField(
+        slug_field="name", queryset=ForeignKeySource.objects.all(), many=True)),
+    "slug_fk_source": model_serializer(ForeignKeySource, "__all__", target=serializers.SlugRelatedField(
+        slug_field="name", queryset=ForeignKeyTarget.objects.all())),
+    "slug_nullfk_source": model_serializer(NullableForeignKeySource, "__all__", target=serializers.SlugRelatedField(
+        slug_field="name", queryset=ForeignKeyTarget.objects.all(), allow_null=True)),
+    # test_relations_hyperlink.py
+    "link_m2m_target": model_serializer(ManyToManyTarget, ("url", "name", "sources"), Link),
+    "link_m2m_source": model_serializer(ManyToManySource, ("url", "name", "targets"), Link),
+    "link_fk_target": model_serializer(ForeignKeyTarget, ("url", "name", "sources"), Link),
+    "link_fk_source": model_serializer(ForeignKeySource, ("url", "name", "target"), Link),
+    "link_nullfk_source": model_serializer(NullableForeignKeySource, ("url", "name", "target"), Link),
+    "link_o2o_target": model_serializer(OneToOneTarget, ("url", "name", "nullable_source"), Link),
+    # test_relations.py's fields, each as a serializer's "field".
+    "rel_pk": model_serializer(RelHolder, ("id", "field")),
+    "rel_pk_many": model_serializer(RelHolder, ("id", "many")),
+    "rel_slug": model_serializer(RelHolder, ("id", "field"), field=serializers.SlugRelatedField(
+        slug_field="name", queryset=RelObject.objects.all())),
+    "rel_link": model_serializer(RelHolder, ("id", "field"), field=serializers.HyperlinkedRelatedField(
+        view_name="relobject-detail", queryset=RelObject.objects.all())),
+    "rel_identity": model_serializer(RelObject, ("url", "name"), Link),
+}
+
+
+def m2m_rows():
+    for idx in range(1, 4):
+        ManyToManyTarget.objects.create(name="target-%d" % idx)
+        source = ManyToManySource.objects.create(name="source-%d" % idx)
+        for target in ManyToManyTarget.objects.all():
+            source.targets.add(target)
+
+
+def fk_rows():
+    target = ForeignKeyTarget.objects.create(name="target-1")
+    ForeignKeyTarget.objects.create(name="target-2")
+    for idx in range(1, 4):
+        ForeignKeySource.objects.create(name="source-%d" % idx, target=target)
+
+
+def nullfk_rows():
+    target = ForeignKeyTarget.objects.create(name="target-1")
+    for idx in range(1, 4):
+        NullableForeignKeySource.objects.create(name="source-%d" % idx, target=target if idx < 3 else None)
+
+
+def o2o_rows(linked):
+    def rows():
+        targets = [OneToOneTarget.objects.create(name="target-1"), OneToOneTarget.objects.create(name="target-2")]
+        if linked is not None:
+            NullableOneToOneSource.objects.create(name="source-1", target=targets[linked])
+    return rows
+
+
+def rel_rows(n, names=("foo", "bar", "baz")):
+    def rows():
+        for i in range(n):
+            RelObject.objects.create(name=names[i] if i < len(names) else str(i))
+    return rows
+
+
+FIXTURES = {
+    "m2m": m2m_rows, "fk": fk_rows, "nullfk": nullfk_rows,
+    "o2o_second": o2o_rows(1), "o2o_first": o2o_rows(0), "o2o_none": o2o_rows(None),
+    "rel": rel_rows(3), "rel1100": rel_rows(1100),
+}
+
+
+def lst(ser):
+    return {"op": "list", "ser": ser}
+
+
+def create(ser, data):
+    return {"op": "create", "ser": ser, "data": data}
+
+
+def update(ser, pk, data):
+    return {"op": "update", "ser": ser, "pk": pk, "data": data}
+
+
+def validate(ser, data):
+    return {"op": "validate", "ser": ser, "data": data}
+
+
+def data_of(ser, pk):
+    return {"op": "data", "ser": ser, "pk": pk}
+
+
+def write_list(ser, data, pk=None, before=False):
+    """A create (or an update of pk), then the list; before: the list
+    between validating and saving too."""
+    out = [update(ser, pk, data) if pk else create(ser, data), lst(ser)]
+    if before:
+        out[0]["before"] = True
+    return out
+
+
+T = "http://testserver/"
+ITEMS = {}
+
+
+def item(name, fixture, *ops):
+    ITEMS[name] = {"fixture": fixture, "steps": [o for op in ops for o in (op if isinstance(op, list) else [op])]}
+
+
+def relation_files():
+    pk, slug, hl = "test_relations_pk.py:", "test_relations_slug.py:", "test_relations_hyperlink.py:"
+    # test_relations_pk.py
+    c = pk + "PKManyToManyTests."
+    item(c + "test_many_to_many_retrieve", "m2m", lst("pk_m2m_source"))
+    item(c + "test_reverse_many_to_many_retrieve", "m2m", lst("pk_m2m_target"))
+    item(c + "test_many_to_many_update", "m2m", write_list("pk_m2m_source", {"id": 1, "name": "source-1", "targets": [1, 2, 3]}, 1))
+    item(c + "test_reverse_many_to_many_update", "m2m", write_list("pk_m2m_target", {"id": 1, "name": "target-1", "sources": [1]}, 1))
+    item(c + "test_many_to_many_create", "m2m", write_list("pk_m2m_source", {"id": 4, "name": "source-4", "targets": [1, 3]}))
+    item(c + "test_reverse_many_to_many_create", "m2m", write_list("pk_m2m_target", {"id": 4, "name": "target-4", "sources": [1, 3]}))
+    c = pk + "PKForeignKeyTests."
+    item(c + "test_foreign_key_retrieve", "fk", lst("pk_fk_source"))
+    item(c + "test_reverse_foreign_key_retrieve", "fk", lst("pk_fk_target"))
+    item(c + "test_foreign_key_update", "fk", write_list("pk_fk_source", {"id": 1, "name": "source-1", "target": 2}, 1))
+    item(c + "test_foreign_key_update_incorrect_type", "fk", update("pk_fk_source", 1, {"id": 1, "name": "source-1", "target": "foo"}))
+    item(c + "test_reverse_foreign_key_update", "fk", write_list("pk_fk_target", {"id": 2, "name": "target-2", "sources": [1, 3]}, 2, True))
+    item(c + "test_foreign_key_create", "fk", write_list("pk_fk_source", {"id": 4, "name": "source-4", "target": 2}))
+    item(c + "test_reverse_foreign_key_create", "fk", write_list("pk_fk_target", {"id": 3, "name": "target-3", "sources": [1, 3]}))
+    item(c + "test_foreign_key_update_with_invalid_null", "fk", update("pk_fk_source", 1, {"id": 1, "name": "source-1", "target": None}))
+    item(c + "test_foreign_key_with_empty", "fk", {"op": "blank", "ser": "pk_nullfk_source"})
+    item(c + "test_foreign_key_not_required", "fk", validate("pk_fk_source_not_required", {"name": "test"}))
+    item(c + "test_queryset_size_without_limited_choices", "fk", create("pk_fk_target", {"name": "limited-target", "sources": []}),
+         {"op": "choices", "ser": "pk_fk_source", "field": "target"})
+    c = pk + "PKNullableForeignKeyTests."
+    item(c + "test_foreign_key_retrieve_with_null", "nullfk", lst("pk_nullfk_source"))
+    item(c + "test_foreign_key_create_with_valid_null", "nullfk", write_list("pk_nullfk_source", {"id": 4, "name": "source-4", "target": None}))
+    item(c + "test_foreign_key_create_with_valid_emptystring", "nullfk", write_list("pk_nullfk_source", {"id": 4, "name": "source-4", "target": ""}))
+    item(c + "test_foreign_key_update_with_valid_null", "nullfk", write_list("pk_nullfk_source", {"id": 1, "name": "source-1", "target": None}, 1))
+    item(c + "test_foreign_key_update_with_valid_emptystring", "nullfk", write_list("pk_nullfk_source", {"id": 1, "name": "source-1", "target": ""}, 1))
+    # NullableUUIDForeignKeySource's target is a nullable foreign key
+    # (to ForeignKeyTarget, whatever its name says).
+    item(c + "test_null_uuid_foreign_key_serializes_as_none", "nullfk", {"op": "blank", "ser": "pk_nullfk_source"})
+    item(c + "test_nullable_uuid_foreign_key_is_valid_when_none", "nullfk", validate("pk_nullfk_source", {"name": "Source", "target": None}))
+    item(pk + "PKNullableOneToOneTests.test_reverse_foreign_key_retrieve_with_null", "o2o_second", lst("pk_o2o_target"))
+    c = pk + "OneToOnePrimaryKeyTests."
+    item(c + "test_one_to_one_when_primary_key", "o2o_none", create("pk_o2o_pk_source", {"name": "source-2", "target": 2}))
+    item(c + "test_one_to_one_when_primary_key_no_duplicates", "o2o_none", create("pk_o2o_pk_source", {"name": "source-1", "target": 1}),
+         create("pk_o2o_pk_source", {"name": "source-1", "target": 1}))
+    item(c + "test_one_to_one_when_primary_key_does_not_exist", "o2o_none", create("pk_o2o_pk_source", {"name": "source-2", "target": 3}))
+
+    # test_relations_slug.py
+    c = slug + "SlugForeignKeyTests."
+    item(c + "test_foreign_key_retrieve", "fk", lst("slug_fk_source"))
+    item(c + "test_reverse_foreign_key_retrieve", "fk", lst("slug_fk_target"))
+    item(c + "test_foreign_key_update", "fk", write_list("slug_fk_source", {"id": 1, "name": "source-1", "target": "target-2"}, 1))
+    item(c + "test_foreign_key_update_incorrect_type", "fk", update("slug_fk_source", 1, {"id": 1, "name": "source-1", "target": 123}))
+    item(c + "test_reverse_foreign_key_update", "fk", write_list("slug_fk_target", {"id": 2, "name": "target-2", "sources": ["source-1", "source-3"]}, 2, True))
+    item(c + "test_foreign_key_create", "fk", write_list("slug_fk_source", {"id": 4, "name": "source-4", "target": "target-2"}))
+    item(c + "test_reverse_foreign_key_create", "fk", write_list("slug_fk_target", {"id": 3, "name": "target-3", "sources": ["source-1", "source-3"]}))
+    item(c + "test_foreign_key_update_with_invalid_null", "fk", update("slug_fk_source", 1, {"id": 1, "name": "source-1", "target": None}))
+    c = slug + "SlugNullableForeignKeyTests."
+    item(c + "test_foreign_key_retrieve_with_null", "nullfk", lst("slug_nullfk_source"))
+    item(c + "test_foreign_key_create_with_valid_null", "nullfk", write_list("slug_nullfk_source", {"id": 4, "name": "source-4", "target": None}))
+    item(c + "test_foreign_key_create_with_valid_emptystring", "nullfk", write_list("slug_nullfk_source", {"id": 4, "name": "source-4", "target": ""}))
+    item(c + "test_foreign_key_update_with_valid_null", "nullfk", write_list("slug_nullfk_source", {"id": 1, "name": "source-1", "target": None}, 1))
+    item(c + "test_foreign_key_update_with_valid_emptystring", "nullfk", write_list("slug_nullfk_source", {"id": 1, "name": "source-1", "target": ""}, 1))
+
+    # test_relations_hyperlink.py
+    c = hl + "HyperlinkedManyToManyTests."
+    ts, tt = T + "manytomanysource/", T + "manytomanytarget/"
+    item(c + "test_many_to_many_retrieve", "m2m", lst("link_m2m_source"))
+    item(c + "test_reverse_many_to_many_retrieve", "m2m", lst("link_m2m_target"))
+    item(c + "test_many_to_many_update", "m2m", write_list("link_m2m_source", {
+        "url": ts + "1/", "name": "source-1", "targets": [tt + "1/", tt + "2/", tt + "3/"]}, 1))
+    item(c + "test_reverse_many_to_many_update", "m2m", write_list("link_m2m_target", {
+        "url": tt + "1/", "name": "target-1", "sources": [ts + "1/"]}, 1))
+    item(c + "test_many_to_many_create", "m2m", write_list("link_m2m_source", {
+        "url": ts + "4/", "name": "source-4", "targets": [tt + "1/", tt + "3/"]}))
+    item(c + "test_reverse_many_to_many_create", "m2m", write_list("link_m2m_target", {
+        "url": tt + "4/", "name": "target-4", "sources": [ts + "1/", ts + "3/"]}))
+    c = hl + "HyperlinkedForeignKeyTests."
+    fs, ft = T + "foreignkeysource/", T + "foreignkeytarget/"
+    item(c + "test_foreign_key_retrieve", "fk", lst("link_fk_source"))
+    item(c + "test_reverse_foreign_key_retrieve", "fk", lst("link_fk_target"))
+    item(c + "test_foreign_key_update", "fk", write_list("link_fk_source", {"url": fs + "1/", "name": "source-1", "target": ft + "2/"}, 1))
+    item(c + "test_foreign_key_update_incorrect_type", "fk", update("link_fk_source", 1, {"url": fs + "1/", "name": "source-1", "target": 2}))
+    item(c + "test_reverse_foreign_key_update", "fk", write_list("link_fk_target", {
+        "url": ft + "2/", "name": "target-2", "sources": [fs + "1/", fs + "3/"]}, 2, True))
+    item(c + "test_foreign_key_create", "fk", write_list("link_fk_source", {"url": fs + "4/", "name": "source-4", "target": ft + "2/"}))
+    item(c + "test_reverse_foreign_key_create", "fk", write_list("link_fk_target", {
+        "url": ft + "3/", "name": "target-3", "sources": [fs + "1/", fs + "3/"]}))
+    item(c + "test_foreign_key_update_with_invalid_null", "fk", update("link_fk_source", 1, {"url": fs + "1/", "name": "source-1", "target": None}))
+    c = hl + "HyperlinkedNullableForeignKeyTests."
+    ns = T + "nullableforeignkeysource/"
+    item(c + "test_foreign_key_retrieve_with_null", "nullfk", lst("link_nullfk_source"))
+    item(c + "test_foreign_key_create_with_valid_null", "nullfk", write_list("link_nullfk_source", {"url": ns + "4/", "name": "source-4", "target": None}))
+    item(c + "test_foreign_key_create_with_valid_emptystring", "nullfk", write_list("link_nullfk_source", {"url": ns + "4/", "name": "source-4", "target": ""}))
+    item(c + "test_foreign_key_update_with_valid_null", "nullfk", write_list("link_nullfk_source", {"url": ns + "1/", "name": "source-1", "target": None}, 1))
+    item(c + "test_foreign_key_update_with_valid_emptystring", "nullfk", write_list("link_nullfk_source", {"url": ns + "1/", "name": "source-1", "target": ""}, 1))
+    item(hl + "HyperlinkedNullableOneToOneTests.test_reverse_foreign_key_retrieve_with_null", "o2o_first", lst("link_o2o_target"))
+
+    # test_relations.py: the fields of a model's serializer over RelObject
+    # rows 1, 2, 3 named foo, bar, baz.
+    r = "test_relations.py:"
+    item(r + "TestRelatedFieldHTMLCutoff.test_no_settings", "rel1100", {"op": "choices", "ser": "rel_pk", "field": "field"},
+         {"op": "choices", "ser": "rel_pk_many", "field": "many"})
+    c = r + "TestPrimaryKeyRelatedField."
+    item(c + "test_pk_related_lookup_exists", "rel", validate("rel_pk", {"field": 3}))
+    item(c + "test_pk_related_lookup_does_not_exist", "rel", validate("rel_pk", {"field": 4}))
+    item(c + "test_pk_related_lookup_bool", "rel", validate("rel_pk", {"field": True}))
+    item(c + "test_pk_representation", "rel", create("rel_pk", {"field": 3}), data_of("rel_pk", 1))
+    item(c + "test_explicit_many_false", "rel", validate("rel_pk", {"field": 3}))
+    c = r + "TestHyperlinkedRelatedField."
+    item(c + "test_hyperlinked_related_lookup_does_not_exist", "rel", validate("rel_link", {"field": "http://example.org/relobject/4/"}))
+    item(c + "test_hyperlinked_related_queryset_value_error", "rel", validate("rel_link", {"field": "http://example.org/relobject/doesnotexist/"}))
+    item(r + "TestHyperlinkedIdentityField.test_representation", "rel", data_of("rel_identity", 1))
+    for c in (r + "TestSlugRelatedField.", r + "TestNestedSlugRelatedField."):
+        item(c + "test_slug_related_lookup_exists", "rel", validate("rel_slug", {"field": "baz"}))
+        item(c + "test_slug_related_lookup_does_not_exist", "rel", validate("rel_slug", {"field": "doesnotexist"}))
+        item(c + "test_representation", "rel", create("rel_slug", {"field": "baz"}), data_of("rel_slug", 1))
+
+
+def context():
+    return {"request": Request(APIRequestFactory().get("/"))}
+
+
+def run(step):
+    cls = SERIALIZERS[step["ser"]]
+    model = cls.Meta.model
+    op = step["op"]
+    if op == "list":
+        return {"data": cls(model.objects.order_by("pk"), many=True, context=context()).data}
+    if op == "data":
+        return {"data": cls(model.objects.get(pk=step["pk"]), context=context()).data}
+    if op == "blank":
+        return {"data": cls(context=context()).data}
+    if op == "choices":
+        options = list(cls(context=context()).fields[step["field"]].iter_options())
+        return {"count": len(options), "last": str(options[-1].display_text) if len(options) > 1000 else None}
+    instance = model.objects.get(pk=step["pk"]) if op == "update" else None
+    s = cls(instance, data=step["data"], context=context())
+    out = {"valid": s.is_valid()}
+    if not out["valid"]:
+        out["errors"] = s.errors
+        return out
+    if op == "validate":
+        out["validated"] = sorted(s.validated_data)
+        return out
+    if step.get("before"):
+        out["before"] = cls(model.objects.order_by("pk"), many=True, context=context()).data
+    s.save()
+    out["data"] = s.data
+    return out
+
+
+def main():
+    relation_files()
+    answers = {}
+    for name, it in ITEMS.items():
+        with connection.schema_editor() as editor:
+            for model in reversed(MODELS):
+                if model._meta.db_table in connection.introspection.table_names():
+                    editor.delete_model(model)
+            for model in MODELS:
+                editor.create_model(model)
+        FIXTURES[it["fixture"]]()
+        observed = []
+        for step in it["steps"]:
+            observed.append(dict(step, want=json.loads(json.dumps(run(step)))))
+        answers[name] = {"fixture": it["fixture"], "steps": observed}
+    json.dump({"versions": {"django": django.get_version(), "rest_framework": rest_framework.VERSION},
+               "items": answers}, sys.stdout, indent=1)
+    print()
+
+
+main()
