@@ -13,6 +13,9 @@
 //     unique (no two items may hold the same value: DRF's
 //     UniqueValidator, "book with this title already exists.", checked
 //     through the Context's Exists),
+//     default=TEXT (DRF's default=: the value a create or a full update
+//     that leaves the field out gets, read as the field reads its input,
+//     None being null; the field is then optional: defaults.go),
 //     image, allow_empty_file and use_url=false (a files.File field's
 //     options, DRF's ImageField and FileField's: files.go),
 //     label=Text and type=name (the field's label and type in OPTIONS
@@ -160,6 +163,11 @@ type field struct {
 	// coerceSet reports coerce_to_string set on the field, over the
 	// settings' COERCE_DECIMAL_TO_STRING.
 	coerceSet bool
+	// def is the drf tag's default: the value a create or a full update
+	// that leaves the field out gets (DRF's default=); nil when unset.
+	def *structs.Value
+	// defText is def's text, read by bindDefault.
+	defText *string
 
 	compute func(obj unsafe.Pointer, c *Context) (any, error)
 	// link reports a hyperlinked identity field.
@@ -704,10 +712,12 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 		f.rounding = val
 	case "normalize_output":
 		f.normalize = true
+	case "default":
+		f.defText = &val
 	default:
 		return fmt.Errorf("unknown drf tag option %q", key)
 	}
-	if err != nil || (hasVal && val == "") {
+	if err != nil || (hasVal && val == "" && key != "default") || (key == "default" && !hasVal) {
 		return fmt.Errorf("bad drf tag option %q", opt)
 	}
 	return nil
@@ -734,7 +744,7 @@ func (f *field) checkOptions() error {
 	if f.readOnly && (f.writeOnly || f.required) {
 		return fmt.Errorf("a read_only field cannot be write_only or required")
 	}
-	return nil
+	return f.bindDefault()
 }
 
 func parseBound(sf *structs.Field, text string) (*bound, error) {

@@ -156,6 +156,8 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base u
 		if !present {
 			switch {
 			case partial:
+			case f.def != nil:
+				f.sf.Set(base, *f.def)
 			case f.required || f.required314 && level == compat.DRF314:
 				errs.Add(f.name, f.requiredMessage())
 			case f.required314:
@@ -337,7 +339,8 @@ func (f *field) formValue(m map[string]any, partial bool, level compat.Level) (a
 	raw, ok := m[f.name]
 	raw = request.FormValue(raw)
 	if !ok {
-		if partial {
+		if partial || f.def != nil {
+			// A default is DRF's default_empty_html too.
 			return nil, false
 		}
 		if f.sf.Kind == structs.Bool {
