@@ -175,7 +175,7 @@ func TestCustomTypesRoundTrip(t *testing.T) {
 		}
 		if got := string(meta.Actions["POST"]); got != `{"id":{"type":"integer","required":false,"read_only":true,"label":"ID"},`+
 			`"code":{"type":"string","required":true,"read_only":false,"label":"Code"},`+
-			`"price":{"type":"decimal","required":true,"read_only":false,"label":"Price"},`+
+			`"price":{"type":"decimal","required":true,"read_only":false,"label":"Price","max_digits":8,"decimal_places":2},`+
 			`"note":{"type":"string","required":false,"read_only":false,"label":"Note","max_length":100},`+
 			`"nick":{"type":"string","required":false,"read_only":false,"label":"Nick","max_length":50},`+
 			`"seen":{"type":"datetime","required":false,"read_only":false,"label":"Seen"},`+

@@ -208,7 +208,13 @@ type reverseFetch struct {
 }
 
 func newReverseFetch(rev *models.Reverse) (*reverseFetch, error) {
-	f := &reverseFetch{rev: rev, from: store.QuoteName(rev.Table), match: store.QuoteName(rev.Column), value: store.QuoteName(rev.Key)}
+	key := rev.Key
+	if ds := models.OfTable(rev.Table); len(ds) > 0 && ds[0].PrimaryKey != nil {
+		// The referencing model's own key, when it is described: a
+		// table keyed by another column than id (Django's pk).
+		key = ds[0].PrimaryKey.Column
+	}
+	f := &reverseFetch{rev: rev, from: store.QuoteName(rev.Table), match: store.QuoteName(rev.Column), value: store.QuoteName(key)}
 	f.order = f.value
 	switch rev.Field.Type.Elem().Kind() {
 	case reflect.Int64:

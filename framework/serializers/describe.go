@@ -45,10 +45,10 @@ func (f *field) description() framework.FieldDescription {
 	if f.maxDigits >= 0 && f.decimalPlaces >= 0 {
 		d.MaxWholeDigits = f.maxDigits - f.decimalPlaces
 	}
-	if f.maxValue != nil {
+	if f.maxValue != nil && !f.maxValue.duration {
 		d.MaxValue = string(f.maxValue.json())
 	}
-	if f.minValue != nil {
+	if f.minValue != nil && !f.minValue.duration {
 		d.MinValue = string(f.minValue.json())
 	}
 	if f.container != nil && f.kind != kindMultiple {

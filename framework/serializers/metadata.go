@@ -11,8 +11,8 @@ import (
 
 // FieldInfo describes the fields for an OPTIONS answer, as DRF's
 // SimpleMetadata does in "actions": per field its type, whether it is
-// required and read-only, its label, its help text and its bounds. It
-// is built at setup.
+// required and read-only, its label, its help text, its bounds and a
+// decimal's precision. It is built at setup.
 func (s *Serializer[T]) FieldInfo() json.RawMessage { return s.info }
 
 var typeNames = map[structs.Kind]string{
@@ -83,6 +83,13 @@ func (f *field) appendInfo(b []byte, child bool) []byte {
 	if f.maxValue != nil {
 		b = append(append(b, `,"max_value":`...), f.maxValue.json()...)
 	}
+	if f.format == "decimal" && f.choices == nil && f.maxDigits >= 0 {
+		// DRF 3.15 and later list a DecimalField's precision.
+		b = strconv.AppendInt(append(b, `,"max_digits":`...), int64(f.maxDigits), 10)
+	}
+	if f.format == "decimal" && f.choices == nil && f.decimalPlaces >= 0 {
+		b = strconv.AppendInt(append(b, `,"decimal_places":`...), int64(f.decimalPlaces), 10)
+	}
 	if f.nested != nil {
 		b = f.nested.appendNestedInfo(b)
 	}
@@ -127,9 +134,12 @@ func (f *field) labelText() string {
 	return string(r)
 }
 
-// json is the bound as a JSON number, as DRF prints the value it was given.
+// json is the bound as a JSON number, as DRF prints the value it was
+// given; a duration's is its text, as DRF's encoder writes a timedelta.
 func (b *bound) json() []byte {
 	switch {
+	case b.duration:
+		return appendString(nil, b.text)
 	case b.i != nil:
 		return []byte(b.i.String())
 	case b.r != nil && !strings.ContainsAny(b.text, ".eE"):

@@ -97,6 +97,27 @@ func (f *field) fromModel(mf *models.Field) error {
 	return nil
 }
 
+// pkField is DRF's "pk" in Meta.fields: the field of the primary key's
+// column under the name pk, labelled by the key's verbose name ("ID" for
+// id); nil when T is no model or the serializer has no field of the key.
+func (m *modelInfo) pkField(all map[string]*field) *field {
+	if m == nil || m.desc.PrimaryKey == nil {
+		return nil
+	}
+	for _, f := range all {
+		if f.sf == nil || f.sf.Column != m.desc.PrimaryKey.Column {
+			continue
+		}
+		pk := *f
+		pk.name = "pk"
+		if pk.label == "" {
+			pk.label = f.labelText()
+		}
+		return &pk
+	}
+	return nil
+}
+
 // isText reports Django's CharField and TextField, and their subclasses.
 func isText(k models.Kind) bool {
 	switch k {

@@ -6,7 +6,8 @@
 //     without one, the `db` name or the Go name is used;
 //   - `drf:"..."` holds comma-separated options: read_only, write_only,
 //     required, allow_blank, allow_null, no_trim (keep surrounding
-//     whitespace), max_length=N, min_length=N, max_value=X, min_value=X,
+//     whitespace), max_length=N, min_length=N, max_value=X, min_value=X
+//     (a duration's in DRF's format, "3 00:00:00"),
 //     max_digits=N and decimal_places=N (a decimal field's precision,
 //     checked on input, and the places written, as DRF's DecimalField),
 //     format=uuid|decimal|json (what a Scanner/Valuer type holds),
@@ -56,6 +57,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/go-drf/drf/framework"
@@ -223,9 +225,13 @@ type field struct {
 // bound is a max_value or min_value: its text for messages, its value.
 type bound struct {
 	text string
-	i    *big.Int // integer fields
-	f    float64  // float fields
-	r    *big.Rat // decimal fields
+	i    *big.Int      // integer fields
+	f    float64       // float fields
+	r    *big.Rat      // decimal fields
+	d    time.Duration // duration fields (duration is true)
+	// duration marks a DurationField's bound, listed in OPTIONS as its
+	// text (a string, as DRF's JSON encoder writes a timedelta there).
+	duration bool
 }
 
 // Option configures a serializer at setup.
@@ -271,7 +277,8 @@ func (f optionFunc) apply(o *options) { f(o) }
 func Hyperlinked() Option { return optionFunc(func(o *options) { o.hyperlinked = true }) }
 
 // Fields limits the serializer to the named fields, in that order (DRF's
-// Meta.fields); names are JSON names of struct fields or of extra fields.
+// Meta.fields); names are JSON names of struct fields or of extra fields,
+// and "pk" names a model's primary key as DRF's "pk" does.
 func Fields(names ...string) Option {
 	return optionFunc(func(o *options) { o.fields = append(o.fields, names...) })
 }
@@ -417,6 +424,14 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		order = order[:0]
 		for _, name := range o.fields {
 			f, ok := all[name]
+			if !ok && name == "pk" {
+				f = md.pkField(all)
+				ok = f != nil
+			}
+			if !ok && md != nil {
+				return nil, fmt.Errorf("serializers: Field name `%s` is not valid for model `%s` in `Serializer[%s]`.",
+					name, md.desc.Meta.Name, desc.Type)
+			}
 			if !ok {
 				return nil, fmt.Errorf("serializers: %s has no field %q", desc.Type, name)
 			}
@@ -762,6 +777,8 @@ func parseBound(sf *structs.Field, text string) (*bound, error) {
 			return nil, fmt.Errorf("bound %q is not a finite number", text)
 		}
 		b.f = f
+	case structs.Duration:
+		return durationBound(text)
 	case structs.Custom:
 		d, ok := parseDecimal(text)
 		if !ok {

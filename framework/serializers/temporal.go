@@ -51,6 +51,53 @@ func toDuration(raw any) (structs.Value, []string) {
 	return v, []string{msgDuration}
 }
 
+// durationBound is a DurationField's max_value or min_value, given in
+// DRF's input format ("3 00:00:00"): worded in messages and OPTIONS as
+// Python's str() of the timedelta ("3 days, 0:00:00").
+func durationBound(text string) (*bound, error) {
+	d, err := structs.ParseDuration(text)
+	if err != nil {
+		return nil, fmt.Errorf("bound %q is not a duration", text)
+	}
+	return &bound{text: pythonTimedelta(d), d: d, duration: true}, nil
+}
+
+// durationBounds checks a valid duration against the field's max_value,
+// then its min_value, as DRF's DurationField does.
+func (f *field) durationBounds(v structs.Value) []string {
+	d := time.Duration(v.I)
+	switch {
+	case f.maxValue != nil && d > f.maxValue.d:
+		return []string{fmt.Sprintf(msgMaxValue, f.maxValue.text)}
+	case f.minValue != nil && d < f.minValue.d:
+		return []string{fmt.Sprintf(msgMinValue, f.minValue.text)}
+	}
+	return nil
+}
+
+// pythonTimedelta is Python's str() of a timedelta of d: "1 day,
+// 0:00:00", "-1 day, 23:59:59.500000".
+func pythonTimedelta(d time.Duration) string {
+	const day = 86400 * 1000000
+	us := int64(d / time.Microsecond)
+	days, rem := us/day, us%day
+	if rem < 0 {
+		days, rem = days-1, rem+day
+	}
+	s := fmt.Sprintf("%d:%02d:%02d", rem/3600000000, rem/60000000%60, rem/1000000%60)
+	if frac := rem % 1000000; frac != 0 {
+		s += fmt.Sprintf(".%06d", frac)
+	}
+	if days != 0 {
+		unit := "days"
+		if days == 1 || days == -1 {
+			unit = "day"
+		}
+		s = fmt.Sprintf("%d %s, %s", days, unit, s)
+	}
+	return s
+}
+
 // appendDuration writes d as DRF's DurationField renders it: Django's
 // duration_string ("3 02:00:00").
 func appendDuration(b []byte, d int64) []byte {

@@ -423,7 +423,11 @@ func (f *field) toInternal(raw any, level compat.Level, fc *fmts.Compiled) (stru
 		v.T = t
 		return v, nil
 	case structs.Duration:
-		return toDuration(raw)
+		v, msgs := toDuration(raw)
+		if msgs == nil {
+			msgs = f.durationBounds(v)
+		}
+		return v, msgs
 	case structs.Bytes:
 		return f.toBinary(raw)
 	}
