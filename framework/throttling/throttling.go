@@ -94,6 +94,8 @@ type RateThrottle struct {
 // SetupThrottle resolves the rates (Rates, else Rate, else the settings'
 // rate of the scope), the cache and NUM_PROXIES for the view; a rate that
 // is missing or does not parse, or two rates of one period, is an error.
+// A scope whose settings' rate is "" (DRF's None) is not throttled: the
+// throttle is dropped.
 func (t RateThrottle) SetupThrottle(s *framework.Settings, _ *framework.View) (framework.Throttle, error) {
 	rates := t.Rates
 	if len(rates) == 0 {
@@ -102,6 +104,10 @@ func (t RateThrottle) SetupThrottle(s *framework.Settings, _ *framework.View) (f
 			var ok bool
 			if rate, ok = s.ThrottleRates[t.Scope]; !ok {
 				return nil, fmt.Errorf("no default throttle rate set for %q scope", t.Scope)
+			}
+			if rate == "" {
+				// DRF's rate None: the scope is not throttled.
+				return nil, nil
 			}
 		}
 		rates = []string{rate}
@@ -169,7 +175,11 @@ func (t RateThrottle) Allow(r *request.Request, v *framework.View) (bool, time.D
 	if !t.ready {
 		return false, 0, errNotSetUp
 	}
-	key := t.Key(r, ClientIP(r, t.numProxies))
+	ident := ClientIP(r, t.numProxies)
+	if ident == "" {
+		ident = "None" // DRF's get_ident of a request without REMOTE_ADDR
+	}
+	key := t.Key(r, ident)
 	if key == "" {
 		return true, 0, nil
 	}
@@ -274,13 +284,18 @@ func AnonKey(r *request.Request, ident string) string {
 	return ident
 }
 
-// UserKey is UserRateThrottle's key: users by username, anonymous clients
-// by address.
+// UserKey is UserRateThrottle's key, DRF's: users by primary key
+// (request.Identified; by username for a user type without one),
+// anonymous clients by address.
 func UserKey(r *request.Request, ident string) string {
-	if u := r.User(); u.IsAuthenticated() {
-		return "user:" + u.GetUsername()
+	u := r.User()
+	if !u.IsAuthenticated() {
+		return ident
 	}
-	return "ip:" + ident
+	if id, ok := u.(request.Identified); ok {
+		return strconv.FormatInt(id.PK(), 10)
+	}
+	return u.GetUsername()
 }
 
 // AnonRateThrottle limits anonymous clients by address, at the "anon" rate.
@@ -293,14 +308,17 @@ func UserRateThrottle() RateThrottle { return RateThrottle{Scope: "user", Key: U
 // ScopedRateThrottle limits by the view's ThrottleScope, at that scope's
 // rate, keyed as UserRateThrottle; views without a scope are not
 // throttled.
-type ScopedRateThrottle struct{}
+type ScopedRateThrottle struct {
+	// Now is the clock (DRF's timer()); nil gives time.Now.
+	Now func() time.Time
+}
 
 // SetupThrottle resolves the view's scope; nil when the view has none.
-func (ScopedRateThrottle) SetupThrottle(s *framework.Settings, v *framework.View) (framework.Throttle, error) {
+func (st ScopedRateThrottle) SetupThrottle(s *framework.Settings, v *framework.View) (framework.Throttle, error) {
 	if v.ThrottleScope == "" {
 		return nil, nil
 	}
-	return RateThrottle{Scope: v.ThrottleScope, Key: UserKey}.SetupThrottle(s, v)
+	return RateThrottle{Scope: v.ThrottleScope, Key: UserKey, Now: st.Now}.SetupThrottle(s, v)
 }
 
 // Allow refuses to decide: registration replaces the throttle with the

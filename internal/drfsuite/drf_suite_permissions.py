@@ -1,0 +1,156 @@
+"""Run DRF 3.18's own tests/test_permissions.py and test_throttling.py on
+real DRF, and print which methods pass.
+
+DRF's tests are not in this repository: give the "tests" directory of a
+DRF 3.18 checkout (git archive 3.18.0 tests). Run with Debian's Django
+3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2 of
+conformance/reference/drf318 (scripts/install-references lays it out):
+
+    /usr/bin/python3 internal/drfsuite/drf_suite_permissions.py DRF/tests \
+        > internal/drfsuite/drf_suite_permissions_drf314.json
+    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 internal/drfsuite/drf_suite_permissions.py DRF/tests \
+        > internal/drfsuite/drf_suite_permissions_drf318.json
+
+It runs as drf_suite.py does (pytest's few names given here, Django's test
+runner, the settings of DRF's conftest.py), with django-guardian (Debian's
+python3-django-guardian) installed as conftest.py installs it when it is
+importable, so that ObjectPermissionsIntegrationTests runs rather than
+being skipped. It prints, as JSON, the versions and, by file, each
+method's "pass" or its failure's last line.
+"""
+import contextlib
+import json
+import os
+import sys
+import types
+import unittest
+
+tests_dir = os.path.abspath(sys.argv[1])
+sys.path.insert(0, os.path.dirname(tests_dir))
+
+
+class _Info:
+    value = None
+
+
+@contextlib.contextmanager
+def _raises(exc):
+    info = _Info()
+    try:
+        yield info
+    except exc as e:
+        info.value = e
+        return
+    raise AssertionError("DID NOT RAISE %r" % exc)
+
+
+class _Mark:
+    def __getattr__(self, name):
+        return lambda *a, **k: (lambda obj: obj)
+
+
+pytest = types.ModuleType("pytest")
+pytest.raises = _raises
+pytest.fixture = lambda fn=None, **k: fn if fn else (lambda f: f)
+pytest.mark = _Mark()
+sys.modules["pytest"] = pytest
+
+import django  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+settings.configure(
+    DEBUG_PROPAGATE_EXCEPTIONS=True,
+    DEFAULT_AUTO_FIELD="django.db.models.AutoField",
+    DATABASES={
+        "default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"},
+        "secondary": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"},
+    },
+    SITE_ID=1,
+    SECRET_KEY="not very secret in tests",
+    USE_I18N=True,
+    STATIC_URL="/static/",
+    ROOT_URLCONF="tests.urls",
+    TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True, "OPTIONS": {"debug": True}}],
+    MIDDLEWARE=(
+        "django.middleware.common.CommonMiddleware",
+        "django.contrib.sessions.middleware.SessionMiddleware",
+        "django.contrib.auth.middleware.AuthenticationMiddleware",
+        "django.contrib.messages.middleware.MessageMiddleware",
+    ),
+    INSTALLED_APPS=(
+        "django.contrib.admin", "django.contrib.auth", "django.contrib.contenttypes", "django.contrib.sessions",
+        "django.contrib.sites", "django.contrib.staticfiles", "django.contrib.messages", "rest_framework",
+        "rest_framework.authtoken", "tests.authentication", "tests.generic_relations", "tests.importable", "tests",
+        "guardian",
+    ),
+    ANONYMOUS_USER_ID=-1,
+    AUTHENTICATION_BACKENDS=(
+        "django.contrib.auth.backends.ModelBackend",
+        "guardian.backends.ObjectPermissionBackend",
+    ),
+    PASSWORD_HASHERS=("django.contrib.auth.hashers.MD5PasswordHasher",),
+)
+django.setup()
+
+import rest_framework  # noqa: E402
+from django.test.runner import DiscoverRunner  # noqa: E402
+
+FILES = ["test_permissions", "test_throttling"]
+results = {"tests/%s.py" % f.replace(".", "/"): {} for f in FILES}
+
+
+class Result(unittest.TextTestResult):
+    def _record(self, test, outcome):
+        module, cls, method = test.id().rsplit(".", 2)
+        results["%s.py" % module.replace(".", "/")]["%s.%s" % (cls, method)] = outcome
+
+    def addSuccess(self, test):
+        self._record(test, "pass")
+        super().addSuccess(test)
+
+    def addFailure(self, test, err):
+        self._record(test, "fail: " + self._exc_info_to_string(err, test).strip().splitlines()[-1])
+        super().addFailure(test, err)
+
+    def addError(self, test, err):
+        self._record(test, "error: " + self._exc_info_to_string(err, test).strip().splitlines()[-1])
+        super().addError(test, err)
+
+    def addSkip(self, test, reason):
+        self._record(test, "skip: " + reason)
+        super().addSkip(test, reason)
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            failure = issubclass(err[0], test.failureException)
+            self._record(test, ("fail: " if failure else "error: ") +
+                         self._exc_info_to_string(err, test).strip().splitlines()[-1])
+        super().addSubTest(test, subtest, err)
+
+
+def pytest_classes(module):
+    """The module's pytest-style classes (Test*, not a TestCase), as
+    TestCases of the same names whose methods call a new instance's."""
+    cases = []
+    for name, cls in vars(module).items():
+        if not (name.startswith("Test") and isinstance(cls, type) and cls.__module__ == module.__name__
+                and not issubclass(cls, unittest.TestCase)):
+            continue
+        methods = {m: (lambda cls, m: lambda self: getattr(cls(), m)())(cls, m) for m in dir(cls) if m.startswith("test_")}
+        cases.append(type(name, (unittest.TestCase,), dict(methods, __module__=module.__name__, __qualname__=name)))
+    return cases
+
+
+# The modules are loaded before the test databases are made, so that the
+# models they declare have tables.
+suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromName("tests." + f) for f in FILES)
+for f in FILES:
+    for case in pytest_classes(sys.modules["tests." + f]):
+        suite.addTests(unittest.defaultTestLoader.loadTestsFromTestCase(case))
+runner = DiscoverRunner(verbosity=0)
+runner.setup_test_environment()
+runner.setup_databases()
+with open(os.devnull, "w") as devnull:
+    unittest.TextTestRunner(resultclass=Result, verbosity=0, stream=devnull).run(suite)
+print(json.dumps({"versions": {"drf": rest_framework.__version__, "django": django.get_version()}, "results": results},
+                 indent=1, sort_keys=True))
