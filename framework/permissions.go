@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/internal/pycompat"
 )
@@ -13,7 +14,8 @@ import (
 // Permission decides whether a request may proceed (has_permission). An
 // error is returned as is (e.g. a failed lookup); a denial becomes 401 or
 // 403 by the 401/403 rule. A permission may also implement Message() string
-// for the denial's detail, and ObjectPermission.
+// for the denial's detail, Code() string for its code (PermissionCode),
+// and ObjectPermission.
 type Permission interface {
 	HasPermission(r *request.Request, v *View) (bool, error)
 }
@@ -28,6 +30,26 @@ type ObjectPermission interface {
 // own message (DRF's message attribute) rather than the default one.
 type PermissionMessage interface {
 	Message() string
+}
+
+// PermissionCode is implemented by permissions that deny with their own
+// error code (DRF's code attribute, the detail's ErrorDetail.code) rather
+// than "permission_denied".
+type PermissionCode interface {
+	Code() string
+}
+
+// permissionDenied is PermissionDenied with p's message and code, when it
+// has them.
+func permissionDenied(p Permission) *exceptions.APIException {
+	e := exceptions.PermissionDenied()
+	if m, ok := p.(PermissionMessage); ok && m.Message() != "" {
+		e = exceptions.PermissionDenied(m.Message())
+	}
+	if c, ok := p.(PermissionCode); ok && c.Code() != "" {
+		e.Code = c.Code()
+	}
+	return e
 }
 
 // IsSafeMethod reports whether method is one of DRF's SAFE_METHODS: GET,

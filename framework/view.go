@@ -455,7 +455,7 @@ func (v *View) CheckObjectPermissions(r *request.Request, obj any) error {
 
 // PermissionDeniedFor is DRF's permission_denied: NotAuthenticated when
 // the view has schemes and none authenticated, else PermissionDenied with
-// the permission's message.
+// the permission's message and code.
 func PermissionDeniedFor(r *request.Request, p Permission) error {
 	if err := r.Authenticate(); err != nil {
 		return err
@@ -463,10 +463,7 @@ func PermissionDeniedFor(r *request.Request, p Permission) error {
 	if len(r.Authenticators()) > 0 && r.SuccessfulAuthenticator() == nil {
 		return exceptions.NotAuthenticated()
 	}
-	if m, ok := p.(PermissionMessage); ok && m.Message() != "" {
-		return exceptions.PermissionDenied(m.Message())
-	}
-	return exceptions.PermissionDenied()
+	return permissionDenied(p)
 }
 
 type panicError struct {
