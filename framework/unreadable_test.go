@@ -82,8 +82,8 @@ func TestUnreadableBodyIsAFixedParseError(t *testing.T) {
 			var body struct{ Detail string }
 			raw, _ := io.ReadAll(resp.Body)
 			_ = json.Unmarshal(raw, &body)
-			if resp.StatusCode != http.StatusBadRequest || body.Detail != request.MsgUnreadableBody {
-				t.Fatalf("%d %s, want 400 %q", resp.StatusCode, raw, request.MsgUnreadableBody)
+			if resp.StatusCode != http.StatusBadRequest || body.Detail != "The request body could not be read." {
+				t.Fatalf("%d %s, want 400 %q", resp.StatusCode, raw, "The request body could not be read.")
 			}
 			if log := logs.String(); !strings.Contains(log, "request body unreadable") || !strings.Contains(log, "i/o timeout") {
 				t.Errorf("the read error is not logged: %q", log)

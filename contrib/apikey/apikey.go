@@ -33,16 +33,16 @@ var Model = auth.Model{AppLabel: "rest_framework_api_key", Name: "apikey", Verbo
 
 // Sizes of keys and of the table's columns.
 const (
-	// PrefixLength is the length of a key's prefix, the part before the
+	// prefixLength is the length of a key's prefix, the part before the
 	// dot, by which it is found (and revoked).
-	PrefixLength = 8
-	// SecretLength is the length of the secret after the dot.
-	SecretLength = 32
-	// MaxNameLength bounds a key's name (varchar(50)).
-	MaxNameLength = 50
+	prefixLength = 8
+	// secretLength is the length of the secret after the dot.
+	secretLength = 32
+	// maxNameLength bounds a key's name (varchar(50)).
+	maxNameLength = 50
 	// maxHashLength bounds hashed_key and the id, PREFIX.HASH
 	// (varchar(100)).
-	maxHashLength = 100 - PrefixLength - 1
+	maxHashLength = 100 - prefixLength - 1
 )
 
 // alphabet is Django's get_random_string's: letters and digits.
@@ -81,7 +81,7 @@ var (
 	// ErrNotFound is returned for a prefix no key has.
 	ErrNotFound = errors.New("apikey: no API key with that prefix")
 	// ErrInvalidName is returned for a name that is empty or longer than
-	// MaxNameLength.
+	// 50 characters.
 	ErrInvalidName = errors.New("apikey: the name must be 1 to 50 characters")
 )
 
@@ -111,12 +111,12 @@ const columns = `"id", "created", "name", "revoked", "expiry_date", "hashed_key"
 // returns it with the full key "PREFIX.SECRET", which is not stored and
 // cannot be shown again.
 func (s *Keys) Create(ctx context.Context, name string, expiry *time.Time) (*APIKey, string, error) {
-	if name == "" || utf8.RuneCountInString(name) > MaxNameLength || !store.StorableText(name) {
+	if name == "" || utf8.RuneCountInString(name) > maxNameLength || !store.StorableText(name) {
 		return nil, "", ErrInvalidName
 	}
 	for {
-		prefix := random.String(PrefixLength, alphabet)
-		key := prefix + "." + random.String(SecretLength, alphabet)
+		prefix := random.String(prefixLength, alphabet)
+		key := prefix + "." + random.String(secretLength, alphabet)
 		hashed, err := s.Hashers.Make(key)
 		if err != nil {
 			return nil, "", err

@@ -221,12 +221,12 @@ func TestKeysAcrossDjangoAndGo(t *testing.T) {
 		if got := django(t, dsn, "check", expired) + " " + django(t, dsn, "check", later); got != "False True" {
 			t.Errorf("the expiring keys on Django: %s", got)
 		}
-		for _, name := range []string{"", strings.Repeat("n", apikey.MaxNameLength+1)} {
+		for _, name := range []string{"", strings.Repeat("n", 50+1)} {
 			if _, _, err := keys.Create(ctx, name, nil); !errors.Is(err, apikey.ErrInvalidName) {
 				t.Errorf("Create(%q): %v", name, err)
 			}
 		}
-		if _, _, err := keys.Create(ctx, strings.Repeat("é", apikey.MaxNameLength), nil); err != nil {
+		if _, _, err := keys.Create(ctx, strings.Repeat("é", 50), nil); err != nil {
 			t.Errorf("a name of 50 characters: %v", err)
 		}
 	})

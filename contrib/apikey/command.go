@@ -41,7 +41,7 @@ func CreateCommand(hashers func(env *management.Env) (auth.Hashers, error)) mana
 			}
 			_, key, err := (&Keys{DB: db, Hashers: hs}).Create(ctx, name, nil)
 			if errors.Is(err, ErrInvalidName) {
-				return &management.CommandError{Msg: fmt.Sprintf("The name must be 1 to %d characters, got %q", MaxNameLength, name)}
+				return &management.CommandError{Msg: fmt.Sprintf("The name must be 1 to %d characters, got %q", maxNameLength, name)}
 			}
 			if err != nil {
 				return err

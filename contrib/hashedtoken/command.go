@@ -91,7 +91,7 @@ func runCommand(ctx context.Context, env *management.Env, cfg Tokens, args []str
 		key, tok, err := tokens.Create(ctx, u.ID, *name)
 		switch {
 		case errors.Is(err, ErrLimit):
-			return &management.CommandError{Msg: MsgLimit}
+			return &management.CommandError{Msg: msgLimit}
 		case errors.Is(err, ErrName):
 			return &management.UsageError{Msg: err.Error()}
 		}

@@ -140,7 +140,7 @@ func storedHashed(t *testing.T, dsn string) {
 		t.Fatalf("key %q", key)
 	}
 	random := key[len(KeyPrefix):]
-	if m["prefix"] != random[:PrefixLength] || m["name"] != "laptop" || m["created"] != "2025-03-01T12:00:00Z" || m["expiry"] != "2025-03-01T22:00:00Z" {
+	if m["prefix"] != random[:prefixLength] || m["name"] != "laptop" || m["created"] != "2025-03-01T12:00:00Z" || m["expiry"] != "2025-03-01T22:00:00Z" {
 		t.Errorf("login answer %v", m)
 	}
 	var rows []map[string]any
@@ -160,11 +160,11 @@ func storedHashed(t *testing.T, dsn string) {
 		t.Fatalf("%d rows", len(rows))
 	}
 	for col, v := range rows[0] {
-		if s, ok := v.(string); ok && strings.Contains(s, random[PrefixLength:PrefixLength+8]) {
+		if s, ok := v.(string); ok && strings.Contains(s, random[prefixLength:prefixLength+8]) {
 			t.Errorf("column %s holds the key: %q", col, s)
 		}
 	}
-	if rows[0]["digest"] != Digest(key) || rows[0]["token_key"] != random[:PrefixLength] {
+	if rows[0]["digest"] != Digest(key) || rows[0]["token_key"] != random[:prefixLength] {
 		t.Errorf("row %v", rows[0])
 	}
 	if strings.Contains(f.send(t, "GET", "/auth/tokens/", "Bearer "+key, "").Body, key) {
@@ -178,7 +178,7 @@ func keysBeforeThePrefix(t *testing.T, dsn string) {
 	f := newFixture(t, dsn, Tokens{})
 	old := strings.Repeat("0123456789abcdef", 4)
 	f.db.MustExec(f.db.Rebind(`INSERT INTO "hashedtoken_token" ("digest", "token_key", "name", "created", "expiry", "user_id") VALUES (?, ?, ?, ?, NULL, ?)`),
-		Digest(old), old[:PrefixLength], "old", store.FormatTime(f.clock), f.alice.ID)
+		Digest(old), old[:prefixLength], "old", store.FormatTime(f.clock), f.alice.ID)
 	if a := f.send(t, "GET", "/whoami/", "Bearer "+old, ""); a.Status != 200 || a.JSON()["username"] != "alice" {
 		t.Errorf("a key without the prefix: %d %s", a.Status, a.Body)
 	}
@@ -323,7 +323,7 @@ func devices(t *testing.T, dsn string) {
 	}
 	// A third device is allowed, a fourth is over the limit.
 	third, _ := f.login(t, "tablet")
-	if a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), ""); a.Status != 403 || a.JSON()["detail"] != MsgLimit {
+	if a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), ""); a.Status != 403 || a.JSON()["detail"] != msgLimit {
 		t.Errorf("over the limit: %d %s", a.Status, a.Body)
 	}
 	if a := f.send(t, "POST", "/auth/login/", basic("alice", "alice-pass"), `{"name":"`+strings.Repeat("x", 65)+`"}`); a.Status != 400 {
@@ -342,7 +342,7 @@ func devices(t *testing.T, dsn string) {
 		t.Errorf("revoked phone: %d", a.Status)
 	}
 	// Logout ends the laptop's token only; it needs a token.
-	if a := f.send(t, "POST", "/auth/logout/", basic("alice", "alice-pass"), ""); a.Status != 403 || a.JSON()["detail"] != MsgNotByToken {
+	if a := f.send(t, "POST", "/auth/logout/", basic("alice", "alice-pass"), ""); a.Status != 403 || a.JSON()["detail"] != msgNotByToken {
 		t.Errorf("logout with Basic: %d %s", a.Status, a.Body)
 	}
 	if a := f.send(t, "POST", "/auth/logout/", "Bearer "+laptop, ""); a.Status != 204 {
@@ -394,7 +394,7 @@ func TestCommand(t *testing.T) {
 	if a := f.send(t, "GET", "/whoami/", "Bearer "+m[1], ""); a.Status != 200 {
 		t.Errorf("the printed key: %d", a.Status)
 	}
-	if code, out, _ := run("list", "alice"); code != 0 || !strings.Contains(out, m[1][len(KeyPrefix):][:PrefixLength]+"  ci") || strings.Contains(out, m[1][len(KeyPrefix):]) {
+	if code, out, _ := run("list", "alice"); code != 0 || !strings.Contains(out, m[1][len(KeyPrefix):][:prefixLength]+"  ci") || strings.Contains(out, m[1][len(KeyPrefix):]) {
 		t.Errorf("list: %d %q", code, out)
 	}
 	if code, out, _ := run("revoke", "alice", m[2]); code != 0 || out != "Revoked token "+m[2]+" of user alice.\n" {

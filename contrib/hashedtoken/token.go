@@ -47,17 +47,17 @@ const (
 	// KeyLength is the length of a key's random part, after KeyPrefix:
 	// 32 random bytes in hexadecimal.
 	KeyLength = 64
-	// PrefixLength is the length of the start of the random part kept in
+	// prefixLength is the length of the start of the random part kept in
 	// the table, by which users tell their tokens apart.
-	PrefixLength = 8
-	// MaxNameLength bounds a token's name.
-	MaxNameLength = 64
+	prefixLength = 8
+	// maxNameLength bounds a token's name.
+	maxNameLength = 64
 )
 
 // Defaults of Tokens, as django-rest-knox's.
 const (
-	DefaultTTL                = 10 * time.Hour
-	DefaultMinRefreshInterval = time.Minute
+	defaultTTL                = 10 * time.Hour
+	defaultMinRefreshInterval = time.Minute
 )
 
 // Errors of the store.
@@ -69,7 +69,7 @@ var (
 	ErrLimit = errors.New("hashedtoken: the user has the maximum number of tokens")
 	// ErrName is returned by Create for a name that is too long or not
 	// storable text.
-	ErrName = fmt.Errorf("hashedtoken: a token's name is at most %d characters of UTF-8 without NUL", MaxNameLength)
+	ErrName = fmt.Errorf("hashedtoken: a token's name is at most %d characters of UTF-8 without NUL", maxNameLength)
 )
 
 // Token is one row of hashedtoken_token. It holds no key: only the prefix
@@ -79,7 +79,7 @@ type Token struct {
 	ID int64 `db:"id" json:"id" drf:"read_only"`
 	// Name says which device or client holds the token ("" when unnamed).
 	Name string `db:"name" json:"name" drf:"max_length=64,allow_blank" model:"max_length=64,blank"`
-	// Prefix is the first PrefixLength characters of the key's random
+	// Prefix is the first prefixLength characters of the key's random
 	// part (after KeyPrefix).
 	Prefix string `db:"token_key" json:"prefix" drf:"read_only" model:"max_length=8,editable=false"`
 	// Digest is the hexadecimal SHA-256 of the key.
@@ -113,19 +113,19 @@ func Digest(key string) string {
 }
 
 // Tokens reads and writes hashedtoken_token. Its zero value (but DB)
-// gives tokens that expire DefaultTTL after creation and are not
+// gives tokens that expire defaultTTL after creation and are not
 // extended on use.
 type Tokens struct {
 	// DB is the database holding hashedtoken_token and auth_user.
 	DB *sqlx.DB
-	// TTL is the lifetime of a new token; 0 gives DefaultTTL, a negative
+	// TTL is the lifetime of a new token; 0 gives 10 hours, a negative
 	// TTL tokens that never expire.
 	TTL time.Duration
 	// Refresh extends a token's expiry to TTL from now whenever it
 	// authenticates (sliding expiry), at most once per MinRefreshInterval.
 	Refresh bool
 	// MinRefreshInterval is the least extension that is written; 0 gives
-	// DefaultMinRefreshInterval.
+	// a minute.
 	MinRefreshInterval time.Duration
 	// MaxAge caps sliding expiry: no token lives past Created + MaxAge;
 	// 0 leaves it uncapped.
@@ -146,14 +146,14 @@ func (s *Tokens) clock() time.Time {
 
 func (s *Tokens) ttl() time.Duration {
 	if s.TTL == 0 {
-		return DefaultTTL
+		return defaultTTL
 	}
 	return s.TTL
 }
 
-// GenerateKey returns a new key: KeyPrefix, then 32 bytes from
+// generateKey returns a new key: KeyPrefix, then 32 bytes from
 // crypto/rand in hexadecimal.
-func GenerateKey() string {
+func generateKey() string {
 	b := make([]byte, KeyLength/2)
 	rand.Read(b)
 	return KeyPrefix + hex.EncodeToString(b)
@@ -163,12 +163,12 @@ func GenerateKey() string {
 // stored nowhere: show it to the client now. Expired tokens of the user are
 // deleted first; ErrLimit when the user still holds Limit tokens.
 func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key string, tok *Token, err error) {
-	if utf8.RuneCountInString(name) > MaxNameLength || !store.StorableText(name) {
+	if utf8.RuneCountInString(name) > maxNameLength || !store.StorableText(name) {
 		return "", nil, ErrName
 	}
-	key = GenerateKey()
+	key = generateKey()
 	now := s.clock().Truncate(time.Microsecond)
-	tok = &Token{Name: name, Prefix: key[len(KeyPrefix):][:PrefixLength], Digest: Digest(key), Created: now, UserID: userID}
+	tok = &Token{Name: name, Prefix: key[len(KeyPrefix):][:prefixLength], Digest: Digest(key), Created: now, UserID: userID}
 	if ttl := s.ttl(); ttl > 0 {
 		exp := now.Add(ttl)
 		tok.Expiry = &exp
@@ -254,7 +254,7 @@ func (s *Tokens) refresh(ctx context.Context, tok *Token, now time.Time) error {
 	}
 	step := s.MinRefreshInterval
 	if step == 0 {
-		step = DefaultMinRefreshInterval
+		step = defaultMinRefreshInterval
 	}
 	if exp.Sub(*tok.Expiry) < step {
 		return nil

@@ -16,8 +16,8 @@ import (
 
 // Answers of the views, in django-rest-knox's wording where it has one.
 const (
-	MsgLimit      = "Maximum amount of tokens allowed per user exceeded."
-	MsgNotByToken = "This request was not authenticated with a token."
+	msgLimit      = "Maximum amount of tokens allowed per user exceeded."
+	msgNotByToken = "This request was not authenticated with a token."
 )
 
 // Views are the endpoints of the tokens, for the users who own them. All
@@ -57,8 +57,8 @@ func (v Views) view(name string) framework.View {
 }
 
 // Login creates a token for the request's user and answers its key, the
-// only time it is shown; 403 with MsgLimit when the user holds Limit
-// tokens.
+// only time it is shown; 403 "Maximum amount of tokens allowed per user
+// exceeded." when the user holds Limit tokens.
 func (v Views) Login() framework.View {
 	view := v.view("Login")
 	view.Post = func(_ *framework.View, r *request.Request) (*framework.Response, error) {
@@ -77,7 +77,7 @@ func (v Views) Login() framework.View {
 		}
 		key, tok, err := v.Tokens.Create(r.Context(), u.ID, in.Name)
 		if errors.Is(err, ErrLimit) {
-			return nil, exceptions.PermissionDenied(MsgLimit)
+			return nil, exceptions.PermissionDenied(msgLimit)
 		}
 		if err != nil {
 			return nil, err
@@ -139,13 +139,14 @@ func (v Views) Revoke() framework.View {
 }
 
 // Logout revokes the token that authenticated the request (204); a
-// request authenticated otherwise is 403 MsgNotByToken.
+// request authenticated otherwise is 403 "This request was not
+// authenticated with a token."
 func (v Views) Logout() framework.View {
 	view := v.view("Logout")
 	view.Post = func(_ *framework.View, r *request.Request) (*framework.Response, error) {
 		tok, ok := r.Auth().(*Token)
 		if !ok {
-			return nil, exceptions.PermissionDenied(MsgNotByToken)
+			return nil, exceptions.PermissionDenied(msgNotByToken)
 		}
 		if err := v.Tokens.Revoke(r.Context(), tok.UserID, tok.ID); err != nil && !errors.Is(err, ErrNotFound) {
 			return nil, err

@@ -48,7 +48,7 @@ type KeySet struct {
 	// MaxWait is the longest a request whose key is not cached (an
 	// unknown kid, or no set fetched yet) waits for the fetch in flight;
 	// the request is then answered as when the issuer is unavailable
-	// (503) while the fetch goes on. 0 is DefaultMaxWait.
+	// (503) while the fetch goes on. 0 is 2 seconds.
 	MaxWait time.Duration
 	// FetchTimeout bounds one fetch, whatever Client's timeout; 0 is
 	// 10 s.
@@ -67,9 +67,9 @@ type KeySet struct {
 	wg       sync.WaitGroup // the fetch in flight
 }
 
-// DefaultMaxWait is how long a request whose key is not cached waits for
+// defaultMaxWait is how long a request whose key is not cached waits for
 // the key set's fetch when KeySet.MaxWait is 0.
-const DefaultMaxWait = 2 * time.Second
+const defaultMaxWait = 2 * time.Second
 
 // jwk is one usable key of the set.
 type jwk struct {
@@ -122,7 +122,7 @@ func (k *KeySet) Key(ctx context.Context, kid string) (crypto.PublicKey, string,
 	}
 	k.mu.Unlock()
 
-	wait := time.NewTimer(orDefault(k.MaxWait, DefaultMaxWait))
+	wait := time.NewTimer(orDefault(k.MaxWait, defaultMaxWait))
 	defer wait.Stop()
 	select {
 	case <-done:

@@ -170,20 +170,20 @@ func (TokenUser) IsStaff() bool { return false }
 
 // Descriptions of the refused tokens (error_description and detail).
 const (
-	MsgMalformed       = "The access token is malformed."
-	MsgAlgorithm       = "The access token's algorithm is not accepted."
-	MsgUnknownKey      = "The access token is signed with a key the issuer does not publish."
-	MsgSignature       = "The access token's signature is invalid."
-	MsgExpired         = "The access token expired."
-	MsgNotYetValid     = "The access token is not valid yet."
-	MsgIssuer          = "The access token is not from the trusted issuer."
-	MsgAudience        = "The access token is not meant for this service."
-	MsgClaims          = "The access token's claims are invalid."
-	MsgMissingClaim    = "The access token lacks a claim it must have (exp, iss, or aud)."
-	MsgUserRefused     = "The access token's user is not allowed."
-	MsgHeader          = "The Authorization header must be \"Bearer\" and one token."
-	MsgKeysUnavailable = "The token issuer's keys could not be fetched; try again later."
-	MsgNotAccessToken  = "The token is not an access token."
+	msgMalformed       = "The access token is malformed."
+	msgAlgorithm       = "The access token's algorithm is not accepted."
+	msgUnknownKey      = "The access token is signed with a key the issuer does not publish."
+	msgSignature       = "The access token's signature is invalid."
+	msgExpired         = "The access token expired."
+	msgNotYetValid     = "The access token is not valid yet."
+	msgIssuer          = "The access token is not from the trusted issuer."
+	msgAudience        = "The access token is not meant for this service."
+	msgClaims          = "The access token's claims are invalid."
+	msgMissingClaim    = "The access token lacks a claim it must have (exp, iss, or aud)."
+	msgUserRefused     = "The access token's user is not allowed."
+	msgHeader          = "The Authorization header must be \"Bearer\" and one token."
+	msgKeysUnavailable = "The token issuer's keys could not be fetched; try again later."
+	msgNotAccessToken  = "The token is not an access token."
 )
 
 // invalid is a refused token: 401 {"detail": description}, with RFC
@@ -209,8 +209,8 @@ func (a Authentication) Authenticate(r *request.Request) (request.User, any, err
 		return nil, nil, nil
 	}
 	if len(parts) != 2 {
-		e := exceptions.ParseError(MsgHeader)
-		e.Header = http.Header{"Www-Authenticate": {a.challenge() + `, error="invalid_request", error_description=` + strconv.Quote(MsgHeader)}}
+		e := exceptions.ParseError(msgHeader)
+		e.Header = http.Header{"Www-Authenticate": {a.challenge() + `, error="invalid_request", error_description=` + strconv.Quote(msgHeader)}}
 		return nil, nil, e
 	}
 	t, err := a.Verify(r.Context(), parts[1])
@@ -225,7 +225,7 @@ func (a Authentication) Authenticate(r *request.Request) (request.User, any, err
 		return nil, nil, err
 	}
 	if u == nil {
-		return nil, nil, a.invalid(MsgUserRefused)
+		return nil, nil, a.invalid(msgUserRefused)
 	}
 	return u, t, nil
 }
@@ -239,7 +239,7 @@ func (a Authentication) Authenticate(r *request.Request) (request.User, any, err
 // every token); a key set that cannot be fetched in time is 503.
 func (a Authentication) Verify(ctx context.Context, raw string) (*Token, error) {
 	if a.Audience == "" && !a.AcceptAnyAudience {
-		return nil, a.invalid(MsgAudience) // misconfigured: fail closed
+		return nil, a.invalid(msgAudience) // misconfigured: fail closed
 	}
 	algs := a.Algorithms
 	if algs == nil {
@@ -272,34 +272,34 @@ func (a Authentication) Verify(ctx context.Context, raw string) (*Token, error) 
 	switch {
 	case err == nil:
 	case errors.Is(keyErr, errPending):
-		return nil, exceptions.ServiceUnavailable(pendingRetry, MsgKeysUnavailable)
+		return nil, exceptions.ServiceUnavailable(pendingRetry, msgKeysUnavailable)
 	case errors.Is(keyErr, ErrFetch):
-		return nil, exceptions.ServiceUnavailable(time.Minute, MsgKeysUnavailable)
+		return nil, exceptions.ServiceUnavailable(time.Minute, msgKeysUnavailable)
 	case errors.Is(keyErr, errType):
-		return nil, a.invalid(MsgNotAccessToken)
+		return nil, a.invalid(msgNotAccessToken)
 	case errors.Is(keyErr, ErrUnknownKey):
-		return nil, a.invalid(MsgUnknownKey)
+		return nil, a.invalid(msgUnknownKey)
 	case errors.Is(keyErr, errAlgorithm), errors.Is(err, jwt.ErrTokenUnverifiable):
-		return nil, a.invalid(MsgAlgorithm)
+		return nil, a.invalid(msgAlgorithm)
 	case errors.Is(err, jwt.ErrTokenMalformed):
-		return nil, a.invalid(MsgMalformed)
+		return nil, a.invalid(msgMalformed)
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid):
-		return nil, a.invalid(MsgSignature)
+		return nil, a.invalid(msgSignature)
 	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing):
-		return nil, a.invalid(MsgMissingClaim)
+		return nil, a.invalid(msgMissingClaim)
 	case errors.Is(err, jwt.ErrTokenExpired):
-		return nil, a.invalid(MsgExpired)
+		return nil, a.invalid(msgExpired)
 	case errors.Is(err, jwt.ErrTokenNotValidYet):
-		return nil, a.invalid(MsgNotYetValid)
+		return nil, a.invalid(msgNotYetValid)
 	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
-		return nil, a.invalid(MsgIssuer)
+		return nil, a.invalid(msgIssuer)
 	case errors.Is(err, jwt.ErrTokenInvalidAudience):
-		return nil, a.invalid(MsgAudience)
+		return nil, a.invalid(msgAudience)
 	default:
-		return nil, a.invalid(MsgClaims)
+		return nil, a.invalid(msgClaims)
 	}
 	if otherTokenKind(raw) {
-		return nil, a.invalid(MsgNotAccessToken)
+		return nil, a.invalid(msgNotAccessToken)
 	}
 	if t.Claims.Scope != "" {
 		t.Scopes = strings.Fields(t.Claims.Scope)

@@ -226,25 +226,25 @@ func TestTokensOfTheIssuer(t *testing.T) {
 		{"EdDSA", sign(t, jwt.SigningMethodEdDSA, "ed", ed, valid), 200, ok, ""},
 		{"scp list", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(claimsWith(valid, "scope", nil), "scp", []string{"books:read", "books:write"})), 200, ok, ""},
 		{"aud list", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "aud", []string{"other", "books-api"})), 200, ok, ""},
-		{"expired", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "exp", now.Add(-time.Minute).Unix())), 0, oidc.MsgExpired, ""},
-		{"no exp", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "exp", nil)), 0, oidc.MsgMissingClaim, ""},
-		{"not yet valid", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "nbf", now.Add(time.Hour).Unix())), 0, oidc.MsgNotYetValid, ""},
-		{"other issuer", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "iss", "https://evil.example")), 0, oidc.MsgIssuer, ""},
-		{"no issuer", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "iss", nil)), 0, oidc.MsgMissingClaim, ""},
-		{"no audience", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "aud", nil)), 0, oidc.MsgMissingClaim, ""},
-		{"other audience", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "aud", "films-api")), 0, oidc.MsgAudience, ""},
-		{"tampered", tampered, 0, oidc.MsgSignature, ""},
-		{"another key under k1", sign(t, jwt.SigningMethodRS256, "k1", rsaKey(t), valid), 0, oidc.MsgSignature, ""},
-		{"unknown kid", sign(t, jwt.SigningMethodRS256, "k9", k1, valid), 0, oidc.MsgUnknownKey, ""},
-		{"no kid, several keys", sign(t, jwt.SigningMethodRS256, "", k1, valid), 0, oidc.MsgUnknownKey, ""},
-		{"HS256 with the public key", sign(t, jwt.SigningMethodHS256, "k1", []byte("secret"), valid), 0, oidc.MsgAlgorithm, ""},
-		{"alg none", sign(t, jwt.SigningMethodNone, "k1", jwt.UnsafeAllowNoneSignatureType, valid), 0, oidc.MsgAlgorithm, ""},
-		{"RS512 with an RS256 key", sign(t, jwt.SigningMethodRS512, "k1", k1, valid), 0, oidc.MsgAlgorithm, ""},
-		{"ES256 under an RSA kid", sign(t, jwt.SigningMethodES256, "k1", ec, valid), 0, oidc.MsgAlgorithm, ""},
-		{"not a JWT", "abc", 0, oidc.MsgMalformed, ""},
-		{"exp a string", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "exp", "soon")), 0, oidc.MsgMalformed, ""},
+		{"expired", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "exp", now.Add(-time.Minute).Unix())), 0, "The access token expired.", ""},
+		{"no exp", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "exp", nil)), 0, "The access token lacks a claim it must have (exp, iss, or aud).", ""},
+		{"not yet valid", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "nbf", now.Add(time.Hour).Unix())), 0, "The access token is not valid yet.", ""},
+		{"other issuer", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "iss", "https://evil.example")), 0, "The access token is not from the trusted issuer.", ""},
+		{"no issuer", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "iss", nil)), 0, "The access token lacks a claim it must have (exp, iss, or aud).", ""},
+		{"no audience", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "aud", nil)), 0, "The access token lacks a claim it must have (exp, iss, or aud).", ""},
+		{"other audience", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "aud", "films-api")), 0, "The access token is not meant for this service.", ""},
+		{"tampered", tampered, 0, "The access token's signature is invalid.", ""},
+		{"another key under k1", sign(t, jwt.SigningMethodRS256, "k1", rsaKey(t), valid), 0, "The access token's signature is invalid.", ""},
+		{"unknown kid", sign(t, jwt.SigningMethodRS256, "k9", k1, valid), 0, "The access token is signed with a key the issuer does not publish.", ""},
+		{"no kid, several keys", sign(t, jwt.SigningMethodRS256, "", k1, valid), 0, "The access token is signed with a key the issuer does not publish.", ""},
+		{"HS256 with the public key", sign(t, jwt.SigningMethodHS256, "k1", []byte("secret"), valid), 0, "The access token's algorithm is not accepted.", ""},
+		{"alg none", sign(t, jwt.SigningMethodNone, "k1", jwt.UnsafeAllowNoneSignatureType, valid), 0, "The access token's algorithm is not accepted.", ""},
+		{"RS512 with an RS256 key", sign(t, jwt.SigningMethodRS512, "k1", k1, valid), 0, "The access token's algorithm is not accepted.", ""},
+		{"ES256 under an RSA kid", sign(t, jwt.SigningMethodES256, "k1", ec, valid), 0, "The access token's algorithm is not accepted.", ""},
+		{"not a JWT", "abc", 0, "The access token is malformed.", ""},
+		{"exp a string", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "exp", "soon")), 0, "The access token is malformed.", ""},
 		{"no scope", sign(t, jwt.SigningMethodRS256, "k1", k1, claimsWith(valid, "scope", "books:write")), 403,
-			`{"detail":"` + oidc.MsgInsufficientScope + `"}`, `Bearer error="insufficient_scope", scope="books:read"`},
+			`{"detail":"` + "The access token does not grant the scope this action needs." + `"}`, `Bearer error="insufficient_scope", scope="books:read"`},
 	} {
 		status, body, challenge := c2.status, c2.body, c2.challenge
 		if status == 0 {
@@ -263,8 +263,8 @@ func TestTokensOfTheIssuer(t *testing.T) {
 	}{
 		{"anonymous", "", 401, `{"detail":"Authentication credentials were not provided."}`, `Bearer realm="api"`},
 		{"another scheme", "Authorization: Basic YTpi", 401, `{"detail":"Authentication credentials were not provided."}`, `Bearer realm="api"`},
-		{"bearer in lower case", "Authorization: bearer abc", 401, `{"detail":"` + oidc.MsgMalformed + `"}`,
-			`Bearer realm="api", error="invalid_token", error_description="` + oidc.MsgMalformed + `"`},
+		{"bearer in lower case", "Authorization: bearer abc", 401, `{"detail":"` + "The access token is malformed." + `"}`,
+			`Bearer realm="api", error="invalid_token", error_description="` + "The access token is malformed." + `"`},
 		{"three words", "Authorization: Bearer a b", 400, `{"detail":"The Authorization header must be \"Bearer\" and one token."}`,
 			`Bearer realm="api", error="invalid_request", error_description="The Authorization header must be \"Bearer\" and one token."`},
 	} {
@@ -306,7 +306,7 @@ func TestKeyRotation(t *testing.T) {
 	if n := is.fetchCount(); n != 2 {
 		t.Errorf("fetched %d times, want 2 (the first, and the new kid's)", n)
 	}
-	if r := c.Get("/books/", "Authorization: Bearer "+oldToken); r.Status != 401 || r.Body != `{"detail":"`+oidc.MsgUnknownKey+`"}` {
+	if r := c.Get("/books/", "Authorization: Bearer "+oldToken); r.Status != 401 || r.Body != `{"detail":"`+"The access token is signed with a key the issuer does not publish."+`"}` {
 		t.Errorf("the old key's token after the rotation: %d %s", r.Status, r.Body)
 	}
 
@@ -324,7 +324,7 @@ func TestKeyRotation(t *testing.T) {
 	is.rotate(t, "2026", last)
 	lastToken := sign(t, jwt.SigningMethodRS256, "2026", last, is.claims("books:read"))
 	for range 3 {
-		if r := c.Get("/books/", "Authorization: Bearer "+lastToken); r.Status != 401 || r.Body != `{"detail":"`+oidc.MsgUnknownKey+`"}` {
+		if r := c.Get("/books/", "Authorization: Bearer "+lastToken); r.Status != 401 || r.Body != `{"detail":"`+"The access token is signed with a key the issuer does not publish."+`"}` {
 			t.Errorf("within the refetch interval: %d %s", r.Status, r.Body)
 		}
 	}
@@ -354,7 +354,7 @@ func TestIssuerDown(t *testing.T) {
 	}
 	unknown := sign(t, jwt.SigningMethodRS256, "k2", k, is.claims("books:read"))
 	if r := c.Get("/books/", "Authorization: Bearer "+unknown); r.Status != 503 || r.Header.Get("Retry-After") != "60" ||
-		r.Body != `{"detail":"`+oidc.MsgKeysUnavailable+`"}` {
+		r.Body != `{"detail":"`+"The token issuer's keys could not be fetched; try again later."+`"}` {
 		t.Errorf("an unknown key while the issuer is down: %d %s %v", r.Status, r.Body, r.Header)
 	}
 	fresh := newAuth(t, is) // discovery still answers; the key set does not
@@ -384,7 +384,7 @@ func TestUserHook(t *testing.T) {
 		t.Errorf("mapped: %d %s", r.Status, r.Body)
 	}
 	stranger := claimsWith(is.claims("books:read"), "sub", "user-7")
-	status, body, challenge := refused(oidc.MsgUserRefused)
+	status, body, challenge := refused("The access token's user is not allowed.")
 	if r := c.Get("/books/", "Authorization: Bearer "+sign(t, jwt.SigningMethodRS256, "k", k, stranger)); r.Status != status || r.Body != body || r.Header.Get("WWW-Authenticate") != challenge {
 		t.Errorf("refused: %d %s %q", r.Status, r.Body, r.Header.Get("WWW-Authenticate"))
 	}

@@ -25,8 +25,8 @@ type ScopeRequired struct {
 // oidc.HasScope("books:read").
 func HasScope(scopes ...string) ScopeRequired { return ScopeRequired{Scopes: scopes} }
 
-// MsgInsufficientScope is the detail of a token without the scopes.
-const MsgInsufficientScope = "The access token does not grant the scope this action needs."
+// msgInsufficientScope is the detail of a token without the scopes.
+const msgInsufficientScope = "The access token does not grant the scope this action needs."
 
 // HasPermission checks the request's token.
 func (s ScopeRequired) HasPermission(r *request.Request, _ *framework.View) (bool, error) {
@@ -37,7 +37,7 @@ func (s ScopeRequired) HasPermission(r *request.Request, _ *framework.View) (boo
 	if t.HasScopes(s.Scopes...) {
 		return true, nil
 	}
-	e := exceptions.PermissionDenied(MsgInsufficientScope)
+	e := exceptions.PermissionDenied(msgInsufficientScope)
 	e.Header = http.Header{"Www-Authenticate": {`Bearer error="insufficient_scope", scope=` + strconv.Quote(strings.Join(s.Scopes, " "))}}
 	return false, e
 }

@@ -7,16 +7,16 @@ import (
 	"github.com/go-drf/drf/contrib/internal/djangohttp"
 )
 
-// MinKeyLength is the length under which a session cookie names no
+// minKeyLength is the length under which a session cookie names no
 // session, Django's _validate_session_key.
-const MinKeyLength = 8
+const minKeyLength = 8
 
 // Middleware is Django's SessionMiddleware, and the answering half of its
 // CsrfViewMiddleware, around next (the whole site, as Django's MIDDLEWARE):
 // a request's session cookie that names no session is deleted on the answer
 // (Set-Cookie `sessionid=""` expired at the epoch, and Vary: Cookie), and
 // an answer that sets the csrftoken cookie varies on Cookie. A cookie
-// shorter than MinKeyLength names no session; a well-formed one is found
+// shorter than 8 characters names no session; a well-formed one is found
 // to name none when something reads the session (SessionUser, the session
 // scheme, Login, Logout) and the session is unknown or expired, or ends
 // there (Logout, a changed password). A login sets a new cookie instead.
@@ -25,7 +25,7 @@ func (m *Manager) Middleware(next http.Handler) http.Handler {
 		a := &answer{m: m}
 		a.Reset(w, a)
 		if c, err := r.Cookie(m.cookieName()); err == nil {
-			a.empty = len(c.Value) < MinKeyLength
+			a.empty = len(c.Value) < minKeyLength
 			r = r.WithContext(context.WithValue(r.Context(), answerKey{}, a))
 		}
 		next.ServeHTTP(a, r)

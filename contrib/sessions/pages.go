@@ -27,8 +27,8 @@ var templates = template.Must(template.ParseFS(templateFS, "templates/*.html"))
 
 // Messages of the login form, in Django's wording.
 const (
-	MsgRequired           = "This field is required."
-	MsgInvalidLogin       = "Please enter a correct username and password. Note that both fields may be case-sensitive."
+	msgRequired           = "This field is required."
+	msgInvalidLogin       = "Please enter a correct username and password. Note that both fields may be case-sensitive."
 	maxFormBytes    int64 = 1 << 20
 )
 
@@ -116,10 +116,10 @@ func (m *Manager) postLogin(w http.ResponseWriter, r *http.Request) {
 	password, _ := posted(r, "password")
 	form := loginForm{Next: m.safeNext(r), Username: strings.TrimSpace(username)}
 	if form.Username == "" {
-		form.UsernameErrors = []string{MsgRequired}
+		form.UsernameErrors = []string{msgRequired}
 	}
 	if password == "" {
-		form.PasswordErrors = []string{MsgRequired}
+		form.PasswordErrors = []string{msgRequired}
 	}
 	if form.UsernameErrors != nil || form.PasswordErrors != nil {
 		m.renderLogin(w, r, form)
@@ -127,7 +127,7 @@ func (m *Manager) postLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	u, err := m.Users.Authenticate(r.Context(), loginName(form.Username), password)
 	if errors.Is(err, auth.ErrInvalidCredentials) {
-		form.Errors = []string{MsgInvalidLogin}
+		form.Errors = []string{msgInvalidLogin}
 		m.renderLogin(w, r, form)
 		return
 	}
@@ -138,7 +138,7 @@ func (m *Manager) postLogin(w http.ResponseWriter, r *http.Request) {
 		m.serverError(w, r, err)
 		return
 	}
-	redirect(w, cmp.Or(form.Next, m.LoginRedirect, DefaultLoginRedirect))
+	redirect(w, cmp.Or(form.Next, m.LoginRedirect, defaultLoginRedirect))
 }
 
 // safeNext is Django's LoginView.get_redirect_url: the "next" field or
@@ -184,7 +184,7 @@ func (m *Manager) LogoutPage() http.Handler {
 			m.serverError(w, r, err)
 			return
 		}
-		target := cmp.Or(m.LogoutRedirect, DefaultLogoutRedirect)
+		target := cmp.Or(m.LogoutRedirect, defaultLogoutRedirect)
 		if _, posted := posted(r, "next"); legacy && (posted || pycompat.RequestGET(r).Has("next")) {
 			target = cmp.Or(m.safeNext(r), r.URL.EscapedPath())
 		} else if next := m.safeNext(r); next != "" {

@@ -39,19 +39,19 @@ import (
 
 // Defaults of Manager's fields, Django's settings.
 const (
-	DefaultCookieName = "sessionid"
-	DefaultAge        = 14 * 24 * time.Hour
-	// DefaultLoginRedirect is Django's LOGIN_REDIRECT_URL.
-	DefaultLoginRedirect = "/accounts/profile/"
-	// DefaultLogoutRedirect is where a logout goes without LOGOUT_REDIRECT_URL
+	defaultCookieName = "sessionid"
+	defaultAge        = 14 * 24 * time.Hour
+	// defaultLoginRedirect is Django's LOGIN_REDIRECT_URL.
+	defaultLoginRedirect = "/accounts/profile/"
+	// defaultLogoutRedirect is where a logout goes without LOGOUT_REDIRECT_URL
 	// (Django renders a "logged out" page there instead).
-	DefaultLogoutRedirect = "/"
-	DefaultBackend        = "django.contrib.auth.backends.ModelBackend"
+	defaultLogoutRedirect = "/"
+	defaultBackend        = "django.contrib.auth.backends.ModelBackend"
 )
 
-// KeyLength is the length of a session key: lower-case letters and digits
+// keyLength is the length of a session key: lower-case letters and digits
 // from crypto/rand, as Django's.
-const KeyLength = 32
+const keyLength = 32
 
 // The keys of a login in Django's session data (django.contrib.auth's
 // SESSION_KEY, BACKEND_SESSION_KEY and HASH_SESSION_KEY).
@@ -97,8 +97,8 @@ type Manager struct {
 	SecretKeyFallbacks []string
 	// Backends is Django's AUTHENTICATION_BACKENDS as the sessions see it:
 	// a session whose _auth_user_backend is not listed is anonymous, and
-	// logins here record the first. nil gives DefaultBackend, Django's
-	// ModelBackend.
+	// logins here record the first. nil gives Django's
+	// "django.contrib.auth.backends.ModelBackend".
 	Backends []string
 
 	// CookieName is SESSION_COOKIE_NAME; "" gives "sessionid".
@@ -111,10 +111,10 @@ type Manager struct {
 	// CookieDomain is SESSION_COOKIE_DOMAIN; "" gives a host-only cookie.
 	CookieDomain string
 	// LoginRedirect is where a login without a safe "next" goes
-	// (LOGIN_REDIRECT_URL); "" gives DefaultLoginRedirect.
+	// (LOGIN_REDIRECT_URL); "" gives "/accounts/profile/".
 	LoginRedirect string
 	// LogoutRedirect is where a logout without a safe "next" goes
-	// (LOGOUT_REDIRECT_URL); "" gives DefaultLogoutRedirect.
+	// (LOGOUT_REDIRECT_URL); "" gives "/".
 	LogoutRedirect string
 
 	// Compatibility is the Django release whose pages and CSRF reasons
@@ -156,21 +156,21 @@ func (m *Manager) CSRFHeaderName() string { return m.Protection().Header() }
 
 func (m *Manager) cookieName() string {
 	if m.CookieName == "" {
-		return DefaultCookieName
+		return defaultCookieName
 	}
 	return m.CookieName
 }
 
 func (m *Manager) age() time.Duration {
 	if m.Age == 0 {
-		return DefaultAge
+		return defaultAge
 	}
 	return m.Age
 }
 
 func (m *Manager) backends() []string {
 	if len(m.Backends) == 0 {
-		return []string{DefaultBackend}
+		return []string{defaultBackend}
 	}
 	return m.Backends
 }
@@ -189,10 +189,10 @@ func AuthHash(u *auth.User, secret string) string {
 
 // cookieKey returns the session key the request's cookie names, "" when
 // there is no cookie or it cannot name a session: shorter than
-// MinKeyLength, or longer than django_session's 40 characters.
+// 8 characters, or longer than django_session's 40 characters.
 func (m *Manager) cookieKey(r *http.Request) string {
 	c, err := r.Cookie(m.cookieName())
-	if err != nil || len(c.Value) < MinKeyLength || len(c.Value) > 40 {
+	if err != nil || len(c.Value) < minKeyLength || len(c.Value) > 40 {
 		return ""
 	}
 	return c.Value
@@ -409,7 +409,7 @@ func (m *Manager) Login(w http.ResponseWriter, r *http.Request, u *auth.User) er
 	var key string
 	var err error
 	for range 3 {
-		key = random.String(KeyLength, "abcdefghijklmnopqrstuvwxyz0123456789")
+		key = random.String(keyLength, "abcdefghijklmnopqrstuvwxyz0123456789")
 		if err = m.save(ctx, key, data, &expires); !store.IsUniqueViolation(err) {
 			break
 		}

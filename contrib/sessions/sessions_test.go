@@ -208,12 +208,12 @@ func TestLogin(t *testing.T) {
 		t.Errorf("without token: %d\n%s", p.status, p.body)
 	}
 	cases := []struct{ name, user, pass, want string }{
-		{"wrong password", "alice", "wrong-pass", sessions.MsgInvalidLogin},
-		{"unknown user", "nobody", "nobody-pass", sessions.MsgInvalidLogin},
-		{"inactive user", "bob", "bob-pass", sessions.MsgInvalidLogin},
-		{"username in another case", "Alice", "alice-pass", sessions.MsgInvalidLogin},
-		{"password with a trailing space", "alice", "alice-pass ", sessions.MsgInvalidLogin},
-		{"empty fields", "", "", sessions.MsgRequired},
+		{"wrong password", "alice", "wrong-pass", "Please enter a correct username and password. Note that both fields may be case-sensitive."},
+		{"unknown user", "nobody", "nobody-pass", "Please enter a correct username and password. Note that both fields may be case-sensitive."},
+		{"inactive user", "bob", "bob-pass", "Please enter a correct username and password. Note that both fields may be case-sensitive."},
+		{"username in another case", "Alice", "alice-pass", "Please enter a correct username and password. Note that both fields may be case-sensitive."},
+		{"password with a trailing space", "alice", "alice-pass ", "Please enter a correct username and password. Note that both fields may be case-sensitive."},
+		{"empty fields", "", "", "This field is required."},
 	}
 	for _, c := range cases {
 		p := f.send(t, "POST", "/api-auth/login/", form(c.user, c.pass, tok), csrfCookie)

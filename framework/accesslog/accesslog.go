@@ -19,18 +19,18 @@ import (
 	"github.com/go-drf/drf/framework/request"
 )
 
-// RequestIDHeader is the header a request ID is read from and echoed in.
-const RequestIDHeader = "X-Request-ID"
+// requestIDHeader is the header a request ID is read from and echoed in.
+const requestIDHeader = "X-Request-ID"
 
-// requestIDKey is RequestIDHeader as an http.Header keys it, so that
+// requestIDKey is requestIDHeader as an http.Header keys it, so that
 // New reads and sets it without canonicalising the name (which
 // allocates, "ID" not being canonical) on every request.
-var requestIDKey = http.CanonicalHeaderKey(RequestIDHeader)
+var requestIDKey = http.CanonicalHeaderKey(requestIDHeader)
 
-// MaxRequestIDLength bounds the X-Request-ID a client may choose; a
+// maxRequestIDLength bounds the X-Request-ID a client may choose; a
 // longer one, an empty one or one with other bytes than visible ASCII is
 // replaced by a generated ID.
-const MaxRequestIDLength = 128
+const maxRequestIDLength = 128
 
 // RequestInfo is what the access log and telemetry learn of one request:
 // New (or framework/telemetry) puts one in the request's context,
@@ -75,7 +75,7 @@ func RequestID(ctx context.Context) string {
 
 // newRequestID returns the ID of a request whose client sent X-Request-ID
 // value (possibly ""): value itself when it is sane, at most
-// MaxRequestIDLength bytes of visible ASCII, else 32 random hexadecimal
+// 128 bytes of visible ASCII, else 32 random hexadecimal
 // digits. The random digits come from math/rand/v2's generator, ChaCha8
 // per thread seeded by the runtime from the operating system: no system
 // call and no lock per ID, and unpredictable in practice; but request IDs
@@ -92,9 +92,9 @@ func newRequestID(value string) string {
 }
 
 // sane reports whether a client's request ID is one to keep: 1 to
-// MaxRequestIDLength bytes of visible ASCII ('!' to '~').
+// maxRequestIDLength bytes of visible ASCII ('!' to '~').
 func sane(id string) bool {
-	if id == "" || len(id) > MaxRequestIDLength {
+	if id == "" || len(id) > maxRequestIDLength {
 		return false
 	}
 	for i := range len(id) {

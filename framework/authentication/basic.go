@@ -35,11 +35,11 @@ func (b Basic) WithCompatibility(c compat.Level) request.Authenticator {
 
 // Failure messages of Basic, in DRF's wording.
 const (
-	MsgBasicNoCredentials = "Invalid basic header. No credentials provided."
-	MsgBasicSpaces        = "Invalid basic header. Credentials string should not contain spaces."
-	MsgBasicEncoding      = "Invalid basic header. Credentials not correctly base64 encoded."
-	MsgInvalidCredentials = "Invalid username/password."
-	MsgUserInactive       = "User inactive or deleted."
+	msgBasicNoCredentials = "Invalid basic header. No credentials provided."
+	msgBasicSpaces        = "Invalid basic header. Credentials string should not contain spaces."
+	msgBasicEncoding      = "Invalid basic header. Credentials not correctly base64 encoded."
+	msgInvalidCredentials = "Invalid username/password."
+	msgUserInactive       = "User inactive or deleted."
 )
 
 // Authenticate does not attempt unless the header's first word is "Basic"
@@ -51,27 +51,27 @@ func (b Basic) Authenticate(r *request.Request) (request.User, any, error) {
 	}
 	switch {
 	case auth.n == 1:
-		return nil, nil, exceptions.AuthenticationFailed(MsgBasicNoCredentials)
+		return nil, nil, exceptions.AuthenticationFailed(msgBasicNoCredentials)
 	case auth.n > 2:
-		return nil, nil, exceptions.AuthenticationFailed(MsgBasicSpaces)
+		return nil, nil, exceptions.AuthenticationFailed(msgBasicSpaces)
 	}
 	raw, ok := pycompat.B64Decode(auth.words[1])
 	if !ok {
-		return nil, nil, exceptions.AuthenticationFailed(MsgBasicEncoding)
+		return nil, nil, exceptions.AuthenticationFailed(msgBasicEncoding)
 	}
 	username, password, colon := strings.Cut(decodeText(raw), ":")
 	if !colon && !b.legacy {
-		return nil, nil, exceptions.AuthenticationFailed(MsgBasicEncoding)
+		return nil, nil, exceptions.AuthenticationFailed(msgBasicEncoding)
 	}
 	u, err := b.Users.CheckPassword(r.Context(), username, password)
 	if err != nil {
 		return nil, nil, err
 	}
 	if u == nil {
-		return nil, nil, exceptions.AuthenticationFailed(MsgInvalidCredentials)
+		return nil, nil, exceptions.AuthenticationFailed(msgInvalidCredentials)
 	}
 	if !u.IsActive() {
-		return nil, nil, exceptions.AuthenticationFailed(MsgUserInactive)
+		return nil, nil, exceptions.AuthenticationFailed(msgUserInactive)
 	}
 	return u, nil, nil
 }

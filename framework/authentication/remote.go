@@ -24,15 +24,15 @@ type RemoteUser struct {
 	NoCreate bool
 }
 
-// MsgRemoteUserRepeated is the detail of the authentication failure of a
+// msgRemoteUserRepeated is the detail of the authentication failure of a
 // request that carried TrustedHeader's header more than once.
-const MsgRemoteUserRepeated = "Invalid remote user header. It was sent more than once."
+const msgRemoteUserRepeated = "Invalid remote user header. It was sent more than once."
 
 // Authenticate does not attempt without a remote user in the context, and
 // fails when TrustedHeader found its header more than once.
 func (s RemoteUser) Authenticate(r *request.Request) (request.User, any, error) {
 	if _, repeated := r.Context().Value(remoteUserKey{}).(repeatedHeader); repeated {
-		return nil, nil, exceptions.AuthenticationFailed(MsgRemoteUserRepeated)
+		return nil, nil, exceptions.AuthenticationFailed(msgRemoteUserRepeated)
 	}
 	name := RemoteUserFrom(r.Context())
 	if name == "" {
@@ -70,7 +70,7 @@ func RemoteUserFrom(ctx context.Context) string {
 // proxy that forwards the client's own header, could name any user. A
 // request carrying the header more than once (a proxy that adds its copy
 // to the client's) names no one: RemoteUser refuses it with
-// MsgRemoteUserRepeated.
+// "Invalid remote user header. It was sent more than once."
 func TrustedHeader(name string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

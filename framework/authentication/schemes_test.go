@@ -27,17 +27,17 @@ func TestBasicAuthentication(t *testing.T) {
 	}{
 		{"no header", "", 401, "Authentication credentials were not provided.", ""},
 		{"other scheme", "Bearer abc", 401, "Authentication credentials were not provided.", ""},
-		{"no credentials", "Basic", 401, authentication.MsgBasicNoCredentials, ""},
-		{"spaces", "Basic a b", 401, authentication.MsgBasicSpaces, ""},
-		{"tab is a space", "Basic YWxpY2U6YWxpY2UtcGFzcw==\tx", 401, authentication.MsgBasicSpaces, ""},
-		{"incomplete base64", "Basic YWxpY2U", 401, authentication.MsgBasicEncoding, ""},
-		{"one character", "Basic Y", 401, authentication.MsgBasicEncoding, ""},
-		{"data after short padding", "Basic YW=x", 401, authentication.MsgBasicEncoding, ""},
-		{"no alphabet characters decode to nothing, no colon", "Basic !!!", 401, authentication.MsgBasicEncoding, ""},
-		{"wrong password", basic("alice", "wrong"), 401, authentication.MsgInvalidCredentials, ""},
-		{"unknown user", basic("nobody", "x"), 401, authentication.MsgInvalidCredentials, ""},
-		{"inactive user, right password", basic("bob", "bob-pass"), 401, authentication.MsgInvalidCredentials, ""},
-		{"no colon", "Basic YWxpY2U=", 401, authentication.MsgBasicEncoding, ""},
+		{"no credentials", "Basic", 401, "Invalid basic header. No credentials provided.", ""},
+		{"spaces", "Basic a b", 401, "Invalid basic header. Credentials string should not contain spaces.", ""},
+		{"tab is a space", "Basic YWxpY2U6YWxpY2UtcGFzcw==\tx", 401, "Invalid basic header. Credentials string should not contain spaces.", ""},
+		{"incomplete base64", "Basic YWxpY2U", 401, "Invalid basic header. Credentials not correctly base64 encoded.", ""},
+		{"one character", "Basic Y", 401, "Invalid basic header. Credentials not correctly base64 encoded.", ""},
+		{"data after short padding", "Basic YW=x", 401, "Invalid basic header. Credentials not correctly base64 encoded.", ""},
+		{"no alphabet characters decode to nothing, no colon", "Basic !!!", 401, "Invalid basic header. Credentials not correctly base64 encoded.", ""},
+		{"wrong password", basic("alice", "wrong"), 401, "Invalid username/password.", ""},
+		{"unknown user", basic("nobody", "x"), 401, "Invalid username/password.", ""},
+		{"inactive user, right password", basic("bob", "bob-pass"), 401, "Invalid username/password.", ""},
+		{"no colon", "Basic YWxpY2U=", 401, "Invalid basic header. Credentials not correctly base64 encoded.", ""},
 		{"success", basic("alice", "alice-pass"), 200, "", "alice"},
 		{"keyword in any case", "bAsIc YWxpY2U6YWxpY2UtcGFzcw==", 200, "", "alice"},
 		{"surrounding spaces", "Basic   YWxpY2U6YWxpY2UtcGFzcw==  ", 200, "", "alice"},
@@ -69,7 +69,7 @@ func TestBasicAuthentication(t *testing.T) {
 // references answer so on /auth/basic-first/.
 func TestBasicWithoutColonByCompatibility(t *testing.T) {
 	w := newWorld(t)
-	for level, want := range map[framework.Compatibility]string{framework.DRF318: authentication.MsgBasicEncoding, framework.DRF314: authentication.MsgInvalidCredentials} {
+	for level, want := range map[framework.Compatibility]string{framework.DRF318: "Invalid basic header. Credentials not correctly base64 encoded.", framework.DRF314: "Invalid username/password."} {
 		h := apitest.View(framework.View{
 			Authentication: framework.Authenticators(authentication.Basic{Users: auth.ModelBackend{Users: w.users}}),
 			Permissions:    framework.Permissions(framework.IsAuthenticated{}),
@@ -120,7 +120,7 @@ func TestBasicRejectsInactiveUserOfPermissiveChecker(t *testing.T) {
 	w := newWorld(t)
 	srv := serve(t, framework.AllowAny{}, authentication.Basic{Users: inactiveChecker(w)})
 	a := do(t, srv, "GET", "/", "", "Authorization: "+basic("bob", "anything"))
-	if a.status != 401 || a.detail() != authentication.MsgUserInactive || a.challenge != basicRealm {
+	if a.status != 401 || a.detail() != "User inactive or deleted." || a.challenge != basicRealm {
 		t.Errorf("got %d %q %q", a.status, a.detail(), a.challenge)
 	}
 	if a := do(t, srv, "GET", "/", "", "Authorization: "+basic("alice", "anything")); a.status != 200 || a.body["username"] != "alice" {
@@ -140,13 +140,13 @@ func TestTokenAuthentication(t *testing.T) {
 		{"no header", "", 401, "Authentication credentials were not provided."},
 		{"other scheme", "Bearer " + alice, 401, "Authentication credentials were not provided."},
 		{"keyword as a prefix only", "Tokens " + alice, 401, "Authentication credentials were not provided."},
-		{"no credentials", "Token", 401, authentication.MsgTokenNoCredentials},
-		{"spaces", "Token a b", 401, authentication.MsgTokenSpaces},
-		{"invalid characters", "Token ab\xffc", 401, authentication.MsgTokenInvalidChars},
-		{"unknown key", "Token 0123456789012345678901234567890123456789", 401, authentication.MsgInvalidToken},
-		{"key in another case", "Token " + upper(alice), 401, authentication.MsgInvalidToken},
-		{"key with a suffix", "Token " + alice + "0", 401, authentication.MsgInvalidToken},
-		{"inactive owner", "Token " + bob, 401, authentication.MsgUserInactive},
+		{"no credentials", "Token", 401, "Invalid token header. No credentials provided."},
+		{"spaces", "Token a b", 401, "Invalid token header. Token string should not contain spaces."},
+		{"invalid characters", "Token ab\xffc", 401, "Invalid token header. Token string should not contain invalid characters."},
+		{"unknown key", "Token 0123456789012345678901234567890123456789", 401, "Invalid token."},
+		{"key in another case", "Token " + upper(alice), 401, "Invalid token."},
+		{"key with a suffix", "Token " + alice + "0", 401, "Invalid token."},
+		{"inactive owner", "Token " + bob, 401, "User inactive or deleted."},
 		{"success", "Token " + alice, 200, ""},
 		{"keyword in any case", "token " + alice, 200, ""},
 	}
@@ -238,7 +238,7 @@ func TestRemoteUserAuthentication(t *testing.T) {
 	// Two copies (a client's and a proxy's): which one the proxy set is
 	// unknown, so neither authenticates, in any spelling of the name.
 	for _, second := range []string{"X-Remote-User: alice", "x-remote-user: alice", "X-Remote-User: admin"} {
-		if a := do(t, creating, "GET", "/", "", "X-Remote-User: admin", second); a.status != 403 || a.detail() != authentication.MsgRemoteUserRepeated {
+		if a := do(t, creating, "GET", "/", "", "X-Remote-User: admin", second); a.status != 403 || a.detail() != "Invalid remote user header. It was sent more than once." {
 			t.Errorf("header twice (%s): %d %v", second, a.status, a.body)
 		}
 	}

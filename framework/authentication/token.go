@@ -21,10 +21,10 @@ type Token struct {
 
 // Failure messages of Token, in DRF's wording.
 const (
-	MsgTokenNoCredentials = "Invalid token header. No credentials provided."
-	MsgTokenSpaces        = "Invalid token header. Token string should not contain spaces."
-	MsgTokenInvalidChars  = "Invalid token header. Token string should not contain invalid characters."
-	MsgInvalidToken       = "Invalid token."
+	msgTokenNoCredentials = "Invalid token header. No credentials provided."
+	msgTokenSpaces        = "Invalid token header. Token string should not contain spaces."
+	msgTokenInvalidChars  = "Invalid token header. Token string should not contain invalid characters."
+	msgInvalidToken       = "Invalid token."
 )
 
 func (t Token) keyword() string {
@@ -43,21 +43,21 @@ func (t Token) Authenticate(r *request.Request) (request.User, any, error) {
 	}
 	switch {
 	case auth.n == 1:
-		return nil, nil, exceptions.AuthenticationFailed(MsgTokenNoCredentials)
+		return nil, nil, exceptions.AuthenticationFailed(msgTokenNoCredentials)
 	case auth.n > 2:
-		return nil, nil, exceptions.AuthenticationFailed(MsgTokenSpaces)
+		return nil, nil, exceptions.AuthenticationFailed(msgTokenSpaces)
 	case !utf8.ValidString(auth.words[1]):
-		return nil, nil, exceptions.AuthenticationFailed(MsgTokenInvalidChars)
+		return nil, nil, exceptions.AuthenticationFailed(msgTokenInvalidChars)
 	}
 	u, token, err := t.Tokens.LookupToken(r.Context(), auth.words[1])
 	if err != nil {
 		return nil, nil, err
 	}
 	if u == nil {
-		return nil, nil, exceptions.AuthenticationFailed(MsgInvalidToken)
+		return nil, nil, exceptions.AuthenticationFailed(msgInvalidToken)
 	}
 	if !u.IsActive() {
-		return nil, nil, exceptions.AuthenticationFailed(MsgUserInactive)
+		return nil, nil, exceptions.AuthenticationFailed(msgUserInactive)
 	}
 	return u, token, nil
 }

@@ -70,7 +70,8 @@ type Renderer struct {
 	// "/api-auth/logout/".
 	LogoutURL string
 	// StaticURL is the URL path the page loads its style sheet and scripts
-	// from, where HandleStatic serves them; "" gives DefaultStaticURL.
+	// from, where HandleStatic serves them; "" gives
+	// "/static/rest_framework/".
 	StaticURL string
 	// CSRFToken returns the CSRF token the page's forms send, setting the
 	// CSRF cookie on w when the client has none, as Django's {% csrf_token %}
@@ -122,7 +123,7 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 		SendURL:     withQuery(r.URL, formatParam, ""),
 		SendAccept:  plain.MediaType(),
 		CSRFToken:   rd.csrfToken(c.Writer, r.Request),
-		StaticURL:   cmp.Or(rd.StaticURL, DefaultStaticURL),
+		StaticURL:   cmp.Or(rd.StaticURL, defaultStaticURL),
 		Inline:      level == compat.DRF314,
 	}
 	if p.Title == "" {

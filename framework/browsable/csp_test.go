@@ -14,7 +14,7 @@ import (
 )
 
 // serveWithStatic serves books() at /books/ and the page's files under
-// DefaultStaticURL, at the given level.
+// the default static URL, at the given level.
 func serveWithStatic(t *testing.T, level framework.Compatibility) *apitest.Client {
 	t.Helper()
 	s := settings

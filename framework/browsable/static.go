@@ -14,10 +14,10 @@ import (
 	"github.com/go-drf/drf/framework"
 )
 
-// DefaultStaticURL is where the page loads its style sheet and scripts
+// defaultStaticURL is where the page loads its style sheet and scripts
 // from unless Renderer.StaticURL says otherwise: Django's STATIC_URL,
 // "/static/", and DRF's folder of them, "rest_framework/".
-const DefaultStaticURL = "/static/rest_framework/"
+const defaultStaticURL = "/static/rest_framework/"
 
 // static holds the page's style sheet (css/default.css) and scripts
 // (js/csrf.js, js/ajax-form.js, js/default.js, js/load-ajax-form.js).
@@ -27,13 +27,13 @@ var static embed.FS
 
 // HandleStatic mounts the page's style sheet and scripts on api under
 // prefix, a pattern relative to api's prefix ending in "/" ("" gives
-// DefaultStaticURL), one route a file, so that any other path under it is
+// "/static/rest_framework/"), one route a file, so that any other path under it is
 // the API's not-found page. Renderer.StaticURL must be where they end up.
 // Each file is answered with its Content-Type, Content-Length and an
 // ETag, and 304 to a request whose If-None-Match has it.
 func HandleStatic(api *framework.API, prefix string) {
 	if prefix == "" {
-		prefix = DefaultStaticURL
+		prefix = defaultStaticURL
 	}
 	err := fs.WalkDir(static, "static", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

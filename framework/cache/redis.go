@@ -18,7 +18,7 @@ import (
 // waits for them and a throttle fails open when they pass.
 const (
 	RedisDialTimeout = 500 * time.Millisecond
-	RedisIOTimeout   = 500 * time.Millisecond
+	redisIOTimeout   = 500 * time.Millisecond
 )
 
 // RedisCoolDown is how long a Redis cache that could not reach its server
@@ -50,7 +50,7 @@ type Redis struct {
 // OpenRedis connects to the Redis server of url, go-redis's URL form
 // ("redis://user:password@host:6379/0?dial_timeout=1s&max_retries=2").
 // Unless the URL says otherwise, dialing and each read or write time out
-// after RedisDialTimeout and RedisIOTimeout, and a failed command is not
+// after RedisDialTimeout and 500ms, and a failed command is not
 // retried; a dial is always one attempt (go-redis's default is five, 100
 // ms apart). It does not contact the server: a server that is down is seen
 // by Hit.
@@ -67,10 +67,10 @@ func OpenRedis(rawURL string) (*Redis, error) {
 		opts.DialTimeout = RedisDialTimeout
 	}
 	if !q.Has("read_timeout") {
-		opts.ReadTimeout = RedisIOTimeout
+		opts.ReadTimeout = redisIOTimeout
 	}
 	if !q.Has("write_timeout") {
-		opts.WriteTimeout = RedisIOTimeout
+		opts.WriteTimeout = redisIOTimeout
 	}
 	if !q.Has("max_retries") {
 		opts.MaxRetries = -1 // go-redis's spelling of none

@@ -106,10 +106,10 @@ func UploadedName(name string) (string, error) {
 	return name, nil
 }
 
-// AlternativeName is Django's get_alternative_name: root, "_", seven
+// alternativeName is Django's get_alternative_name: root, "_", seven
 // random letters and digits, then ext ("photo.jpg" gives
 // "photo_AbC1234.jpg").
-func AlternativeName(root, ext string) string {
+func alternativeName(root, ext string) string {
 	return root + "_" + random.String(7, randomStringChars) + ext
 }
 
@@ -118,13 +118,13 @@ const randomStringChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 
 // AvailableName is Django's get_available_name: name ("\" read as "/")
 // while available tells it is free and it is at most maxLength characters
-// (0: no limit), otherwise an AlternativeName in the same directory, its
+// (0: no limit), otherwise an alternativeName in the same directory, its
 // root cut as needed to fit maxLength. The extension is every suffix of
 // the file name (".tar.gz"), as Django 5.2 splits it, or only the last
 // at compat.DRF314 (Django 3.2). A directory with a ".." element, or a
 // root cut to nothing, is a *SuspiciousFileOperation.
 func AvailableName(name string, maxLength int, level compat.Level, available func(name string) (bool, error)) (string, error) {
-	return availableName(name, maxLength, level, available, AlternativeName)
+	return availableName(name, maxLength, level, available, alternativeName)
 }
 
 // availableName is AvailableName with the storage's get_alternative_name.

@@ -59,7 +59,7 @@ func (s FileSystemStorage) Save(ctx context.Context, name string, content io.Rea
 	if err := ValidateFileName(name, true); err != nil {
 		return "", err
 	}
-	alternative := AlternativeName
+	alternative := alternativeName
 	if s.AllowOverwrite {
 		alternative = func(root, ext string) string { return root + ext }
 	}

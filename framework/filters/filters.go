@@ -53,13 +53,13 @@ func (f OrderingFilter) Filter(r *request.Request, src query.Query) (query.Query
 
 // Descriptions of the query parameters, as DRF words them.
 const (
-	OrderingDescription = "Which field to use when ordering the results."
-	SearchDescription   = "A search term."
+	orderingDescription = "Which field to use when ordering the results."
+	searchDescription   = "A search term."
 )
 
 // SchemaParameters lists the ordering parameter, for OpenAPI.
 func (f OrderingFilter) SchemaParameters(*framework.View) []pagination.SchemaParameter {
-	return []pagination.SchemaParameter{{Name: cmp.Or(f.Param, "ordering"), Location: "query", Description: OrderingDescription, Type: "string"}}
+	return []pagination.SchemaParameter{{Name: cmp.Or(f.Param, "ordering"), Location: "query", Description: orderingDescription, Type: "string"}}
 }
 
 // SchemaParameters lists the search parameter, for OpenAPI; none when no
@@ -68,7 +68,7 @@ func (f SearchFilter) SchemaParameters(*framework.View) []pagination.SchemaParam
 	if len(f.Fields) == 0 {
 		return nil
 	}
-	return []pagination.SchemaParameter{{Name: f.param(), Location: "query", Description: SearchDescription, Type: "string"}}
+	return []pagination.SchemaParameter{{Name: f.param(), Location: "query", Description: searchDescription, Type: "string"}}
 }
 
 // Check reports, when a view is registered, whether its source can be
@@ -149,8 +149,8 @@ const DefaultMaxSearchTerms = 100
 // Messages of the searches SearchFilter refuses (the bound), worded as
 // DRF's field messages are.
 const (
-	MsgSearchTerms      = "Ensure that there are no more than %d search terms."
-	MsgSearchTermLength = "Ensure that no search term has more than %d characters."
+	msgSearchTerms      = "Ensure that there are no more than %d search terms."
+	msgSearchTermLength = "Ensure that no search term has more than %d characters."
 )
 
 // Filter narrows src to the items matching every term (a term given more
@@ -181,10 +181,10 @@ func (f SearchFilter) refuse(terms []string) exceptions.ValidationErrors {
 	}
 	var errs exceptions.ValidationErrors
 	if len(distinct) > maxTerms {
-		errs.Add(f.param(), fmt.Sprintf(MsgSearchTerms, maxTerms))
+		errs.Add(f.param(), fmt.Sprintf(msgSearchTerms, maxTerms))
 	}
 	if long {
-		errs.Add(f.param(), fmt.Sprintf(MsgSearchTermLength, maxLength))
+		errs.Add(f.param(), fmt.Sprintf(msgSearchTermLength, maxLength))
 	}
 	return errs
 }

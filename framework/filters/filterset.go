@@ -50,32 +50,32 @@ const (
 
 // Messages of the values a filter refuses, Django's.
 const (
-	MsgInvalidNumber   = "Enter a number."
-	MsgInvalidDateTime = "Enter a valid date/time."
-	MsgInvalidDate     = "Enter a valid date."
-	MsgRangeValues     = "Range query expects two values."
-	// MsgListLength refuses a list longer than MaxListValues (the items
+	msgInvalidNumber   = "Enter a number."
+	msgInvalidDateTime = "Enter a valid date/time."
+	msgInvalidDate     = "Enter a valid date."
+	msgRangeValues     = "Range query expects two values."
+	// msgListLength refuses a list longer than MaxListValues (the items
 	// given, the bound): Django's SimpleArrayField's, its form field of a
 	// comma-separated list.
-	MsgListLength = "List contains %d items, it should contain no more than %d."
-	// MsgPatternLength refuses a value longer than MaxPatternLength (the
+	msgListLength = "List contains %d items, it should contain no more than %d."
+	// msgPatternLength refuses a value longer than MaxPatternLength (the
 	// bound, the characters given): Django's MaxLengthValidator's, which
 	// a CharFilter's max_length gives.
-	MsgPatternLength = "Ensure this value has at most %d characters (it has %d)."
-	// MsgInvalidChoice refuses a value that is none of a Choice filter's
+	msgPatternLength = "Ensure this value has at most %d characters (it has %d)."
+	// msgInvalidChoice refuses a value that is none of a Choice filter's
 	// choices (the value): Django's ChoiceField's.
-	MsgInvalidChoice = "Select a valid choice. %s is not one of the available choices."
-	// MsgInvalidModelChoice refuses a value of a foreign key's filter
+	msgInvalidChoice = "Select a valid choice. %s is not one of the available choices."
+	// msgInvalidModelChoice refuses a value of a foreign key's filter
 	// that no related row holds: Django's ModelChoiceField's.
-	MsgInvalidModelChoice = "Select a valid choice. That choice is not one of the available choices."
-	// MsgInvalidPKValue refuses a value of a many-to-many field's filter
+	msgInvalidModelChoice = "Select a valid choice. That choice is not one of the available choices."
+	// msgInvalidPKValue refuses a value of a many-to-many field's filter
 	// that is no key of its type (the value): Django's
 	// ModelMultipleChoiceField's.
-	MsgInvalidPKValue = "“%s” is not a valid value."
-	// MsgNullCharacters refuses a foreign key's value holding a NUL
+	msgInvalidPKValue = "“%s” is not a valid value."
+	// msgNullCharacters refuses a foreign key's value holding a NUL
 	// character: Django 5.2's ModelChoiceField's (Django 3.2's answers
-	// MsgInvalidModelChoice).
-	MsgNullCharacters = "Null characters are not allowed."
+	// msgInvalidModelChoice).
+	msgNullCharacters = "Null characters are not allowed."
 )
 
 // The bounds of the values filters read, so that no query they make
@@ -417,7 +417,7 @@ func (f Filter) read(raw string, maxItems, maxLength int) (values []string, msg 
 		}
 		if f.Lookup == query.Contains || f.Lookup == query.IContains || f.Lookup == query.IExact {
 			if n := utf8.RuneCountInString(v); n > maxLength {
-				return nil, fmt.Sprintf(MsgPatternLength, maxLength, n)
+				return nil, fmt.Sprintf(msgPatternLength, maxLength, n)
 			}
 		}
 		return []string{v}, ""
@@ -427,9 +427,9 @@ func (f Filter) read(raw string, maxItems, maxLength int) (values []string, msg 
 	// range takes two. The items are counted before any is read.
 	switch n := strings.Count(raw, ",") + 1; {
 	case f.Lookup == query.Range && n != 2:
-		return nil, MsgRangeValues
+		return nil, msgRangeValues
 	case f.Lookup == query.In && n > maxItems:
-		return nil, fmt.Sprintf(MsgListLength, n, maxItems)
+		return nil, fmt.Sprintf(msgListLength, n, maxItems)
 	}
 	items := strings.Split(raw, ",")
 	values = []string{}
@@ -464,7 +464,7 @@ func (f Filter) readOne(raw string) (value string, ok bool, msg string) {
 	case slices.ContainsFunc(f.Choices, func(c models.Choice) bool { return c.Value == raw }):
 		return raw, true, ""
 	}
-	return "", false, fmt.Sprintf(MsgInvalidChoice, raw)
+	return "", false, fmt.Sprintf(msgInvalidChoice, raw)
 }
 
 // read reads one key as Django 5.2's ModelChoiceField.to_python does
@@ -476,13 +476,13 @@ func (k *relatedKey) read(raw string) (value string, ok bool, msg string) {
 	case raw == "":
 		return "", false, ""
 	case strings.ContainsRune(raw, 0):
-		return "", false, MsgNullCharacters
+		return "", false, msgNullCharacters
 	case !k.integer:
 		return raw, true, ""
 	}
 	n, ok := pycompat.Int(raw)
 	if !ok {
-		return "", false, MsgInvalidModelChoice
+		return "", false, msgInvalidModelChoice
 	}
 	return n.String(), true, ""
 }
@@ -507,7 +507,7 @@ func (fs FilterSet) lookUp(r *request.Request, q query.Query, f Filter, keys []s
 				return nil, "", err
 			}
 			if !found {
-				return nil, MsgInvalidModelChoice, nil
+				return nil, msgInvalidModelChoice, nil
 			}
 			rows[k] = key
 		}
@@ -524,7 +524,7 @@ func (fs FilterSet) lookUp(r *request.Request, q query.Query, f Filter, keys []s
 // them are kept, each once (the filter's distinct).
 func (fs FilterSet) readMany(r *request.Request, q query.Query, f Filter, raw []string, maxItems int) ([]string, string, error) {
 	if len(raw) > maxItems {
-		return nil, fmt.Sprintf(MsgListLength, len(raw), maxItems), nil
+		return nil, fmt.Sprintf(msgListLength, len(raw), maxItems), nil
 	}
 	keys := make([]string, len(raw))
 	for i, v := range raw {
@@ -532,7 +532,7 @@ func (fs FilterSet) readMany(r *request.Request, q query.Query, f Filter, raw []
 		if f.many.integer {
 			n, ok := pycompat.Int(v)
 			if !ok {
-				return nil, fmt.Sprintf(MsgInvalidPKValue, v), nil
+				return nil, fmt.Sprintf(msgInvalidPKValue, v), nil
 			}
 			keys[i] = n.String()
 		}
@@ -551,7 +551,7 @@ func (fs FilterSet) readMany(r *request.Request, q query.Query, f Filter, raw []
 			found[k] = ok
 		}
 		if !found[k] || k != raw[i] {
-			return nil, fmt.Sprintf(MsgInvalidChoice, raw[i]), nil
+			return nil, fmt.Sprintf(msgInvalidChoice, raw[i]), nil
 		}
 	}
 	return keys, "", nil
@@ -567,20 +567,20 @@ func (k ValueKind) read(raw string) (value string, ok bool, msg string) {
 		}
 		n, ok := pycompat.Decimal(raw)
 		if !ok {
-			return "", false, MsgInvalidNumber
+			return "", false, msgInvalidNumber
 		}
 		return n, true, ""
 	case DateTime:
 		// Only "" is no value: a blank one is stripped, then refused.
 		t, err := structs.ParseDateTime(pycompat.Strip(raw))
 		if err != nil {
-			return "", false, MsgInvalidDateTime
+			return "", false, msgInvalidDateTime
 		}
 		return t.UTC().Format("2006-01-02 15:04:05.999999-07:00"), true, ""
 	case Date:
 		d, ok := pycompat.DjangoDate(raw)
 		if !ok {
-			return "", false, MsgInvalidDate
+			return "", false, msgInvalidDate
 		}
 		return d.Format(time.DateOnly), true, ""
 	case Boolean:

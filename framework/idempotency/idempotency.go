@@ -42,11 +42,11 @@ var Migration = store.Migration{App: "drf", Name: "0002_idempotency_key", Up: st
 
 // Defaults of Keys.
 const (
-	// DefaultTTL is how long an answer is kept for replays.
-	DefaultTTL = 24 * time.Hour
-	// DefaultRunning is how long a first request may run before its key
+	// defaultTTL is how long an answer is kept for replays.
+	defaultTTL = 24 * time.Hour
+	// defaultRunning is how long a first request may run before its key
 	// is taken as abandoned (its process died) and may be used again.
-	DefaultRunning = time.Minute
+	defaultRunning = time.Minute
 )
 
 // Header is the request field that carries the key.
@@ -54,9 +54,9 @@ const Header = "Idempotency-Key"
 
 // Detail messages of the answers of Keys.
 const (
-	MsgInvalidKey = "Idempotency-Key must be 1 to 255 visible ASCII characters."
+	msgInvalidKey = "Idempotency-Key must be 1 to 255 visible ASCII characters."
 	MsgKeyReused  = "This Idempotency-Key was already used with another request."
-	MsgInProgress = "A request with this Idempotency-Key is still being processed; retry later."
+	msgInProgress = "A request with this Idempotency-Key is still being processed; retry later."
 )
 
 // Keys stores the answers of idempotent requests in DB (Migration's
@@ -72,10 +72,10 @@ const (
 //   - any request with the key while the first still runs is 409.
 type Keys struct {
 	DB *sqlx.DB
-	// TTL is how long an answer is replayed; 0 gives DefaultTTL.
+	// TTL is how long an answer is replayed; 0 gives 24 hours.
 	TTL time.Duration
 	// Running is how long a first request may run before its key counts
-	// as abandoned; 0 gives DefaultRunning.
+	// as abandoned; 0 gives a minute.
 	Running time.Duration
 	// Owner names the client whose keys are its own; nil gives the user
 	// ("user:" and the username) or, for anonymous requests, the address
@@ -103,7 +103,7 @@ func (k Keys) Post(h framework.HandlerFunc) framework.HandlerFunc {
 		}
 		key, ok := parseKey(lines)
 		if !ok {
-			return nil, exceptions.ParseError(MsgInvalidKey)
+			return nil, exceptions.ParseError(msgInvalidKey)
 		}
 		fingerprint, done, ok := k.fingerprint(r)
 		defer done()
@@ -137,7 +137,7 @@ func (k Keys) Post(h framework.HandlerFunc) framework.HandlerFunc {
 			case row.Fingerprint != fingerprint:
 				return nil, &exceptions.APIException{Status: http.StatusUnprocessableEntity, Detail: MsgKeyReused, Code: "idempotency_key_reused"}
 			case row.Status == 0:
-				return nil, &exceptions.APIException{Status: http.StatusConflict, Detail: MsgInProgress, Code: "idempotency_key_in_progress"}
+				return nil, &exceptions.APIException{Status: http.StatusConflict, Detail: msgInProgress, Code: "idempotency_key_in_progress"}
 			}
 			resp := &framework.Response{Status: row.Status, Header: http.Header{}}
 			if row.Body != "" {
@@ -257,7 +257,7 @@ func (k Keys) now() time.Time {
 func (k Keys) take(ctx context.Context, owner, key, fingerprint string) (bool, error) {
 	running := k.Running
 	if running <= 0 {
-		running = DefaultRunning
+		running = defaultRunning
 	}
 	now := k.now()
 	res, err := k.DB.ExecContext(ctx, k.DB.Rebind(`INSERT INTO "drf_idempotency_key" ("owner", "key", "fingerprint", "status", "header", "body", "expires") `+
@@ -302,7 +302,7 @@ func (k Keys) run(v *framework.View, r *request.Request, h framework.HandlerFunc
 	}
 	ttl := k.TTL
 	if ttl <= 0 {
-		ttl = DefaultTTL
+		ttl = defaultTTL
 	}
 	if _, err := k.DB.ExecContext(ctx, k.DB.Rebind(`UPDATE "drf_idempotency_key" SET "status" = ?, "header" = ?, "body" = ?, "expires" = ? `+
 		`WHERE "owner" = ? AND "key" = ? AND "fingerprint" = ? AND "status" = 0`),

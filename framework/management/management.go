@@ -22,9 +22,9 @@ import (
 	"github.com/go-drf/drf/framework/store"
 )
 
-// DefaultDatabase is the database used when neither --database nor
+// defaultDatabase is the database used when neither --database nor
 // DATABASE_URL names one.
-const DefaultDatabase = "db.sqlite3"
+const defaultDatabase = "db.sqlite3"
 
 // Command is one subcommand of the manage binary.
 type Command struct {
@@ -186,7 +186,7 @@ func Execute(ctx context.Context, env *Env, args []string, cmds ...Command) int 
 	case env.Var("DATABASE_URL") != "":
 		env.DatabaseURL = env.Var("DATABASE_URL")
 	default:
-		env.DatabaseURL = DefaultDatabase
+		env.DatabaseURL = defaultDatabase
 	}
 	name := rest[0]
 	if name == "help" {
@@ -245,7 +245,7 @@ func synopsis(prog string, cmd Command) string {
 
 func printUsage(w io.Writer, prog string, cmds map[string]Command) {
 	fmt.Fprintf(w, "usage: %s [--database URL] <command> [arguments]\n\n", prog)
-	fmt.Fprintf(w, "The database is --database URL, else $DATABASE_URL, else %s.\n", DefaultDatabase)
+	fmt.Fprintf(w, "The database is --database URL, else $DATABASE_URL, else %s.\n", defaultDatabase)
 	fmt.Fprintf(w, "Type '%s help <command>' for help on a specific command.\n\nAvailable commands:\n", prog)
 	names := make([]string, 0, len(cmds)+1)
 	for name := range cmds {

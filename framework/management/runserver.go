@@ -22,8 +22,8 @@ import (
 	"github.com/go-drf/drf/internal/framing"
 )
 
-// DefaultAddr is where runserver listens without an ADDR argument.
-const DefaultAddr = "127.0.0.1:8000"
+// defaultAddr is where runserver listens without an ADDR argument.
+const defaultAddr = "127.0.0.1:8000"
 
 // ShutdownTimeout is how long runserver lets in-flight requests finish after
 // SIGINT, SIGTERM or the end of its context before closing them.
@@ -66,7 +66,7 @@ var DefaultServerLimits = ServerLimits{
 // DefaultServerLimits against slow clients, refuses a request whose
 // framing is faulty (Transfer-Encoding with Content-Length, or in
 // HTTP/1.0) with 400 and closes its connection, and logs on env.Stderr
-// with the logger NewLogger makes of LOG_FORMAT and LOG_LEVEL (buffered:
+// with the logger newLogger makes of LOG_FORMAT and LOG_LEVEL (buffered:
 // lines come out within LogFlushInterval), which it sets as env.Logger
 // before calling handler: one line per request, request IDs on every line
 // (accesslog.New). On SIGINT, SIGTERM or the end of ctx (which ends
@@ -84,7 +84,7 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 	return Command{
 		Name:  "runserver",
 		Usage: "[ADDR]",
-		Help:  "Starts a web server: runserver [PORT | HOST:PORT], by default " + DefaultAddr + ".",
+		Help:  "Starts a web server: runserver [PORT | HOST:PORT], by default " + defaultAddr + ".",
 		Run: func(ctx context.Context, env *Env, args []string) error {
 			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 				return flag.ErrHelp
@@ -92,7 +92,7 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 			if len(args) > 1 {
 				return &UsageError{Msg: "unexpected argument " + args[1]}
 			}
-			addr := DefaultAddr
+			addr := defaultAddr
 			if len(args) == 1 {
 				var err error
 				if addr, err = parseAddr(args[0]); err != nil {
@@ -109,7 +109,7 @@ func RunserverWithLimits(limits ServerLimits, handler func(ctx context.Context, 
 			}
 			logs := newBufferedLog(env.Stderr)
 			defer logs.Close()
-			logger, err := NewLogger(logs, env.Var("LOG_FORMAT"), env.Var("LOG_LEVEL"))
+			logger, err := newLogger(logs, env.Var("LOG_FORMAT"), env.Var("LOG_LEVEL"))
 			if err != nil {
 				return &CommandError{Msg: err.Error()}
 			}
@@ -237,11 +237,11 @@ func newBufferedLog(w io.Writer) *bufferedLog {
 	return l
 }
 
-// NewLogger returns runserver's logger on w: log/slog's text handler, or
+// newLogger returns runserver's logger on w: log/slog's text handler, or
 // its JSON handler when format is "json", at level ("debug", "info",
 // "warn" or "error", in any case; "" is info), its records carrying the
 // request ID of the request they are logged for (accesslog.LogHandler).
-func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	var lv slog.Level
 	if level != "" {
 		if err := lv.UnmarshalText([]byte(level)); err != nil {

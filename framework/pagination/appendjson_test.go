@@ -1,4 +1,4 @@
-package pagination_test
+package pagination
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/framework"
-	"github.com/go-drf/drf/framework/pagination"
 )
 
 // encoded is v as the JSON renderer encodes data that does not append
@@ -26,15 +25,15 @@ func encoded(t *testing.T, v any) string {
 // themselves byte for byte as encoding/json encodes them, whatever the
 // links hold and whatever the results are.
 func TestEnvelopesAppendWhatEncodingJSONWrites(t *testing.T) {
-	links := []pagination.Link{"", "http://h/p/?page=2&page_size=5", `http://h/"q"\<&>/é?x=` + "\u2028\t\x7f\xff"}
+	links := []Link{"", "http://h/p/?page=2&page_size=5", `http://h/"q"\<&>/é?x=` + "\u2028\t\x7f\xff"}
 	results := []any{json.RawMessage(`[{"id":1,"t":"<&>"}]`), json.RawMessage(nil), nil, []any{}, []int{1, 2},
 		map[string]string{"a": "<b>"}}
 	for _, next := range links {
 		for _, prev := range links {
 			for _, res := range results {
 				for _, env := range []any{
-					pagination.Envelope{Count: 42, Next: next, Previous: prev, Results: res},
-					pagination.CursorEnvelope{Next: next, Previous: prev, Results: res},
+					pageEnvelope{Count: 42, Next: next, Previous: prev, Results: res},
+					cursorEnvelope{Next: next, Previous: prev, Results: res},
 				} {
 					got, err := env.(framework.JSONAppender).AppendJSON([]byte("x"))
 					if err != nil {

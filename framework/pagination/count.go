@@ -84,17 +84,17 @@ func oneMore(n int) int {
 func (c pageCount) envelope(mode CountMode, next, previous Link, data any) any {
 	switch {
 	case c.unknown:
-		return CursorEnvelope{Next: next, Previous: previous, Results: data}
+		return cursorEnvelope{Next: next, Previous: previous, Results: data}
 	case mode == EstimatedCount:
-		return EstimatedEnvelope{Count: c.n, CountEstimated: c.estimated, Next: next, Previous: previous, Results: data}
+		return estimatedEnvelope{Count: c.n, CountEstimated: c.estimated, Next: next, Previous: previous, Results: data}
 	}
-	return Envelope{Count: c.n, Next: next, Previous: previous, Results: data}
+	return pageEnvelope{Count: c.n, Next: next, Previous: previous, Results: data}
 }
 
-// EstimatedEnvelope is the body of the page-number and limit/offset
+// estimatedEnvelope is the body of the page-number and limit/offset
 // styles with EstimatedCount: {"count", "count_estimated", "next",
 // "previous", "results"}.
-type EstimatedEnvelope struct {
+type estimatedEnvelope struct {
 	Count          int  `json:"count"`
 	CountEstimated bool `json:"count_estimated"`
 	Next           Link `json:"next"`
@@ -104,7 +104,7 @@ type EstimatedEnvelope struct {
 
 // AppendJSON appends e's JSON, as encoding/json would encode it, so that
 // the JSON renderer needs no reflection (framework.JSONAppender).
-func (e EstimatedEnvelope) AppendJSON(b []byte) ([]byte, error) {
+func (e estimatedEnvelope) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"count":`...)
 	b = strconv.AppendInt(b, int64(e.Count), 10)
 	b = append(b, `,"count_estimated":`...)

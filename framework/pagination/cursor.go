@@ -261,13 +261,13 @@ func cursorParameters(cursorParam, sizeParam string) []SchemaParameter {
 }
 
 // ResponseSchema is the JSON Schema of an answer whose results the
-// schema results describes: the CursorEnvelope (get_paginated_response_schema).
+// schema results describes: the cursor envelope (get_paginated_response_schema).
 func (p *CursorPagination) ResponseSchema(results any) any {
 	// DRF's example of a next link, its stray quote included.
 	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, defaultCursorQueryParam), `cD00ODY%3D"`, results, p.legacySchema)
 }
 
-// cursorEnvelopeSchema is the JSON Schema of a CursorEnvelope, the results
+// cursorEnvelopeSchema is the JSON Schema of a cursorEnvelope, the results
 // alone required, with example links whose cursors are next and DRF's
 // previous one; at DRF 3.14 level the links are plain nullable strings
 // and nothing is required.
@@ -422,7 +422,7 @@ func (p *CursorPage) encode(c cursor) Link {
 // Response answers {"next", "previous", "results"} with data, the
 // serialised items.
 func (p *CursorPage) Response(data any) *framework.Response {
-	return ok(CursorEnvelope{Next: p.NextLink(), Previous: p.PreviousLink(), Results: data}, p)
+	return ok(cursorEnvelope{Next: p.NextLink(), Previous: p.PreviousLink(), Results: data}, p)
 }
 
 // HTMLControls renders the previous and next controls when the page

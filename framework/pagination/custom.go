@@ -80,7 +80,7 @@ func (p *NestedLinksPagination) Paginate(r *request.Request, q query.Query) (fra
 	return &nestedLinksPage{page}, nil
 }
 
-// ResponseSchema is the JSON Schema of the NestedEnvelope whose results
+// ResponseSchema is the JSON Schema of the nested envelope whose results
 // the schema results describes.
 func (p *NestedLinksPagination) ResponseSchema(results any) any {
 	param := cmp.Or(p.PageQueryParam, defaultPageQueryParam)
@@ -96,20 +96,20 @@ func (p *NestedLinksPagination) ResponseSchema(results any) any {
 
 type nestedLinksPage struct{ *NumberPage }
 
-// NestedLinks is the "links" object of NestedLinksPagination.
-type NestedLinks struct {
+// nestedLinks is the "links" object of NestedLinksPagination.
+type nestedLinks struct {
 	Next     Link `json:"next"`
 	Previous Link `json:"previous"`
 }
 
-// NestedEnvelope is the body of NestedLinksPagination.
-type NestedEnvelope struct {
-	Links   NestedLinks `json:"links"`
+// nestedEnvelope is the body of NestedLinksPagination.
+type nestedEnvelope struct {
+	Links   nestedLinks `json:"links"`
 	Count   int         `json:"count"`
 	Results any         `json:"results"`
 }
 
 // Response answers {"links": {"next", "previous"}, "count", "results"}.
 func (p *nestedLinksPage) Response(data any) *framework.Response {
-	return ok(NestedEnvelope{Links: NestedLinks{Next: p.NextLink(), Previous: p.PreviousLink()}, Count: p.Count(), Results: data}, p)
+	return ok(nestedEnvelope{Links: nestedLinks{Next: p.NextLink(), Previous: p.PreviousLink()}, Count: p.Count(), Results: data}, p)
 }

@@ -211,7 +211,7 @@ func (p *KeysetPagination) SchemaParameters(v *framework.View) []SchemaParameter
 }
 
 // ResponseSchema is the JSON Schema of an answer whose results the
-// schema results describes: the CursorEnvelope.
+// schema results describes: the cursor envelope.
 func (p *KeysetPagination) ResponseSchema(results any) any {
 	return cursorEnvelopeSchema(cmp.Or(p.CursorQueryParam, defaultCursorQueryParam), "cD00ODY%3D", results, false)
 }
@@ -342,7 +342,7 @@ func (p *KeysetPage) PreviousLink() Link {
 // Response answers {"next", "previous", "results"} with data, the
 // serialised items.
 func (p *KeysetPage) Response(data any) *framework.Response {
-	return ok(CursorEnvelope{Next: p.NextLink(), Previous: p.PreviousLink(), Results: data}, p)
+	return ok(cursorEnvelope{Next: p.NextLink(), Previous: p.PreviousLink(), Results: data}, p)
 }
 
 // HTMLControls renders the previous and next controls when the page

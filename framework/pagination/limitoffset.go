@@ -155,7 +155,7 @@ func (p *LimitOffsetPagination) SchemaParameters(v *framework.View) []SchemaPara
 }
 
 // ResponseSchema is the JSON Schema of an answer whose results the
-// schema results describes: the Envelope (get_paginated_response_schema).
+// schema results describes: the page envelope (get_paginated_response_schema).
 func (p *LimitOffsetPagination) ResponseSchema(results any) any {
 	offset, limit := cmp.Or(p.OffsetQueryParam, defaultOffsetQueryParam), cmp.Or(p.LimitQueryParam, defaultLimitQueryParam)
 	return countedSchema(p.Count, offset+"=400&"+limit+"=100", offset+"=200&"+limit+"=100", results, p.legacySchema)

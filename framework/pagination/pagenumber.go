@@ -182,7 +182,7 @@ func (p *PageNumberPagination) SchemaParameters(v *framework.View) []SchemaParam
 }
 
 // ResponseSchema is the JSON Schema of an answer whose results the
-// schema results describes: the Envelope (get_paginated_response_schema).
+// schema results describes: the page envelope (get_paginated_response_schema).
 func (p *PageNumberPagination) ResponseSchema(results any) any {
 	param := cmp.Or(p.PageQueryParam, defaultPageQueryParam)
 	return countedSchema(p.Count, param+"=4", param+"=2", results, p.legacySchema)

@@ -134,18 +134,18 @@ func (l Link) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '"'), nil
 }
 
-// Envelope is the body of the page-number and limit/offset styles:
+// pageEnvelope is the body of the page-number and limit/offset styles:
 // {"count", "next", "previous", "results"}.
-type Envelope struct {
+type pageEnvelope struct {
 	Count    int  `json:"count"`
 	Next     Link `json:"next"`
 	Previous Link `json:"previous"`
 	Results  any  `json:"results"`
 }
 
-// CursorEnvelope is the body of the cursor style: {"next", "previous",
+// cursorEnvelope is the body of the cursor style: {"next", "previous",
 // "results"}.
-type CursorEnvelope struct {
+type cursorEnvelope struct {
 	Next     Link `json:"next"`
 	Previous Link `json:"previous"`
 	Results  any  `json:"results"`
@@ -153,7 +153,7 @@ type CursorEnvelope struct {
 
 // AppendJSON appends e's JSON, as encoding/json would encode it, so that
 // the JSON renderer needs no reflection (framework.JSONAppender).
-func (e Envelope) AppendJSON(b []byte) ([]byte, error) {
+func (e pageEnvelope) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"count":`...)
 	b = strconv.AppendInt(b, int64(e.Count), 10)
 	return appendLinks(b, `,"next":`, e.Next, e.Previous, e.Results)
@@ -161,7 +161,7 @@ func (e Envelope) AppendJSON(b []byte) ([]byte, error) {
 
 // AppendJSON appends e's JSON, as encoding/json would encode it, so that
 // the JSON renderer needs no reflection (framework.JSONAppender).
-func (e CursorEnvelope) AppendJSON(b []byte) ([]byte, error) {
+func (e cursorEnvelope) AppendJSON(b []byte) ([]byte, error) {
 	return appendLinks(b, `{"next":`, e.Next, e.Previous, e.Results)
 }
 
@@ -247,7 +247,7 @@ func envelopeSchema(properties map[string]any, required ...string) map[string]an
 var countSchema = map[string]any{"type": "integer", "example": 123}
 
 // countedSchema is the JSON Schema of the envelope of a CountMode (an
-// Envelope, an EstimatedEnvelope, or no count) whose example links have
+// pageEnvelope, an estimatedEnvelope, or no count) whose example links have
 // the query strings next and previous (DRF's get_paginated_response_schema):
 // the count and the results are required, the links are not (DRF 3.15),
 // at DRF 3.14 level nothing is.

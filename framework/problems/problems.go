@@ -16,11 +16,11 @@ import (
 	"github.com/go-drf/drf/framework/request"
 )
 
-// MediaType is the media type of problem details in JSON.
-const MediaType = "application/problem+json"
+// mediaType is the media type of problem details in JSON.
+const mediaType = "application/problem+json"
 
-// Problem is a problem details object (RFC 9457, section 3).
-type Problem struct {
+// problem is a problem details object (RFC 9457, section 3).
+type problem struct {
 	// Type is a URI naming the kind of problem: Handler.TypeBase followed
 	// by the error's code, or "about:blank" (the problem is what the
 	// status says).
@@ -41,9 +41,9 @@ type Problem struct {
 	Errors json.RawMessage `json:"errors,omitempty"`
 }
 
-// InvalidInput is the detail of a validation error's problem (DRF's
+// invalidInput is the detail of a validation error's problem (DRF's
 // ValidationError.default_detail).
-const InvalidInput = "Invalid input."
+const invalidInput = "Invalid input."
 
 // Handler is an exception handler that answers problem details.
 type Handler struct {
@@ -54,7 +54,7 @@ type Handler struct {
 	TypeBase string
 }
 
-// Handle answers an API error as a Problem, with the error's headers
+// Handle answers an API error as a problem, with the error's headers
 // (WWW-Authenticate, Retry-After). The body is application/problem+json
 // when the answer would be JSON; a browsable page shows the problem as
 // it shows any body. Other errors are nil, as for
@@ -64,7 +64,7 @@ func (h Handler) Handle(err error, v *framework.View, r *request.Request) *frame
 	if !errors.As(err, &api) {
 		return nil
 	}
-	p := Problem{Type: "about:blank", Title: http.StatusText(api.Status), Status: api.Status,
+	p := problem{Type: "about:blank", Title: http.StatusText(api.Status), Status: api.Status,
 		Instance: r.URL.Path, Code: api.Code}
 	if h.TypeBase != "" && api.Code != "" {
 		p.Type = h.TypeBase + api.Code
@@ -72,7 +72,7 @@ func (h Handler) Handle(err error, v *framework.View, r *request.Request) *frame
 	if s, ok := api.Detail.(string); ok {
 		p.Detail = s
 	} else {
-		p.Detail = InvalidInput
+		p.Detail = invalidInput
 		b, err := json.Marshal(api.Detail)
 		if err != nil {
 			return nil
@@ -88,7 +88,7 @@ func (h Handler) Handle(err error, v *framework.View, r *request.Request) *frame
 		}
 	}
 	if rd != nil && rd.MediaType() == "application/json" {
-		r.AcceptedRenderer = framework.JSONRenderer{Type: MediaType}
+		r.AcceptedRenderer = framework.JSONRenderer{Type: mediaType}
 	}
 	return &framework.Response{Status: api.Status, Data: p, Header: api.Header.Clone(), Exception: true}
 }

@@ -62,7 +62,7 @@ func TestProblemHeaders(t *testing.T) {
 	v.Authentication = framework.Authenticators(authentication.Basic{})
 	v.Permissions = framework.Permissions(framework.IsAuthenticated{})
 	r := client(t, problems.Handler{}, v).Get("/private/")
-	if r.Status != http.StatusUnauthorized || r.Header.Get("WWW-Authenticate") != `Basic realm="api"` || r.Header.Get("Content-Type") != problems.MediaType {
+	if r.Status != http.StatusUnauthorized || r.Header.Get("WWW-Authenticate") != `Basic realm="api"` || r.Header.Get("Content-Type") != "application/problem+json" {
 		t.Errorf("%d %v %s", r.Status, r.Header, r.Body)
 	}
 	if d := r.JSON(); d["detail"] != "Authentication credentials were not provided." || d["instance"] != "/private/" || d["status"] != float64(401) {

@@ -424,7 +424,7 @@ func (r *Request) Charset() string {
 
 // Data returns the parsed body: a map for JSON objects and forms, the JSON
 // value otherwise, nil when the request has no body. Errors are 400 for a
-// malformed body (MsgUnreadableBody, the cause logged, for one that could
+// malformed body ("The request body could not be read.", the cause logged, for one that could
 // not be read), 413 for one over the limit and 415 for a content type no
 // parser accepts.
 func (r *Request) Data() (any, error) {
@@ -473,7 +473,7 @@ func (r *Request) parse() (any, error) {
 				// A read failure (a timeout, a reset, a cut-off body): its
 				// text names the server's addresses, so it goes to the log.
 				r.Logger().WarnContext(r.Context(), "request body unreadable", "method", r.Method, "path", r.URL.Path, "error", body.err.Error())
-				return nil, exceptions.ParseError(MsgUnreadableBody)
+				return nil, exceptions.ParseError(msgUnreadableBody)
 			}
 			return nil, err
 		}
@@ -481,10 +481,10 @@ func (r *Request) parse() (any, error) {
 	return nil, exceptions.UnsupportedMediaType(ct)
 }
 
-// MsgUnreadableBody is the detail of the 400 answered when reading the
+// msgUnreadableBody is the detail of the 400 answered when reading the
 // body failed (a read timeout, a connection reset, a body shorter than its
 // Content-Length); the failure itself is logged.
-const MsgUnreadableBody = "The request body could not be read."
+const msgUnreadableBody = "The request body could not be read."
 
 // bodyReader passes a body on to a parser and keeps the first error that
 // reading it returned, other than io.EOF.

@@ -47,14 +47,14 @@ type LookupParamer interface {
 }
 
 // LookupRegexer is implemented by viewsets that restrict the lookup value
-// of their detail routes (lookup_value_regex); "" keeps DefaultLookupRegex.
+// of their detail routes (lookup_value_regex); "" keeps DRF's "[^/.]+".
 type LookupRegexer interface {
 	LookupRegex() string
 }
 
-// DefaultLookupRegex is the lookup value's pattern in detail routes when
+// defaultLookupRegex is the lookup value's pattern in detail routes when
 // the viewset gives none, DRF's "[^/.]+".
-const DefaultLookupRegex = "[^/.]+"
+const defaultLookupRegex = "[^/.]+"
 
 // ActionChecker is implemented by viewsets that check, at registration,
 // that they can serve the actions the router found (generic viewsets: a
@@ -262,7 +262,7 @@ func (rt *SimpleRouter) register(prefix string, viewset ViewSet, basename string
 	if d, ok := viewset.(framework.Describer); ok && reg.template.Describer == nil {
 		reg.template.Describer = d
 	}
-	reg.param, reg.regex = "pk", DefaultLookupRegex
+	reg.param, reg.regex = "pk", defaultLookupRegex
 	if l, ok := viewset.(LookupParamer); ok {
 		reg.param = l.LookupParam()
 	}

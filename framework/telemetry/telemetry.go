@@ -62,16 +62,16 @@ const ScopeName = "github.com/go-drf/drf/framework/telemetry"
 
 // Attribute keys of the framework's spans and metrics.
 const (
-	// AttrPolicy names the policies of a step by their Go types.
-	AttrPolicy = attribute.Key("drf.policy")
-	// AttrOutcome is a step's outcome (framework.Outcome...).
-	AttrOutcome = attribute.Key("drf.outcome")
-	// AttrScheme is the authentication scheme that decided.
-	AttrScheme = attribute.Key("drf.authentication.scheme")
-	// AttrPageSize is how many items a page has.
-	AttrPageSize = attribute.Key("drf.pagination.page_size")
-	// AttrRequestID is the request ID (accesslog.RequestID).
-	AttrRequestID = attribute.Key("drf.request_id")
+	// attrPolicy names the policies of a step by their Go types.
+	attrPolicy = attribute.Key("drf.policy")
+	// attrOutcome is a step's outcome (framework.Outcome...).
+	attrOutcome = attribute.Key("drf.outcome")
+	// attrScheme is the authentication scheme that decided.
+	attrScheme = attribute.Key("drf.authentication.scheme")
+	// attrPageSize is how many items a page has.
+	attrPageSize = attribute.Key("drf.pagination.page_size")
+	// attrRequestID is the request ID (accesslog.RequestID).
+	attrRequestID = attribute.Key("drf.request_id")
 )
 
 // Telemetry is the OpenTelemetry of a service; nil is none.
@@ -188,7 +188,7 @@ func (t *Telemetry) Middleware(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 		span := trace.SpanFromContext(ctx)
 		if info.ID != "" {
-			span.SetAttributes(AttrRequestID.String(info.ID))
+			span.SetAttributes(attrRequestID.String(info.ID))
 		}
 		if info.Route == "" {
 			return
@@ -225,19 +225,19 @@ type observer struct{ t *Telemetry }
 // Observe records s as a span from s.Start to s.End and counts it.
 func (o observer) Observe(r *request.Request, s framework.Step) {
 	attrs := make([]attribute.KeyValue, 0, 3)
-	attrs = append(attrs, AttrPolicy.String(s.Policy), AttrOutcome.String(s.Outcome))
+	attrs = append(attrs, attrPolicy.String(s.Policy), attrOutcome.String(s.Outcome))
 	ctx := r.Context()
 	switch s.Kind {
 	case framework.StepAuthentication:
-		scheme := AttrScheme.String(s.Policy)
+		scheme := attrScheme.String(s.Policy)
 		attrs = append(attrs, scheme)
-		o.t.authentications.Add(ctx, 1, metric.WithAttributes(scheme, AttrOutcome.String(s.Outcome)))
+		o.t.authentications.Add(ctx, 1, metric.WithAttributes(scheme, attrOutcome.String(s.Outcome)))
 	case framework.StepThrottles:
 		if s.Policy != "" {
-			o.t.throttles.Add(ctx, 1, metric.WithAttributes(AttrPolicy.String(s.Policy), AttrOutcome.String(s.Outcome)))
+			o.t.throttles.Add(ctx, 1, metric.WithAttributes(attrPolicy.String(s.Policy), attrOutcome.String(s.Outcome)))
 		}
 	case framework.StepPagination:
-		attrs = append(attrs, AttrPageSize.Int(s.PageSize))
+		attrs = append(attrs, attrPageSize.Int(s.PageSize))
 	}
 	if o.t.traces == nil {
 		return

@@ -146,11 +146,6 @@ func (NamespaceVersioning) ReverseLookup(l *reverse.Lookup, r *request.Request) 
 // defaultHostPattern is DRF's hostname_regex, compiled once.
 var defaultHostPattern = regexp.MustCompile(`^([a-zA-Z0-9]+)\.[a-zA-Z0-9]+\.[a-zA-Z0-9]+$`)
 
-// DefaultHostPattern returns the default pattern of HostNameVersioning,
-// `^([a-zA-Z0-9]+)\.[a-zA-Z0-9]+\.[a-zA-Z0-9]+$`: the first of exactly
-// three labels is the version.
-func DefaultHostPattern() *regexp.Regexp { return defaultHostPattern }
-
 // HostNameVersioning reads the version from the host name, without its
 // port: "v1.example.com" is version v1. A host the pattern does not match
 // (a bare IP address, a name of two or four labels) gets the default
@@ -161,7 +156,8 @@ func DefaultHostPattern() *regexp.Regexp { return defaultHostPattern }
 // version into it.
 type HostNameVersioning struct {
 	// Pattern matches the host name; its first group is the version, or
-	// the whole match when it has no group. nil gives DefaultHostPattern.
+	// the whole match when it has no group. nil gives DRF's hostname_regex,
+	// `^([a-zA-Z0-9]+)\.[a-zA-Z0-9]+\.[a-zA-Z0-9]+$`.
 	Pattern *regexp.Regexp
 }
 

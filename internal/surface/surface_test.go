@@ -26,10 +26,16 @@ import (
 // their package named were unexported. Signatures with any are counted
 // by their parameters and results only, not by a type parameter's
 // constraint ([T any]): 67, where the old count said 93 (store.Exec's
-// arguments are SQL's, as Reader.Query's are).
+// arguments are SQL's, as Reader.Query's are). Then 1517: 95 names of
+// the policy packages and contrib/'s services that only their own
+// package read went unexported or away (DRF's and Django's messages,
+// the defaults behind config fields, the pagination envelopes, csrf's
+// second spelling of the safe methods). store.Rows.Value, the
+// PostgreSQL reader's boxed column (database/sql's driver.Value) beside
+// its typed reads, makes 68 signatures with any.
 const (
-	maxNames   = 1593
-	maxAnySigs = 67
+	maxNames   = 1517
+	maxAnySigs = 68
 )
 
 // TestExportedSurface counts the exported names and the exported

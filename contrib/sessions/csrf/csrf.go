@@ -39,10 +39,10 @@ const (
 
 // Defaults of Protection's fields, Django's settings.
 const (
-	DefaultCookieName = "csrftoken"
-	DefaultHeaderName = "X-CSRFToken"
-	DefaultFieldName  = "csrfmiddlewaretoken"
-	DefaultCookieAge  = 31449600 * time.Second
+	defaultCookieName = "csrftoken"
+	defaultHeaderName = "X-CSRFToken"
+	defaultFieldName  = "csrfmiddlewaretoken"
+	defaultCookieAge  = 31449600 * time.Second
 )
 
 // Lengths of a secret and of a masked token; both are ASCII letters and digits.
@@ -111,18 +111,14 @@ func (p *Protection) init() {
 	})
 }
 
-func (p *Protection) cookieName() string { return cmp.Or(p.CookieName, DefaultCookieName) }
-func (p *Protection) headerName() string { return cmp.Or(p.HeaderName, DefaultHeaderName) }
+func (p *Protection) cookieName() string { return cmp.Or(p.CookieName, defaultCookieName) }
+func (p *Protection) headerName() string { return cmp.Or(p.HeaderName, defaultHeaderName) }
 
 // Header returns the name of the header that carries the token.
 func (p *Protection) Header() string { return p.headerName() }
 
 // Field returns the name of the form field that carries the token.
-func (p *Protection) Field() string { return cmp.Or(p.FieldName, DefaultFieldName) }
-
-// IsSafeMethod reports whether method needs no CSRF protection (GET, HEAD,
-// OPTIONS, TRACE).
-func IsSafeMethod(method string) bool { return pycompat.IsCSRFSafeMethod(method) }
+func (p *Protection) Field() string { return cmp.Or(p.FieldName, defaultFieldName) }
 
 // Check validates r as Django's CsrfViewMiddleware does. Safe methods
 // pass. Others must pass Go's cross-origin check, over HTTPS carry a
@@ -131,7 +127,7 @@ func IsSafeMethod(method string) bool { return pycompat.IsCSRFSafeMethod(method)
 // or the header. A failure is an *Error with Django's reason and is logged
 // as a warning without the token or the cookie.
 func (p *Protection) Check(r *http.Request, form func() string) error {
-	if IsSafeMethod(r.Method) {
+	if pycompat.IsCSRFSafeMethod(r.Method) {
 		return nil
 	}
 	p.init()
@@ -368,7 +364,7 @@ func (p *Protection) setCookie(w http.ResponseWriter, secret string) {
 	h["Set-Cookie"] = slices.DeleteFunc(h["Set-Cookie"], p.setsCookie)
 	age := p.CookieAge
 	if age == 0 {
-		age = DefaultCookieAge
+		age = defaultCookieAge
 	}
 	djangohttp.SetCookie(h, &http.Cookie{
 		Name:     p.cookieName(),
