@@ -81,7 +81,7 @@ func (s *Snippet) BeforeSave(ctx context.Context, created bool) error {
 type User struct {
 	ID       int64   `db:"id" json:"id"`
 	Username string  `db:"username" json:"username"`
-	Snippets []int64 `json:"snippets" model:"reverse=snippets_snippet.owner_id" drf:"view_name=snippet-detail"`
+	Snippets []int64 `json:"snippets" model:"reverse=snippets_snippet.owner_id" drf:"view_name=snippet-detail,read_only"`
 }
 
 // Meta says auth_user belongs to contrib/auth.

@@ -57,7 +57,8 @@
 //   - a slice field tagged `model:"reverse=TABLE.COLUMN"` holds the keys
 //     of the rows of TABLE whose COLUMN references this row, a reverse
 //     accessor (`snippets`), read with one query per page, as
-//     prefetch_related would;
+//     prefetch_related would, and set by a write, as Django's
+//     RelatedManager.set();
 //   - a slice field tagged `model:"many_to_many=TABLE[.COLUMN]"` (with
 //     related_name=NAME, through=TABLE, blank) is a ManyToManyField: the
 //     keys of the related rows, kept in a through table (see ManyToMany);
@@ -297,6 +298,23 @@ type Reverse struct {
 	Table, Column string
 	// Key is the referencing table's primary key column read into the slice.
 	Key string
+}
+
+// Referencing is the referencing table's primary key column, Key unless a
+// model of the table described so far has another, and whether its
+// foreign key column is nullable (what Django's RelatedManager.set() of a
+// reverse foreign key clears).
+func (r *Reverse) Referencing() (key string, null bool) {
+	key = r.Key
+	for _, d := range OfTable(r.Table) {
+		if d.PrimaryKey != nil {
+			key = d.PrimaryKey.Column
+		}
+		if f := d.Field(r.Column); f != nil && f.Null {
+			null = true
+		}
+	}
+	return key, null
 }
 
 // Field is one column of a model.

@@ -19,9 +19,14 @@ import (
 )
 
 // manyToMany is how a source writes a many-to-many field of an automatic
-// through table: the keys a write sets, as arguments.
+// through table, or a reverse foreign key's keys: the keys a write sets,
+// as arguments.
 type manyToMany struct {
-	m *models.ManyToMany
+	// m is the many-to-many field, nil for a reverse foreign key (rev).
+	m   *models.ManyToMany
+	rev *models.Reverse
+	// field is the struct field of m or rev.
+	field *structs.Field
 	// keys returns the keys of the slice at p as arguments, each once, in
 	// order; ok is false for a nil slice (a relation the write leaves alone).
 	keys func(p unsafe.Pointer) (keys []any, ok bool)
@@ -30,15 +35,29 @@ type manyToMany struct {
 }
 
 func newManyToMany(m *models.ManyToMany) *manyToMany {
-	switch m.Field.Type.Elem().Kind() {
+	w := keysOf(m.Field)
+	w.m = m
+	return w
+}
+
+// newReverseKeys is the write of a reverse accessor of keys, as
+// ModelSerializer's save() sets a reverse foreign key (setReverse).
+func newReverseKeys(rev *models.Reverse) *manyToMany {
+	w := keysOf(rev.Field)
+	w.rev = rev
+	return w
+}
+
+func keysOf(sf *structs.Field) *manyToMany {
+	switch sf.Type.Elem().Kind() {
 	case reflect.Int:
-		return &manyToMany{m: m, keys: sliceArgs[int], same: sameSlice[int]}
+		return &manyToMany{field: sf, keys: sliceArgs[int], same: sameSlice[int]}
 	case reflect.Int32:
-		return &manyToMany{m: m, keys: sliceArgs[int32], same: sameSlice[int32]}
+		return &manyToMany{field: sf, keys: sliceArgs[int32], same: sameSlice[int32]}
 	case reflect.String:
-		return &manyToMany{m: m, keys: sliceArgs[string], same: sameSlice[string]}
+		return &manyToMany{field: sf, keys: sliceArgs[string], same: sameSlice[string]}
 	}
-	return &manyToMany{m: m, keys: sliceArgs[int64], same: sameSlice[int64]}
+	return &manyToMany{field: sf, keys: sliceArgs[int64], same: sameSlice[int64]}
 }
 
 func sliceArgs[E int | int32 | int64 | string](p unsafe.Pointer) ([]any, bool) {
@@ -141,14 +160,15 @@ type relationSet struct {
 }
 
 // relationsOf are the relations a write of obj sets: each many-to-many
-// field of an automatic through table whose slice is not nil and, for a
-// partial update of before, differs from before's.
+// field of an automatic through table, and each reverse accessor of keys,
+// whose slice is not nil and, for a partial update of before, differs
+// from before's.
 func (s *SQLSource[T]) relationsOf(obj, before *T) []relationSet {
 	var out []relationSet
 	for _, m := range s.t.rules.m2m {
-		p := m.m.Field.Addr(unsafe.Pointer(obj))
+		p := m.field.Addr(unsafe.Pointer(obj))
 		keys, ok := m.keys(p)
-		if !ok || before != nil && m.same(m.m.Field.Addr(unsafe.Pointer(before)), p) {
+		if !ok || before != nil && m.same(m.field.Addr(unsafe.Pointer(before)), p) {
 			continue
 		}
 		out = append(out, relationSet{m: m, keys: keys})
@@ -160,8 +180,15 @@ func (s *SQLSource[T]) relationsOf(obj, before *T) []relationSet {
 // Django's ManyRelatedManager.set(): the through rows of keys no longer
 // listed are deleted, those of new keys inserted in the order listed. A
 // key that names no related row is a MissingRelatedError naming the field.
+// A reverse foreign key is set by setReverse.
 func (s *SQLSource[T]) setRelations(ctx context.Context, tx *sqlx.Tx, key any, rels []relationSet) error {
 	for _, r := range rels {
+		if r.m.rev != nil {
+			if err := s.setReverse(ctx, tx, key, r.m.rev, r.keys); err != nil {
+				return err
+			}
+			continue
+		}
 		m := r.m.m
 		if m.SlugField != "" {
 			var err error
@@ -226,6 +253,48 @@ func (s *SQLSource[T]) setRelations(ctx context.Context, tx *sqlx.Tx, key any, r
 		}
 	}
 	return nil
+}
+
+// setReverse sets the reverse foreign key rev of the row whose key is key
+// to the referencing rows of keys, in tx, as Django's RelatedManager.set():
+// each of those rows is made to reference the row; when the foreign key is
+// nullable, the rows referencing it that are not listed are made to
+// reference none (remove()), else they are left alone (set() only adds).
+// A key that names no referencing row is a MissingRelatedError naming
+// the field.
+func (s *SQLSource[T]) setReverse(ctx context.Context, tx *sqlx.Tx, key any, rev *models.Reverse, keys []any) error {
+	pk, null := rev.Referencing()
+	table, col, id := store.QuoteName(rev.Table), store.QuoteName(rev.Column), store.QuoteName(pk)
+	if len(keys) > 0 {
+		found, err := s.t.column(ctx, tx, rev.Table, pk, pk, keys)
+		if err != nil {
+			return err
+		}
+		have := map[string]bool{}
+		for _, k := range found {
+			have[columnText(k)] = true
+		}
+		for _, k := range keys {
+			if t := fmt.Sprint(k); !have[t] {
+				return &MissingRelatedError{Column: rev.Field.JSON, Value: t}
+			}
+		}
+	}
+	if null {
+		q := "UPDATE " + table + " SET " + col + " = NULL WHERE " + col + " = ?"
+		if len(keys) > 0 {
+			q += " AND " + id + " NOT IN (" + marks(len(keys)) + ")"
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(q), append([]any{key}, keys...)...); err != nil {
+			return err
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	q := "UPDATE " + table + " SET " + col + " = ? WHERE " + id + " IN (" + marks(len(keys)) + ")"
+	_, err := tx.ExecContext(ctx, tx.Rebind(q), append([]any{key}, keys...)...)
+	return err
 }
 
 // manyLookup is how a lookup filters by a many-to-many field: the items

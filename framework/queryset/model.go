@@ -26,7 +26,7 @@ type modelRules struct {
 	beforeSave, afterSave, beforeDelete bool
 	fks                                 []*models.Field
 	reverses                            []*reverseFetch
-	m2m                                 []*manyToMany // of automatic through tables
+	m2m                                 []*manyToMany // of automatic through tables, and reverse keys
 }
 
 // fromModel fills in what c, which has no Query, leaves empty from T's
@@ -146,6 +146,9 @@ func modelOf[T any](m *model, declared bool) (*modelRules, error) {
 			return nil, fmt.Errorf("%s.%s: %w", d.Type.Name(), rev.Field.Name, err)
 		}
 		r.reverses = append(r.reverses, f)
+		if f.nested == nil {
+			r.m2m = append(r.m2m, newReverseKeys(rev))
+		}
 	}
 	for _, mm := range d.ManyToMany {
 		f, err := manyToManyFetch(mm)
@@ -208,12 +211,9 @@ type reverseFetch struct {
 }
 
 func newReverseFetch(rev *models.Reverse) (*reverseFetch, error) {
-	key := rev.Key
-	if ds := models.OfTable(rev.Table); len(ds) > 0 && ds[0].PrimaryKey != nil {
-		// The referencing model's own key, when it is described: a
-		// table keyed by another column than id (Django's pk).
-		key = ds[0].PrimaryKey.Column
-	}
+	// The referencing model's own key, when it is described: a table
+	// keyed by another column than id (Django's pk).
+	key, _ := rev.Referencing()
 	f := &reverseFetch{rev: rev, from: store.QuoteName(rev.Table), match: store.QuoteName(rev.Column), value: store.QuoteName(key)}
 	f.order = f.value
 	switch rev.Field.Type.Elem().Kind() {

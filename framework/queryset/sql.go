@@ -826,10 +826,10 @@ func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) (err 
 // statement RETURNING the row's key and the row read through the source.
 // A row that is committed is thus always answered, and a failure to read
 // it back leaves nothing written (a client that retries cannot write it
-// twice). No row written is sql.ErrNoRows. The many-to-many fields of
-// obj (those that differ from before's, for a partial update) are set in
-// that transaction, after the row was written and before it is read
-// back, as ModelSerializer's save() sets them. A model's AfterSave runs in
+// twice). No row written is sql.ErrNoRows. The many-to-many fields and
+// reverse foreign keys of obj (those that differ from before's, for a
+// partial update) are set in that transaction, after the row was written
+// and before it is read back, as ModelSerializer's save() sets them. A model's AfterSave runs in
 // that transaction, after the row was read back: its error rolls the
 // write back. A foreign key that names no row is a MissingRelatedError.
 func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj, before *T, created bool) error {

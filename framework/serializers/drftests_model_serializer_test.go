@@ -317,9 +317,6 @@ var msNotPortable = map[string]string{
 // with why (docs/drf-differences.md); a key that starts with a level's
 // name is an item that differs at that level alone.
 var msDiffer = map[string]string{
-	"TestRelationalFieldMappings.test_pk_reverse_foreign_key": "a reverse accessor is read-only " +
-		"(DRF's ModelSerializer makes a reverse foreign key named in Meta.fields a writable PrimaryKeyRelatedField(many=True))",
-	"Issue3674Test.test_nonPK_foreignkey_model_serializer": "a reverse accessor is read-only, as test_pk_reverse_foreign_key",
 	"TestSerializerMetaClass.test_declared_fields_with_exclude_option": "the message's advice is Go's: " +
 		"\"leave it out of 'exclude'\", not DRF's \"if inherited from a parent serializer, disable with `text = None`\"",
 	"drf314 TestRegularFieldMappings.test_invalid_field": "a setup error is in DRF 3.18's words at both levels " +

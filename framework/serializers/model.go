@@ -177,6 +177,7 @@ func (s *Serializer[T]) bindModel(m *modelInfo) error {
 		s.together = append(s.together, set)
 	}
 	s.bindUniqueFor(m.desc)
+	s.bindLeftAlone(m.desc)
 	return nil
 }
 
@@ -244,6 +245,28 @@ func (s *Serializer[T]) bindSet(d *models.Description, set []string, drf314 bool
 		fields = append(fields, sf)
 	}
 	return fields
+}
+
+// bindLeftAlone lists the relations of d that a write sets (the
+// many-to-many fields of an automatic through table, the reverse
+// accessors of keys) and that the serializer has no writable field of.
+func (s *Serializer[T]) bindLeftAlone(d *models.Description) {
+	var rels []*structs.Field
+	for _, m := range d.ManyToMany {
+		if m.AutoCreated {
+			rels = append(rels, m.Field)
+		}
+	}
+	for _, r := range d.Reverses {
+		if r.Field.Type.Elem().Kind() != reflect.Struct {
+			rels = append(rels, r.Field)
+		}
+	}
+	for _, rel := range rels {
+		if !slices.ContainsFunc(s.fields, func(f *field) bool { return f.sf != nil && f.sf.Name == rel.Name && !f.readOnly }) {
+			s.leftAlone = append(s.leftAlone, rel)
+		}
+	}
 }
 
 // requireUnique makes f, the serializer's field of the model field mf

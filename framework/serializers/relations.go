@@ -102,11 +102,10 @@ func (f *field) hyperlink(md *modelInfo, links func(table string) string) {
 // ForeignKey: a foreign key column is a PrimaryKeyRelatedField, or with
 // view_name a HyperlinkedRelatedField (read-only when tagged so); a
 // dotted source through a foreign key tagged slug_related is a writable
-// SlugRelatedField; view_name on another key, or on a reverse accessor's
-// keys, is a read-only HyperlinkedRelatedField; a reverse accessor's keys
-// without it a read-only PrimaryKeyRelatedField(many=True); a
-// many-to-many field's keys a writable PrimaryKeyRelatedField(many=True)
-// (with view_name, HyperlinkedRelatedField(many=True)); a
+// SlugRelatedField; view_name on another key is a read-only
+// HyperlinkedRelatedField; a reverse accessor's keys, or a many-to-many
+// field's, a writable PrimaryKeyRelatedField(many=True) (with view_name,
+// HyperlinkedRelatedField(many=True)); a
 // struct, or a reverse accessor's slice of structs, a nested serializer.
 func (f *field) bindRelation(md *modelInfo) error {
 	err := f.bindRelationKind(md)
@@ -140,6 +139,8 @@ func (f *field) bindRelationKind(md *modelInfo) error {
 		return f.bindSlug(md)
 	case manyToManyOf(md, f.sf) != nil:
 		return f.bindManyToMany(manyToManyOf(md, f.sf))
+	case md != nil && reverseOf(md.desc, f.sf) != nil:
+		return f.bindReverse(reverseOf(md.desc, f.sf))
 	case f.viewName != "" && fk:
 		links, err := relatedLinks(f.sf, f.viewName)
 		if err != nil {
@@ -155,13 +156,6 @@ func (f *field) bindRelationKind(md *modelInfo) error {
 			return err
 		}
 		f.compute, f.readOnly, f.link, f.container, f.many = links, true, true, nil, true
-	case md != nil && isReverse(md.desc, f.sf):
-		// PrimaryKeyRelatedField(many=True, read_only=True).
-		keys, err := relatedKeys(f.sf)
-		if err != nil {
-			return err
-		}
-		f.compute, f.readOnly, f.container, f.typeName, f.many = keys, true, nil, "field", true
 	case fk:
 		// DRF's SimpleMetadata names a RelatedField's type "field".
 		f.typeName = "field"

@@ -44,25 +44,42 @@ func manyToManyOf(md *modelInfo, sf *structs.Field) *models.ManyToMany {
 // and allow_empty=False unless the field is blank, read-only when a
 // declared model is its through table.
 func (f *field) bindManyToMany(m *models.ManyToMany) error {
+	f.helpText = m.HelpText
+	if !m.AutoCreated {
+		f.readOnly = true
+	}
+	return f.bindMany(m.Table, m.Column, m.SlugField, !m.Blank, m.Blank)
+}
+
+// bindReverse makes a reverse foreign key's keys the field ModelSerializer
+// builds for a reverse relation named in Meta.fields: a
+// PrimaryKeyRelatedField(many=True) of the referencing rows (with
+// view_name, a HyperlinkedRelatedField(many=True)), required, writable
+// unless read_only: save() sets it (RelatedManager.set()).
+func (f *field) bindReverse(rev *models.Reverse) error {
+	key, _ := rev.Referencing()
+	return f.bindMany(rev.Table, key, "", true, f.allowEmpty)
+}
+
+// bindMany makes f a ManyRelatedField of the rows of table, by their key
+// column (or their slug column), writable unless read-only, with DRF's
+// required and allow_empty (a SlugRelatedField's defaults when slug is set).
+func (f *field) bindMany(table, key, slug string, required, allowEmpty bool) error {
 	kind := relPK
 	read, err := relatedKeys(f.sf)
 	switch {
-	case f.viewName != "" && m.SlugField != "":
+	case f.viewName != "" && slug != "":
 		return fmt.Errorf("slug_field and view_name make two different fields")
 	case f.viewName != "":
 		kind, f.link = relLink, true
 		read, err = relatedLinks(f.sf, f.viewName)
-	case m.SlugField != "":
+	case slug != "":
 		kind = relSlug
 	}
 	if err != nil {
 		return err
 	}
-	f.compute, f.container, f.typeName = read, nil, "field"
-	f.helpText, f.many = m.HelpText, true
-	if !m.AutoCreated {
-		f.readOnly = true
-	}
+	f.compute, f.container, f.typeName, f.many = read, nil, "field", true
 	if f.readOnly {
 		return nil
 	}
@@ -71,7 +88,7 @@ func (f *field) bindManyToMany(m *models.ManyToMany) error {
 		// allow_empty (unless tagged allow_empty=false).
 		f.required = true
 	} else {
-		f.required, f.allowEmpty = !m.Blank, m.Blank
+		f.required, f.allowEmpty = required, allowEmpty
 	}
 	mk := &manyKeys{}
 	switch f.sf.Type.Elem().Kind() {
@@ -84,8 +101,8 @@ func (f *field) bindManyToMany(m *models.ManyToMany) error {
 	default:
 		mk.set = func(p unsafe.Pointer, keys []string) { *(*[]string)(p) = keys }
 	}
-	f.rel = &relation{kind: kind, fk: f.sf, table: m.Table, key: m.Column, route: f.viewName, many: mk,
-		slug: m.SlugField, integer: mk.integer}
+	f.rel = &relation{kind: kind, fk: f.sf, table: table, key: key, route: f.viewName, many: mk,
+		slug: slug, integer: mk.integer}
 	return nil
 }
 

@@ -70,7 +70,7 @@ func (f *field) bindNested(md *modelInfo) (bool, error) {
 	}
 	n := &nested{many: many}
 	if many {
-		if md == nil || !isReverse(md.desc, f.sf) && manyToManyOf(md, f.sf) == nil {
+		if md == nil || reverseOf(md.desc, f.sf) == nil && manyToManyOf(md, f.sf) == nil {
 			return true, fmt.Errorf("a nested list of %v needs model:\"reverse=TABLE.COLUMN\" or model:\"many_to_many=TABLE\"", t.Elem())
 		}
 		if m := manyToManyOf(md, f.sf); m != nil {
@@ -147,14 +147,14 @@ func nestedFields(t reflect.Type) ([]*field, error) {
 	return fields, nil
 }
 
-// isReverse reports a reverse accessor of the model.
-func isReverse(d *models.Description, sf *structs.Field) bool {
+// reverseOf is the model's reverse accessor of sf, nil when none.
+func reverseOf(d *models.Description, sf *structs.Field) *models.Reverse {
 	for _, r := range d.Reverses {
 		if r.Field.Name == sf.Name {
-			return true
+			return r
 		}
 	}
-	return false
+	return nil
 }
 
 // tagValue returns the value of key=value in a comma-separated tag.

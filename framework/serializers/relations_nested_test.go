@@ -78,12 +78,12 @@ type (
 	userLinks struct {
 		ID       int64   `db:"id" json:"id"`
 		Username string  `db:"username" json:"username" model:"max_length=150,unique"`
-		Snippets []int64 `json:"snippets" model:"reverse=rel_snippet.owner_id" drf:"view_name=snippet-detail"`
+		Snippets []int64 `json:"snippets" model:"reverse=rel_snippet.owner_id" drf:"view_name=snippet-detail,read_only"`
 	}
 	userKeys struct {
 		ID       int64   `db:"id" json:"id"`
 		Username string  `db:"username" json:"username" model:"max_length=150,unique"`
-		Snippets []int64 `json:"snippets" model:"reverse=rel_snippet.owner_id"`
+		Snippets []int64 `json:"snippets" model:"reverse=rel_snippet.owner_id" drf:"read_only"`
 	}
 )
 

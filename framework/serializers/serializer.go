@@ -126,6 +126,10 @@ type Serializer[T any] struct {
 	// together are the sets of fields of the model's Meta.UniqueTogether
 	// and of its UniqueConstraints of several fields or a condition.
 	together []uniqueSet
+	// leftAlone are the model's relations that the serializer does not
+	// write (DRF's save() sets only those in validated_data): an update
+	// validated by it leaves their slices nil, which a write leaves alone.
+	leftAlone []*structs.Field
 	// uniqueFor are the model fields' unique_for_date, unique_for_month
 	// and unique_for_year, run after together.
 	uniqueFor []uniqueFor

@@ -138,6 +138,13 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 			return err
 		}
 	}
+	if !create {
+		// The relations the serializer does not write keep their rows,
+		// whatever another request set since they were read.
+		for _, sf := range s.leftAlone {
+			*(*[]byte)(sf.Addr(base)) = nil
+		}
+	}
 	*obj = tmp
 	return nil
 }

@@ -32,9 +32,10 @@ import (
 // the defaults behind config fields, the pagination envelopes, csrf's
 // second spelling of the safe methods). store.Rows.Value, the
 // PostgreSQL reader's boxed column (database/sql's driver.Value) beside
-// its typed reads, makes 68 signatures with any.
+// its typed reads, makes 68 signatures with any; models.Reverse's
+// Referencing, which queryset and serializers both read, 1518 names.
 const (
-	maxNames   = 1517
+	maxNames   = 1518
 	maxAnySigs = 68
 )
 

@@ -139,6 +139,10 @@ SERIALIZERS = {
                                                   meta={"extra_kwargs": {"target": {"required": False}}}),
     "pk_nullfk_source": model_serializer(NullableForeignKeySource, ("id", "name", "target")),
     "pk_o2o_target": model_serializer(OneToOneTarget, ("id", "name", "nullable_source")),
+    # The reverse writes' edges (relations_reverse_drf_test.go).
+    "pk_nullfk_target": model_serializer(ForeignKeyTarget, ("id", "name", "nullable_sources")),
+    "pk_fk_target_read_only": model_serializer(ForeignKeyTarget, ("id", "name", "sources"),
+                                               meta={"extra_kwargs": {"sources": {"read_only": True}}}),
     "pk_o2o_pk_source": model_serializer(OneToOnePKSource, "__all__"),
     # test_relations_slug.py
     "slug_fk_target": model_serializer(ForeignKeyTarget, "__all__", sources=serializers.SlugRelatedField(
@@ -357,6 +361,32 @@ def relation_files():
         item(c + "test_representation", "rel", create("rel_slug", {"field": "baz"}), data_of("rel_slug", 1))
 
 
+def reverse_writes():
+    """The edges of a reverse foreign key's writes, which DRF's tests leave
+    out, as "reverse:name" (relations_reverse_drf_test.go)."""
+    c, fs, ft = "reverse:", T + "foreignkeysource/", T + "foreignkeytarget/"
+    item(c + "invalid_pk", "fk", update("pk_fk_target", 2, {"id": 2, "name": "target-2", "sources": [1, 9]}), lst("pk_fk_source"))
+    item(c + "invalid_pk_text", "fk", update("pk_fk_target", 2, {"id": 2, "name": "target-2", "sources": ["x"]}))
+    item(c + "not_a_list", "fk", update("pk_fk_target", 2, {"id": 2, "name": "target-2", "sources": "1"}))
+    item(c + "null", "fk", update("pk_fk_target", 2, {"id": 2, "name": "target-2", "sources": None}))
+    item(c + "required", "fk", update("pk_fk_target", 2, {"id": 2, "name": "target-2"}),
+         create("pk_fk_target", {"name": "target-3"}))
+    item(c + "empty_keeps_rows", "fk", write_list("pk_fk_target", {"id": 1, "name": "target-1", "sources": []}, 1),
+         lst("pk_fk_source"))
+    item(c + "move_one", "fk", write_list("pk_fk_target", {"id": 2, "name": "target-2", "sources": [2]}, 2),
+         lst("pk_fk_source"))
+    item(c + "nullable_set", "nullfk", write_list("pk_nullfk_target", {"id": 1, "name": "target-1", "nullable_sources": [2, 3]}, 1),
+         lst("pk_nullfk_source"))
+    item(c + "nullable_clear", "nullfk", write_list("pk_nullfk_target", {"id": 1, "name": "target-1", "nullable_sources": []}, 1),
+         lst("pk_nullfk_source"))
+    item(c + "nullable_create", "nullfk", write_list("pk_nullfk_target", {"name": "target-2", "nullable_sources": [1, 3]}),
+         lst("pk_nullfk_source"))
+    item(c + "read_only", "fk", write_list("pk_fk_target_read_only", {"id": 2, "name": "target-2", "sources": [1]}, 2),
+         lst("pk_fk_source"))
+    item(c + "link_invalid", "fk", update("link_fk_target", 2, {"url": ft + "2/", "name": "target-2", "sources": [fs + "9/"]}))
+    item(c + "link_wrong_route", "fk", update("link_fk_target", 2, {"url": ft + "2/", "name": "target-2", "sources": [ft + "1/"]}))
+
+
 def context():
     return {"request": Request(APIRequestFactory().get("/"))}
 
@@ -392,6 +422,7 @@ def run(step):
 
 def main():
     relation_files()
+    reverse_writes()
     answers = {}
     for name, it in ITEMS.items():
         with connection.schema_editor() as editor:
