@@ -1,7 +1,8 @@
 """Run DRF 3.18's own tests/test_generics.py, test_viewsets.py,
 test_routers.py, authentication/test_authentication.py, test_authtoken.py,
-test_versioning.py and test_reverse.py on real DRF, and print which
-methods pass.
+test_versioning.py and test_reverse.py (or, given "permissions" after the
+directory, test_permissions.py and test_throttling.py) on real DRF, and
+print which methods pass.
 
 DRF's tests are not in this repository: give the "tests" directory of a
 DRF 3.18 checkout (git archive 3.18.0 tests). Run with Debian's Django
@@ -13,6 +14,8 @@ conformance/reference/drf318 (scripts/install-references lays it out):
     PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 internal/drfsuite/drf_suite.py DRF/tests \
         > internal/drfsuite/drf_suite_drf318.json
 
+and so with "DRF/tests permissions" into drf_suite_permissions_drf31x.json.
+
 pytest, which DRF's suite runs under, is not installed: the few names the
 files use (raises, fixture, mark) are given here, and the tests run under
 Django's test runner with the settings of DRF's conftest.py; a pytest-style
@@ -20,7 +23,11 @@ class (Test*, not a TestCase) runs as a TestCase, each method on a new
 instance, and a failing subTest fails its method. DRF
 3.14 has no SimpleRouter(use_regex_path=...) (3.15): it is accepted and
 ignored there, so that test_routers.py loads. It prints, as JSON, the
-versions and, by file, each method's "pass" or its failure's last line.
+versions and, by file, each method's "pass", its failure's last line or,
+in the permissions group, its skip's reason. That group runs with
+django-guardian (Debian's python3-django-guardian) installed as DRF's
+conftest.py installs it, so that ObjectPermissionsIntegrationTests runs
+rather than being skipped.
 drfsuite.Suite holds each ported file to what it prints.
 """
 import contextlib
@@ -32,6 +39,7 @@ import unittest
 
 tests_dir = os.path.abspath(sys.argv[1])
 sys.path.insert(0, os.path.dirname(tests_dir))
+permissions = sys.argv[2:] == ["permissions"]
 
 
 class _Info:
@@ -86,8 +94,10 @@ settings.configure(
         "django.contrib.admin", "django.contrib.auth", "django.contrib.contenttypes", "django.contrib.sessions",
         "django.contrib.sites", "django.contrib.staticfiles", "django.contrib.messages", "rest_framework",
         "rest_framework.authtoken", "tests.authentication", "tests.generic_relations", "tests.importable", "tests",
-    ),
+    ) + (("guardian",) if permissions else ()),
     PASSWORD_HASHERS=("django.contrib.auth.hashers.MD5PasswordHasher",),
+    **({"ANONYMOUS_USER_ID": -1, "AUTHENTICATION_BACKENDS": (
+        "django.contrib.auth.backends.ModelBackend", "guardian.backends.ObjectPermissionBackend")} if permissions else {}),
 )
 django.setup()
 
@@ -108,6 +118,8 @@ if "use_regex_path" not in routers.SimpleRouter.__init__.__code__.co_varnames:
 
 FILES = ["test_generics", "test_viewsets", "test_routers", "authentication.test_authentication", "test_authtoken",
          "test_versioning", "test_reverse"]
+if permissions:
+    FILES = ["test_permissions", "test_throttling"]
 results = {"tests/%s.py" % f.replace(".", "/"): {} for f in FILES}
 
 
@@ -127,6 +139,11 @@ class Result(unittest.TextTestResult):
     def addError(self, test, err):
         self._record(test, "error: " + self._exc_info_to_string(err, test).strip().splitlines()[-1])
         super().addError(test, err)
+
+    def addSkip(self, test, reason):
+        if permissions:
+            self._record(test, "skip: " + reason)
+        super().addSkip(test, reason)
 
     def addSubTest(self, test, subtest, err):
         if err is not None:
