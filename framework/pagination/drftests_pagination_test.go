@@ -915,7 +915,7 @@ func drfLimitNext(t *testing.T, level framework.Compatibility, target string) []
 }
 
 // drfPaginationMethods are every test of tests/test_pagination.py, as
-// drf_suite_pagination.py names them.
+// internal/drfsuite/drf_suite.py names them.
 var drfPaginationMethods = func() []string {
 	methods := []string{
 		"TestPaginationIntegration.test_filtered_items_are_paginated",

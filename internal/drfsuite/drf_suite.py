@@ -1,8 +1,8 @@
 """Run DRF 3.18's own tests/test_generics.py, test_viewsets.py,
 test_routers.py, authentication/test_authentication.py, test_authtoken.py,
 test_versioning.py and test_reverse.py (or, given "permissions" after the
-directory, test_permissions.py and test_throttling.py) on real DRF, and
-print which methods pass.
+directory, test_permissions.py and test_throttling.py; given "pagination",
+test_pagination.py) on real DRF, and print which methods pass.
 
 DRF's tests are not in this repository: give the "tests" directory of a
 DRF 3.18 checkout (git archive 3.18.0 tests). Run with Debian's Django
@@ -14,13 +14,16 @@ conformance/reference/drf318 (scripts/install-references lays it out):
     PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 internal/drfsuite/drf_suite.py DRF/tests \
         > internal/drfsuite/drf_suite_drf318.json
 
-and so with "DRF/tests permissions" into drf_suite_permissions_drf31x.json.
+and so with "DRF/tests permissions" into drf_suite_permissions_drf31x.json
+and "DRF/tests pagination" into drf_suite_pagination_drf31x.json.
 
 pytest, which DRF's suite runs under, is not installed: the few names the
-files use (raises, fixture, mark) are given here, and the tests run under
-Django's test runner with the settings of DRF's conftest.py; a pytest-style
-class (Test*, not a TestCase) runs as a TestCase, each method on a new
-instance, and a failing subTest fails its method. DRF
+files use (raises, fixture, mark.parametrize) are given here, and the
+tests run under Django's test runner with the settings of DRF's
+conftest.py. The pytest-style tests run as pytest runs them: a plain
+class's (Test*, not a TestCase) each test on a new instance after its
+setup_method, one test per parameter named "method[parameter]", and a
+module's test functions; a failing subTest fails its method. DRF
 3.14 has no SimpleRouter(use_regex_path=...) (3.15): it is accepted and
 ignored there, so that test_routers.py loads. It prints, as JSON, the
 versions and, by file, each method's "pass", its failure's last line or,
@@ -31,6 +34,7 @@ rather than being skipped.
 drfsuite.Suite holds each ported file to what it prints.
 """
 import contextlib
+import inspect
 import json
 import os
 import sys
@@ -39,7 +43,8 @@ import unittest
 
 tests_dir = os.path.abspath(sys.argv[1])
 sys.path.insert(0, os.path.dirname(tests_dir))
-permissions = sys.argv[2:] == ["permissions"]
+group = (sys.argv[2:] or [""])[0]
+permissions = group == "permissions"
 
 
 class _Info:
@@ -58,6 +63,13 @@ def _raises(exc):
 
 
 class _Mark:
+    @staticmethod
+    def parametrize(name, values):
+        def mark(fn):
+            fn.parametrize = (name, values)
+            return fn
+        return mark
+
     def __getattr__(self, name):
         return lambda *a, **k: (lambda obj: obj)
 
@@ -118,15 +130,15 @@ if "use_regex_path" not in routers.SimpleRouter.__init__.__code__.co_varnames:
 
 FILES = ["test_generics", "test_viewsets", "test_routers", "authentication.test_authentication", "test_authtoken",
          "test_versioning", "test_reverse"]
-if permissions:
-    FILES = ["test_permissions", "test_throttling"]
+FILES = {"permissions": ["test_permissions", "test_throttling"], "pagination": ["test_pagination"]}.get(group, FILES)
 results = {"tests/%s.py" % f.replace(".", "/"): {} for f in FILES}
 
 
 class Result(unittest.TextTestResult):
     def _record(self, test, outcome):
         module, cls, method = test.id().rsplit(".", 2)
-        results["%s.py" % module.replace(".", "/")]["%s.%s" % (cls, method)] = outcome
+        name = method if getattr(test, "functions", False) else "%s.%s" % (cls, method)
+        results["%s.py" % module.replace(".", "/")][name] = outcome
 
     def addSuccess(self, test):
         self._record(test, "pass")
@@ -154,15 +166,34 @@ class Result(unittest.TextTestResult):
 
 
 def pytest_classes(module):
-    """The module's pytest-style classes (Test*, not a TestCase), as
-    TestCases of the same names whose methods call a new instance's."""
-    cases = []
-    for name, cls in vars(module).items():
-        if not (name.startswith("Test") and isinstance(cls, type) and cls.__module__ == module.__name__
-                and not issubclass(cls, unittest.TestCase)):
+    """The module's pytest-style tests as TestCases: a plain class (Test*,
+    not a TestCase) as a TestCase of the same name whose each test calls a
+    new instance's after its setup_method, one test per parameter; the
+    module's test functions as a TestCase whose tests are named as they
+    are."""
+    def call(cls, method, kwargs):
+        def test(self):
+            obj = cls()
+            if hasattr(obj, "setup_method"):
+                obj.setup_method()
+            getattr(obj, method)(**kwargs)
+        return test
+
+    cases, functions = [], {}
+    for name, obj in vars(module).items():
+        if getattr(obj, "__module__", None) != module.__name__:
             continue
-        methods = {m: (lambda cls, m: lambda self: getattr(cls(), m)())(cls, m) for m in dir(cls) if m.startswith("test_")}
-        cases.append(type(name, (unittest.TestCase,), dict(methods, __module__=module.__name__, __qualname__=name)))
+        if name.startswith("Test") and isinstance(obj, type) and not issubclass(obj, unittest.TestCase):
+            methods = {}
+            for m in (m for m in dir(obj) if m.startswith("test")):
+                arg, values = getattr(getattr(obj, m), "parametrize", (None, None))
+                for test, kwargs in ([("%s[%s]" % (m, v), {arg: v}) for v in values] if arg else [(m, {})]):
+                    methods[test] = call(obj, m, kwargs)
+            cases.append(type(name, (unittest.TestCase,), dict(methods, __module__=module.__name__, __qualname__=name)))
+        elif name.startswith("test") and inspect.isfunction(obj):
+            functions[name] = (lambda fn: lambda self: fn())(obj)
+    if functions:
+        cases.append(type("functions", (unittest.TestCase,), dict(functions, functions=True, __module__=module.__name__)))
     return cases
 
 

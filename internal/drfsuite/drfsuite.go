@@ -3,7 +3,7 @@
 // a listed difference with its reason), or is listed as not portable
 // with its reason. A listed difference that passes fails the run, so the
 // lists stay true, and so are they held to what real DRF 3.14 and 3.18
-// answer to the file's own tests (drf_suite.py, drf_suite_pagination.py).
+// answer to the file's own tests (drf_suite.py).
 package drfsuite
 
 import (
@@ -62,7 +62,7 @@ type Suite struct {
 // DRF's own answers: which methods of each file real DRF passes at each
 // level, as the scripts that ran them printed them (drf_suite.py into
 // drf_suite_drf31x.json, and given "permissions" into
-// drf_suite_permissions_drf31x.json; drf_suite_pagination.py into
+// drf_suite_permissions_drf31x.json, given "pagination" into
 // drf_suite_pagination_drf31x.json).
 //
 //go:embed *_drf314.json *_drf318.json
