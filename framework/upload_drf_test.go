@@ -7,14 +7,13 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // uploadCase is one request given to DRF and to the framework alike.
@@ -75,38 +74,12 @@ func uploadCases() []uploadCase {
 // 3.18 (conformance/reference/drf318), each in a subtest; a DRF that is
 // missing skips its subtest, or fails it with CI_REQUIRE_DJANGO.
 func drfUploads(t *testing.T, cases []uploadCase, fn func(t *testing.T, answers []uploadAnswer)) {
-	vendor, err := filepath.Abs(filepath.Join("..", "conformance", "reference", "drf318"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := json.Marshal(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []struct{ version, path string }{{"3.14", ""}, {"3.18", vendor}} {
-		t.Run("drf"+d.version, func(t *testing.T) {
-			env := append(os.Environ(), "PYTHONPATH="+d.path, "PYTHONDONTWRITEBYTECODE=1")
-			check := exec.Command("/usr/bin/python3", "-c", "import rest_framework; print(rest_framework.__version__)")
-			check.Env = env
-			version, err := check.CombinedOutput()
-			if err != nil || !strings.HasPrefix(string(version), d.version+".") {
-				why := "no DRF " + d.version + " for /usr/bin/python3 (scripts/install-test-deps): " + strings.TrimSpace(string(version))
-				if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-					t.Fatal(why)
-				}
-				t.Skip(why)
-			}
-			c := exec.Command("/usr/bin/python3", filepath.Join("testdata", "drf_uploads.py"))
-			c.Env, c.Stdin = env, bytes.NewReader(in)
-			var stderr strings.Builder
-			c.Stderr = &stderr
-			out, err := c.Output()
-			if err != nil {
-				t.Fatalf("DRF %s: %v\n%s", d.version, err, stderr.String())
-			}
+	for _, level := range []framework.Compatibility{framework.DRF314, framework.DRF318} {
+		t.Run(fmt.Sprint(level), func(t *testing.T) {
 			var answers []uploadAnswer
-			if err := json.Unmarshal(out, &answers); err != nil || len(answers) != len(cases) {
-				t.Fatalf("DRF %s answered %q: %v", d.version, out, err)
+			drfsuite.RunDRF(t, level, filepath.Join("testdata", "drf_uploads.py"), cases, &answers)
+			if len(answers) != len(cases) {
+				t.Fatalf("DRF answered %d cases of %d", len(answers), len(cases))
 			}
 			fn(t, answers)
 		})

@@ -1,12 +1,9 @@
 package generics_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -23,6 +20,7 @@ import (
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -108,9 +106,9 @@ func TestBulkCreateAsDRF(t *testing.T) {
 		in[i] = [2]any{r[0], r[1]}
 	}
 	for _, level := range []struct {
-		name, version, vendor string
-		compat                framework.Compatibility
-	}{{"drf314", "3.14", "", framework.DRF314}, {"drf318", "3.18", "drf318", framework.DRF318}} {
+		name   string
+		compat framework.Compatibility
+	}{{"drf314", framework.DRF314}, {"drf318", framework.DRF318}} {
 		t.Run(level.name, func(t *testing.T) {
 			var drf struct {
 				Answers []struct {
@@ -119,7 +117,7 @@ func TestBulkCreateAsDRF(t *testing.T) {
 				} `json:"answers"`
 				Rows []map[string]any `json:"rows"`
 			}
-			runBulkDRF(t, level.version, level.vendor, in, &drf)
+			drfsuite.RunDRF(t, level.compat, filepath.Join("testdata", "drf_bulk_create.py"), in, &drf)
 			if len(drf.Answers) != len(bulkRequests) {
 				t.Fatalf("%d answers for %d requests", len(drf.Answers), len(bulkRequests))
 			}
@@ -232,49 +230,6 @@ func sameJSON(t *testing.T, got, want string) bool {
 		t.Fatalf("%s: %v", want, err)
 	}
 	return reflect.DeepEqual(g, w)
-}
-
-// runBulkDRF runs testdata/drf_bulk_create.py with /usr/bin/python3 at a
-// DRF level (vendor the directory under conformance/reference that
-// PYTHONPATH names, "" for Debian 12's DRF 3.14), in as its JSON stdin,
-// and decodes its JSON output into out. A level whose DRF is missing
-// skips, or fails with CI_REQUIRE_DJANGO.
-func runBulkDRF(t *testing.T, version, vendor string, in, out any) {
-	t.Helper()
-	path := ""
-	if vendor != "" {
-		p, err := filepath.Abs(filepath.Join("..", "..", "conformance", "reference", vendor))
-		if err != nil {
-			t.Fatal(err)
-		}
-		path = p
-	}
-	env := append(os.Environ(), "PYTHONPATH="+path, "PYTHONDONTWRITEBYTECODE=1")
-	check := exec.Command("/usr/bin/python3", "-c", "import rest_framework; print(rest_framework.VERSION)")
-	check.Env = env
-	if got, err := check.CombinedOutput(); err != nil || !strings.HasPrefix(string(got), version+".") {
-		why := "no DRF " + version + " for /usr/bin/python3 (scripts/install-references): " + strings.TrimSpace(string(got))
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	b, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	c := exec.CommandContext(ctx, "/usr/bin/python3", filepath.Join("testdata", "drf_bulk_create.py"))
-	c.Env, c.Stdin = env, bytes.NewReader(b)
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	o, err := c.Output()
-	if err != nil {
-		t.Fatalf("drf_bulk_create.py: %v\n%s", err, stderr.String())
-	}
-	if err := json.Unmarshal(o, out); err != nil {
-		t.Fatalf("drf_bulk_create.py: %v: %.500s", err, o)
-	}
 }
 
 // TestBulkUpdateByHand: the multiple update of docs/serializers.md, a

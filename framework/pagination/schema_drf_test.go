@@ -31,7 +31,7 @@ func TestSchemaIsDRFs(t *testing.T) {
 		var drf struct {
 			Items map[string]struct{ Parameters, Response any }
 		}
-		drfsuite.RunDRF(t, level, filepath.Join("testdata", "drf_schema.py"), &drf)
+		drfsuite.RunDRF(t, level, filepath.Join("testdata", "drf_schema.py"), nil, &drf)
 		if len(drf.Items) != len(styles) {
 			t.Fatalf("%v: drf_schema.py described %d styles, the test %d", level, len(drf.Items), len(styles))
 		}

@@ -1,10 +1,7 @@
 package routers_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -23,6 +20,7 @@ import (
 	"github.com/go-drf/drf/framework/routers"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // linkOwner and linkItem are drf_links.py's LinkOwner and LinkItem.
@@ -104,12 +102,12 @@ func TestLinksKeepFormatSuffixAsDRF(t *testing.T) {
 		in[i] = []any{r[0], r[1], body}
 	}
 	for _, level := range []struct {
-		name, version, vendor string
-		compat                framework.Compatibility
-	}{{"drf314", "3.14", "", framework.DRF314}, {"drf318", "3.18", "drf318", framework.DRF318}} {
+		name   string
+		compat framework.Compatibility
+	}{{"drf314", framework.DRF314}, {"drf318", framework.DRF318}} {
 		t.Run(level.name, func(t *testing.T) {
 			var drf []linkAnswer
-			runDRF(t, level.version, level.vendor, "drf_links.py", in, &drf)
+			drfsuite.RunDRF(t, level.compat, filepath.Join("testdata", "drf_links.py"), in, &drf)
 			if len(drf) != len(linkRequests) {
 				t.Fatalf("%d answers for %d requests", len(drf), len(linkRequests))
 			}
@@ -184,46 +182,4 @@ func handLinks(v *framework.View, r *request.Request) (*framework.Response, erro
 		return nil, err
 	}
 	return framework.OK(map[string]string{"owners": owners, "item": item}), nil
-}
-
-// runDRF runs a testdata script with /usr/bin/python3 at a DRF level
-// (vendor is the directory under conformance/reference that PYTHONPATH
-// names, "" for Debian 12's DRF 3.14), in as its JSON stdin, and decodes
-// its JSON output into out. A level whose DRF is missing skips, or fails
-// with CI_REQUIRE_DJANGO.
-func runDRF(t *testing.T, version, vendor, script string, in, out any) {
-	t.Helper()
-	path := ""
-	if vendor != "" {
-		p, err := filepath.Abs(filepath.Join("..", "..", "conformance", "reference", vendor))
-		if err != nil {
-			t.Fatal(err)
-		}
-		path = p
-	}
-	env := append(os.Environ(), "PYTHONPATH="+path, "PYTHONDONTWRITEBYTECODE=1")
-	check := exec.Command("/usr/bin/python3", "-c", "import rest_framework; print(rest_framework.__version__)")
-	check.Env = env
-	if got, err := check.CombinedOutput(); err != nil || !strings.HasPrefix(string(got), version+".") {
-		why := "no DRF " + version + " for /usr/bin/python3 (scripts/install-references): " + strings.TrimSpace(string(got))
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	b, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := exec.Command("/usr/bin/python3", filepath.Join("testdata", script))
-	c.Env, c.Stdin = env, bytes.NewReader(b)
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	o, err := c.Output()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", script, err, stderr.String())
-	}
-	if err := json.Unmarshal(o, out); err != nil {
-		t.Fatalf("%s: %v: %.500s", script, err, o)
-	}
 }

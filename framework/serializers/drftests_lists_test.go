@@ -1,18 +1,15 @@
 package serializers_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // DRF 3.18's tests/test_serializer_lists.py, ported onto ValidateList,
@@ -438,65 +435,13 @@ func rawJSON(t *testing.T, v any) json.RawMessage {
 	return b
 }
 
-// drfScriptRuns holds the answers of the testdata scripts by script and
-// level, each run once per test binary.
-var drfScriptRuns sync.Map
-
-// drfScriptAnswers runs testdata/script at level's DRF (/usr/bin/python3;
-// DRF 3.18 from conformance/reference/drf318) and returns the "items" it
-// prints, by item; a level whose DRF is missing skips, or fails with
-// CI_REQUIRE_DJANGO.
+// drfScriptAnswers runs testdata/script at level's DRF (drfsuite.RunDRF)
+// and returns the "items" it prints, by item.
 func drfScriptAnswers(t *testing.T, script string, level framework.Compatibility) map[string]json.RawMessage {
 	t.Helper()
-	type run struct {
-		once    sync.Once
-		answers map[string]json.RawMessage
-		skip    string
-		err     error
+	var parsed struct {
+		Items map[string]json.RawMessage `json:"items"`
 	}
-	v, _ := drfScriptRuns.LoadOrStore([2]any{script, level}, &run{})
-	r := v.(*run)
-	r.once.Do(func() {
-		version, path := "3.14.", ""
-		if level != framework.DRF314 {
-			version = "3.18."
-			p, err := filepath.Abs(filepath.Join("..", "..", "conformance", "reference", "drf318"))
-			if err != nil {
-				r.err = err
-				return
-			}
-			path = p
-		}
-		env := append(os.Environ(), "PYTHONPATH="+path, "PYTHONDONTWRITEBYTECODE=1")
-		check := exec.Command("/usr/bin/python3", "-c", "import rest_framework; print(rest_framework.VERSION)")
-		check.Env = env
-		if got, err := check.CombinedOutput(); err != nil || !strings.HasPrefix(string(got), version) {
-			r.skip = "no DRF " + version + "x for /usr/bin/python3 (scripts/install-references): " + strings.TrimSpace(string(got))
-			return
-		}
-		c := exec.Command("/usr/bin/python3", filepath.Join("testdata", script))
-		c.Env = env
-		var stderr bytes.Buffer
-		c.Stderr = &stderr
-		out, err := c.Output()
-		if err != nil {
-			r.err = fmt.Errorf("%s: %v\n%s", script, err, stderr.String())
-			return
-		}
-		var parsed struct {
-			Items map[string]json.RawMessage `json:"items"`
-		}
-		if r.err = json.Unmarshal(out, &parsed); r.err == nil {
-			r.answers = parsed.Items
-		}
-	})
-	switch {
-	case r.err != nil:
-		t.Fatal(r.err)
-	case r.skip != "" && os.Getenv("CI_REQUIRE_DJANGO") != "":
-		t.Fatal(r.skip)
-	case r.skip != "":
-		t.Skip(r.skip)
-	}
-	return r.answers
+	drfsuite.RunDRF(t, level, filepath.Join("testdata", script), nil, &parsed)
+	return parsed.Items
 }
