@@ -47,13 +47,14 @@ const maxCascade = 32
 // PROTECT and RESTRICT, deletes the referencing rows for CASCADE (first
 // applying their own references), sets the column to NULL or to its
 // default for SET_NULL and SET_DEFAULT, and leaves DO_NOTHING to the
-// database. It runs in tx, so a refusal deletes nothing.
-func (t *sqlTable) collect(ctx context.Context, tx *sqlx.Tx, model, table, key string, keys []any, depth int) error {
+// database. It runs in tx, so a refusal deletes nothing, and returns the
+// number of rows it deleted.
+func (t *sqlTable) collect(ctx context.Context, tx *sqlx.Tx, model, table, key string, keys []any, depth int) (deleted int64, err error) {
 	if len(keys) == 0 {
-		return nil
+		return 0, nil
 	}
 	if depth > maxCascade {
-		return fmt.Errorf("queryset: deleting from %s cascades deeper than %d tables", table, maxCascade)
+		return 0, fmt.Errorf("queryset: deleting from %s cascades deeper than %d tables", table, maxCascade)
 	}
 	for _, r := range models.ReferencesTo(table) {
 		f := r.Field
@@ -61,7 +62,7 @@ func (t *sqlTable) collect(ctx context.Context, tx *sqlx.Tx, model, table, key s
 		if f.Related.Column != key {
 			var err error
 			if values, err = t.column(ctx, tx, table, f.Related.Column, key, keys); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		refTable, col := store.QuoteName(r.Model.Meta.Table), store.QuoteName(f.Column)
@@ -71,38 +72,45 @@ func (t *sqlTable) collect(ctx context.Context, tx *sqlx.Tx, model, table, key s
 			var one int
 			err := tx.QueryRowContext(ctx, tx.Rebind("SELECT 1 FROM "+refTable+where+" LIMIT 1"), values...).Scan(&one)
 			if err == nil {
-				return &ProtectedError{Model: model, Via: r.Model.Meta.Name + "." + f.Name, Restricted: f.Related.OnDelete == models.Restrict}
+				return 0, &ProtectedError{Model: model, Via: r.Model.Meta.Name + "." + f.Name, Restricted: f.Related.OnDelete == models.Restrict}
 			}
 			if !errors.Is(err, sql.ErrNoRows) {
-				return err
+				return 0, err
 			}
 		case models.Cascade:
 			pk := r.Model.PrimaryKey.Column
 			sub, err := t.column(ctx, tx, r.Model.Meta.Table, pk, f.Column, values)
 			if err != nil {
-				return err
+				return 0, err
 			}
-			if err := t.collect(ctx, tx, r.Model.Meta.Name, r.Model.Meta.Table, pk, sub, depth+1); err != nil {
-				return err
+			n, err := t.collect(ctx, tx, r.Model.Meta.Name, r.Model.Meta.Table, pk, sub, depth+1)
+			if err != nil {
+				return 0, err
 			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind("DELETE FROM "+refTable+where), values...); err != nil {
-				return err
+			res, err := tx.ExecContext(ctx, tx.Rebind("DELETE FROM "+refTable+where), values...)
+			if err != nil {
+				return 0, err
 			}
+			m, err := res.RowsAffected()
+			if err != nil {
+				return 0, err
+			}
+			deleted += n + m
 		case models.SetNull:
 			if _, err := tx.ExecContext(ctx, tx.Rebind("UPDATE "+refTable+" SET "+col+" = NULL"+where), values...); err != nil {
-				return err
+				return 0, err
 			}
 		case models.SetDefault:
 			if !f.HasDefault || f.DefaultFunc != nil {
-				return fmt.Errorf("queryset: %s.%s is on_delete=SET_DEFAULT without a literal default", r.Model.Meta.Name, f.Name)
+				return 0, fmt.Errorf("queryset: %s.%s is on_delete=SET_DEFAULT without a literal default", r.Model.Meta.Name, f.Name)
 			}
 			args := append([]any{f.Default}, values...)
 			if _, err := tx.ExecContext(ctx, tx.Rebind("UPDATE "+refTable+" SET "+col+" = ?"+where), args...); err != nil {
-				return err
+				return 0, err
 			}
 		}
 	}
-	return nil
+	return deleted, nil
 }
 
 // column reads the values of col of the rows of table whose where column

@@ -349,7 +349,7 @@ func (s *SQLSource[T]) EstimateCount(ctx context.Context) (n int, exact bool, er
 
 // unfiltered reports whether the source holds every row of its query.
 func (s *SQLSource[T]) unfiltered() bool {
-	return len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0 && len(s.st.lookups) == 0
+	return len(s.st.conds) == 0 && len(s.st.keyset) == 0 && len(s.st.searches) == 0 && len(s.st.lookups) == 0 && len(s.st.anyOf) == 0
 }
 
 // Slice returns up to limit items from offset; limit < 0 means all.
@@ -588,25 +588,7 @@ func (s *SQLSource[T]) sql(kind byte) string {
 		joins, paths = s.t.orderJoins(s.st.order)
 		b.WriteString(joins)
 	}
-	var where []string
-	for _, c := range s.st.conds {
-		where = append(where, s.t.col(c.f)+" "+string(c.op)+" "+s.t.param(c.f))
-	}
-	for _, c := range s.st.lookups {
-		where = append(where, s.t.lookupSQL(c))
-	}
-	if k := s.st.keyset; len(k) > 0 {
-		where = append(where, s.t.keysetSQL(k))
-	}
-	for _, sc := range s.st.searches {
-		for range sc.terms {
-			alts := make([]string, len(sc.fields))
-			for i, f := range sc.fields {
-				alts[i] = s.t.like(f)
-			}
-			where = append(where, "("+strings.Join(alts, " OR ")+")")
-		}
-	}
+	where := s.whereTerms()
 	if len(where) > 0 {
 		b.WriteString(" WHERE " + strings.Join(where, " AND "))
 	}
@@ -634,6 +616,34 @@ func (s *SQLSource[T]) sql(kind byte) string {
 		s.t.cache.Store(key, q)
 	}
 	return q
+}
+
+// whereTerms are the terms of the source's WHERE clause, to be joined by
+// AND, their values in args's order.
+func (s *SQLSource[T]) whereTerms() []string {
+	var where []string
+	for _, c := range s.st.conds {
+		where = append(where, s.t.col(c.f)+" "+string(c.op)+" "+s.t.param(c.f))
+	}
+	for _, c := range s.st.lookups {
+		where = append(where, s.t.lookupSQL(c))
+	}
+	for _, c := range s.st.anyOf {
+		where = append(where, c.sql(s.t))
+	}
+	if k := s.st.keyset; len(k) > 0 {
+		where = append(where, s.t.keysetSQL(k))
+	}
+	for _, sc := range s.st.searches {
+		for range sc.terms {
+			alts := make([]string, len(sc.fields))
+			for i, f := range sc.fields {
+				alts[i] = s.t.like(f)
+			}
+			where = append(where, "("+strings.Join(alts, " OR ")+")")
+		}
+	}
+	return where
 }
 
 // keysetSQL is the condition of SeekAfter: each term strictly after its
@@ -672,6 +682,9 @@ func (s *SQLSource[T]) args(tail []any) []any {
 	}
 	for _, c := range s.st.lookups {
 		args = s.t.lookupArgs(args, c)
+	}
+	for _, c := range s.st.anyOf {
+		args = c.args(s.t, args)
 	}
 	if k := s.st.keyset; len(k) > 1 {
 		// The leading range, then each term but the last twice (its
@@ -918,7 +931,7 @@ func (s *SQLSource[T]) Delete(ctx context.Context, item *T) error {
 		model = s.t.rules.desc.Meta.Name
 	}
 	return store.InTx(ctx, s.t.db, func(tx *sqlx.Tx) error {
-		if err := s.t.collect(ctx, tx, model, s.t.table, s.t.key.Column, []any{key}, 0); err != nil {
+		if _, err := s.t.collect(ctx, tx, model, s.t.table, s.t.key.Column, []any{key}, 0); err != nil {
 			return err
 		}
 		return deleted(tx.ExecContext(ctx, q, key))

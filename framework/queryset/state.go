@@ -150,7 +150,8 @@ type state struct {
 	keyset   []keyTerm
 	searches []search
 	lookups  []lookupCond
-	none     bool // matches nothing, whatever else it says
+	anyOf    []qcond // conditions of Match that are more than lookups
+	none     bool    // matches nothing, whatever else it says
 	err      error
 }
 
@@ -362,6 +363,9 @@ func (s *state) shape(m *model, kind byte) string {
 		b.WriteString(strconv.Itoa(m.index[t.f]))
 	}
 	for _, c := range s.lookups {
+		c.shape(&b, m)
+	}
+	for _, c := range s.anyOf {
 		c.shape(&b, m)
 	}
 	for _, sc := range s.searches {

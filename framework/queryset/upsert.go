@@ -1,0 +1,138 @@
+package queryset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/store"
+)
+
+// MultipleObjectsReturnedError is the error of GetOrCreate and
+// UpdateOrCreate when more than one row has the fields' values: Django's
+// MultipleObjectsReturned.
+type MultipleObjectsReturnedError struct {
+	// Model names the model (or the table).
+	Model string
+}
+
+// Error is Django's message: "get() returned more than one Token -- it
+// returned more than one!" (Django counts them; the source stops at two).
+func (e *MultipleObjectsReturnedError) Error() string {
+	return fmt.Sprintf("get() returned more than one %s -- it returned more than one!", e.Model)
+}
+
+// GetOrCreate reads into item the row whose fields (columns, or foreign
+// keys by their Django names) hold item's values of them, or, when there
+// is none, inserts item as Insert does; created reports which. It is
+// Django's get_or_create(defaults, **kwargs): fields are the kwargs, the
+// rest of item the defaults. Concurrent calls agree on one row when
+// fields are unique together: the insert that loses the race (a unique
+// violation, in a savepoint of the transaction ctx carries, if any) reads
+// the winner's row.
+func (s *SQLSource[T]) GetOrCreate(ctx context.Context, item *T, fields ...string) (created bool, err error) {
+	match, err := s.matching(item, fields)
+	if err != nil {
+		return false, err
+	}
+	if found, err := match.get(ctx, item); found || err != nil {
+		return false, err
+	}
+	err = s.Insert(ctx, item)
+	if !store.IsUniqueViolation(err) {
+		return err == nil, err
+	}
+	// Another request inserted the row meanwhile: read it.
+	if found, gerr := match.get(ctx, item); found || gerr != nil {
+		return false, gerr
+	}
+	return false, err
+}
+
+// UpdateOrCreate saves item over the row whose fields hold item's values
+// of them (as Update does, under that row's key), or, when there is none,
+// inserts it as Insert does, in one atomic block; created reports which.
+// It is Django's update_or_create(defaults, **kwargs): fields are the
+// kwargs, the rest of item the defaults.
+func (s *SQLSource[T]) UpdateOrCreate(ctx context.Context, item *T, fields ...string) (created bool, err error) {
+	match, err := s.matching(item, fields)
+	if err != nil {
+		return false, err
+	}
+	err = store.Atomic(ctx, s.t.db, func(ctx context.Context) error {
+		for range 2 {
+			var row T
+			found, err := match.get(ctx, &row)
+			if err != nil {
+				return err
+			}
+			if found {
+				s.t.key.Set(unsafe.Pointer(item), s.t.key.Get(unsafe.Pointer(&row)))
+				return s.Update(ctx, item)
+			}
+			err = s.Insert(ctx, item)
+			if !store.IsUniqueViolation(err) {
+				created = err == nil
+				return err
+			}
+			// Another request inserted the row meanwhile: update it.
+		}
+		return fmt.Errorf("queryset: UpdateOrCreate of %s: the row was inserted and deleted meanwhile", s.t.table)
+	})
+	return created, err
+}
+
+// matching is the source narrowed to the rows whose fields hold item's
+// values of them: equal, or null for a null value.
+func (s *SQLSource[T]) matching(item *T, fields []string) (*SQLSource[T], error) {
+	if len(s.t.writes) == 0 {
+		return nil, ErrReadOnly
+	}
+	if len(fields) == 0 {
+		return nil, errors.New("queryset: GetOrCreate and UpdateOrCreate need at least one field to look up")
+	}
+	base := unsafe.Pointer(item)
+	st := state{}
+	for _, name := range fields {
+		f, err := s.t.m.lookupField(name)
+		if err != nil {
+			return nil, err
+		}
+		v := f.Get(base)
+		if v.Null {
+			st.lookups = append(st.lookups, lookupCond{f: f, op: query.IsNull, null: true})
+			continue
+		}
+		st.conds = append(st.conds, cond{f: f, op: '=', v: v})
+		if s.unstorable(st, v.S) {
+			st.none = true // PostgreSQL stores no such text
+		}
+	}
+	return s.with(st), nil
+}
+
+// get reads into item the one row the source holds, in the transaction
+// ctx carries once begun, and reports whether there was one; two are a
+// MultipleObjectsReturnedError.
+func (s *SQLSource[T]) get(ctx context.Context, item *T) (bool, error) {
+	if s.st.none {
+		return false, nil
+	}
+	items, err := s.Slice(ctx, 0, 2)
+	switch {
+	case err != nil:
+		return false, err
+	case len(items) > 1:
+		name := s.t.table
+		if s.t.rules.desc != nil {
+			name = s.t.rules.desc.Type.Name()
+		}
+		return false, &MultipleObjectsReturnedError{Model: name}
+	case len(items) == 0:
+		return false, nil
+	}
+	*item = *items[0]
+	return true, nil
+}
