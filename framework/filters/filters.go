@@ -22,6 +22,9 @@ import (
 // Orderer is a backend that chooses an ordering (DRF's get_ordering):
 // when it chooses one, generic list views mark the filtered source for
 // CursorPagination, which then pages in that ordering rather than its own.
+// Generic views apply the first Orderer among their backends by ordering
+// the source by its Ordering, as OrderingFilter's Filter does, so that it
+// is asked once per request.
 type Orderer interface {
 	framework.FilterBackend
 	Ordering(r *request.Request, src query.Query) []query.Order

@@ -197,22 +197,40 @@ func (g *GenericAPIView[T]) GetSource(r *request.Request) (queryset.Source[T], e
 // with v's filter backends applied in order (get_queryset, then
 // filter_queryset).
 func (g *GenericAPIView[T]) Query(v *framework.View, r *request.Request, rows *queryset.Rows[T]) (query.Query, error) {
+	q, _, err := g.query(v, r, rows)
+	return q, err
+}
+
+// query is Query, and reports whether an ordering filter chose the
+// query's ordering.
+func (g *GenericAPIView[T]) query(v *framework.View, r *request.Request, rows *queryset.Rows[T]) (query.Query, bool, error) {
 	src, err := g.GetSource(r)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	return g.filter(v, r, queryset.Into(src, rows))
 }
 
-// filter applies v's filter backends to q, in order.
-func (g *GenericAPIView[T]) filter(v *framework.View, r *request.Request, q query.Query) (query.Query, error) {
+// filter applies v's filter backends to q, in order, and reports whether
+// the first ordering filter among them chose an ordering. That one orders
+// q by its Ordering, as DRF's OrderingFilter orders by get_ordering's
+// answer, so that the choice is made once per request.
+func (g *GenericAPIView[T]) filter(v *framework.View, r *request.Request, q query.Query) (query.Query, bool, error) {
+	ordered, orderer := false, false
 	for _, b := range g.Filters(v) {
+		if o, ok := b.(filters.Orderer); ok && !orderer {
+			orderer = true
+			if ordering := o.Ordering(r, q); len(ordering) > 0 {
+				q, ordered = q.OrderBy(ordering...), true
+			}
+			continue
+		}
 		var err error
 		if q, err = b.Filter(r, q); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return q, nil
+	return q, ordered, nil
 }
 
 // GetSerializer returns the serializer of r to v, the view serving it
@@ -267,7 +285,7 @@ func (g *GenericAPIView[T]) GetObject(v *framework.View, r *request.Request) (*T
 	} else {
 		var rows queryset.Rows[T]
 		var q query.Query
-		if q, err = g.filter(v, r, queryset.Into(src, &rows)); err == nil {
+		if q, _, err = g.filter(v, r, queryset.Into(src, &rows)); err == nil {
 			if lookup == "" {
 				q = q.Filter(field, value)
 			} else {
@@ -404,7 +422,7 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 		st.ctx.Values = g.ContextValues(r)
 	}
 	rows := &st.rows
-	q, err := g.Query(v, r, rows)
+	q, ordered, err := g.query(v, r, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -414,13 +432,8 @@ func (g *GenericAPIView[T]) ListModel(v *framework.View, r *request.Request) (*f
 	}
 	// The first ordering filter decides; when it chooses no ordering, a
 	// cursor pages in its own (DRF 3.15, #8954).
-	for _, b := range g.Filters(v) {
-		if o, ok := b.(filters.Orderer); ok {
-			if len(o.Ordering(r, q)) > 0 {
-				q = pagination.FilterOrdered(q)
-			}
-			break
-		}
+	if ordered {
+		q = pagination.FilterOrdered(q)
 	}
 	var page framework.Page
 	if p := v.Paginator(); p != nil {

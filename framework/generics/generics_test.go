@@ -242,6 +242,53 @@ func TestOrderingFilterDrivesTheCursor(t *testing.T) {
 	}
 }
 
+// countingOrderer is an OrderingFilter that counts the times it is asked
+// for an ordering.
+type countingOrderer struct {
+	filters.OrderingFilter
+	asked *int
+}
+
+func (o countingOrderer) Ordering(r *request.Request, src query.Query) []query.Order {
+	*o.asked++
+	return o.OrderingFilter.Ordering(r, src)
+}
+
+// Filter orders src by the ordering it is asked for, as OrderingFilter's.
+func (o countingOrderer) Filter(r *request.Request, src query.Query) (query.Query, error) {
+	if ordering := o.Ordering(r, src); len(ordering) > 0 {
+		return src.OrderBy(ordering...), nil
+	}
+	return src, nil
+}
+
+// TestOrderingAskedOnce: a list asks its ordering filter for the ordering
+// once per request, and the cursor still pages in it after the backends
+// that follow.
+func TestOrderingAskedOnce(t *testing.T) {
+	s := newServer(t, 20)
+	asked := 0
+	v := s.view()
+	v.Pagination = &pagination.CursorPagination{PageSize: 3, Ordering: []string{"-created"}}
+	v.FilterBackends = framework.FilterBackends(
+		countingOrderer{filters.OrderingFilter{Fields: []string{"title", "created", "id"}}, &asked},
+		filters.SearchFilter{Fields: []string{"title"}})
+	s.handle("/orderable/", generics.ListAPIView(v))
+	for path, want := range map[string]string{
+		"/orderable/?ordering=title&search=Book": "[1 2 3]",
+		"/orderable/?ordering=-id&search=Book":   "[20 19 18]",
+		"/orderable/?search=Book":                "[20 19 18]",
+	} {
+		asked = 0
+		if _, _, body := s.do(t, "GET", path, "", ""); fmt.Sprint(ids(t, body)) != want {
+			t.Errorf("%s = %s, want %s", path, body, want)
+		}
+		if asked != 1 {
+			t.Errorf("%s asked the ordering %d times, want 1", path, asked)
+		}
+	}
+}
+
 func TestObjectPermissionsAndHooks(t *testing.T) {
 	s := newServer(t, 4)
 	var log []string
