@@ -31,6 +31,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
@@ -46,8 +47,12 @@ import (
 //go:embed page.html
 var pageHTML string
 
-// page is parsed once, when the package loads.
-var page = template.Must(template.New("page").Parse(pageHTML))
+// page is parsed once, when the first page is rendered: a server that
+// answers only JSON does not keep its tree in the heap, where the
+// garbage collector would scan it on every cycle.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(pageHTML))
+})
 
 // Default addresses of the session login and logout views.
 const (
@@ -152,7 +157,7 @@ func (rd Renderer) Render(data any, c *framework.RenderContext) ([]byte, error) 
 		return nil, err
 	}
 	var b bytes.Buffer
-	if err := page.Execute(&b, &p); err != nil {
+	if err := page().Execute(&b, &p); err != nil {
 		return nil, err
 	}
 	if resp.Status == http.StatusNoContent {

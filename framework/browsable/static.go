@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/internal/mediatype"
 )
 
 // defaultStaticURL is where the page loads its style sheet and scripts
@@ -57,7 +58,10 @@ func HandleStatic(api *framework.API, prefix string) {
 func staticFile(name string, content []byte) http.Handler {
 	sum := sha256.Sum256(content)
 	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
-	contentType := mime.TypeByExtension(path.Ext(name))
+	contentType := mediatype.Of(path.Ext(name))
+	if contentType == "" {
+		contentType = mime.TypeByExtension(path.Ext(name))
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", contentType)

@@ -25,7 +25,6 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
-	"mime"
 	"net/http"
 	"net/url"
 	"path"
@@ -38,6 +37,7 @@ import (
 	swaggerui "github.com/swaggest/swgui/v5/static"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/internal/mediatype"
 )
 
 // embedded holds assets/: Redoc's bundle and the licences.
@@ -164,7 +164,7 @@ func readAssets(sources ...fs.FS) (map[string]*asset, error) {
 
 // readAsset reads name from the first of sources that has it.
 func readAsset(sources []fs.FS, name string) (*asset, error) {
-	a := &asset{name: name, contentType: cmp.Or(mime.TypeByExtension(path.Ext(name)), "text/plain; charset=utf-8")}
+	a := &asset{name: name, contentType: cmp.Or(mediatype.Of(path.Ext(name)), "text/plain; charset=utf-8")}
 	for _, src := range sources {
 		var err error
 		if a.content, err = fs.ReadFile(src, name+".gz"); err == nil {
