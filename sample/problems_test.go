@@ -9,7 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/go-drf/drf/framework/schemas/schematest"
+	"github.com/go-drf/drf/internal/schematest"
 )
 
 const aliceBasic = "Authorization: Basic YWxpY2U6YWxpY2UtcGFzcw=="

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-drf/drf/framework/schemas/schematest"
+	"github.com/go-drf/drf/internal/schematest"
 )
 
 // openapi is the part of an OpenAPI document the tests read.

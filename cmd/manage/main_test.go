@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-drf/drf/framework/schemas/schematest"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/schematest"
 	"github.com/go-drf/drf/internal/testservers"
 	"github.com/go-drf/drf/sample"
 )

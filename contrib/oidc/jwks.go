@@ -59,7 +59,6 @@ type KeySet struct {
 	fetched  time.Time     // when the set in keys was fetched
 	tried    time.Time     // when the last fetch started
 	err      error         // the last finished fetch's error, nil when it succeeded
-	fetches  int           // fetches started
 	inflight chan struct{} // closed when the fetch in flight ends; nil when none is
 	stop     context.CancelFunc
 	base     context.Context // the fetches' parent, cancelled by Close
@@ -84,13 +83,6 @@ var ErrUnknownKey = errors.New("oidc: the token's key is not in the issuer's key
 var ErrFetch = errors.New("oidc: the issuer's key set could not be fetched")
 
 var defaultClient = &http.Client{Timeout: 10 * time.Second}
-
-// Fetches returns how many times the set was fetched, successfully or not.
-func (k *KeySet) Fetches() int {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.fetches
-}
 
 // Key returns the public key kid names ("" names the set's only key), and
 // the algorithm the key is for ("" when the set does not say). A cached
@@ -186,7 +178,6 @@ func (k *KeySet) start(now time.Time) chan struct{} {
 		k.base, k.stop = context.WithCancel(context.Background())
 	}
 	k.tried = now
-	k.fetches++
 	done := make(chan struct{})
 	k.inflight = done
 	k.wg.Add(1)

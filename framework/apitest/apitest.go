@@ -58,8 +58,10 @@ type Client struct {
 	// and "/api-auth/logout/".
 	LoginURL, LogoutURL string
 
-	// forced is the user and token of ForceAuthenticate, nil for none.
-	forced *request.Forced
+	// forcedUser and forcedToken are ForceAuthenticate's; a nil user
+	// for none.
+	forcedUser  request.User
+	forcedToken any
 }
 
 // Where DRF's urls mount the session pages (rest_framework.urls under
@@ -139,9 +141,7 @@ func (c *Client) Do(method, path, body string, header ...string) *Response {
 			req.AddCookie(ck)
 		}
 	}
-	if c.forced != nil {
-		req = request.ForceAuthenticate(req, c.forced.User, c.forced.Token)
-	}
+	req = request.ForceAuthenticate(req, c.forcedUser, c.forcedToken)
 	rec := httptest.NewRecorder()
 	c.handler.ServeHTTP(rec, req)
 	if c.Jar != nil {
@@ -153,13 +153,10 @@ func (c *Client) Do(method, path, body string, header ...string) *Response {
 // ForceAuthenticate makes the client's requests authenticate as user,
 // with token as their auth, without credentials, as DRF's APIClient's
 // force_authenticate: every view's schemes are replaced by this one
-// (request.Forced), so a view needing a scheme of its own still sees the
-// user. A nil user ends it.
+// (DRF's ForcedAuthentication), so a view needing a scheme of its own
+// still sees the user. A nil user ends it.
 func (c *Client) ForceAuthenticate(user request.User, token any) {
-	c.forced = nil
-	if user != nil {
-		c.forced = &request.Forced{User: user, Token: token}
-	}
+	c.forcedUser, c.forcedToken = user, token
 }
 
 // csrfField finds the hidden CSRF input of a Django form page.
@@ -193,7 +190,7 @@ func (c *Client) Login(username, password string) bool {
 // client has cookies, and the cookies are forgotten.
 func (c *Client) Logout() {
 	c.t.Helper()
-	c.forced = nil
+	c.forcedUser, c.forcedToken = nil, nil
 	if c.Jar == nil {
 		return
 	}

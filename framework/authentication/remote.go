@@ -34,7 +34,7 @@ func (s RemoteUser) Authenticate(r *request.Request) (request.User, any, error) 
 	if _, repeated := r.Context().Value(remoteUserKey{}).(repeatedHeader); repeated {
 		return nil, nil, exceptions.AuthenticationFailed(msgRemoteUserRepeated)
 	}
-	name := RemoteUserFrom(r.Context())
+	name := remoteUserFrom(r.Context())
 	if name == "" {
 		return nil, nil, nil
 	}
@@ -57,8 +57,8 @@ func WithRemoteUser(ctx context.Context, username string) context.Context {
 	return context.WithValue(ctx, remoteUserKey{}, username)
 }
 
-// RemoteUserFrom returns the remote user carried by ctx, "" when none.
-func RemoteUserFrom(ctx context.Context) string {
+// remoteUserFrom returns the remote user carried by ctx, "" when none.
+func remoteUserFrom(ctx context.Context) string {
 	name, _ := ctx.Value(remoteUserKey{}).(string)
 	return name
 }

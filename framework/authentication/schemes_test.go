@@ -262,13 +262,27 @@ func TestCGIRemoteUser(t *testing.T) {
 	}
 }
 
-func TestRemoteUserFromContext(t *testing.T) {
-	ctx := authentication.WithRemoteUser(context.Background(), "alice")
-	if got := authentication.RemoteUserFrom(ctx); got != "alice" {
-		t.Errorf("RemoteUserFrom = %q", got)
+// TestWithRemoteUser: a middleware of the deployer's own names the user
+// through WithRemoteUser.
+func TestWithRemoteUser(t *testing.T) {
+	w := newWorld(t)
+	v := apitest.View(framework.View{
+		Authentication: framework.Authenticators(authentication.RemoteUser{Users: auth.RemoteUserBackend{Users: w.users}}),
+		Permissions:    framework.Permissions(framework.IsAuthenticated{}),
+		Get:            whoami,
+	})
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if name := r.URL.Query().Get("as"); name != "" {
+			r = r.WithContext(authentication.WithRemoteUser(r.Context(), name))
+		}
+		v.ServeHTTP(rw, r)
+	}))
+	defer srv.Close()
+	if a := do(t, srv, "GET", "/?as=alice", ""); a.status != 200 || a.body["username"] != "alice" {
+		t.Errorf("remote user alice: %d %v", a.status, a.body)
 	}
-	if got := authentication.RemoteUserFrom(context.Background()); got != "" {
-		t.Errorf("RemoteUserFrom of a bare context = %q", got)
+	if a := do(t, srv, "GET", "/", ""); a.status != 403 {
+		t.Errorf("no remote user: %d %v", a.status, a.body)
 	}
 }
 

@@ -60,26 +60,31 @@ func newException(status int, code, def string, detail []string) *APIException {
 	return &APIException{Status: status, Detail: d, Code: code}
 }
 
-// Codes of the built-in exceptions, as DRF names them.
+// Codes of the built-in exceptions that callers tell apart by Code, as
+// DRF names them (default_code). errors.Is(err, exceptions.NotFound())
+// tells any built-in exception by its code.
 const (
-	CodeParseError           = "parse_error"
 	CodeAuthenticationFailed = "authentication_failed"
 	CodeNotAuthenticated     = "not_authenticated"
-	CodePermissionDenied     = "permission_denied"
-	CodeNotFound             = "not_found"
-	CodeMethodNotAllowed     = "method_not_allowed"
-	CodeNotAcceptable        = "not_acceptable"
-	CodeUnsupportedMediaType = "unsupported_media_type"
 	CodeThrottled            = "throttled"
 	CodeInvalid              = "invalid"
-	CodeTooLarge             = "request_too_large"
-	CodeServiceUnavailable   = "service_unavailable"
-	CodeError                = "error"
+)
+
+// Codes of the other built-in exceptions, as DRF names them.
+const (
+	codeParseError           = "parse_error"
+	codePermissionDenied     = "permission_denied"
+	codeNotFound             = "not_found"
+	codeMethodNotAllowed     = "method_not_allowed"
+	codeNotAcceptable        = "not_acceptable"
+	codeUnsupportedMediaType = "unsupported_media_type"
+	codeTooLarge             = "request_too_large"
+	codeServiceUnavailable   = "service_unavailable"
 )
 
 // ParseError is 400 "Malformed request." or the given detail.
 func ParseError(detail ...string) *APIException {
-	return newException(http.StatusBadRequest, CodeParseError, "Malformed request.", detail)
+	return newException(http.StatusBadRequest, codeParseError, "Malformed request.", detail)
 }
 
 // AuthenticationFailed is 401 "Incorrect authentication credentials." or the given detail.
@@ -94,33 +99,33 @@ func NotAuthenticated(detail ...string) *APIException {
 
 // PermissionDenied is 403 "You do not have permission to perform this action." or the given detail.
 func PermissionDenied(detail ...string) *APIException {
-	return newException(http.StatusForbidden, CodePermissionDenied, "You do not have permission to perform this action.", detail)
+	return newException(http.StatusForbidden, codePermissionDenied, "You do not have permission to perform this action.", detail)
 }
 
 // NotFound is 404 "Not found." or the given detail.
 func NotFound(detail ...string) *APIException {
-	return newException(http.StatusNotFound, CodeNotFound, "Not found.", detail)
+	return newException(http.StatusNotFound, codeNotFound, "Not found.", detail)
 }
 
 // MethodNotAllowed is 405 `Method "M" not allowed.`
 func MethodNotAllowed(method string) *APIException {
-	return newException(http.StatusMethodNotAllowed, CodeMethodNotAllowed, fmt.Sprintf("Method %q not allowed.", method), nil)
+	return newException(http.StatusMethodNotAllowed, codeMethodNotAllowed, fmt.Sprintf("Method %q not allowed.", method), nil)
 }
 
 // NotAcceptable is 406 "Could not satisfy the request Accept header." or the given detail.
 func NotAcceptable(detail ...string) *APIException {
-	return newException(http.StatusNotAcceptable, CodeNotAcceptable, "Could not satisfy the request Accept header.", detail)
+	return newException(http.StatusNotAcceptable, codeNotAcceptable, "Could not satisfy the request Accept header.", detail)
 }
 
 // UnsupportedMediaType is 415 `Unsupported media type "T" in request.`,
 // T as the client sent it.
 func UnsupportedMediaType(mediaType string) *APIException {
-	return newException(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, `Unsupported media type "`+mediaType+`" in request.`, nil)
+	return newException(http.StatusUnsupportedMediaType, codeUnsupportedMediaType, `Unsupported media type "`+mediaType+`" in request.`, nil)
 }
 
 // RequestTooLarge is 413 "Request body is too large."
 func RequestTooLarge() *APIException {
-	return newException(http.StatusRequestEntityTooLarge, CodeTooLarge, "Request body is too large.", nil)
+	return newException(http.StatusRequestEntityTooLarge, codeTooLarge, "Request body is too large.", nil)
 }
 
 // TooManyFields is the parse error of a query string or form body with
@@ -150,7 +155,7 @@ func Throttled(wait time.Duration) *APIException {
 // "service_unavailable"), or the given detail; a positive wait sets
 // Retry-After. The framework answers it when the database is unavailable.
 func ServiceUnavailable(wait time.Duration, detail ...string) *APIException {
-	e := newException(http.StatusServiceUnavailable, CodeServiceUnavailable, "Service temporarily unavailable, try again later.", detail)
+	e := newException(http.StatusServiceUnavailable, codeServiceUnavailable, "Service temporarily unavailable, try again later.", detail)
 	if wait > 0 {
 		e.retryAfter(wait)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/schemas"
-	"github.com/go-drf/drf/framework/schemas/schematest"
+	"github.com/go-drf/drf/internal/schematest"
 )
 
 // TestOperationSchema: a view's OperationSchema (extend_schema) names the

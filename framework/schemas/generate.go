@@ -95,8 +95,8 @@ type FiltersDescriber interface {
 
 // Schemas of the error bodies every document holds.
 const (
-	ErrorSchema           = "Error"
-	ValidationErrorSchema = "ValidationError"
+	errorSchema           = "Error"
+	validationErrorSchema = "ValidationError"
 )
 
 // generation is the state of one document being built.
@@ -119,7 +119,7 @@ func (g *Generator) Document(version string) (*Document, error) {
 	info.Title = cmp.Or(info.Title, "API")
 	info.Version = cmp.Or(info.Version, version, "1.0.0")
 	gen := &generation{
-		doc:        &Document{OpenAPI: Version, Info: info},
+		doc:        &Document{OpenAPI: openAPIVersion, Info: info},
 		version:    version,
 		components: map[*framework.SerializerDescription]string{},
 		names:      map[string]bool{},
@@ -445,12 +445,12 @@ func (gen *generation) errorResponses(op *Operation, v *framework.View, r *reque
 	if op.RequestBody != nil {
 		// A body the parser refuses is {"detail": ...}; one the serializer
 		// refuses, its messages by field.
-		invalid := ValidationErrorSchema
+		invalid := validationErrorSchema
 		if ser != nil {
 			invalid = gen.validationComponent(ser)
 		}
 		op.Responses = append(op.Responses, Member[*Response]{"400", &Response{Description: "Bad Request",
-			Content: content(renders, &Schema{AnyOf: []*Schema{{Ref: "#/components/schemas/" + invalid}, {Ref: "#/components/schemas/" + ErrorSchema}}})}})
+			Content: content(renders, &Schema{AnyOf: []*Schema{{Ref: "#/components/schemas/" + invalid}, {Ref: "#/components/schemas/" + errorSchema}}})}})
 	}
 	// 401 when the first scheme challenges (DRF's authenticate_header), else 403.
 	schemes := v.Authentication.Items()
@@ -460,21 +460,21 @@ func (gen *generation) errorResponses(op *Operation, v *framework.View, r *reque
 		challenge = ok && c.AuthenticateHeader(r) != ""
 	}
 	if challenge {
-		add(http.StatusUnauthorized, ErrorSchema)
+		add(http.StatusUnauthorized, errorSchema)
 	}
 	if len(schemes) > 0 || v.CheckPermissions(r) != nil {
-		add(http.StatusForbidden, ErrorSchema)
+		add(http.StatusForbidden, errorSchema)
 	}
 	// A missing item, page or version, and on any operation an unknown
 	// ?format= (DRF's Http404).
-	add(http.StatusNotFound, ErrorSchema)
+	add(http.StatusNotFound, errorSchema)
 	// Any request whose Accept no renderer satisfies.
-	add(http.StatusNotAcceptable, ErrorSchema)
+	add(http.StatusNotAcceptable, errorSchema)
 	if op.RequestBody != nil {
-		add(http.StatusUnsupportedMediaType, ErrorSchema)
+		add(http.StatusUnsupportedMediaType, errorSchema)
 	}
 	if len(v.Throttles.Items()) > 0 {
-		add(http.StatusTooManyRequests, ErrorSchema)
+		add(http.StatusTooManyRequests, errorSchema)
 	}
 }
 
@@ -563,7 +563,7 @@ func (gen *generation) component(ser *framework.SerializerDescription, patched b
 // errors in components, adding it once: the messages of each writable
 // field, and non_field_errors.
 func (gen *generation) validationComponent(ser *framework.SerializerDescription) string {
-	name := gen.component(ser, false) + ValidationErrorSchema
+	name := gen.component(ser, false) + validationErrorSchema
 	if _, ok := gen.doc.Components.Schemas.Get(name); ok {
 		return name
 	}
@@ -685,16 +685,16 @@ func choiceValues(f framework.FieldDescription) []string {
 	return values
 }
 
-// ProblemSchema is the schema of problem details (RFC 9457), as
+// problemSchema is the schema of problem details (RFC 9457), as
 // framework/problems writes them.
-const ProblemSchema = "Problem"
+const problemSchema = "Problem"
 
 // asProblems describes op's error answers as problem details: JSON
 // answers become application/problem+json.
 func (gen *generation) asProblems(op *Operation, renders []string) {
-	if _, ok := gen.doc.Components.Schemas.Get(ProblemSchema); !ok {
+	if _, ok := gen.doc.Components.Schemas.Get(problemSchema); !ok {
 		str := func(d string) *Schema { return &Schema{Type: "string", Description: d} }
-		gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{ProblemSchema, &Schema{Type: "object",
+		gen.doc.Components.Schemas = append(gen.doc.Components.Schemas, Member[*Schema]{problemSchema, &Schema{Type: "object",
 			Description: "Problem details (RFC 9457).",
 			Required:    []string{"type", "title", "status", "detail", "instance"},
 			Properties: Ordered[*Schema]{
@@ -717,7 +717,7 @@ func (gen *generation) asProblems(op *Operation, renders []string) {
 	}
 	for _, m := range op.Responses {
 		if code, _ := strconv.Atoi(m.Name); code >= 400 {
-			m.Value.Content = content(types, &Schema{Ref: "#/components/schemas/" + ProblemSchema})
+			m.Value.Content = content(types, &Schema{Ref: "#/components/schemas/" + problemSchema})
 		}
 	}
 }
@@ -726,9 +726,9 @@ func (gen *generation) asProblems(op *Operation, renders []string) {
 // a validation error's lists of messages by field.
 func (gen *generation) addErrorSchemas() {
 	gen.doc.Components.Schemas = append(gen.doc.Components.Schemas,
-		Member[*Schema]{ErrorSchema, &Schema{Type: "object", Required: []string{"detail"},
+		Member[*Schema]{errorSchema, &Schema{Type: "object", Required: []string{"detail"},
 			Properties: Ordered[*Schema]{{"detail", &Schema{Type: "string", Description: "What went wrong, in DRF's words."}}}}},
-		Member[*Schema]{ValidationErrorSchema, &Schema{Type: "object",
+		Member[*Schema]{validationErrorSchema, &Schema{Type: "object",
 			Description:          "The messages of each invalid field; non_field_errors holds those of the whole object.",
 			AdditionalProperties: &Schema{Type: "array", Items: &Schema{Type: "string"}}}},
 	)

@@ -6,8 +6,8 @@ import (
 	"github.com/go-drf/drf/internal/rawjson"
 )
 
-// Version is the OpenAPI version of the documents.
-const Version = "3.1.0"
+// openAPIVersion is the OpenAPI version of the documents.
+const openAPIVersion = "3.1.0"
 
 // Document is an OpenAPI 3.1 document. It marshals to JSON with its
 // members in the specification's order, paths in registration order.

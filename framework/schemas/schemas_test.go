@@ -18,10 +18,10 @@ import (
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/routers"
 	"github.com/go-drf/drf/framework/schemas"
-	"github.com/go-drf/drf/framework/schemas/schematest"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/throttling"
 	"github.com/go-drf/drf/framework/versioning"
+	"github.com/go-drf/drf/internal/schematest"
 )
 
 // Note is the model of the tests.

@@ -31,7 +31,7 @@ func (OpenAPIRenderer) Render(data any, _ *framework.RenderContext) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	return YAML(b)
+	return toYAML(b)
 }
 
 // JSONOpenAPIRenderer renders a Document as JSON (DRF's

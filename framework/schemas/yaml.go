@@ -10,12 +10,12 @@ import (
 	"github.com/go-drf/drf/internal/rawjson"
 )
 
-// YAML converts a JSON value to YAML 1.2 in block style, keeping the order
+// toYAML converts a JSON value to YAML 1.2 in block style, keeping the order
 // of object members. Strings are written plain only when no YAML reader
 // could take them for anything else (a number, a boolean, null, an
 // indicator); all others are double-quoted with JSON's escapes, which
 // YAML's double-quoted style shares.
-func YAML(doc []byte) ([]byte, error) {
+func toYAML(doc []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	n, err := readNode(dec)

@@ -19,10 +19,10 @@ import (
 	"github.com/go-drf/drf/framework/request"
 )
 
-// ParseRate reads DRF's rate notation, "3/minute" (s, m, h, d by first
+// parseRate reads DRF's rate notation, "3/minute" (s, m, h, d by first
 // letter), and a period of several units, "10/5m" or "100/30s", which DRF
 // refuses (DRF #3463).
-func ParseRate(rate string) (n int, per time.Duration, err error) {
+func parseRate(rate string) (n int, per time.Duration, err error) {
 	num, period, ok := strings.Cut(rate, "/")
 	n, convErr := strconv.Atoi(num)
 	if !ok || convErr != nil || n < 0 || period == "" {
@@ -77,7 +77,7 @@ type RateThrottle struct {
 	Headers bool
 	// Key names the client from the request and its ident (the client's
 	// address, DRF's get_ident, which trusts NUM_PROXIES); "" lets the
-	// request through unthrottled. nil gives UserKey.
+	// request through unthrottled. nil keys as UserRateThrottle does.
 	Key func(r *request.Request, ident string) string
 	// Now is the clock; nil gives time.Now.
 	Now func() time.Time
@@ -114,7 +114,7 @@ func (t RateThrottle) SetupThrottle(s *framework.Settings, _ *framework.View) (f
 	}
 	t.limits = make([]framework.ThrottleLimit, len(rates))
 	for i, rate := range rates {
-		n, per, err := ParseRate(rate)
+		n, per, err := parseRate(rate)
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +133,7 @@ func (t RateThrottle) SetupThrottle(s *framework.Settings, _ *framework.View) (f
 		t.cache = defaultCache
 	}
 	if t.Key == nil {
-		t.Key = UserKey
+		t.Key = userKey
 	}
 	if t.Now == nil {
 		t.Now = time.Now
@@ -275,19 +275,19 @@ func ClientIP(r *request.Request, numProxies int) string {
 	return host
 }
 
-// AnonKey is AnonRateThrottle's key: anonymous clients by address;
+// anonKey is AnonRateThrottle's key: anonymous clients by address;
 // authenticated requests are not counted.
-func AnonKey(r *request.Request, ident string) string {
+func anonKey(r *request.Request, ident string) string {
 	if r.User().IsAuthenticated() {
 		return ""
 	}
 	return ident
 }
 
-// UserKey is UserRateThrottle's key, DRF's: users by primary key
+// userKey is UserRateThrottle's key, DRF's: users by primary key
 // (request.Identified; by username for a user type without one),
 // anonymous clients by address.
-func UserKey(r *request.Request, ident string) string {
+func userKey(r *request.Request, ident string) string {
 	u := r.User()
 	if !u.IsAuthenticated() {
 		return ident
@@ -299,11 +299,11 @@ func UserKey(r *request.Request, ident string) string {
 }
 
 // AnonRateThrottle limits anonymous clients by address, at the "anon" rate.
-func AnonRateThrottle() RateThrottle { return RateThrottle{Scope: "anon", Key: AnonKey} }
+func AnonRateThrottle() RateThrottle { return RateThrottle{Scope: "anon", Key: anonKey} }
 
 // UserRateThrottle limits users by username and anonymous clients by
 // address, at the "user" rate.
-func UserRateThrottle() RateThrottle { return RateThrottle{Scope: "user", Key: UserKey} }
+func UserRateThrottle() RateThrottle { return RateThrottle{Scope: "user", Key: userKey} }
 
 // ScopedRateThrottle limits by the view's ThrottleScope, at that scope's
 // rate, keyed as UserRateThrottle; views without a scope are not
@@ -318,7 +318,7 @@ func (st ScopedRateThrottle) SetupThrottle(s *framework.Settings, v *framework.V
 	if v.ThrottleScope == "" {
 		return nil, nil
 	}
-	return RateThrottle{Scope: v.ThrottleScope, Key: UserKey, Now: st.Now}.SetupThrottle(s, v)
+	return RateThrottle{Scope: v.ThrottleScope, Key: userKey, Now: st.Now}.SetupThrottle(s, v)
 }
 
 // Allow refuses to decide: registration replaces the throttle with the

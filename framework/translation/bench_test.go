@@ -27,7 +27,7 @@ func BenchmarkTranslate(b *testing.B) {
 
 // BenchmarkLanguage is the cost of choosing a request's language.
 func BenchmarkLanguage(b *testing.B) {
-	l, err := NewLocale(Config{})
+	l, err := newLocale(Config{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -35,6 +35,6 @@ func BenchmarkLanguage(b *testing.B) {
 	r.Header.Set("Accept-Language", "de-AT,de;q=0.9,en;q=0.8")
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = l.Language(r)
+		_ = l.languageFrom(r)
 	}
 }

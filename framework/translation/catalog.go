@@ -51,7 +51,7 @@ type catalog struct {
 	messages  []message
 	exact     map[string]int
 	patterns  []pattern
-	langs     map[string]*Language
+	langs     map[string]*translations
 }
 
 // message is a msgid: its singular and plural forms, split into literal
@@ -160,7 +160,7 @@ func compileCatalog(name string) (*catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &catalog{exact: map[string]int{}, available: map[string]bool{}, locales: map[string]bool{}, langs: map[string]*Language{}}
+	c := &catalog{exact: map[string]int{}, available: map[string]bool{}, locales: map[string]bool{}, langs: map[string]*translations{}}
 	if err := json.Unmarshal(b, &c.file); err != nil {
 		return nil, fmt.Errorf("translation: catalogs/%s.json: %w", name, err)
 	}
@@ -210,8 +210,8 @@ type entry struct {
 	choose func(n int) int
 }
 
-func (c *catalog) compileLanguage(entries map[string]json.RawMessage) (*Language, error) {
-	l := &Language{catalog: c, entries: make([]*entry, len(c.messages))}
+func (c *catalog) compileLanguage(entries map[string]json.RawMessage) (*translations, error) {
+	l := &translations{catalog: c, entries: make([]*entry, len(c.messages))}
 	for key, raw := range entries {
 		i, err := strconv.Atoi(key)
 		if err != nil || i < 0 || i >= len(c.messages) {
@@ -242,8 +242,8 @@ func (c *catalog) compileLanguage(entries map[string]json.RawMessage) (*Language
 	return l, nil
 }
 
-// Language is the translations of one language: a framework.Translator.
-type Language struct {
+// translations are the translations of one language: a framework.Translator.
+type translations struct {
 	catalog *catalog
 	entries []*entry
 }
@@ -253,7 +253,7 @@ type Language struct {
 // that DRF joins with a further sentence (Throttled's) is translated
 // apart from the sentence. Text that is no DRF or Django message comes
 // back unchanged.
-func (l *Language) Translate(msg string) string {
+func (l *translations) Translate(msg string) string {
 	if s, ok := l.translate(msg); ok {
 		return s
 	}
@@ -267,7 +267,7 @@ func (l *Language) Translate(msg string) string {
 	return msg
 }
 
-func (l *Language) translate(msg string) (string, bool) {
+func (l *translations) translate(msg string) (string, bool) {
 	c := l.catalog
 	if i, ok := c.exact[msg]; ok {
 		if e := l.entries[i]; e != nil && e.forms == nil {

@@ -124,7 +124,7 @@ func acceptLanguageCases() []languageRequest {
 	return append(reqs, languageRequest{})
 }
 
-// Locale.Language chooses what Django's get_language_from_request does,
+// languageFrom chooses what Django's get_language_from_request does,
 // for Django's LANGUAGES and for a project's own, at both levels.
 func TestLanguageIsDjangos(t *testing.T) {
 	cases := acceptLanguageCases()
@@ -139,7 +139,7 @@ func TestLanguageIsDjangos(t *testing.T) {
 				var want []string
 				python(t, lv.drf, lv.vendor, "language_from_request.py", map[string]any{
 					"language_code": cmpOr(cfg.LanguageCode, "en-us"), "languages": cfg.Languages, "requests": cases}, &want)
-				l, err := NewLocale(cfg)
+				l, err := newLocale(cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -155,7 +155,7 @@ func TestLanguageIsDjangos(t *testing.T) {
 					if c.Cookie != nil {
 						r.Header.Set("Cookie", "django_language="+*c.Cookie)
 					}
-					if got := l.Language(r); got != want[i] && bad < 20 {
+					if got := l.languageFrom(r); got != want[i] && bad < 20 {
 						bad++
 						t.Errorf("%v: cookie %q, Accept-Language %q: %q, Django chooses %q", cfg.Languages, deref(c.Cookie), deref(c.Header), got, want[i])
 					}

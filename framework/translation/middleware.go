@@ -9,24 +9,24 @@ import (
 
 // LocaleMiddleware is Django's django.middleware.locale.LocaleMiddleware,
 // placed as Django's documentation places it, after SessionMiddleware:
-// it chooses each request's language (Locale.Language), has the
+// it chooses each request's language (get_language_from_request), has the
 // exception handler answer in it (framework.WithTranslator), and sets
 // the answer's Content-Language, unless already set, and adds
 // Accept-Language to its Vary, before the Cookie that the session adds.
 // Misconfiguration (a malformed language code) is an error here.
 func LocaleMiddleware(c Config) (func(http.Handler) http.Handler, error) {
-	l, err := NewLocale(c)
+	l, err := newLocale(c)
 	if err != nil {
 		return nil, err
 	}
-	return l.Middleware, nil
+	return l.middleware, nil
 }
 
-// Middleware wraps next with the locale's language choice.
-func (l *Locale) Middleware(next http.Handler) http.Handler {
+// middleware wraps next with the locale's language choice.
+func (l *locale) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		code := l.Language(r)
-		if t := l.Translator(code); t != nil {
+		code := l.languageFrom(r)
+		if t := l.translator(code); t != nil {
 			r = r.WithContext(framework.WithTranslator(r.Context(), t))
 		}
 		lw := &localeWriter{ResponseWriter: w, language: toLanguage(code)}

@@ -46,9 +46,9 @@ const languageCodeMaxLength = 500
 // languageCode is Django's language_code_re.
 var languageCode = regexp.MustCompile(`(?i)^[a-z]{1,8}(?:-[a-z0-9]{1,8})*(?:@[a-z0-9]{1,20})?$`)
 
-// Locale chooses the language of requests as Django's
+// locale chooses the language of requests as Django's
 // get_language_from_request does; LocaleMiddleware builds one.
-type Locale struct {
+type locale struct {
 	catalog      *catalog
 	languageCode string
 	cookie       string
@@ -59,14 +59,14 @@ type Locale struct {
 	level     compat.Level
 }
 
-// NewLocale checks c and compiles the catalogs of its level; an invalid
+// newLocale checks c and compiles the catalogs of its level; an invalid
 // language code is an error naming it.
-func NewLocale(c Config) (*Locale, error) {
+func newLocale(c Config) (*locale, error) {
 	cat, err := loadCatalog(c.Compatibility)
 	if err != nil {
 		return nil, err
 	}
-	l := &Locale{catalog: cat, languageCode: c.LanguageCode, cookie: c.LanguageCookieName, level: c.Compatibility, known: map[string]bool{}}
+	l := &locale{catalog: cat, languageCode: c.LanguageCode, cookie: c.LanguageCookieName, level: c.Compatibility, known: map[string]bool{}}
 	if l.languageCode == "" {
 		l.languageCode = "en-us"
 	}
@@ -93,11 +93,11 @@ func NewLocale(c Config) (*Locale, error) {
 	return l, nil
 }
 
-// Language returns the language Django's get_language_from_request
+// languageFrom returns the language Django's get_language_from_request
 // chooses for r (without i18n_patterns): the django_language cookie's
 // when LANGUAGES has it, else the first supported one of
 // Accept-Language by q-value, else LANGUAGE_CODE.
-func (l *Locale) Language(r *http.Request) string {
+func (l *locale) languageFrom(r *http.Request) string {
 	if code, ok := l.cookieValue(r); ok {
 		if l.known[code] && l.checkForLanguage(code) {
 			return code
@@ -125,7 +125,7 @@ func (l *Locale) Language(r *http.Request) string {
 
 // cookieValue is the language cookie's value; of several, the last, as
 // Django's parse_cookie keeps it.
-func (l *Locale) cookieValue(r *http.Request) (string, bool) {
+func (l *locale) cookieValue(r *http.Request) (string, bool) {
 	if len(r.Header["Cookie"]) == 0 {
 		return "", false
 	}
@@ -138,9 +138,9 @@ func (l *Locale) cookieValue(r *http.Request) (string, bool) {
 	return v, found
 }
 
-// Translator returns the translations of the language code, nil when
+// translator returns the translations of the language code, nil when
 // the language has none (English).
-func (l *Locale) Translator(code string) *Language {
+func (l *locale) translator(code string) *translations {
 	code = strings.ToLower(code)
 	for {
 		if t, ok := l.catalog.langs[code]; ok {
@@ -158,7 +158,7 @@ func (l *Locale) Translator(code string) *Language {
 // strict): code, its LANG_INFO fallbacks and its shorter prefixes when
 // LANGUAGES has them and a catalog exists, else the first of LANGUAGES
 // in the same generic language ("fr-ca" for "fr-fr").
-func (l *Locale) supportedVariant(code string) (string, bool) {
+func (l *locale) supportedVariant(code string) (string, bool) {
 	if code == "" {
 		return "", false
 	}
@@ -190,7 +190,7 @@ func (l *Locale) supportedVariant(code string) (string, bool) {
 
 // checkForLanguage is Django's check_for_language: whether a catalog of
 // the language is installed.
-func (l *Locale) checkForLanguage(code string) bool {
+func (l *locale) checkForLanguage(code string) bool {
 	if utf8.RuneCountInString(code) > languageCodeMaxLength || !languageCode.MatchString(code) {
 		return false
 	}

@@ -1,7 +1,8 @@
-// Package schematest checks OpenAPI documents with an independent
-// validator, @seriousme/openapi-schema-validator from the npm registry,
-// which scripts/install-test-deps installs into tools/openapi/. Tests that
-// use it skip when it is missing, unless CI_REQUIRE_OPENAPI_VALIDATOR=1.
+// Package schematest checks, for the module's tests, OpenAPI documents
+// with an independent validator, @seriousme/openapi-schema-validator from
+// the npm registry, which scripts/install-test-deps installs into
+// tools/openapi/. Tests that use it skip when it is missing, unless
+// CI_REQUIRE_OPENAPI_VALIDATOR=1.
 package schematest
 
 import (
