@@ -21,6 +21,7 @@ import (
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/generics"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
@@ -196,7 +197,7 @@ func BenchmarkSQLite(b *testing.B) {
 	rows := queryset.RowCounter{Table: "books"}
 	for _, n := range []int{1000, 100000, 1000000} {
 		db, key := benchDB(b, n)
-		if _, err := store.Migrate(context.Background(), db, rows.Migration("bench", "0002_rowcount")); err != nil {
+		if _, err := migrations.Migrate(context.Background(), db, rows.Migration("bench", "0002_rowcount")); err != nil {
 			b.Fatal(err)
 		}
 		for _, c := range []struct {
@@ -226,13 +227,13 @@ func BenchmarkTokenSQLite(b *testing.B) {
 }
 
 // booksTable is the sample's books table, with Django's indexes.
-var booksTable = store.Migration{App: "bench", Name: "0001_books", Up: store.SQL(
-	`CREATE TABLE "books" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "title" varchar(200) NOT NULL, `+
-		`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" datetime NOT NULL, `+
+var booksTable = migrations.Migration{App: "bench", Name: "0001_books", Operations: []migrations.Operation{migrations.RunSQL{SQL: []string{
+	`CREATE TABLE "books" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "title" varchar(200) NOT NULL, ` +
+		`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" datetime NOT NULL, ` +
 		`"owner_id" integer NOT NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
 	`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
 	`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
-)}
+}}}}
 
 // benchDB is a file database with the users alice and admin, alice's
 // token, and n books; it returns the token's key.
@@ -244,8 +245,8 @@ func benchDB(b *testing.B, n int) (*sqlx.DB, string) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	migs := append(append(append([]store.Migration{}, auth.Migrations...), authtoken.Migrations...), booksTable)
-	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+	migs := append(append(append([]migrations.Migration{}, auth.Migrations...), authtoken.Migrations...), booksTable)
+	if _, err := migrations.Migrate(ctx, db, migs...); err != nil {
 		b.Fatal(err)
 	}
 	err = store.InTx(ctx, db, func(tx *sqlx.Tx) error {

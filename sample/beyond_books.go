@@ -7,13 +7,13 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/idempotency"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
-	"github.com/go-drf/drf/framework/store"
 )
 
 // beyondMigrations are the tables of /beyond/books/: the leases that
 // serialize its conditional writes on SQLite and its idempotency keys.
-var beyondMigrations = []store.Migration{store.LeaseMigration, idempotency.Migration}
+var beyondMigrations = []migrations.Migration{migrations.Lease, idempotency.Migration}
 
 // beyondBooks are /beyond/books/ and /beyond/books/{id}/, the books as
 // /books/ serves them (anyone reads, users write, a new book is its

@@ -27,9 +27,9 @@ import (
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/health"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/schemas"
-	"github.com/go-drf/drf/framework/store"
 )
 
 // Migrations are the sample's schema, Django's own: users, tokens,
@@ -40,18 +40,18 @@ import (
 // leases and idempotency keys of /beyond/books/. It panics if the
 // generated migrations do not convert, a programming error, as
 // regexp.MustCompile does on a bad constant.
-func Migrations() []store.Migration {
-	books, err := App.Store()
-	if err != nil {
+func Migrations() []migrations.Migration {
+	migs := slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, App.Migrations(), hashedtoken.Migrations,
+		simplejwt.Migrations, ecoMigrations, beyondMigrations)
+	if err := migrations.Check(migs...); err != nil {
 		panic("sample: " + err.Error())
 	}
-	return slices.Concat(auth.Migrations, authtoken.Migrations, sessions.Migrations, books, hashedtoken.Migrations,
-		simplejwt.Migrations, ecoMigrations, beyondMigrations)
+	return migs
 }
 
 // Migrate applies the Migrations that db does not have yet.
 func Migrate(ctx context.Context, db *sqlx.DB) error {
-	_, err := store.Migrate(ctx, db, Migrations()...)
+	_, err := migrations.Migrate(ctx, db, Migrations()...)
 	return err
 }
 

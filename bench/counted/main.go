@@ -26,6 +26,7 @@ import (
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/browsable"
 	"github.com/go-drf/drf/framework/generics"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
@@ -48,7 +49,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := store.Migrate(context.Background(), db, booksCounter.Migration("bench", "0001_books_rowcount")); err != nil {
+	if _, err := migrations.Migrate(context.Background(), db, booksCounter.Migration("bench", "0001_books_rowcount")); err != nil {
 		log.Fatal(err)
 	}
 	books, err := queryset.NewSQL[sample.Book](db, queryset.SQLConfig{

@@ -56,12 +56,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -75,6 +75,7 @@ import (
 	"github.com/go-drf/drf/framework/cache"
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/framework/telemetry"
@@ -236,26 +237,18 @@ func serve(ctx context.Context, env *management.Env) (http.Handler, error) {
 }
 
 // migrate applies the sample's migrations that db does not record yet,
-// one at a time, reporting each as Django's migrate does:
-// "Applying auth.0001_initial... OK".
+// reporting each as Django's migrate does: "Applying
+// auth.0001_initial... OK".
 func migrate(ctx context.Context, w io.Writer, db *sqlx.DB) error {
-	migs := sample.Migrations()
-	todo, err := store.Unapplied(ctx, db, migs...)
-	if err != nil {
-		return err
+	applied, err := migrations.Migrate(ctx, db, sample.Migrations()...)
+	for _, name := range applied {
+		fmt.Fprintf(w, "Applying %s... OK\n", name)
 	}
-	for _, m := range migs {
-		if !slices.Contains(todo, m.String()) {
-			continue
-		}
-		fmt.Fprintf(w, "Applying %s...", m)
-		if _, err := store.Migrate(ctx, db, m); err != nil {
-			fmt.Fprintln(w, " FAILED")
-			return err
-		}
-		fmt.Fprintln(w, " OK")
+	var me *migrations.MigrationError
+	if errors.As(err, &me) {
+		fmt.Fprintf(w, "Applying %s... FAILED\n", me.Migration)
 	}
-	return nil
+	return err
 }
 
 // passwordHashers are $PASSWORD_HASHERS, with the parameters of the

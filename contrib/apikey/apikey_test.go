@@ -23,6 +23,7 @@ import (
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
@@ -100,7 +101,7 @@ func open(t *testing.T, dsn string) *sqlx.DB {
 
 func migrate(t *testing.T, db *sqlx.DB) {
 	t.Helper()
-	if _, err := store.Migrate(context.Background(), db, apikey.Migrations...); err != nil {
+	if _, err := migrations.Migrate(context.Background(), db, apikey.Migrations...); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -141,7 +142,7 @@ func TestTableIsThePackages(t *testing.T) {
 		if len(want) < 3 {
 			t.Fatalf("Django's schema: %v", want)
 		}
-		if applied, err := store.Migrate(context.Background(), djangoDB, apikey.Migrations...); err != nil || len(applied) != 0 {
+		if applied, err := migrations.Migrate(context.Background(), djangoDB, apikey.Migrations...); err != nil || len(applied) != 0 {
 			t.Errorf("Migrate on Django's database applied %v, %v", applied, err)
 		}
 		goDSN := filepath.Join(t.TempDir(), "go.sqlite3")

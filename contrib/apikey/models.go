@@ -72,4 +72,4 @@ var App = djangoapps.With(migrations.NewApp("rest_framework_api_key", APIKey{}),
 // package's migrations do on SQLite and on PostgreSQL (App's
 // migrations), recorded under its names, so that a database Django
 // migrated is recognised.
-var Migrations = djangoapps.Store(App)
+var Migrations = djangoapps.Migrations(App)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -22,7 +23,7 @@ func superuserDB(t *testing.T) (string, *auth.Users) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if _, err := store.Migrate(context.Background(), db, auth.Migrations...); err != nil {
+	if _, err := migrations.Migrate(context.Background(), db, auth.Migrations...); err != nil {
 		t.Fatal(err)
 	}
 	return path, &auth.Users{DB: db}

@@ -23,6 +23,7 @@ import (
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/drfsuite"
@@ -63,7 +64,7 @@ func newDRFAuthFixture(t *testing.T, level framework.Compatibility) *drfAuthFixt
 	t.Helper()
 	db, queries := drfsuite.Open(t)
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, db, append(append(append([]store.Migration{}, auth.Migrations...), authtoken.Migrations...), sessions.Migrations...)...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, append(append(append([]migrations.Migration{}, auth.Migrations...), authtoken.Migrations...), sessions.Migrations...)...); err != nil {
 		t.Fatal(err)
 	}
 	db.MustExec(`CREATE TABLE "authentication_customtoken" ("key" varchar(40) NOT NULL PRIMARY KEY, ` +

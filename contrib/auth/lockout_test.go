@@ -16,7 +16,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/cache"
-	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -212,7 +212,7 @@ func TestLockoutAtTheSessionLoginPage(t *testing.T) {
 	ctx := context.Background()
 	users := migrated(t)
 	users.Lockout = &auth.Lockout{FailureLimit: 2, Cache: &cache.Memory{}}
-	if _, err := store.Migrate(ctx, users.DB, sessions.Migrations...); err != nil {
+	if _, err := migrations.Migrate(ctx, users.DB, sessions.Migrations...); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := users.CreateUser(ctx, "alice", "", "alice-pass"); err != nil {

@@ -1,8 +1,6 @@
 package auth
 
 import (
-	"slices"
-
 	"github.com/go-drf/drf/contrib/contenttypes"
 	"github.com/go-drf/drf/contrib/internal/djangoapps"
 	"github.com/go-drf/drf/framework/migrations"
@@ -18,7 +16,8 @@ import (
 // operation.
 var App = djangoapps.With(migrations.NewApp("auth", User{}, Group{}, Permission{}),
 	migrations.Migration{
-		Name: "0001_initial",
+		Name:         "0001_initial",
+		Dependencies: [][2]string{{"contenttypes", "0001_initial"}},
 		Operations: []migrations.Operation{
 			migrations.CreateModel{
 				Name:  "Permission",
@@ -75,7 +74,7 @@ var App = djangoapps.With(migrations.NewApp("auth", User{}, Group{}, Permission{
 		migrations.AlterField{Model: "user", Field: migrations.Field{Name: "last_login", Column: "last_login",
 			Kind: models.DateTimeField, Null: true, Blank: true}},
 	}},
-	migrations.Migration{Name: "0006_require_contenttypes_0002"},
+	migrations.Migration{Name: "0006_require_contenttypes_0002", Dependencies: [][2]string{{"contenttypes", "0002_remove_content_type_name"}}},
 	migrations.Migration{Name: "0007_alter_validators_add_error_messages", Operations: []migrations.Operation{
 		migrations.AlterField{Model: "user", Field: username(30)},
 	}},
@@ -139,4 +138,4 @@ func manyToMany(name, table string) migrations.Field {
 // in the order of Django's migrate), recorded under Django's
 // names, so a database Django created is recognised and left alone. The
 // default permissions are created by PermissionsMigration.
-var Migrations = slices.Concat(djangoapps.Store(contenttypes.App), djangoapps.Store(App))
+var Migrations = djangoapps.Migrations(App, contenttypes.App.Migrations()...)

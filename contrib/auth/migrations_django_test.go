@@ -5,7 +5,6 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/contenttypes"
-	"github.com/go-drf/drf/contrib/internal/djangoapps"
 	"github.com/go-drf/drf/contrib/internal/djangomigrations"
 )
 
@@ -15,5 +14,5 @@ import (
 // column last (auth_user ends with first_name). Django 5.2's AutoField
 // is an identity column on PostgreSQL, so the migrations are 3.2's.
 func TestMigrationsAsDjango(t *testing.T) {
-	djangomigrations.SameAsDjango32After(t, djangoapps.Store(contenttypes.App), auth.App, "django.contrib.contenttypes", "django.contrib.auth")
+	djangomigrations.SameAsDjango32After(t, contenttypes.App.Migrations(), auth.App, "django.contrib.contenttypes", "django.contrib.auth")
 }

@@ -75,7 +75,7 @@ func TestModelsDescribeTheirTables(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			migrated := open(t)
-			if _, err := store.Migrate(ctx, migrated, auth.Migrations...); err != nil {
+			if _, err := migrations.Migrate(ctx, migrated, auth.Migrations...); err != nil {
 				t.Fatal(err)
 			}
 			declared := open(t)

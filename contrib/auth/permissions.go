@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -89,10 +90,10 @@ func CreatePermissions(ctx context.Context, tx *sqlx.Tx, models ...Model) error 
 // Django migrated is left as it is. Like any migration it runs once: the
 // models of a later version need a PermissionsMigration of their own,
 // under another name.
-func PermissionsMigration(app, name string, models ...Model) store.Migration {
-	return store.Migration{App: app, Name: name, Up: func(ctx context.Context, tx *sqlx.Tx) error {
+func PermissionsMigration(app, name string, models ...Model) migrations.Migration {
+	return migrations.Migration{App: app, Name: name, Operations: []migrations.Operation{migrations.RunGo{Func: func(ctx context.Context, tx *sqlx.Tx) error {
 		return CreatePermissions(ctx, tx, models...)
-	}}
+	}}}}
 }
 
 // permCache holds a user's permissions once read: Django's _perm_cache.

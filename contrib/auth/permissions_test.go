@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
@@ -99,7 +100,7 @@ func twoDatabases(t *testing.T, dialect string) (django, goSide *sqlx.DB) {
 	djangoMigrate(t, dsn)
 	goSide, _ = open()
 	migs := append(auth.Migrations[:len(auth.Migrations):len(auth.Migrations)], auth.PermissionsMigration("auth", "go_default_permissions", auth.Models...))
-	if _, err := store.Migrate(context.Background(), goSide, migs...); err != nil {
+	if _, err := migrations.Migrate(context.Background(), goSide, migs...); err != nil {
 		t.Fatal(err)
 	}
 	return django, goSide
@@ -167,7 +168,7 @@ func TestPermissionTablesAreDjangos(t *testing.T) {
 func TestPermissionsMigrationAddsOnlyWhatIsMissing(t *testing.T) {
 	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
 		ctx := context.Background()
-		if _, err := store.Migrate(ctx, db, auth.Migrations...); err != nil {
+		if _, err := migrations.Migrate(ctx, db, auth.Migrations...); err != nil {
 			t.Fatal(err)
 		}
 		db.MustExec(db.Rebind(`INSERT INTO "django_content_type" ("app_label", "model") VALUES (?, ?)`), "bookshelf", "book")
@@ -203,7 +204,7 @@ func TestHasPermAsModelBackend(t *testing.T) {
 		ctx := context.Background()
 		migs := append(auth.Migrations[:len(auth.Migrations):len(auth.Migrations)],
 			auth.PermissionsMigration("bookshelf", "go_default_permissions", auth.Model{AppLabel: "bookshelf", Name: "book"}))
-		if _, err := store.Migrate(ctx, db, migs...); err != nil {
+		if _, err := migrations.Migrate(ctx, db, migs...); err != nil {
 			t.Fatal(err)
 		}
 		users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}

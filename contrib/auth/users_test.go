@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -40,7 +41,7 @@ func openDB(t *testing.T) *sqlx.DB {
 func migrated(t *testing.T) *auth.Users {
 	t.Helper()
 	db := openDB(t)
-	if _, err := store.Migrate(context.Background(), db, auth.Migrations...); err != nil {
+	if _, err := migrations.Migrate(context.Background(), db, auth.Migrations...); err != nil {
 		t.Fatal(err)
 	}
 	return &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}
@@ -49,7 +50,7 @@ func migrated(t *testing.T) *auth.Users {
 func TestMigrationsCreateDjangosTable(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
-	applied, err := store.Migrate(ctx, db, auth.Migrations...)
+	applied, err := migrations.Migrate(ctx, db, auth.Migrations...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestDjangoDatabaseIsServedAsIs(t *testing.T) {
 	// Rows as Django's seed command wrote them.
 	db.MustExec(`INSERT INTO auth_user VALUES (1, 'pbkdf2_sha256$260000$amxjT74hLANIkNTgX8C9P5$6TQbBX7kwr0WNXy3ThkFdBPCkiAutshIwBIVL86vJoQ=', NULL, 1, 'admin', '', '', 1, 1, '2026-11-22 19:03:06.199105', '')`)
 	db.MustExec(`INSERT INTO auth_user VALUES (3, 'pbkdf2_sha256$260000$kcDuqVP1XJmicAPGGNmMpE$qlv/DqaEMct5IoRgK+hT7O8f8WWVIFUB7vsQEeNsAI8=', '2026-11-22 19:05:00', 0, 'bob', 'B', 'Bee', 0, 0, '2026-11-22 19:03:06.329329', 'Bob')`)
-	applied, err := store.Migrate(ctx, db, auth.Migrations...)
+	applied, err := migrations.Migrate(ctx, db, auth.Migrations...)
 	if err != nil || len(applied) != 0 {
 		t.Fatalf("Migrate on a Django database applied %v, %v", applied, err)
 	}

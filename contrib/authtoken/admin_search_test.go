@@ -15,7 +15,7 @@ import (
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/compat"
-	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -29,7 +29,7 @@ func searchAdmin(t *testing.T, dsn string, level compat.Level, configure func(*a
 	t.Helper()
 	f := newFixture(t, dsn)
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, f.db, sessions.Migrations...); err != nil {
+	if _, err := migrations.Migrate(ctx, f.db, sessions.Migrations...); err != nil {
 		t.Fatal(err)
 	}
 	for _, u := range []*auth.User{f.alice, f.bob} {

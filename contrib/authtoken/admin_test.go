@@ -13,7 +13,7 @@ import (
 	"github.com/go-drf/drf/contrib/authtoken"
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework/apitest"
-	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/framework/migrations"
 )
 
 type adminFixture struct {
@@ -26,7 +26,7 @@ type adminFixture struct {
 func newAdmin(t *testing.T) *adminFixture {
 	t.Helper()
 	f := newFixture(t, ":memory:")
-	if _, err := store.Migrate(context.Background(), f.db, sessions.Migrations...); err != nil {
+	if _, err := migrations.Migrate(context.Background(), f.db, sessions.Migrations...); err != nil {
 		t.Fatal(err)
 	}
 	a := &adminFixture{fixture: f, m: &sessions.Manager{DB: f.db, Users: f.users, SecretKey: "test-secret-key"}}

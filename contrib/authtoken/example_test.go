@@ -14,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/generics"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
@@ -36,11 +37,11 @@ func Example_authenticationAndPagination() {
 	ctx := context.Background()
 	db, _ := store.Open(":memory:")
 	defer db.Close()
-	notes := store.Migration{App: "notes", Name: "0001_initial", Up: store.SQL(
+	notes := migrations.Migration{App: "notes", Name: "0001_initial", Operations: []migrations.Operation{migrations.RunSQL{SQL: []string{
 		`CREATE TABLE "notes" ("id" integer PRIMARY KEY AUTOINCREMENT, "text" varchar(200) NOT NULL, "created" datetime NOT NULL)`,
 		`INSERT INTO "notes" ("text", "created") VALUES ('one', '2024-01-01 00:00:00'), ('two', '2024-01-02 00:00:00'), ('three', '2024-01-03 00:00:00')`,
-	)}
-	if _, err := store.Migrate(ctx, db, append(append(auth.Migrations, authtoken.Migrations...), notes)...); err != nil {
+	}}}}
+	if _, err := migrations.Migrate(ctx, db, append(append(auth.Migrations, authtoken.Migrations...), notes)...); err != nil {
 		panic(err)
 	}
 	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}

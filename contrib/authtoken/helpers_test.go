@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -30,9 +31,9 @@ func newFixture(t *testing.T, dsn string) *fixture {
 	}
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	migs := append(append([]store.Migration{}, auth.Migrations...), authtoken.Migrations...)
+	migs := append(append([]migrations.Migration{}, auth.Migrations...), authtoken.Migrations...)
 	migs = append(migs, auth.PermissionsMigration("tests", "default_permissions", authtoken.Models...))
-	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, migs...); err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{db: db, users: &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}, tokens: &authtoken.Tokens{DB: db}}

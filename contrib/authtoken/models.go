@@ -40,4 +40,4 @@ var App = djangoapps.With(migrations.NewApp("authtoken", Token{}),
 // SQLite and on PostgreSQL (App's migrations), recorded under DRF's
 // names, so a database Django created is recognised. They need
 // auth.Migrations first.
-var Migrations = djangoapps.Store(App)
+var Migrations = djangoapps.Migrations(App)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/authtoken"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -52,7 +53,7 @@ func TestDjangoDatabaseIsRecognised(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, db, auth.Migrations...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, auth.Migrations...); err != nil {
 		t.Fatal(err)
 	}
 	db.MustExec(djangoTable)
@@ -65,7 +66,7 @@ func TestDjangoDatabaseIsRecognised(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.MustExec(`INSERT INTO "authtoken_token" ("key", "created", "user_id") VALUES ('481cc80c188115c111fb569b43d8fd366aacb738', '2026-11-22 19:13:44.123456', ?)`, u.ID)
-	applied, err := store.Migrate(ctx, db, authtoken.Migrations...)
+	applied, err := migrations.Migrate(ctx, db, authtoken.Migrations...)
 	if err != nil || strings.Join(applied, " ") != "authtoken.0004_alter_tokenproxy_options" {
 		t.Fatalf("applied %v (%v) on a Django database", applied, err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/management"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
@@ -73,7 +74,7 @@ func newFixture(t *testing.T, dsn string, cfg Tokens) *fixture {
 	}
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, db, append(append([]store.Migration{}, auth.Migrations...), Migrations...)...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, append(append([]migrations.Migration{}, auth.Migrations...), Migrations...)...); err != nil {
 		t.Fatal(err)
 	}
 	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}

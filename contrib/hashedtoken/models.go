@@ -36,4 +36,4 @@ var App = djangoapps.With(migrations.NewApp("hashedtoken", Token{}),
 // Migrations create hashedtoken_token as Django creates the table of the
 // same model on SQLite and on PostgreSQL (App's migrations). They need
 // auth.Migrations first.
-var Migrations = djangoapps.Store(App)
+var Migrations = djangoapps.Migrations(App)

@@ -21,6 +21,7 @@ import (
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/contrib/simplejwt"
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
@@ -51,7 +52,7 @@ func TestContribWritesJoinAtomicRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = db.Close() })
-		if _, err := store.Migrate(context.Background(), db, contribMigrations...); err != nil {
+		if _, err := migrations.Migrate(context.Background(), db, contribMigrations...); err != nil {
 			t.Fatal(err)
 		}
 		testContribWritesJoin(t, db)

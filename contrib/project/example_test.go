@@ -71,7 +71,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, migs...); err != nil {
 		panic(err)
 	}
 	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}

@@ -31,7 +31,6 @@ import (
 	"github.com/go-drf/drf/framework/browsable"
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/migrations"
-	"github.com/go-drf/drf/framework/store"
 )
 
 // Project is a Django project: its settings.py and urls.py.
@@ -89,15 +88,16 @@ func (p *Project) Handler(db *sqlx.DB, key string) (http.Handler, error) {
 }
 
 // Migrations returns every migration of the project in the order migrate
-// applies them: auth's and contenttypes', sessions', then each app's.
-func (p *Project) Migrations() ([]store.Migration, error) {
+// applies them: auth's and contenttypes', sessions', then each app's;
+// an error when one does not render or depends on a migration none of
+// the apps has (migrations.Check).
+func (p *Project) Migrations() ([]migrations.Migration, error) {
 	all := slices.Concat(auth.Migrations, sessions.Migrations)
 	for _, app := range p.Apps {
-		migs, err := app.Store()
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, migs...)
+		all = append(all, app.Migrations()...)
+	}
+	if err := migrations.Check(all...); err != nil {
+		return nil, err
 	}
 	return all, nil
 }

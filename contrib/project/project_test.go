@@ -14,6 +14,7 @@ import (
 	"github.com/go-drf/drf/contrib/project"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -42,7 +43,7 @@ func service(t *testing.T, p *project.Project) *apitest.Client {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, migs...); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := (&auth.Users{DB: db}).CreateUser(ctx, "alice", "", "pw-alice"); err != nil {

@@ -47,4 +47,4 @@ var App = djangoapps.With(migrations.NewApp("sessions", Session{}), migrations.M
 // 0001_initial" does on SQLite and on PostgreSQL (App's migration), and
 // are recorded under that name, so a database Django created is
 // recognised.
-var Migrations = djangoapps.Store(App)
+var Migrations = djangoapps.Migrations(App)

@@ -17,6 +17,7 @@ import (
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -37,7 +38,7 @@ func newFixture(t *testing.T, configure ...func(*sessions.Manager)) *fixture {
 	}
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, db, append(append([]store.Migration{}, auth.Migrations...), sessions.Migrations...)...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, append(append([]migrations.Migration{}, auth.Migrations...), sessions.Migrations...)...); err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{db: db, users: &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}}

@@ -15,6 +15,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -55,7 +56,7 @@ func newFixtureAt(t *testing.T, dsn string, s simplejwt.Settings, level compat.L
 	}
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, db, slices.Concat(auth.Migrations, simplejwt.Migrations)...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, slices.Concat(auth.Migrations, simplejwt.Migrations)...); err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{db: db, users: &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}}

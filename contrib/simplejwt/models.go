@@ -143,4 +143,4 @@ var App = djangoapps.With(migrations.NewApp("token_blacklist", OutstandingToken{
 // (App's migrations, recorded under simplejwt's names, so that a
 // database Django migrated is recognised). They need auth.Migrations
 // first.
-var Migrations = djangoapps.Store(App)
+var Migrations = djangoapps.Migrations(App)

@@ -19,6 +19,7 @@ import (
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/simplejwt"
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -77,7 +78,7 @@ func TestDjangoDatabaseIsRecognised(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, db, auth.Migrations...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, auth.Migrations...); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"token_blacklist_outstandingtoken", "token_blacklist_outstandingtoken_user_id_83bc629a", "token_blacklist_blacklistedtoken"} {
@@ -86,7 +87,7 @@ func TestDjangoDatabaseIsRecognised(t *testing.T) {
 	for _, name := range strings.Fields(djangoMigrations) {
 		db.MustExec(`INSERT INTO "django_migrations" ("app", "name", "applied") VALUES ('token_blacklist', ?, '2024-01-01 00:00:00.000000')`, name)
 	}
-	if applied, err := store.Migrate(ctx, db, simplejwt.Migrations...); err != nil || len(applied) != 1 || applied[0] != "token_blacklist."+migration0013 {
+	if applied, err := migrations.Migrate(ctx, db, simplejwt.Migrations...); err != nil || len(applied) != 1 || applied[0] != "token_blacklist."+migration0013 {
 		t.Fatalf("applied %v (%v) on a Django database", applied, err)
 	}
 	for name, want := range djangoSQLite {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
@@ -113,7 +114,7 @@ func service(t *testing.T, dsn string) *apitest.Client {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, migs...); err != nil {
 		t.Fatal(err)
 	}
 	users := &auth.Users{DB: db}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -27,7 +28,7 @@ func service(t *testing.T) (alice, bob, anon *apitest.Client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, migs...); err != nil {
 		t.Fatal(err)
 	}
 	users := &auth.Users{DB: db}

@@ -10,6 +10,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/authentication"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -129,7 +130,7 @@ func TestLoginLogout(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	if _, err := store.Migrate(ctx, db, append(append([]store.Migration{}, auth.Migrations...), sessions.Migrations...)...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, append(append([]migrations.Migration{}, auth.Migrations...), sessions.Migrations...)...); err != nil {
 		t.Fatal(err)
 	}
 	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}

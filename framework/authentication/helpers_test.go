@@ -15,6 +15,7 @@ import (
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -38,8 +39,8 @@ func newWorld(t *testing.T) *world {
 	}
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	migs := append(append(append([]store.Migration{}, auth.Migrations...), authtoken.Migrations...), sessions.Migrations...)
-	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+	migs := append(append(append([]migrations.Migration{}, auth.Migrations...), authtoken.Migrations...), sessions.Migrations...)
+	if _, err := migrations.Migrate(ctx, db, migs...); err != nil {
 		t.Fatal(err)
 	}
 	w := &world{db: db, users: &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1000}}}, tokens: &authtoken.Tokens{DB: db}}

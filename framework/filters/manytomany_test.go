@@ -16,7 +16,6 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -61,11 +60,8 @@ func TestManyToManyFilterAsDjangoFilter(t *testing.T) {
 			t.Fatal(err)
 		}
 		app.Add(*m)
-		migs, err := app.Store()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := store.Migrate(t.Context(), db, migs...); err != nil {
+		migs := app.Migrations()
+		if _, err := migrations.Migrate(t.Context(), db, migs...); err != nil {
 			t.Fatal(err)
 		}
 		tags := queryset.MustSQL[taggedTag](db, queryset.SQLConfig{})

@@ -19,7 +19,6 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -69,11 +68,8 @@ func blogApp(t *testing.T, db *sqlx.DB) *queryset.SQLSource[comment] {
 		t.Fatal(err)
 	}
 	app.Add(*m)
-	migs, err := app.Store()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Migrate(t.Context(), db, migs...); err != nil {
+	migs := app.Migrations()
+	if _, err := migrations.Migrate(t.Context(), db, migs...); err != nil {
 		t.Fatal(err)
 	}
 	posts := queryset.MustSQL[post](db, queryset.SQLConfig{})

@@ -72,11 +72,8 @@ func TestRelationLookupsAsDjangoFilter(t *testing.T) {
 			t.Fatal(err)
 		}
 		app.Add(*m)
-		migs, err := app.Store()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := store.Migrate(t.Context(), db, migs...); err != nil {
+		migs := app.Migrations()
+		if _, err := migrations.Migrate(t.Context(), db, migs...); err != nil {
 			t.Fatal(err)
 		}
 		ctx := t.Context()

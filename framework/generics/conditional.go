@@ -350,7 +350,7 @@ func (l *localLocks) Lock(ctx context.Context, name string) (func(), error) {
 //     a connection of DB's pool, under PgBouncer's transaction pooling
 //     too; MaxHeld bounds how many the instance keeps at once, so that
 //     the holders' own statements always find one;
-//   - on SQLite, store.Leases (store.LeaseMigration), one caller per name
+//   - on SQLite, store.Leases (migrations.Lease), one caller per name
 //     and instance polling while another process holds the lease: SQLite
 //     has no lock to wait on that leaves the table writable by the holder.
 //

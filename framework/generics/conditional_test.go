@@ -12,6 +12,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/generics"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
@@ -39,7 +40,7 @@ func memoDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB)) {
 			t.Fatal(err)
 		}
 		fn(t, db)
-	}, store.LeaseMigration)
+	}, migrations.Lease)
 }
 
 // memos serves /memos/ and /memos/{pk}/ over db with cond on the detail

@@ -13,7 +13,6 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -45,11 +44,8 @@ func TestProtectedDelete(t *testing.T) {
 			t.Fatal(err)
 		}
 		app.Add(*m)
-		migs, err := app.Store()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := store.Migrate(t.Context(), db, migs...); err != nil {
+		migs := app.Migrations()
+		if _, err := migrations.Migrate(t.Context(), db, migs...); err != nil {
 			t.Fatal(err)
 		}
 		authors := queryset.MustSQL[Author](db, queryset.SQLConfig{})

@@ -18,7 +18,7 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/accesslog"
-	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/framework/migrations"
 )
 
 // defaultTimeout bounds the checks of one /readyz request.
@@ -43,7 +43,7 @@ type Config struct {
 	Timeout time.Duration
 	// Migrations must all be recorded as applied in the API's store
 	// (check "migrations"); none checks nothing.
-	Migrations []store.Migration
+	Migrations []migrations.Migration
 	// Checks are run beside the built-in ones.
 	Checks []Check
 }
@@ -171,7 +171,7 @@ func (r *readiness) migrations(ctx context.Context) error {
 	if r.migrated.Load() {
 		return nil
 	}
-	missing, err := store.Unapplied(ctx, r.db, r.Migrations...)
+	missing, err := migrations.Unapplied(ctx, r.db, r.Migrations...)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/health"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -40,13 +41,13 @@ func TestHealth(t *testing.T) {
 	logger := slog.New(slog.NewJSONHandler(&buf, nil))
 	stopping, stop := context.WithCancel(context.Background())
 	defer stop()
-	mig := store.Migration{App: "notes", Name: "0001_initial", Up: store.SQL(`CREATE TABLE notes (id INTEGER PRIMARY KEY)`)}
+	mig := migrations.Migration{App: "notes", Name: "0001_initial", Operations: []migrations.Operation{migrations.RunSQL{SQL: []string{`CREATE TABLE notes (id INTEGER PRIMARY KEY)`}}}}
 	var failing error
 	api := framework.NewAPI(db, framework.Settings{Logger: logger,
 		Authentication: framework.Authenticators(refusing{}),
 		Permissions:    framework.Permissions(framework.IsAuthenticated{})})
 	health.Mount(api, health.Config{Stopping: stopping, Timeout: 500 * time.Millisecond,
-		Migrations: []store.Migration{mig},
+		Migrations: []migrations.Migration{mig},
 		Checks:     []health.Check{{Name: "search", Check: func(context.Context) error { return failing }}}})
 	c := apitest.New(t, accesslog.New(logger, api))
 
@@ -57,7 +58,7 @@ func TestHealth(t *testing.T) {
 	if r.Status != 503 || r.Body != `{"status":"unavailable","failed":["migrations"],"checks":{"database":"ok","migrations":"failed","search":"ok"}}` {
 		t.Errorf("readyz before migrate: %d %s", r.Status, r.Body)
 	}
-	if _, err := store.Migrate(context.Background(), db, mig); err != nil {
+	if _, err := migrations.Migrate(context.Background(), db, mig); err != nil {
 		t.Fatal(err)
 	}
 	buf.Reset()

@@ -24,8 +24,8 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/framework/throttling"
 	"github.com/go-drf/drf/internal/rawjson"
 )
@@ -34,11 +34,11 @@ import (
 // client and key, with the request's fingerprint, the stored answer
 // (status 0 while the first request runs) and when the row expires (Unix
 // nanoseconds).
-var Migration = store.Migration{App: "drf", Name: "0002_idempotency_key", Up: store.SQL(
+var Migration = migrations.Migration{App: "drf", Name: "0002_idempotency_key", Operations: []migrations.Operation{migrations.RunSQL{SQL: []string{
 	`CREATE TABLE "drf_idempotency_key" ("owner" varchar(255) NOT NULL, "key" varchar(255) NOT NULL, ` +
 		`"fingerprint" varchar(64) NOT NULL, "status" integer NOT NULL, "header" text NOT NULL, "body" text NOT NULL, ` +
 		`"expires" bigint NOT NULL, PRIMARY KEY ("owner", "key"))`,
-)}
+}}}}
 
 // Defaults of Keys.
 const (

@@ -10,15 +10,14 @@ import (
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/migrations"
-	"github.com/go-drf/drf/framework/store"
 )
 
-// Migrate returns the "migrate" command: it applies migs with store.Migrate
-// and reports like Django ("Applying auth.0001_initial... OK", or
-// "No migrations to apply."). The migrations of migrations.App.Store run
+// Migrate returns the "migrate" command: it applies migs with
+// migrations.Migrate and reports like Django ("Applying
+// auth.0001_initial... OK", or "No migrations to apply."). They run
 // Django 5.2's SQL, or Django 3.2's when $DRF_COMPAT is 3.14
 // (migrations.WithCompatibility). --noinput is accepted and ignored.
-func Migrate(migs ...store.Migration) Command {
+func Migrate(migs ...migrations.Migration) Command {
 	return Command{
 		Name:  "migrate",
 		Usage: "[--noinput]",
@@ -53,12 +52,12 @@ func Migrate(migs ...store.Migration) Command {
 				apps = []string{"(none)"}
 			}
 			fmt.Fprintf(env.Stdout, "Operations to perform:\n  Apply all migrations: %s\nRunning migrations:\n", strings.Join(apps, ", "))
-			applied, err := store.Migrate(ctx, db, migs...)
+			applied, err := migrations.Migrate(ctx, db, migs...)
 			for _, name := range applied {
 				fmt.Fprintf(env.Stdout, "  Applying %s... OK\n", name)
 			}
 			if err != nil {
-				var me *store.MigrationError
+				var me *migrations.MigrationError
 				if errors.As(err, &me) {
 					fmt.Fprintf(env.Stdout, "  Applying %s... FAILED\n", me.Migration)
 				}

@@ -84,16 +84,13 @@ func TestAlterAutoFieldAsDjango(t *testing.T) {
 					if out := p.run("makemigrations", "snippets", "--dry-run"); out != "No changes detected in app 'snippets'\n" {
 						t.Errorf("Django's makemigrations after the migrations printed %q", out)
 					}
-					migs, err := app.Store()
-					if err != nil {
-						t.Fatal(err)
-					}
+					migs := app.Migrations()
 					goDB, err := store.Open(goURL)
 					if err != nil {
 						t.Fatal(err)
 					}
 					defer goDB.Close()
-					if _, err := store.Migrate(migrations.WithCompatibility(context.Background(), dj.level), goDB, migs...); err != nil {
+					if _, err := migrations.Migrate(migrations.WithCompatibility(context.Background(), dj.level), goDB, migs...); err != nil {
 						t.Fatal(err)
 					}
 					djangoDB, err := store.Open(strings.TrimPrefix(url, "sqlite:///"))

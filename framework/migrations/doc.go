@@ -21,11 +21,18 @@
 // (App.Add). A migration written by hand, in a file of the same kind,
 // declares what makemigrations does not write: renamed fields and models
 // (RenameField, RenameModel), statements (RunSQL) and data migrations in
-// Go (RunGo). A program applies an app's migrations with store.Migrate or
-// the migrate command:
+// Go (RunGo). A program applies its apps' migrations with Migrate or the
+// migrate command, the apps in the order of INSTALLED_APPS:
 //
-//	migs, err := snippets.App.Store()
-//	management.Migrate(slices.Concat(auth.Migrations, migs)...)
+//	management.Migrate(slices.Concat(auth.Migrations, snippets.App.Migrations())...)
+//
+// Migrate is Django's migrate: each migration after the ones of its app
+// before it and its Dependencies on other apps' migrations, its SQL
+// written from the state the migrations before it leave, applied in a
+// transaction and recorded in Django's django_migrations table, under a
+// PostgreSQL advisory lock so that instances starting together apply it
+// once. It lives here, above framework/store, because it runs the model
+// layer's migrations: store knows databases, not models.
 //
 // The generated SQL is Django's: column types, NOT NULL, PRIMARY KEY
 // AUTOINCREMENT, identity or serial, foreign keys inline on SQLite and as named,

@@ -9,7 +9,6 @@ import (
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -37,18 +36,15 @@ func TestMigrateAcrossLevels(t *testing.T) {
 	app.Add(migrations.Migration{Name: "0003_pages", Operations: []migrations.Operation{
 		migrations.AlterField{Model: "book", Field: migrations.Field{Name: "pages", Column: "pages", Kind: models.IntegerField, HasDefault: true, Default: "0"}},
 	}})
-	migs, err := app.Store()
-	if err != nil {
-		t.Fatal(err)
-	}
+	migs := app.Migrations()
 	for _, levels := range [][2]compat.Level{{compat.DRF314, compat.Current}, {compat.Current, compat.DRF314}} {
 		t.Run(levels[0].String(), func(t *testing.T) {
 			testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
 				ctx := context.Background()
-				if _, err := store.Migrate(migrations.WithCompatibility(ctx, levels[0]), db, migs[0]); err != nil {
+				if _, err := migrations.Migrate(migrations.WithCompatibility(ctx, levels[0]), db, migs[0]); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := store.Migrate(migrations.WithCompatibility(ctx, levels[1]), db, migs...); err != nil {
+				if _, err := migrations.Migrate(migrations.WithCompatibility(ctx, levels[1]), db, migs...); err != nil {
 					t.Fatal(err)
 				}
 				for _, insert := range []string{

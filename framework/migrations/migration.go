@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
@@ -27,6 +25,11 @@ type Migration struct {
 	App string
 	// Name is the migration's name ("0001_initial").
 	Name string
+	// Dependencies are the migrations of other apps that Migrate applies
+	// before this one, as Django's dependencies list them:
+	// {{"auth", "0001_initial"}}. The migrations of its own app before
+	// it are dependencies without being listed.
+	Dependencies [][2]string
 	// Operations are its steps, in order.
 	Operations []Operation
 }
@@ -34,12 +37,19 @@ type Migration struct {
 // String returns "app.name".
 func (m Migration) String() string { return m.App + "." + m.Name }
 
+// key is the migration's node in Django's migration graph: (app, name).
+func (m Migration) key() [2]string { return [2]string{m.App, m.Name} }
+
 // SQL returns the migration's SQL on dialect from the state before it,
 // as the sqlmigrate of level's Django prints it (without BEGIN and
 // COMMIT): Django 5.2's at compat.Current, Django 3.2's at compat.DRF314;
 // and the state after it.
 func (m Migration) SQL(level compat.Level, dialect store.Dialect, before *State) ([]Line, *State, error) {
-	return m.sql(&editor{level: level, dialect: dialect, unrendered: true}, before)
+	lines, after, err := m.sql(&editor{level: level, dialect: dialect, unrendered: true}, before)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", m, err)
+	}
+	return lines, after, nil
 }
 
 // sql writes the migration's SQL with e from the state before it. Django's
@@ -64,13 +74,13 @@ func (m Migration) sql(e *editor, before *State) ([]Line, *State, error) {
 		n := len(e.lines)
 		to := s.Clone()
 		if err := op.apply(to); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", m, err)
+			return nil, nil, err
 		}
 		if err := nullsDistinct314(e.level, to); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", m, err)
+			return nil, nil, err
 		}
 		if err := op.database(e, s, to); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", m, err)
+			return nil, nil, err
 		}
 		// Django 5.2's sqlmigrate marks an operation of no SQL.
 		if len(e.lines) == n && !goFunc && e.level == compat.Current {
@@ -105,8 +115,9 @@ func SQLMigrate(lines []Line) string {
 }
 
 // App is an app's models and migrations: what makemigrations compares and
-// where it writes, what migrate applies. Declare it in the app's package
-// as a variable named App (the generated files call App.Add), with NewApp.
+// where it writes, what migrate applies (Migrate, of App.Migrations).
+// Declare it in the app's package as a variable named App (the generated
+// files call App.Add), with NewApp.
 type App struct {
 	// Label is the app label ("snippets"), the models' Meta.App.
 	Label string
@@ -196,49 +207,11 @@ func (a *App) StateBefore(name string) (*State, error) {
 	return s, nil
 }
 
-// Store returns the app's migrations for store.Migrate (and the migrate
-// command), each with its SQL for SQLite and for PostgreSQL as the
-// migrate of the context's level runs it (WithCompatibility, which the
-// migrate command sets from $DRF_COMPAT; Django 3.2's, the SQL these
-// migrations ran before there were levels, when the context has none),
-// SQLite's remade tables with their columns in the order migrate gives
-// them, which sqlmigrate does not print; applied, they are recorded in
-// django_migrations under the app's label and their names, as Django
-// records them.
-func (a *App) Store() ([]store.Migration, error) {
-	var out []store.Migration
-	type at struct {
-		level   compat.Level
-		dialect store.Dialect
-	}
-	states := map[at]*State{}
-	for _, l := range []compat.Level{compat.Current, compat.DRF314} {
-		for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
-			states[at{l, d}] = &State{App: a.Label}
-		}
-	}
-	for _, m := range a.Migrations() {
-		steps := map[at][]Line{}
-		for k, s := range states {
-			lines, after, err := m.sql(&editor{level: k.level, dialect: k.dialect}, s)
-			if err != nil {
-				return nil, err
-			}
-			states[k] = after
-			steps[k] = lines
-		}
-		out = append(out, store.Migration{App: a.Label, Name: m.Name, Up: func(ctx context.Context, tx *sqlx.Tx) error {
-			return run(ctx, tx, steps[at{compatibilityOf(ctx), store.DialectOf(tx)}])
-		}})
-	}
-	return out, nil
-}
-
 // compatibilityKey is the context key of WithCompatibility.
 type compatibilityKey struct{}
 
 // WithCompatibility returns ctx carrying level, the Django whose migrate
-// the migrations of App.Store run as (the migrate command sets it from
+// Migrate runs the migrations as (the migrate command sets it from
 // $DRF_COMPAT).
 func WithCompatibility(ctx context.Context, level compat.Level) context.Context {
 	return context.WithValue(ctx, compatibilityKey{}, level)
@@ -251,23 +224,6 @@ func compatibilityOf(ctx context.Context) compat.Level {
 		return l
 	}
 	return compat.DRF314
-}
-
-// run runs a migration's lines: each statement executed, each RunGo's
-// function called, in order.
-func run(ctx context.Context, tx *sqlx.Tx, lines []Line) error {
-	for _, l := range lines {
-		if l.Run != nil {
-			if err := l.Run(ctx, tx); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := store.SQL(l.Parts...)(ctx, tx); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Current is the state of the app's models as declared now: what

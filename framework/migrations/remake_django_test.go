@@ -11,7 +11,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
@@ -52,57 +51,60 @@ func remakeApp() *migrations.App {
 	return a
 }
 
-// TestRemakeAsDjangoMigrate holds SQLite's remade tables to Django's: for
-// each migration of testdata/remake (a field altered alone, altered then
-// added, removed then altered), sqlmigrate prints Django 3.2's SQL, whose
-// new table has the altered or added field first (Django's sqlmigrate
-// renders the state after the first operation before the one before
-// it), and the table the Go migrations leave in sqlite_master is the one
-// Django's migrate leaves, that field last (migrate renders the state
-// before each migration).
+// TestRemakeAsDjangoMigrate holds SQLite's remade tables to Django's, at
+// each level: for each migration of testdata/remake (a field altered
+// alone, altered then added, removed then altered), sqlmigrate prints
+// the level's Django's SQL, whose new table has the altered or added
+// field first (Django's sqlmigrate renders the state after the first
+// operation before the one before it), and the table the Go migrations
+// leave in sqlite_master is the one Django's migrate leaves, that field
+// last (migrate renders the state before each migration).
 func TestRemakeAsDjangoMigrate(t *testing.T) {
-	python := djangoPython(t)
 	project, err := filepath.Abs("testdata/remake")
 	if err != nil {
 		t.Fatal(err)
 	}
-	djangoPath := filepath.Join(t.TempDir(), "django.sqlite3")
-	django := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(python, append([]string{"-m", "django"}, args...)...)
-		cmd.Env = append(os.Environ(), "DJANGO_SETTINGS_MODULE=settings", "PYTHONPATH="+project,
-			"MIGRATIONS_DATABASE_PATH="+djangoPath, "PYTHONDONTWRITEBYTECODE=1")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("django-admin %v: %v\n%s", args, err, stderr.String())
-		}
-		return string(out)
-	}
-	app := remakeApp()
-	migs, err := app.Store()
-	if err != nil {
-		t.Fatal(err)
-	}
-	goDB, err := store.Open(filepath.Join(t.TempDir(), "go.sqlite3"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer goDB.Close()
-	state := &migrations.State{App: app.Label}
-	for i, m := range app.Migrations() {
-		lines, after, err := m.SQL(compat.DRF314, store.SQLite, state)
-		if err != nil {
-			t.Fatal(err)
-		}
-		state = after
-		compareSQL(t, m.Name, django("sqlmigrate", "remake", m.Name), migrations.SQLMigrate(lines))
-		django("migrate", "remake", m.Name)
-		if _, err := store.Migrate(context.Background(), goDB, migs[:i+1]...); err != nil {
-			t.Fatal(err)
-		}
-		sameSQLiteTables(t, djangoPath, goDB, "remake_item")
+	for _, dj := range djangos {
+		t.Run(dj.name, func(t *testing.T) {
+			python := djangoAt(t, dj)
+			djangoPath := filepath.Join(t.TempDir(), "django.sqlite3")
+			django := func(args ...string) string {
+				t.Helper()
+				cmd := exec.Command(python, append([]string{"-m", "django"}, args...)...)
+				cmd.Env = append(os.Environ(), "DJANGO_SETTINGS_MODULE=settings",
+					"PYTHONPATH="+project+string(os.PathListSeparator)+absPath(t, dj.pythonPath),
+					"MIGRATIONS_DATABASE_PATH="+djangoPath, "PYTHONDONTWRITEBYTECODE=1")
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("django-admin %v: %v\n%s", args, err, stderr.String())
+				}
+				return string(out)
+			}
+			app := remakeApp()
+			migs := app.Migrations()
+			goDB, err := store.Open(filepath.Join(t.TempDir(), "go.sqlite3"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer goDB.Close()
+			ctx := migrations.WithCompatibility(context.Background(), dj.level)
+			state := &migrations.State{App: app.Label}
+			for i, m := range migs {
+				lines, after, err := m.SQL(dj.level, store.SQLite, state)
+				if err != nil {
+					t.Fatal(err)
+				}
+				state = after
+				compareSQL(t, m.Name, django("sqlmigrate", "remake", m.Name), migrations.SQLMigrate(lines))
+				django("migrate", "remake", m.Name)
+				if _, err := migrations.Migrate(ctx, goDB, migs[:i+1]...); err != nil {
+					t.Fatal(err)
+				}
+				sameSQLiteTables(t, djangoPath, goDB, "remake_item")
+			}
+		})
 	}
 }
 

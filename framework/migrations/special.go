@@ -52,7 +52,7 @@ func (o RunSQL) database(e *editor, _, _ *State) error {
 
 // RunGo is Django's RunPython: a Go function, a data migration, called
 // with the migration's transaction when the migration is applied
-// (store.Migrate); its error rolls the migration back, unrecorded.
+// (Migrate); its error rolls the migration back, unrecorded.
 // sqlmigrate prints that it cannot be written as SQL. It leaves the
 // models' state alone; a migration written by hand declares it.
 type RunGo struct {

@@ -86,12 +86,9 @@ func TestRunGoFails(t *testing.T) {
 		migrations.RunSQL{SQL: []string{`INSERT INTO "datafail_item" ("name") VALUES ('a')`}},
 		migrations.RunGo{Func: func(context.Context, *sqlx.Tx) error { return refused }},
 	}})
-	migs, err := app.Store()
-	if err != nil {
-		t.Fatal(err)
-	}
+	migs := app.Migrations()
 	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
-		if _, err := store.Migrate(context.Background(), db, migs...); !errors.Is(err, refused) {
+		if _, err := migrations.Migrate(context.Background(), db, migs...); !errors.Is(err, refused) {
 			t.Fatalf("migrate: %v, want the RunGo's error", err)
 		}
 		var rows, recorded int

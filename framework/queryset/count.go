@@ -7,6 +7,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -62,7 +63,7 @@ func (c RowCounter) counter() string { return store.QuoteName(c.Table + "_rowcou
 // count and installs the triggers that keep it, recorded as app.name: on
 // SQLite a trigger per inserted or deleted row, on PostgreSQL a trigger per
 // statement that adds the number of rows it inserted or deleted.
-func (c RowCounter) Migration(app, name string) store.Migration {
+func (c RowCounter) Migration(app, name string) migrations.Migration {
 	table, counter := store.QuoteName(c.Table), c.counter()
 	trigger := func(event string) string { return store.QuoteName(c.Table + "_rowcount_" + event) }
 	create := []string{
@@ -70,14 +71,14 @@ func (c RowCounter) Migration(app, name string) store.Migration {
 		`INSERT INTO ` + counter + ` ("rows") SELECT COUNT(*) FROM ` + table,
 	}
 	fn := store.QuoteName(c.Table + "_rowcount")
-	return store.Migration{App: app, Name: name, Up: store.ByDialect(
-		store.SQL(append(create,
+	return migrations.Migration{App: app, Name: name, Operations: []migrations.Operation{migrations.RunSQL{
+		SQL: append(create,
 			`CREATE TRIGGER `+trigger("insert")+` AFTER INSERT ON `+table+
 				` BEGIN UPDATE `+counter+` SET "rows" = "rows" + 1; END`,
 			`CREATE TRIGGER `+trigger("delete")+` AFTER DELETE ON `+table+
 				` BEGIN UPDATE `+counter+` SET "rows" = "rows" - 1; END`,
-		)...),
-		store.SQL(append(create,
+		),
+		PostgreSQL: append(create,
 			`CREATE FUNCTION `+fn+`() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN `+
 				`IF TG_OP = 'INSERT' THEN UPDATE `+counter+` SET "rows" = "rows" + (SELECT COUNT(*) FROM "changed"); `+
 				`ELSE UPDATE `+counter+` SET "rows" = "rows" - (SELECT COUNT(*) FROM "changed"); END IF; `+
@@ -86,8 +87,8 @@ func (c RowCounter) Migration(app, name string) store.Migration {
 				` REFERENCING NEW TABLE AS "changed" FOR EACH STATEMENT EXECUTE FUNCTION `+fn+`()`,
 			`CREATE TRIGGER `+trigger("delete")+` AFTER DELETE ON `+table+
 				` REFERENCING OLD TABLE AS "changed" FOR EACH STATEMENT EXECUTE FUNCTION `+fn+`()`,
-		)...),
-	)}
+		),
+	}}}
 }
 
 // CountRows reads the counter.

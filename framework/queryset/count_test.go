@@ -7,6 +7,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
@@ -25,12 +26,12 @@ const countedQuery = `SELECT n."id", n."title", n."owner_id", o."name" AS "owner
 func countedDB(t *testing.T, db *sqlx.DB) *sqlx.DB {
 	t.Helper()
 	key := map[store.Dialect]string{store.SQLite: "integer PRIMARY KEY", store.PostgreSQL: "serial PRIMARY KEY"}[store.DialectOf(db)]
-	_, err := store.Migrate(context.Background(), db, store.Migration{App: "notes", Name: "0001", Up: store.SQL(
-		`CREATE TABLE "owners" ("id" `+key+`, "name" text NOT NULL)`,
-		`CREATE TABLE "notes" ("id" `+key+`, "title" text NOT NULL, "owner_id" integer NOT NULL REFERENCES "owners" ("id"))`,
+	_, err := migrations.Migrate(context.Background(), db, migrations.Migration{App: "notes", Name: "0001", Operations: []migrations.Operation{migrations.RunSQL{SQL: []string{
+		`CREATE TABLE "owners" ("id" ` + key + `, "name" text NOT NULL)`,
+		`CREATE TABLE "notes" ("id" ` + key + `, "title" text NOT NULL, "owner_id" integer NOT NULL REFERENCES "owners" ("id"))`,
 		`INSERT INTO "owners" ("name") VALUES ('ann'), ('bo')`,
 		`INSERT INTO "notes" ("title", "owner_id") VALUES ('a', 1), ('b', 2), ('c', 1)`,
-	)})
+	}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestRowCounterFollowsWrites(t *testing.T) {
 		countedDB(t, db)
 		ctx := context.Background()
 		rc := queryset.RowCounter{Table: "notes"}
-		if _, err := store.Migrate(ctx, db, rc.Migration("notes", "0002_rowcount")); err != nil {
+		if _, err := migrations.Migrate(ctx, db, rc.Migration("notes", "0002_rowcount")); err != nil {
 			t.Fatal(err)
 		}
 		src := notes(t, db, rc)

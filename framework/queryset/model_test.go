@@ -16,7 +16,6 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -92,11 +91,8 @@ func shelfApp(t *testing.T, db *sqlx.DB) (*queryset.SQLSource[person], *queryset
 		t.Fatal(err)
 	}
 	app.Add(*m)
-	migs, err := app.Store()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+	migs := app.Migrations()
+	if _, err := migrations.Migrate(ctx, db, migs...); err != nil {
 		t.Fatal(err)
 	}
 	people := queryset.MustSQL[person](db, queryset.SQLConfig{})

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
 	qt "github.com/go-drf/drf/internal/querysettest"
@@ -54,7 +55,7 @@ func TestReadsThroughTheReader(t *testing.T) {
 			t.Fatal(err)
 		}
 		counter := queryset.RowCounter{Table: "books"}
-		if _, err := store.Migrate(ctx, f.DB, counter.Migration("bookshelf", "0002_rowcount")); err != nil {
+		if _, err := migrations.Migrate(ctx, f.DB, counter.Migration("bookshelf", "0002_rowcount")); err != nil {
 			t.Fatal(err)
 		}
 		if a.rows, err = counter.CountRows(ctx, f.DB); err != nil {

@@ -18,7 +18,6 @@ import (
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -158,11 +157,8 @@ func blogTables(t *testing.T, db *sqlx.DB) {
 		t.Fatal(err)
 	}
 	app.Add(*m)
-	migs, err := app.Store()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Migrate(t.Context(), db, migs...); err != nil {
+	migs := app.Migrations()
+	if _, err := migrations.Migrate(t.Context(), db, migs...); err != nil {
 		t.Fatal(err)
 	}
 	ctx := t.Context()

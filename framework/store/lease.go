@@ -10,17 +10,15 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// LeaseMigration creates the table of Leases, "drf_lease": a row per name
+// LeaseTable creates the table of Leases, "drf_lease": a row per name
 // held, with its holder's token and when the lease runs out (Unix
-// nanoseconds).
-var LeaseMigration = Migration{App: "drf", Name: "0001_lease", Up: SQL(
-	`CREATE TABLE "drf_lease" ("name" varchar(255) NOT NULL PRIMARY KEY, "token" varchar(32) NOT NULL, "expires" bigint NOT NULL)`,
-)}
+// nanoseconds). The migration drf.0001_lease (migrations.Lease) runs it.
+const LeaseTable = `CREATE TABLE "drf_lease" ("name" varchar(255) NOT NULL PRIMARY KEY, "token" varchar(32) NOT NULL, "expires" bigint NOT NULL)`
 
 // DefaultLeaseTTL is how long a lease of Leases with no TTL lasts.
 const DefaultLeaseTTL = 30 * time.Second
 
-// Leases are named locks kept in the database (LeaseMigration's table), so
+// Leases are named locks kept in the database (LeaseTable), so
 // that every instance of a service, on SQLite or PostgreSQL, sees them: a
 // name is held by one caller at a time, the others wait for it. Holding a
 // lease keeps no connection or transaction open (the holder's own

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
@@ -22,12 +23,12 @@ func leaseDBs(t *testing.T, fn func(t *testing.T, db *sqlx.DB)) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = db.Close() })
-		if _, err := store.Migrate(context.Background(), db, store.LeaseMigration); err != nil {
+		if _, err := migrations.Migrate(context.Background(), db, migrations.Lease); err != nil {
 			t.Fatal(err)
 		}
 		fn(t, db)
 	})
-	t.Run("postgresql", func(t *testing.T) { fn(t, testservers.OpenPostgres(t, store.LeaseMigration)) })
+	t.Run("postgresql", func(t *testing.T) { fn(t, testservers.OpenPostgres(t, migrations.Lease)) })
 }
 
 // TestLeases: a held name makes another caller wait (here until its

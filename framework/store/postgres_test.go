@@ -11,6 +11,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
@@ -255,13 +256,13 @@ func TestInTxRetriesSerializationFailures(t *testing.T) {
 // once apply each migration exactly once, under the advisory lock.
 func TestMigrateConcurrentlyOnPostgres(t *testing.T) {
 	url := testservers.Postgres(t)
-	migs := []store.Migration{
-		{App: "shop", Name: "0001_initial", Up: store.SQL(`CREATE TABLE "shop_item" ("id" serial NOT NULL PRIMARY KEY)`)},
-		{App: "shop", Name: "0002_price", Up: func(ctx context.Context, tx *sqlx.Tx) error {
+	migs := []migrations.Migration{
+		{App: "shop", Name: "0001_initial", Operations: []migrations.Operation{migrations.RunSQL{SQL: []string{`CREATE TABLE "shop_item" ("id" serial NOT NULL PRIMARY KEY)`}}}},
+		{App: "shop", Name: "0002_price", Operations: []migrations.Operation{migrations.RunGo{Func: func(ctx context.Context, tx *sqlx.Tx) error {
 			time.Sleep(50 * time.Millisecond) // widen the window of a race
 			_, err := tx.ExecContext(ctx, `ALTER TABLE "shop_item" ADD COLUMN "price" integer NOT NULL DEFAULT 0`)
 			return err
-		}},
+		}}}},
 	}
 	const instances = 4
 	results := make([][]string, instances)
@@ -276,7 +277,7 @@ func TestMigrateConcurrentlyOnPostgres(t *testing.T) {
 				return
 			}
 			defer db.Close()
-			if results[i], err = store.Migrate(context.Background(), db, migs...); err != nil {
+			if results[i], err = migrations.Migrate(context.Background(), db, migs...); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -433,13 +434,13 @@ func TestFrozenServerIsUnavailableWithinTheDeadline(t *testing.T) {
 func TestMigrateThroughPgBouncer(t *testing.T) {
 	direct := testservers.Postgres(t)
 	url := testservers.PgBouncer(t, direct) + "&default_query_exec_mode=exec"
-	migs := []store.Migration{
-		{App: "shop", Name: "0001_initial", Up: store.SQL(`CREATE TABLE "shop_item" ("id" serial NOT NULL PRIMARY KEY)`)},
-		{App: "shop", Name: "0002_price", Up: func(ctx context.Context, tx *sqlx.Tx) error {
+	migs := []migrations.Migration{
+		{App: "shop", Name: "0001_initial", Operations: []migrations.Operation{migrations.RunSQL{SQL: []string{`CREATE TABLE "shop_item" ("id" serial NOT NULL PRIMARY KEY)`}}}},
+		{App: "shop", Name: "0002_price", Operations: []migrations.Operation{migrations.RunGo{Func: func(ctx context.Context, tx *sqlx.Tx) error {
 			time.Sleep(50 * time.Millisecond) // widen the window of a race
 			_, err := tx.ExecContext(ctx, `ALTER TABLE "shop_item" ADD COLUMN "price" integer NOT NULL DEFAULT 0`)
 			return err
-		}},
+		}}}},
 	}
 	const instances = 4
 	results := make([][]string, instances)
@@ -454,7 +455,7 @@ func TestMigrateThroughPgBouncer(t *testing.T) {
 				return
 			}
 			defer db.Close()
-			if results[i], err = store.Migrate(context.Background(), db, migs...); err != nil {
+			if results[i], err = migrations.Migrate(context.Background(), db, migs...); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -474,7 +475,7 @@ func TestMigrateThroughPgBouncer(t *testing.T) {
 	defer db.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if again, err := store.Migrate(ctx, db, migs...); err != nil || len(again) != 0 {
+	if again, err := migrations.Migrate(ctx, db, migs...); err != nil || len(again) != 0 {
 		t.Errorf("a later run applied %v, %v", again, err)
 	}
 	var locks int

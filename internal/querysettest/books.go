@@ -1,18 +1,20 @@
 // Package querysettest holds the sample's bookshelf for tests of data
 // sources, serializers, views and routers: Django's books table (created
-// by a store migration beside contrib/auth's), the Book model with its
+// by a migration beside contrib/auth's), the Book model with its
 // tags, and the demo data of the sample contract.
 package querysettest
 
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
@@ -39,24 +41,24 @@ type Book struct {
 
 // Migrations creates books as Django's migration of the reference does on
 // each dialect.
-var Migrations = []store.Migration{{App: "bookshelf", Name: "0001_initial", Up: store.ByDialect(
-	store.SQL(
-		`CREATE TABLE "books" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "title" varchar(200) NOT NULL, `+
-			`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" datetime NOT NULL, `+
+var Migrations = []migrations.Migration{{App: "bookshelf", Name: "0001_initial", Operations: []migrations.Operation{migrations.RunSQL{
+	SQL: []string{
+		`CREATE TABLE "books" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "title" varchar(200) NOT NULL, ` +
+			`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" datetime NOT NULL, ` +
 			`"owner_id" integer NOT NULL REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED)`,
 		`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
 		`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
-	),
-	store.SQL(
-		`CREATE TABLE "books" ("id" serial NOT NULL PRIMARY KEY, "title" varchar(200) NOT NULL, `+
-			`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" timestamp with time zone NOT NULL, `+
+	},
+	PostgreSQL: []string{
+		`CREATE TABLE "books" ("id" serial NOT NULL PRIMARY KEY, "title" varchar(200) NOT NULL, ` +
+			`"author" varchar(200) NOT NULL, "rating" integer NOT NULL, "created" timestamp with time zone NOT NULL, ` +
 			`"owner_id" integer NOT NULL)`,
-		`ALTER TABLE "books" ADD CONSTRAINT "books_owner_id_552d09c7_fk_auth_user_id" FOREIGN KEY ("owner_id") `+
+		`ALTER TABLE "books" ADD CONSTRAINT "books_owner_id_552d09c7_fk_auth_user_id" FOREIGN KEY ("owner_id") ` +
 			`REFERENCES "auth_user" ("id") DEFERRABLE INITIALLY DEFERRED`,
 		`CREATE INDEX "books_created_12281279" ON "books" ("created")`,
 		`CREATE INDEX "books_owner_id_552d09c7" ON "books" ("owner_id")`,
-	),
-)}}
+	},
+}}}}
 
 // BooksQuery is the SELECT of books with the owner's username.
 const BooksQuery = `SELECT b."id" AS "id", b."title" AS "title", b."author" AS "author", b."rating" AS "rating", ` +
@@ -91,8 +93,7 @@ func Open(t testing.TB, n int) *Fixture {
 func OpenDB(t testing.TB, db *sqlx.DB, n int) *Fixture {
 	t.Helper()
 	ctx := context.Background()
-	migs := append(append([]store.Migration(nil), auth.Migrations...), Migrations...)
-	if _, err := store.Migrate(ctx, db, migs...); err != nil {
+	if _, err := migrations.Migrate(ctx, db, slices.Concat(auth.Migrations, Migrations)...); err != nil {
 		t.Fatal(err)
 	}
 	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1}}}

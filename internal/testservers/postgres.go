@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/jmoiron/sqlx"
 )
@@ -72,14 +73,14 @@ func Postgres(t testing.TB) string {
 // OpenPostgres opens a new, empty database of the package's PostgreSQL
 // cluster (Postgres) with store.Open, applies the migrations, and closes
 // it when t ends: the prologue of a test or benchmark on PostgreSQL.
-func OpenPostgres(t testing.TB, migrations ...store.Migration) *sqlx.DB {
+func OpenPostgres(t testing.TB, migs ...migrations.Migration) *sqlx.DB {
 	t.Helper()
 	db, err := store.Open(Postgres(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	if _, err := store.Migrate(context.Background(), db, migrations...); err != nil {
+	if _, err := migrations.Migrate(context.Background(), db, migs...); err != nil {
 		t.Fatal(err)
 	}
 	return db

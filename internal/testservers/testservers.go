@@ -36,6 +36,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -293,12 +294,12 @@ func (r *Redis) Restart(t testing.TB) {
 // FileDialects runs fn on a migrated SQLite file (several connections, as
 // a server has, where Dialects' in-memory database has one) and a migrated
 // PostgreSQL database, each in a subtest named by its dialect.
-func FileDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB), migrations ...store.Migration) {
+func FileDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB), migs ...migrations.Migration) {
 	t.Helper()
 	for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
 		t.Run(d.String(), func(t *testing.T) {
 			if d == store.PostgreSQL {
-				fn(t, OpenPostgres(t, migrations...))
+				fn(t, OpenPostgres(t, migs...))
 				return
 			}
 			db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite3"))
@@ -306,7 +307,7 @@ func FileDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB), migrations .
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = db.Close() })
-			if _, err := store.Migrate(context.Background(), db, migrations...); err != nil {
+			if _, err := migrations.Migrate(context.Background(), db, migs...); err != nil {
 				t.Fatal(err)
 			}
 			fn(t, db)

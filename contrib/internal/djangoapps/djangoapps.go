@@ -1,11 +1,10 @@
 // Package djangoapps builds contrib's Django apps on the model layer: an
 // app's migrations.App with the migrations of the Django package it
-// stands for, and those migrations as the migrate command applies them.
+// stands for.
 package djangoapps
 
 import (
 	"github.com/go-drf/drf/framework/migrations"
-	"github.com/go-drf/drf/framework/store"
 )
 
 // With adds ms to a, in order, and returns a: an app's migrations are
@@ -18,13 +17,14 @@ func With(a *migrations.App, ms ...migrations.Migration) *migrations.App {
 	return a
 }
 
-// Store returns a's migrations for store.Migrate, each with its SQL on
-// SQLite and on PostgreSQL. contrib's migrations are fixed, and tested
-// against Django's own; one that does not render is a defect of contrib,
+// Migrations returns a's migrations, after those of before (the apps a's
+// migrations depend on), checked to render on SQLite and PostgreSQL at
+// both levels. contrib's migrations are fixed, and tested against
+// Django's own; one that does not render is a defect of contrib,
 // reported when the program starts.
-func Store(a *migrations.App) []store.Migration {
-	migs, err := a.Store()
-	if err != nil {
+func Migrations(a *migrations.App, before ...migrations.Migration) []migrations.Migration {
+	migs := append(before[:len(before):len(before)], a.Migrations()...)
+	if err := migrations.Check(migs...); err != nil {
 		panic("contrib: the migrations of app " + a.Label + ": " + err.Error())
 	}
 	return migs

@@ -67,7 +67,7 @@ func SameAsDjango32(t *testing.T, app *migrations.App, installedApps ...string) 
 // SameAsDjango32After is SameAsDjango32 for an app with foreign keys to
 // another app's tables, which SQLite needs to exist when it remakes a
 // table: before are that app's migrations, applied first.
-func SameAsDjango32After(t *testing.T, before []store.Migration, app *migrations.App, installedApps ...string) {
+func SameAsDjango32After(t *testing.T, before []migrations.Migration, app *migrations.App, installedApps ...string) {
 	t.Helper()
 	sameAs(t, app, before, "", installedApps, "3.2")
 }
@@ -75,7 +75,7 @@ func SameAsDjango32After(t *testing.T, before []store.Migration, app *migrations
 // SameAsDjangoAfter is SameAsDjango for an app with foreign keys to
 // another app's tables, which SQLite needs to exist when it remakes a
 // table: before are that app's migrations, applied first.
-func SameAsDjangoAfter(t *testing.T, before []store.Migration, app *migrations.App, installedApps ...string) {
+func SameAsDjangoAfter(t *testing.T, before []migrations.Migration, app *migrations.App, installedApps ...string) {
 	t.Helper()
 	sameAs(t, app, before, "", installedApps, "3.2", "5.2")
 }
@@ -85,7 +85,7 @@ func SameAsDjangoAfter(t *testing.T, before []store.Migration, app *migrations.A
 // Django app is the label's package with modelsPy as its models.py,
 // installed after installedApps, whose migrations are the ones each
 // Django's makemigrations writes for it.
-func SameAsDjangoModels(t *testing.T, before []store.Migration, app *migrations.App, modelsPy string, installedApps ...string) {
+func SameAsDjangoModels(t *testing.T, before []migrations.Migration, app *migrations.App, modelsPy string, installedApps ...string) {
 	t.Helper()
 	sameAs(t, app, before, modelsPy, append(slices.Clone(installedApps), app.Label), "3.2", "5.2")
 }
@@ -104,7 +104,7 @@ var djangos = map[string]struct {
 // sameAs compares app's migrations with Django's at each of versions,
 // before's applied first on SQLite; with modelsPy, those makemigrations
 // writes for an app of those models.
-func sameAs(t *testing.T, app *migrations.App, before []store.Migration, modelsPy string, installedApps []string, versions ...string) {
+func sameAs(t *testing.T, app *migrations.App, before []migrations.Migration, modelsPy string, installedApps []string, versions ...string) {
 	t.Helper()
 	noChanges(t, app)
 	root := moduleRoot(t)
@@ -149,7 +149,7 @@ func sameAs(t *testing.T, app *migrations.App, before []store.Migration, modelsP
 
 // compare holds each of the Django app's migrations equal to app's at
 // level on dialect.
-func compare(t *testing.T, p *project, app *migrations.App, before []store.Migration, level compat.Level, dialect store.Dialect) {
+func compare(t *testing.T, p *project, app *migrations.App, before []migrations.Migration, level compat.Level, dialect store.Dialect) {
 	state := &migrations.State{App: app.Label}
 	for _, name := range p.migrationNames(app.Label) {
 		found := app.Find(name)
@@ -178,18 +178,14 @@ func compare(t *testing.T, p *project, app *migrations.App, before []store.Migra
 // equal to the ones Django's migrate left in p's database: sqlite_master
 // keeps each one's SQL, so this also holds the columns' order, which a
 // remade table may change.
-func sameSQLiteSchema(t *testing.T, p *project, app *migrations.App, before []store.Migration, level compat.Level, state *migrations.State) {
+func sameSQLiteSchema(t *testing.T, p *project, app *migrations.App, before []migrations.Migration, level compat.Level, state *migrations.State) {
 	t.Helper()
-	migs, err := app.Store()
-	if err != nil {
-		t.Fatal(err)
-	}
 	goDB, err := store.Open(filepath.Join(t.TempDir(), "go.sqlite3"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer goDB.Close()
-	if _, err := store.Migrate(migrations.WithCompatibility(context.Background(), level), goDB, append(slices.Clone(before), migs...)...); err != nil {
+	if _, err := migrations.Migrate(migrations.WithCompatibility(context.Background(), level), goDB, slices.Concat(before, app.Migrations())...); err != nil {
 		t.Fatal(err)
 	}
 	djangoDB, err := store.Open(strings.TrimPrefix(p.url, "sqlite:///"))

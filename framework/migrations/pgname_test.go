@@ -1,10 +1,11 @@
-package migrations
+package migrations_test
 
 import (
 	"context"
 	"slices"
 	"testing"
 
+	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/testservers"
 )
@@ -31,7 +32,7 @@ func TestPGNameAsPostgreSQL(t *testing.T) {
 		if err := db.SelectContext(ctx, &names, `SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass ORDER BY conname`, `"`+table+`"`); err != nil {
 			t.Fatal(err)
 		}
-		want := []string{pgName(table, column, "check"), pgName(table, column, "key")}
+		want := []string{migrations.PGName(table, column, "check"), migrations.PGName(table, column, "key")}
 		if !slices.Equal(names, want) {
 			t.Errorf("%s.%s: PostgreSQL names %q, pgName %q", table, column, names, want)
 		}

@@ -1,0 +1,4 @@
+package migrations
+
+// PGName is pgName, for the external tests.
+var PGName = pgName
