@@ -12,7 +12,6 @@ import (
 	"context"
 	"crypto/sha512"
 	"crypto/subtle"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -23,6 +22,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/internal/tables"
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/random"
 )
@@ -134,6 +136,8 @@ func (s *Keys) Create(ctx context.Context, name string, expiry *time.Time) (*API
 		if k.ExpiryDate != nil {
 			exp = store.FormatTime(*k.ExpiryDate)
 		}
+		// Created is the Keys' clock, which the model's auto_now_add would
+		// replace by the time of the insert.
 		err = store.Write(ctx, s.DB, func(q store.Querier) error {
 			_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO "rest_framework_api_key_apikey" (`+columns+`) VALUES (?, ?, ?, ?, ?, ?, ?)`),
 				k.ID, store.FormatTime(k.Created), k.Name, false, exp, k.HashedKey, k.Prefix)
@@ -159,25 +163,28 @@ func (s *Keys) get(ctx context.Context, prefix string, usable bool) (*APIKey, er
 	if !store.StorableText(prefix) {
 		return nil, ErrNotFound
 	}
-	q := `SELECT ` + columns + ` FROM "rest_framework_api_key_apikey" WHERE "prefix" = ?`
-	if usable {
-		q += ` AND NOT "revoked"`
-	}
-	var k APIKey
-	db := store.On(ctx, s.DB)
-	err := db.QueryRowxContext(ctx, db.Rebind(q), prefix).StructScan(&k)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
+	src, err := tables.Of[APIKey](s.DB)
 	if err != nil {
 		return nil, err
 	}
+	src = src.Match(queryset.Lookup("prefix", query.Exact, prefix))
+	if usable {
+		src = src.Match(queryset.Lookup("revoked", query.Exact, "false"))
+	}
+	found, err := src.Slice(ctx, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		return nil, ErrNotFound
+	}
+	k := found[0]
 	k.Created = k.Created.UTC()
 	if k.ExpiryDate != nil {
 		t := k.ExpiryDate.UTC()
 		k.ExpiryDate = &t
 	}
-	return &k, nil
+	return k, nil
 }
 
 // IsValid reports whether key is a usable key, as the package's
@@ -227,11 +234,11 @@ func (s *Keys) Revoke(ctx context.Context, prefix string) (*APIKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = store.Write(ctx, s.DB, func(q store.Querier) error {
-		_, err := q.ExecContext(ctx, q.Rebind(`UPDATE "rest_framework_api_key_apikey" SET "revoked" = ? WHERE "prefix" = ?`), true, prefix)
-		return err
-	})
+	src, err := tables.Of[APIKey](s.DB)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := src.Match(queryset.Lookup("prefix", query.Exact, prefix)).UpdateAll(ctx, &APIKey{Revoked: true}, "revoked"); err != nil {
 		return nil, err
 	}
 	k.Revoked = true

@@ -10,8 +10,12 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/contrib/contenttypes"
+	"github.com/go-drf/drf/contrib/internal/tables"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/migrations"
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -52,6 +56,8 @@ func CreatePermissions(ctx context.Context, tx *sqlx.Tx, models ...Model) error 
 		if m.AppLabel == "" || m.Name == "" || m.Name != strings.ToLower(m.Name) {
 			return fmt.Errorf("auth: model %q.%q needs an app label and a lower-case name", m.AppLabel, m.Name)
 		}
+		// These statements run in the migration's transaction, tx, which a
+		// source's writes cannot join.
 		var ct int64
 		err := tx.GetContext(ctx, &ct, tx.Rebind(`SELECT "id" FROM "django_content_type" WHERE "app_label" = ? AND "model" = ?`), m.AppLabel, m.Name)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -147,7 +153,9 @@ func (u *User) HasPerms(ctx context.Context, perms ...string) (bool, error) {
 var errUnbound = errors.New("auth: the user was not read through Users, and has no database to read its permissions from (BindDB)")
 
 // userPermsQuery is ModelBackend's get_all_permissions of one user: its
-// own permissions and its groups'.
+// own permissions and its groups'. It stays SQL: it reads each
+// permission's app label through a join, which the Permission model does
+// not declare, and through the automatic through tables.
 const userPermsQuery = `SELECT ct."app_label", p."codename" FROM "auth_permission" p ` +
 	`JOIN "django_content_type" ct ON ct."id" = p."content_type_id" ` +
 	`WHERE p."id" IN (SELECT "permission_id" FROM "auth_user_user_permissions" WHERE "user_id" = ?) ` +
@@ -191,21 +199,29 @@ var ErrUnknownPermission = errors.New("auth: no such permission")
 
 // permissionID finds the permission named "app_label.codename" (split at
 // the first dot, as Django's permission commands do).
-func permissionID(ctx context.Context, q store.Querier, perm string) (int64, error) {
+func permissionID(ctx context.Context, db *sqlx.DB, perm string) (int32, error) {
 	app, codename, ok := strings.Cut(perm, ".")
 	if !ok || app == "" || codename == "" || !store.StorableText(perm) {
 		return 0, fmt.Errorf("%w: %q is not APP_LABEL.CODENAME", ErrUnknownPermission, perm)
 	}
-	var ids []int64
-	if err := q.SelectContext(ctx, &ids, q.Rebind(`SELECT p."id" FROM "auth_permission" p `+
-		`JOIN "django_content_type" ct ON ct."id" = p."content_type_id" WHERE ct."app_label" = ? AND p."codename" = ?`),
-		app, codename); err != nil {
+	// The lookup across content_type reads ContentType's declaration,
+	// which its source describes.
+	if _, err := tables.Of[contenttypes.ContentType](db); err != nil {
 		return 0, err
 	}
-	if len(ids) != 1 {
+	src, err := tables.Of[Permission](db)
+	if err != nil {
+		return 0, err
+	}
+	found, err := src.Match(queryset.Lookup("content_type__app_label", query.Exact, app),
+		queryset.Lookup("codename", query.Exact, codename)).Slice(ctx, 0, 2)
+	if err != nil {
+		return 0, err
+	}
+	if len(found) != 1 {
 		return 0, fmt.Errorf("%w: %s", ErrUnknownPermission, perm)
 	}
-	return ids[0], nil
+	return found[0].ID, nil
 }
 
 // GrantPermission adds perm ("app_label.codename") to u's own permissions
@@ -214,11 +230,13 @@ func permissionID(ctx context.Context, q store.Querier, perm string) (int64, err
 // permission cache.
 func (s *Users) GrantPermission(ctx context.Context, u *User, perm string) error {
 	defer u.BindDB(s.DB)
+	id, err := permissionID(ctx, s.DB, perm)
+	if err != nil {
+		return err
+	}
+	// auth_user_user_permissions is User.user_permissions' automatic
+	// through table, which has no model to write a row of it through.
 	return store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		id, err := permissionID(ctx, tx, perm)
-		if err != nil {
-			return err
-		}
 		var n int
 		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT count(*) FROM "auth_user_user_permissions" WHERE "user_id" = ? AND "permission_id" = ?`), u.ID, id); err != nil || n > 0 {
 			return err
@@ -234,10 +252,11 @@ func (s *Users) GrantPermission(ctx context.Context, u *User, perm string) error
 // ErrUnknownPermission. It empties u's permission cache.
 func (s *Users) RevokePermission(ctx context.Context, u *User, perm string) error {
 	defer u.BindDB(s.DB)
-	id, err := permissionID(ctx, store.On(ctx, s.DB), perm)
+	id, err := permissionID(ctx, s.DB, perm)
 	if err != nil {
 		return err
 	}
+	// The automatic through table, as GrantPermission's.
 	return store.Write(ctx, s.DB, func(q store.Querier) error {
 		_, err := q.ExecContext(ctx, q.Rebind(`DELETE FROM "auth_user_user_permissions" WHERE "user_id" = ? AND "permission_id" = ?`), u.ID, id)
 		return err

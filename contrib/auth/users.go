@@ -4,12 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/contrib/internal/tables"
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -73,6 +77,9 @@ func (s *Users) GetByUsername(ctx context.Context, name string) (*User, error) {
 	return s.get(ctx, `"username" = ?`, name)
 }
 
+// get reads the user where where holds. It stays SQL: a source of User
+// reads its groups and permissions too (two queries more), which Users
+// never reads, on every request that authenticates.
 func (s *Users) get(ctx context.Context, where string, arg any) (*User, error) {
 	var u User
 	q := store.On(ctx, s.DB)
@@ -121,18 +128,22 @@ func (s *Users) insert(ctx context.Context, u *User, username, rawPassword strin
 	s.mu.RLock()
 	hooks := append([]CreateHook(nil), s.hooks...)
 	s.mu.RUnlock()
-	err = store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		err := tx.QueryRowContext(ctx, tx.Rebind(`INSERT INTO "auth_user" ("password", "last_login", "is_superuser", `+
-			`"username", "last_name", "email", "is_staff", "is_active", "date_joined", "first_name") `+
-			`VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`),
-			row.Password, nullTime(row.LastLogin), row.Superuser, row.Username, row.LastName, row.Email,
-			row.Staff, row.Active, store.FormatTime(row.DateJoined), row.FirstName).Scan(&row.ID)
+	src, err := tables.Of[User](s.DB)
+	if err != nil {
+		return err
+	}
+	err = store.Atomic(ctx, s.DB, func(ctx context.Context) error {
+		// The row is written as row holds it; only its key is read back.
+		written := row
+		err := src.Insert(ctx, &written)
 		if store.IsUniqueViolation(err) {
 			return ErrUsernameTaken
 		}
 		if err != nil {
 			return err
 		}
+		row.ID = written.ID
+		tx := store.TxOf(ctx, s.DB)
 		for _, h := range hooks {
 			if err := h(ctx, tx, &row); err != nil {
 				return err
@@ -175,7 +186,7 @@ func (s *Users) SetPassword(ctx context.Context, u *User, rawPassword string) er
 	if err != nil {
 		return err
 	}
-	if err := s.update(ctx, u.ID, `"password" = ?`, encoded); err != nil {
+	if err := s.update(ctx, u.ID, &User{Password: encoded}, "password"); err != nil {
 		return err
 	}
 	u.Password = encoded
@@ -185,15 +196,20 @@ func (s *Users) SetPassword(ctx context.Context, u *User, rawPassword string) er
 // UpdateLastLogin sets u's last_login to now (UTC), as Django does on login.
 func (s *Users) UpdateLastLogin(ctx context.Context, u *User) error {
 	t := now()
-	if err := s.update(ctx, u.ID, `"last_login" = ?`, store.FormatTime(t)); err != nil {
+	if err := s.update(ctx, u.ID, &User{LastLogin: &t}, "last_login"); err != nil {
 		return err
 	}
 	u.LastLogin = &t
 	return nil
 }
 
-func (s *Users) update(ctx context.Context, id int64, set string, arg any) error {
-	n, err := store.Exec(ctx, s.DB, `UPDATE "auth_user" SET `+set+` WHERE "id" = ?`, arg, id)
+// update sets fields of the user id to their values in values.
+func (s *Users) update(ctx context.Context, id int64, values *User, fields ...string) error {
+	src, err := tables.Of[User](s.DB)
+	if err != nil {
+		return err
+	}
+	n, err := src.Match(queryset.Lookup("id", query.Exact, strconv.FormatInt(id, 10))).UpdateAll(ctx, values, fields...)
 	if err == nil && n == 0 {
 		return ErrNotFound
 	}
@@ -258,16 +274,12 @@ func (s *Users) upgrade(ctx context.Context, u *User, password string) error {
 	if err != nil {
 		return err
 	}
-	var n int64
-	err = store.Write(ctx, s.DB, func(q store.Querier) error {
-		res, err := q.ExecContext(ctx, q.Rebind(`UPDATE "auth_user" SET "password" = ? WHERE "id" = ? AND "password" = ?`),
-			encoded, u.ID, u.Password)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
+	src, err := tables.Of[User](s.DB)
+	if err != nil {
 		return err
-	})
+	}
+	n, err := src.Match(queryset.Lookup("id", query.Exact, strconv.FormatInt(u.ID, 10)),
+		queryset.Lookup("password", query.Exact, u.Password)).UpdateAll(ctx, &User{Password: encoded}, "password")
 	if err != nil || n == 0 {
 		return err
 	}
@@ -291,12 +303,4 @@ func normalizeEmail(email string) string {
 		return email
 	}
 	return email[:i+1] + strings.ToLower(email[i+1:])
-}
-
-// nullTime binds an optional time in Django's text form.
-func nullTime(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return store.FormatTime(*t)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/internal/tables"
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/compat"
@@ -272,10 +273,16 @@ type tokenList struct {
 func (l tokenList) page(ctx context.Context, offset int) (toks []*Token, matches, total int, err error) {
 	const from = ` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id"`
 	where, args := searchWhere(store.DialectOf(l.db), l.column, l.terms)
-	q := store.On(ctx, l.db)
-	if err := q.GetContext(ctx, &total, `SELECT count(*) FROM "authtoken_token"`); err != nil {
+	src, err := tables.Of[Token](l.db)
+	if err != nil {
 		return nil, 0, 0, err
 	}
+	if total, err = src.Count(ctx); err != nil {
+		return nil, 0, 0, err
+	}
+	// The matches and the page stay SQL: they search and order by the
+	// user's columns through a join that the Token model does not declare.
+	q := store.On(ctx, l.db)
 	matches = total
 	if where != "" {
 		if err := q.GetContext(ctx, &matches, q.Rebind(`SELECT count(*)`+from+where), args...); err != nil {

@@ -13,11 +13,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/internal/tables"
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -69,75 +73,75 @@ type Tokens struct {
 	DB *sqlx.DB
 }
 
-// maxAttempts bounds the retries of a creation that lost a race.
-const maxAttempts = 5
-
 // GetOrCreate returns the user's token, creating it when there is none;
-// created reports which. Concurrent calls for one user agree on one token:
-// the losers of the insert race read the winner's row.
+// created reports which (Token.objects.get_or_create(user=user)).
+// Concurrent calls for one user agree on one token: the losers of the
+// insert race read the winner's row.
 func (s *Tokens) GetOrCreate(ctx context.Context, userID int64) (tok *Token, created bool, err error) {
-	for range maxAttempts {
-		tok, err = s.ForUser(ctx, userID)
-		if !errors.Is(err, ErrNotFound) {
-			return tok, false, err
-		}
-		err = store.Write(ctx, s.DB, func(q store.Querier) (err error) {
-			tok, err = insert(ctx, q, userID)
-			return err
-		})
-		if err == nil {
-			return tok, true, nil
-		}
-		if !store.IsUniqueViolation(err) {
-			return nil, false, err
-		}
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
+		return nil, false, err
 	}
-	return nil, false, fmt.Errorf("authtoken: no token for user %d after %d attempts", userID, maxAttempts)
+	tok = newToken(userID)
+	if created, err = src.GetOrCreate(ctx, tok, "user"); err != nil {
+		return nil, false, err
+	}
+	return tok, created, nil
 }
 
-// insert stores a new token for userID.
-func insert(ctx context.Context, db store.Querier, userID int64) (*Token, error) {
-	tok := &Token{Key: GenerateKey(), Created: time.Now().UTC().Truncate(time.Microsecond), UserID: userID}
-	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO "authtoken_token" ("key", "created", "user_id") VALUES (?, ?, ?)`),
-		tok.Key, store.FormatTime(tok.Created), tok.UserID)
+// newToken is a new token of userID, not yet stored.
+func newToken(userID int64) *Token {
+	return &Token{Key: GenerateKey(), Created: time.Now().UTC().Truncate(time.Microsecond), UserID: userID}
+}
+
+// ofUser is the condition of the tokens of userID.
+func ofUser(userID int64) queryset.Q {
+	return queryset.Lookup("user", query.Exact, strconv.FormatInt(userID, 10))
+}
+
+// Regenerate replaces the user's token (if any) with a new one, in one
+// transaction, as `drf_create_token -r` does.
+func (s *Tokens) Regenerate(ctx context.Context, userID int64) (*Token, error) {
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
+		return nil, err
+	}
+	tok := newToken(userID)
+	err = store.Atomic(ctx, s.DB, func(ctx context.Context) error {
+		if _, err := src.Match(ofUser(userID)).DeleteAll(ctx); err != nil {
+			return err
+		}
+		return src.Insert(ctx, tok)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return tok, nil
 }
 
-// Regenerate replaces the user's token (if any) with a new one, in one
-// transaction, as `drf_create_token -r` does.
-func (s *Tokens) Regenerate(ctx context.Context, userID int64) (*Token, error) {
-	var tok *Token
-	err := store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM "authtoken_token" WHERE "user_id" = ?`), userID); err != nil {
-			return err
-		}
-		var err error
-		tok, err = insert(ctx, tx, userID)
-		return err
-	})
-	return tok, err
-}
-
 // ForUser returns the user's token, or ErrNotFound.
 func (s *Tokens) ForUser(ctx context.Context, userID int64) (*Token, error) {
-	var tok Token
-	q := store.On(ctx, s.DB)
-	err := q.GetContext(ctx, &tok, q.Rebind(`SELECT "key", "created", "user_id" FROM "authtoken_token" WHERE "user_id" = ?`), userID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
+	src, err := tables.Of[Token](s.DB)
 	if err != nil {
 		return nil, err
 	}
-	return &tok, nil
+	toks, err := src.Match(ofUser(userID)).Slice(ctx, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(toks) == 0 {
+		return nil, ErrNotFound
+	}
+	return toks[0], nil
 }
 
 // Delete removes the token with the given key; ErrNotFound if there is none.
 func (s *Tokens) Delete(ctx context.Context, key string) error {
-	n, err := store.Exec(ctx, s.DB, `DELETE FROM "authtoken_token" WHERE "key" = ?`, key)
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
+		return err
+	}
+	n, err := src.Match(queryset.Lookup("key", query.Exact, key)).DeleteAll(ctx)
 	if err == nil && n == 0 {
 		return ErrNotFound
 	}
@@ -169,7 +173,10 @@ func (row *tokenRow) token(db *sqlx.DB) *Token {
 	return &tok
 }
 
-// getQuery is Get's statement: the token and its user by the key.
+// getQuery is Get's statement: the token and its user by the key. It
+// stays SQL: every authenticated request reads it, and one join reads the
+// token and its user, where the model layer would read the user in a
+// second query.
 var getQuery = store.NewLookup(`SELECT ` + tokenColumns +
 	` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = `)
 
@@ -221,13 +228,18 @@ func (s *Tokens) LookupToken(ctx context.Context, key string) (request.User, any
 // List returns up to limit tokens with their users, newest first, after
 // skipping offset, and the number of tokens in all.
 func (s *Tokens) List(ctx context.Context, limit, offset int) ([]*Token, int, error) {
-	var total int
-	q := store.On(ctx, s.DB)
-	if err := q.GetContext(ctx, &total, `SELECT count(*) FROM "authtoken_token"`); err != nil {
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
 		return nil, 0, err
 	}
+	total, err := src.Count(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	// The page stays SQL: one join reads the tokens with their users.
 	var rows []tokenRow
-	err := q.SelectContext(ctx, &rows, q.Rebind(`SELECT `+tokenColumns+` FROM "authtoken_token" t `+
+	q := store.On(ctx, s.DB)
+	err = q.SelectContext(ctx, &rows, q.Rebind(`SELECT `+tokenColumns+` FROM "authtoken_token" t `+
 		`JOIN "auth_user" u ON u."id" = t."user_id" ORDER BY t."created" DESC, t."user_id" DESC LIMIT ? OFFSET ?`), limit, offset)
 	if err != nil {
 		return nil, 0, err
@@ -243,24 +255,29 @@ func (s *Tokens) List(ctx context.Context, limit, offset int) ([]*Token, int, er
 // they create from now on a token, in the creating transaction (DRF's
 // post_save receiver). It is opt-in: call it once at start-up.
 func CreateOnUserCreation(users *auth.Users) {
-	users.OnCreate(func(ctx context.Context, tx *sqlx.Tx, u *auth.User) error {
-		_, err := insert(ctx, tx, u.ID)
-		return err
+	users.OnCreate(func(ctx context.Context, _ *sqlx.Tx, u *auth.User) error {
+		src, err := tables.Of[Token](users.DB)
+		if err != nil {
+			return err
+		}
+		return src.Insert(ctx, newToken(u.ID))
 	})
 }
 
 // Backfill gives a token to every user who has none and returns how many
 // it created.
 func (s *Tokens) Backfill(ctx context.Context) (int, error) {
-	var ids []int64
-	err := store.On(ctx, s.DB).SelectContext(ctx, &ids, `SELECT u."id" FROM "auth_user" u `+
-		`WHERE NOT EXISTS (SELECT 1 FROM "authtoken_token" t WHERE t."user_id" = u."id") ORDER BY u."id"`)
+	users, err := tables.Of[auth.User](s.DB)
+	if err != nil {
+		return 0, err
+	}
+	without, err := users.Match(queryset.Lookup("auth_token", query.IsNull, "true")).OrderBy(query.Order{Field: "id"}).Slice(ctx, 0, -1)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, id := range ids {
-		_, created, err := s.GetOrCreate(ctx, id)
+	for _, u := range without {
+		_, created, err := s.GetOrCreate(ctx, u.ID)
 		if err != nil {
 			return n, err
 		}

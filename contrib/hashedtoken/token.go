@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -31,6 +32,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/contrib/internal/tables"
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 )
@@ -173,14 +177,18 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 		exp := now.Add(ttl)
 		tok.Expiry = &exp
 	}
-	err = store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM "hashedtoken_token" WHERE "user_id" = ? AND "expiry" <= ?`),
-			userID, store.FormatTime(now)); err != nil {
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
+		return "", nil, err
+	}
+	mine := src.Match(ofUser(userID))
+	err = store.Atomic(ctx, s.DB, func(ctx context.Context) error {
+		if _, err := mine.Match(queryset.Lookup("expiry", query.LTE, store.FormatTime(now))).DeleteAll(ctx); err != nil {
 			return err
 		}
 		if s.Limit > 0 {
-			var n int
-			if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM "hashedtoken_token" WHERE "user_id" = ?`), userID); err != nil {
+			n, err := mine.Count(ctx)
+			if err != nil {
 				return err
 			}
 			if n >= s.Limit {
@@ -191,9 +199,13 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 		if tok.Expiry != nil {
 			expiry = store.FormatTime(*tok.Expiry)
 		}
-		return tx.QueryRowContext(ctx, tx.Rebind(`INSERT INTO "hashedtoken_token" ("digest", "token_key", "name", "created", "expiry", "user_id") `+
-			`VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`),
-			tok.Digest, tok.Prefix, tok.Name, store.FormatTime(tok.Created), expiry, tok.UserID).Scan(&tok.ID)
+		// Created is the store's clock, which the model's auto_now_add
+		// would replace by the time of the insert.
+		return store.Write(ctx, s.DB, func(q store.Querier) error {
+			return q.QueryRowContext(ctx, q.Rebind(`INSERT INTO "hashedtoken_token" ("digest", "token_key", "name", "created", "expiry", "user_id") `+
+				`VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`),
+				tok.Digest, tok.Prefix, tok.Name, store.FormatTime(tok.Created), expiry, tok.UserID).Scan(&tok.ID)
+		})
 	})
 	if err != nil {
 		return "", nil, err
@@ -202,7 +214,9 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 }
 
 // getQuery is Get's statement: the token, its columns in the order Get
-// scans them, and its user (auth.Columns), by the digest.
+// scans them, and its user (auth.Columns), by the digest. It stays SQL:
+// every authenticated request reads it, and one join reads the token and
+// its user, where the model layer would read the user in a second query.
 var getQuery = store.NewLookup(`SELECT t."id", t."digest", t."token_key", t."name", t."created", t."expiry", t."user_id", ` +
 	auth.Columns("u") + ` FROM "hashedtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = `)
 
@@ -229,7 +243,11 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	tok.User = u
 	now := s.clock()
 	if tok.Expiry != nil && !now.Before(*tok.Expiry) {
-		if _, err := store.Exec(ctx, s.DB, `DELETE FROM "hashedtoken_token" WHERE "id" = ?`, tok.ID); err != nil {
+		src, err := tables.Of[Token](s.DB)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := src.Match(byID(tok.ID)).DeleteAll(ctx); err != nil {
 			return nil, err
 		}
 		return nil, ErrNotFound
@@ -259,7 +277,11 @@ func (s *Tokens) refresh(ctx context.Context, tok *Token, now time.Time) error {
 	if exp.Sub(*tok.Expiry) < step {
 		return nil
 	}
-	if _, err := store.Exec(ctx, s.DB, `UPDATE "hashedtoken_token" SET "expiry" = ? WHERE "id" = ?`, store.FormatTime(exp), tok.ID); err != nil {
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
+		return err
+	}
+	if _, err := src.Match(byID(tok.ID)).UpdateAll(ctx, &Token{Expiry: &exp}, "expiry"); err != nil {
 		return err
 	}
 	tok.Expiry = &exp
@@ -297,18 +319,31 @@ func (s *Tokens) LookupToken(ctx context.Context, key string) (request.User, any
 
 // ForUser returns the user's live tokens, newest first.
 func (s *Tokens) ForUser(ctx context.Context, userID int64) ([]*Token, error) {
-	var toks []*Token
-	q := store.On(ctx, s.DB)
-	err := q.SelectContext(ctx, &toks, q.Rebind(`SELECT "id", "digest", "token_key", "name", "created", "expiry", "user_id" `+
-		`FROM "hashedtoken_token" WHERE "user_id" = ? AND ("expiry" IS NULL OR "expiry" > ?) ORDER BY "created" DESC, "id" DESC`),
-		userID, store.FormatTime(s.clock()))
-	return toks, err
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
+		return nil, err
+	}
+	live := queryset.Or(queryset.Lookup("expiry", query.IsNull, "true"),
+		queryset.Lookup("expiry", query.GT, store.FormatTime(s.clock())))
+	return src.Match(ofUser(userID), live).OrderBy(query.Order{Field: "created", Desc: true}, query.Order{Field: "id", Desc: true}).Slice(ctx, 0, -1)
 }
+
+// ofUser is the condition of the tokens of userID.
+func ofUser(userID int64) queryset.Q {
+	return queryset.Lookup("user", query.Exact, strconv.FormatInt(userID, 10))
+}
+
+// byID is the condition of the token id.
+func byID(id int64) queryset.Q { return queryset.Lookup("id", query.Exact, strconv.FormatInt(id, 10)) }
 
 // Revoke deletes the user's token id; ErrNotFound when the user has no
 // such token.
 func (s *Tokens) Revoke(ctx context.Context, userID, id int64) error {
-	n, err := store.Exec(ctx, s.DB, `DELETE FROM "hashedtoken_token" WHERE "id" = ? AND "user_id" = ?`, id, userID)
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
+		return err
+	}
+	n, err := src.Match(byID(id), ofUser(userID)).DeleteAll(ctx)
 	if err != nil {
 		return err
 	}
@@ -321,13 +356,21 @@ func (s *Tokens) Revoke(ctx context.Context, userID, id int64) error {
 // RevokeAll deletes every token of the user (log out everywhere) and
 // returns how many there were.
 func (s *Tokens) RevokeAll(ctx context.Context, userID int64) (int, error) {
-	n, err := store.Exec(ctx, s.DB, `DELETE FROM "hashedtoken_token" WHERE "user_id" = ?`, userID)
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
+		return 0, err
+	}
+	n, err := src.Match(ofUser(userID)).DeleteAll(ctx)
 	return int(n), err
 }
 
 // ClearExpired deletes the expired tokens of all users and returns how
 // many; expired tokens never authenticate, this only reclaims the rows.
 func (s *Tokens) ClearExpired(ctx context.Context) (int, error) {
-	n, err := store.Exec(ctx, s.DB, `DELETE FROM "hashedtoken_token" WHERE "expiry" <= ?`, store.FormatTime(s.clock()))
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
+		return 0, err
+	}
+	n, err := src.Match(queryset.Lookup("expiry", query.LTE, store.FormatTime(s.clock()))).DeleteAll(ctx)
 	return int(n), err
 }

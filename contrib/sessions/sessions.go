@@ -11,7 +11,6 @@ package sessions
 import (
 	"context"
 	"crypto/hmac"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -27,9 +26,12 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/contrib/internal/djangohttp"
+	"github.com/go-drf/drf/contrib/internal/tables"
 	"github.com/go-drf/drf/contrib/sessions/csrf"
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/pycompat"
@@ -205,23 +207,20 @@ type sessionData map[string]json.RawMessage
 // none; data that does not decode (Django's "Session data corrupted") is
 // an empty session under the key.
 func (m *Manager) load(ctx context.Context, key string) (sessionData, error) {
-	var row struct {
-		Data   string    `db:"session_data"`
-		Expire time.Time `db:"expire_date"`
-	}
-	q := store.On(ctx, m.DB)
-	err := q.GetContext(ctx, &row, q.Rebind(`SELECT "session_data", "expire_date" FROM "django_session" WHERE "session_key" = ?`), key)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
+	src, err := tables.Of[Session](m.DB)
 	if err != nil {
 		return nil, err
 	}
-	if !row.Expire.After(time.Now()) {
+	rows, err := src.Match(queryset.Lookup("session_key", query.Exact, key)).Slice(ctx, 0, 1)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	row := rows[0]
+	if !row.ExpireDate.After(time.Now()) {
 		return nil, nil
 	}
 	var data sessionData
-	if m.signer().Loads(row.Data, &data) != nil || data == nil {
+	if m.signer().Loads(row.SessionData, &data) != nil || data == nil {
 		return sessionData{}, nil
 	}
 	return data, nil
@@ -329,15 +328,17 @@ func (m *Manager) save(ctx context.Context, key string, data sessionData, expire
 	if err != nil {
 		return err
 	}
-	return store.Write(ctx, m.DB, func(q store.Querier) error {
-		if expires == nil {
-			_, err := q.ExecContext(ctx, q.Rebind(`UPDATE "django_session" SET "session_data" = ? WHERE "session_key" = ?`), encoded, key)
-			return err
-		}
-		_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO "django_session" ("session_key", "session_data", "expire_date") VALUES (?, ?, ?)`),
-			key, encoded, store.FormatTime(*expires))
+	src, err := tables.Of[Session](m.DB)
+	if err != nil {
 		return err
-	})
+	}
+	row := &Session{SessionKey: key, SessionData: encoded}
+	if expires == nil {
+		_, err := src.Match(queryset.Lookup("session_key", query.Exact, key)).UpdateAll(ctx, row, "session_data")
+		return err
+	}
+	row.ExpireDate = *expires
+	return src.Insert(ctx, row)
 }
 
 // EnforceCSRF checks r with the CSRF protection; a failure is 403
@@ -450,21 +451,18 @@ func (m *Manager) Logout(w http.ResponseWriter, r *http.Request) error {
 // ClearExpired deletes the expired sessions and returns how many there
 // were (Django's clearsessions).
 func (m *Manager) ClearExpired(ctx context.Context) (int64, error) {
-	var n int64
-	err := store.Write(ctx, m.DB, func(q store.Querier) error {
-		res, err := q.ExecContext(ctx, q.Rebind(`DELETE FROM "django_session" WHERE "expire_date" < ?`), store.FormatTime(time.Now()))
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
-		return err
-	})
-	return n, err
+	src, err := tables.Of[Session](m.DB)
+	if err != nil {
+		return 0, err
+	}
+	return src.Match(queryset.Lookup("expire_date", query.LT, store.FormatTime(time.Now()))).DeleteAll(ctx)
 }
 
 func (m *Manager) delete(ctx context.Context, key string) error {
-	return store.Write(ctx, m.DB, func(q store.Querier) error {
-		_, err := q.ExecContext(ctx, q.Rebind(`DELETE FROM "django_session" WHERE "session_key" = ?`), key)
+	src, err := tables.Of[Session](m.DB)
+	if err != nil {
 		return err
-	})
+	}
+	_, err = src.Match(queryset.Lookup("session_key", query.Exact, key)).DeleteAll(ctx)
+	return err
 }

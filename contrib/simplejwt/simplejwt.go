@@ -24,6 +24,7 @@ import (
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/framework/queryset"
 )
 
 // Settings are simplejwt's SIMPLE_JWT settings that this package reads.
@@ -97,6 +98,10 @@ type JWT struct {
 	signingKey   any
 	verifyingKey any
 	parser       *jwt.Parser
+	// outstandings and blacklisted are the blacklist's tables, with
+	// Settings.TokenBlacklist.
+	outstandings *queryset.SQLSource[OutstandingToken]
+	blacklisted  *queryset.SQLSource[BlacklistedToken]
 }
 
 // New checks the settings and returns the tokens of users, with the
@@ -127,6 +132,15 @@ func New(db *sqlx.DB, users *auth.Users, secretKey string, s Settings) (*JWT, er
 	}
 	s.AuthHeaderTypes = slices.Clone(s.AuthHeaderTypes)
 	j := &JWT{settings: s, db: db, users: users, method: jwt.GetSigningMethod(s.Algorithm)}
+	if s.TokenBlacklist {
+		var err error
+		if j.outstandings, err = queryset.NewSQL[OutstandingToken](db, queryset.SQLConfig{}); err != nil {
+			return nil, fmt.Errorf("simplejwt: %w", err)
+		}
+		if j.blacklisted, err = queryset.NewSQL[BlacklistedToken](db, queryset.SQLConfig{}); err != nil {
+			return nil, fmt.Errorf("simplejwt: %w", err)
+		}
+	}
 	if err := j.loadKeys(secretKey); err != nil {
 		return nil, err
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/go-drf/drf/contrib/auth"
-	"github.com/go-drf/drf/framework/store"
 )
 
 // The token types, the values of the token_type claim.
@@ -123,11 +122,7 @@ func (j *JWT) ForUser(ctx context.Context, u *auth.User) (*Token, string, error)
 	}
 	if j.settings.TokenBlacklist {
 		id := u.ID
-		err := store.Write(ctx, j.db, func(q store.Querier) error {
-			_, err := j.outstanding(ctx, q, &id, t, encoded, true)
-			return err
-		})
-		if err != nil {
+		if _, err := j.outstanding(ctx, &id, t, encoded, true); err != nil {
 			return nil, "", err
 		}
 	}
