@@ -33,7 +33,8 @@
 // (or one_to_one=TABLE[.COLUMN]), on_delete=cascade|protect|restrict|
 // set_null|set_default|do_nothing and related_name=NAME, and for a file
 // upload_to=PATTERN, and for an image width_field=NAME and
-// height_field=NAME (files.go).
+// height_field=NAME (files.go), and for a GenericIPAddressField
+// protocol=both|IPv4|IPv6.
 //
 // Nullability follows the Go type: a pointer or an sql.Null type is
 // null=True. A field without a kind of its own is derived from its Go
@@ -340,6 +341,10 @@ type Field struct {
 	MaxLength int
 	// MaxDigits and DecimalPlaces are a DecimalField's precision.
 	MaxDigits, DecimalPlaces int
+	// Protocol is a GenericIPAddressField's protocol, lower-cased as
+	// Django keeps it: "both" (the default), "ipv4" or "ipv6"; "" for
+	// other fields.
+	Protocol string
 	// HasDefault reports a default: Default (the text of a literal, when
 	// DefaultFunc is nil) or DefaultFunc.
 	HasDefault bool
@@ -944,6 +949,11 @@ func newField(sf *structs.Field) (*Field, error) {
 			f.DecimalPlaces, err = strconv.Atoi(val)
 		case "field":
 			kind = Kind(val)
+		case "protocol":
+			f.Protocol = strings.ToLower(val)
+			if f.Protocol != "both" && f.Protocol != "ipv4" && f.Protocol != "ipv6" {
+				err = fmt.Errorf("protocol=%s is none of both, IPv4, IPv6", val)
+			}
 		case "upload_to":
 			f.UploadTo = val
 		case "unique_for_date":
@@ -987,7 +997,7 @@ func newField(sf *structs.Field) (*Field, error) {
 		default:
 			err = fmt.Errorf("unknown model option %q", opt)
 		}
-		if err == nil && !hasVal && (key == "max_length" || key == "max_digits" || key == "decimal_places" || key == "field" || key == "editable" || strings.HasPrefix(key, "unique_for_")) {
+		if err == nil && !hasVal && (key == "max_length" || key == "max_digits" || key == "decimal_places" || key == "field" || key == "editable" || key == "protocol" || strings.HasPrefix(key, "unique_for_")) {
 			err = fmt.Errorf("model option %q needs a value", key)
 		}
 		if err != nil {
@@ -1032,6 +1042,12 @@ func newField(sf *structs.Field) (*Field, error) {
 	}
 	if kind == SlugField {
 		f.DBIndex = true
+	}
+	switch {
+	case kind == GenericIPAddressField && f.Protocol == "":
+		f.Protocol = "both"
+	case kind != GenericIPAddressField && f.Protocol != "":
+		return nil, fmt.Errorf("protocol needs a GenericIPAddressField")
 	}
 	return f, nil
 }

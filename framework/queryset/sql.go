@@ -712,7 +712,8 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // Insert writes item as a new row of the table and reads the row
 // back into item (the key the database chose, and the columns of a join),
-// as one statement or one transaction: see write.
+// as one statement or one transaction: see write. An integer key that is
+// not zero is written too, as Django's create(pk=...).
 func (s *SQLSource[T]) Insert(ctx context.Context, item *T) (err error) {
 	base, err := s.writable(item)
 	if err != nil {
@@ -727,10 +728,16 @@ func (s *SQLSource[T]) Insert(ctx context.Context, item *T) (err error) {
 			undo()
 		}
 	}()
-	names := make([]string, len(s.t.writes))
-	marks := make([]string, len(s.t.writes))
-	args := make([]any, len(s.t.writes))
-	for i, f := range s.t.writes {
+	writes := s.t.writes
+	if k := s.t.key.Get(base); !slices.Contains(writes, s.t.key) && (k.I != 0 || k.U != 0) {
+		// An integer key the item holds is written, as Django's
+		// create(pk=...) writes it; zero lets the database number it.
+		writes = append(slices.Clip(writes), s.t.key)
+	}
+	names := make([]string, len(writes))
+	marks := make([]string, len(writes))
+	args := make([]any, len(writes))
+	for i, f := range writes {
 		if args[i], err = s.t.arg(f, base); err != nil {
 			return err
 		}

@@ -77,6 +77,13 @@ type (
 		AutoField int32  `db:"auto_field" json:"auto_field" model:"primary_key"`
 		CharField string `db:"char_field" json:"char_field" model:"max_length=100" drf:"default=extra"`
 	}
+	// msWritableAuto is RegularFieldsModel's serializer of
+	// extra_kwargs={'auto_field': {'required': False, 'read_only':
+	// False}}: the drf tag's read_only=false over the auto key.
+	msWritableAuto struct {
+		AutoField int32  `db:"auto_field" json:"auto_field" model:"primary_key" drf:"read_only=false,required=false"`
+		CharField string `db:"char_field" json:"char_field" model:"max_length=100"`
+	}
 	// msFieldOptions is FieldOptionsModel: Django's MinValueValidator,
 	// MaxValueValidator and MinLengthValidator are the drf tag's
 	// min_value, max_value and min_length, its verbose_name the label.
@@ -108,6 +115,17 @@ type (
 	msIPAddress struct {
 		ID      int64  `db:"id" json:"id"`
 		Address string `db:"address" json:"address" model:"max_length=39,field=GenericIPAddressField"`
+	}
+	// msIPv4Address is IPv4AddressFieldModel:
+	// GenericIPAddressField(protocol='IPv4').
+	msIPv4Address struct {
+		ID      int64  `db:"id" json:"id"`
+		Address string `db:"address" json:"address" model:"field=GenericIPAddressField,protocol=IPv4"`
+	}
+	// msIPv6Address is IPv6AddressFieldModel.
+	msIPv6Address struct {
+		ID      int64  `db:"id" json:"id"`
+		Address string `db:"address" json:"address" model:"field=GenericIPAddressField,protocol=IPv6"`
 	}
 	// msValidatedIPAddress is the model of
 	// test_ip_address_validation_with_custom_validator: a
@@ -162,6 +180,10 @@ func (msExtraDefault) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "RegularFieldsModel"}
 }
 
+func (msWritableAuto) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "RegularFieldsModel"}
+}
+
 func (msNamedSource) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "RegularFieldsModel"}
 }
@@ -194,6 +216,14 @@ func (msNullableBooleanChoices) Meta() models.Meta {
 func (msDuration) Meta() models.Meta { return models.Meta{App: "tests", Name: "DurationFieldModel"} }
 
 func (msIPAddress) Meta() models.Meta { return models.Meta{App: "tests", Name: "IPAddressFieldModel"} }
+
+func (msIPv4Address) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "IPv4AddressFieldModel"}
+}
+
+func (msIPv6Address) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "IPv6AddressFieldModel"}
+}
 
 func (msValidatedIPAddress) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "IPAddressFieldModel", Validators: map[string][]models.Validator{
@@ -274,23 +304,13 @@ var msNotPortable = map[string]string{
 		"that is no model field (a Go struct field without a column is never written)",
 	"TestModelSerializer.test_abstract_model": "Django's API: an abstract model (a Go model is a struct; an embedded " +
 		"struct is no model of its own)",
-	"TestRegularFieldMappings.test_extra_field_kwargs_required": "no counterpart: read_only=False over an auto " +
-		"primary key (the database numbers it)",
 	"TestRegularFieldMappings.test_missing_superclass_field": "Python's API: a serializer class's parent's declared fields",
-	"TestGenericIPAddressFieldValidation.test_ip_address_validation_with_protocol_ipv4": "no counterpart: " +
-		"GenericIPAddressField(protocol='IPv4')",
-	"TestGenericIPAddressFieldValidation.test_ip_address_validation_with_protocol_ipv6": "no counterpart: " +
-		"GenericIPAddressField(protocol='IPv6')",
-	"TestPosgresFieldsMapping.test_hstore_field": "no counterpart: PostgreSQL's HStoreField",
-	"TestPosgresFieldsMapping.test_array_field":  "no counterpart: PostgreSQL's ArrayField",
+	"TestPosgresFieldsMapping.test_hstore_field": "no counterpart: PostgreSQL's HStoreField (a column holds one " +
+		"value of a Go type internal/structs reads and writes; an hstore needs its own column kind there and in the sources)",
+	"TestPosgresFieldsMapping.test_array_field": "no counterpart: PostgreSQL's ArrayField (a column holds one " +
+		"value of a Go type internal/structs reads and writes; an array needs its own column kind there and in the sources)",
 	"TestPosgresFieldsMapping.test_json_field": "DRF skips it: django.contrib.postgres' JSONField, which Django 3.1 " +
 		"and later replace by models.JSONField (TestDjangoJSONFieldMapping)",
-	"TestRelationalFieldMappings.test_nested_hyperlinked_relations": "no counterpart: a nested serializer's " +
-		"HyperlinkedIdentityField (a nested struct holds the related row's columns)",
-	"TestRelationalFieldMappings.test_nested_hyperlinked_relations_starred_source": "no counterpart: " +
-		"test_nested_hyperlinked_relations' fields (extra_kwargs' source='*' on its url field changes its repr() alone)",
-	"TestRelationalFieldMappings.test_nested_unique_together_relations": "no counterpart: a nested serializer's " +
-		"HyperlinkedIdentityField, as test_nested_hyperlinked_relations",
 	"TestRelationalFieldMappings.test_pk_reverse_one_to_one": "no counterpart: the reverse accessor of a one-to-one " +
 		"field (a reverse accessor is a slice of keys)",
 	"TestRelationalFieldMappings.test_pk_reverse_many_to_many": "no counterpart: the reverse side of a many-to-many " +
@@ -307,7 +327,6 @@ var msNotPortable = map[string]string{
 	"TestDecimalFieldMappings.test_decimal_field_has_decimal_validator": "Python's API: a field's validators list",
 	"TestMetaInheritance.test_extra_kwargs_not_altered":                 "Python's API: a serializer's Meta inherited by a subclass",
 	"Issue4897TestCase.test_should_assert_if_writing_readonly_fields":   "Python's API: a misspelt Meta attribute (Go's options are typed)",
-	"TestFieldSource.test_traverse_nullable_fk":                         "no counterpart: a dotted source through two foreign keys (target.target)",
 	"Issue6110Test.test_model_serializer_custom_manager":                "Django's API: a model without an objects manager",
 	"Issue6110Test.test_model_serializer_custom_manager_error_message":  "Django's API: a model without an objects manager",
 	"Issue6751Test.test_model_serializer_save_m2m_after_instance":       "Django's API: the m2m_changed signal",
@@ -552,6 +571,9 @@ var msItems = []msItem{
 		}
 		return map[string]any{"info": s.FieldInfo(), "outcome": out}
 	}},
+	{"TestRegularFieldMappings.test_extra_field_kwargs_required", func(t *testing.T, level framework.Compatibility) any {
+		return map[string]any{"info": msInfo[msWritableAuto](t)}
+	}},
 	{"TestRegularFieldMappings.test_invalid_field", func(t *testing.T, level framework.Compatibility) any {
 		return msSetupError[msRegular](t, "tests.test_model_serializer.TestSerializer", serializers.Fields("auto_field", "invalid"))
 	}},
@@ -576,6 +598,12 @@ var msItems = []msItem{
 	}},
 	{"TestGenericIPAddressFieldValidation.test_ip_address_validation_with_custom_validator", func(t *testing.T, level framework.Compatibility) any {
 		return msInputs[msValidatedIPAddress](t, level, "address", "not an ip address", "192.0.2.1")
+	}},
+	{"TestGenericIPAddressFieldValidation.test_ip_address_validation_with_protocol_ipv4", func(t *testing.T, level framework.Compatibility) any {
+		return msInputs[msIPv4Address](t, level, "address", "not an ip address", "2001:db8::1", "192.0.2.1")
+	}},
+	{"TestGenericIPAddressFieldValidation.test_ip_address_validation_with_protocol_ipv6", func(t *testing.T, level framework.Compatibility) any {
+		return msInputs[msIPv6Address](t, level, "address", "not an ip address", "192.0.2.1", "2001:db8::1")
 	}},
 	{"TestDjangoJSONFieldMapping.test_json_field", func(t *testing.T, level framework.Compatibility) any {
 		return map[string]any{"info": msInfo[msJSON](t)}
@@ -655,6 +683,57 @@ type (
 		ManyToMany   []msM2MTarget     `json:"many_to_many" model:"many_to_many=tests_manytomanytargetmodel,related_name=reverse_many_to_many"`
 		Through      []msThroughTarget `json:"through" model:"many_to_many=tests_throughtargetmodel,through=tests_supplementary,related_name=reverse_through"`
 	}
+	// msHyperlinkedFKTarget, msHyperlinkedM2MTarget,
+	// msHyperlinkedO2OTarget and msHyperlinkedThroughTarget are the
+	// related models as a HyperlinkedModelSerializer of depth=1 nests
+	// them: their key read (for the url) but not shown.
+	msHyperlinkedFKTarget struct {
+		ID   int64  `db:"id" json:"-"`
+		Name string `db:"name" json:"name" model:"max_length=100"`
+	}
+	msHyperlinkedM2MTarget struct {
+		ID   int64  `db:"id" json:"-"`
+		Name string `db:"name" json:"name" model:"max_length=100"`
+	}
+	msHyperlinkedO2OTarget struct {
+		ID   int64  `db:"id" json:"-"`
+		Name string `db:"name" json:"name" model:"max_length=100"`
+	}
+	msHyperlinkedThroughTarget struct {
+		ID   int64  `db:"id" json:"-"`
+		Name string `db:"name" json:"name" model:"max_length=100"`
+	}
+	// msNestedHyperlinked is RelationalModel's HyperlinkedModelSerializer
+	// of depth=1.
+	msNestedHyperlinked struct {
+		ID           int64                        `db:"id" json:"-"`
+		ForeignKeyID int64                        `db:"foreign_key_id" json:"-" model:"foreign_key=tests_foreignkeytargetmodel,on_delete=cascade,related_name=reverse_foreign_key"`
+		ForeignKey   msHyperlinkedFKTarget        `json:"foreign_key"`
+		OneToOneID   int64                        `db:"one_to_one_id" json:"-" model:"one_to_one=tests_onetoonetargetmodel,on_delete=cascade,related_name=reverse_one_to_one"`
+		OneToOne     msHyperlinkedO2OTarget       `json:"one_to_one"`
+		ManyToMany   []msHyperlinkedM2MTarget     `json:"many_to_many" model:"many_to_many=tests_manytomanytargetmodel,related_name=reverse_many_to_many"`
+		Through      []msHyperlinkedThroughTarget `json:"through" model:"many_to_many=tests_throughtargetmodel,through=tests_supplementary,related_name=reverse_through"`
+	}
+	// msNestedUniqueTogether is UniqueTogetherModel's
+	// HyperlinkedModelSerializer of depth=1.
+	msNestedUniqueTogether struct {
+		ID           int64                  `db:"id" json:"-"`
+		ForeignKeyID int64                  `db:"foreign_key_id" json:"-" model:"foreign_key=tests_foreignkeytargetmodel,on_delete=cascade,related_name=unique_foreign_key"`
+		ForeignKey   msHyperlinkedFKTarget  `json:"foreign_key"`
+		OneToOneID   int64                  `db:"one_to_one_id" json:"-" model:"one_to_one=tests_onetoonetargetmodel,on_delete=cascade,related_name=unique_one_to_one"`
+		OneToOne     msHyperlinkedO2OTarget `json:"one_to_one"`
+	}
+	// msNestedFKSource is tests/models.py's NestedForeignKeySource (A ->
+	// B -> C) as TestFieldSource.test_traverse_nullable_fk serializes it:
+	// PrimaryKeyRelatedField(source='target.target', read_only=True,
+	// allow_null=True, default=None) is the key B holds of C, read by a
+	// join through A's foreign key (null when either is).
+	msNestedFKSource struct {
+		ID       int64  `db:"id" json:"-"`
+		Name     string `db:"name" json:"-" model:"max_length=100"`
+		TargetID *int64 `db:"target_id" json:"-" model:"foreign_key=tests_nullableforeignkeysource,related_name=nested_sources"`
+		Target   *int64 `json:"target" drf:"source=target.target_id"`
+	}
 	// msReverseFK is ForeignKeyTargetModel with its reverse accessor.
 	msReverseFK struct {
 		ID                int64   `db:"id" json:"id"`
@@ -700,6 +779,35 @@ func (msNestedRelational) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "RelationalModel"}
 }
 
+func (msHyperlinkedFKTarget) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "ForeignKeyTargetModel"}
+}
+
+func (msHyperlinkedM2MTarget) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "ManyToManyTargetModel"}
+}
+
+func (msHyperlinkedO2OTarget) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "OneToOneTargetModel"}
+}
+
+func (msHyperlinkedThroughTarget) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "ThroughTargetModel"}
+}
+
+func (msNestedHyperlinked) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "RelationalModel"}
+}
+
+func (msNestedUniqueTogether) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "UniqueTogetherModel",
+		UniqueTogether: [][]string{{"foreign_key", "one_to_one"}}}
+}
+
+func (msNestedFKSource) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "NestedForeignKeySource"}
+}
+
 func (msReverseFK) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "ForeignKeyTargetModel"}
 }
@@ -740,6 +848,17 @@ func init() {
 		}},
 		msItem{"TestRelationalFieldMappings.test_hyperlinked_relations", func(t *testing.T, level framework.Compatibility) any {
 			return map[string]any{"info": msInfo[msRelational](t, serializers.Hyperlinked(), serializers.Exclude("id"))}
+		}},
+		msItem{"TestRelationalFieldMappings.test_nested_hyperlinked_relations", func(t *testing.T, level framework.Compatibility) any {
+			return map[string]any{"info": msInfo[msNestedHyperlinked](t, serializers.Hyperlinked())}
+		}},
+		// extra_kwargs' source='*' on the url field changes its repr()
+		// alone: a HyperlinkedIdentityField's source is the item already.
+		msItem{"TestRelationalFieldMappings.test_nested_hyperlinked_relations_starred_source", func(t *testing.T, level framework.Compatibility) any {
+			return map[string]any{"info": msInfo[msNestedHyperlinked](t, serializers.Hyperlinked())}
+		}},
+		msItem{"TestRelationalFieldMappings.test_nested_unique_together_relations", func(t *testing.T, level framework.Compatibility) any {
+			return map[string]any{"info": msInfo[msNestedUniqueTogether](t, serializers.Hyperlinked())}
 		}},
 		msItem{"TestRelationalFieldMappings.test_pk_reverse_foreign_key", func(t *testing.T, level framework.Compatibility) any {
 			return map[string]any{"info": msInfo[msReverseFK](t)}
@@ -783,6 +902,11 @@ var msTables = []string{
 	`CREATE TABLE "tests_issue3674parentmodel" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "title" varchar(64) NOT NULL)`,
 	`CREATE TABLE "tests_issue3674childmodel" ("value" varchar(64) NOT NULL PRIMARY KEY, ` +
 		`"parent_id" bigint NOT NULL REFERENCES "tests_issue3674parentmodel" ("id") DEFERRABLE INITIALLY DEFERRED)`,
+	`CREATE TABLE "tests_foreignkeytarget" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "name" varchar(100) NOT NULL)`,
+	`CREATE TABLE "tests_nullableforeignkeysource" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "name" varchar(100) NOT NULL, ` +
+		`"target_id" bigint NULL REFERENCES "tests_foreignkeytarget" ("id") DEFERRABLE INITIALLY DEFERRED)`,
+	`CREATE TABLE "tests_nestedforeignkeysource" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "name" varchar(100) NOT NULL, ` +
+		`"target_id" bigint NULL REFERENCES "tests_nullableforeignkeysource" ("id") DEFERRABLE INITIALLY DEFERRED)`,
 	`CREATE TABLE "tests_uniquechoicemodel" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "name" varchar(254) NOT NULL UNIQUE)`,
 }
 
@@ -915,6 +1039,23 @@ func init() {
 				"parent": renderedWith(t, serializers.MustNew[msParent](), *msStored(t, parents, "1")),
 				"child":  renderedWith(t, serializers.MustNew[msChild](), *msStored(t, children, "def")),
 			}
+		}},
+		// Beyond DRF's row without a target, rows whose chain stops at B
+		// and reaches C.
+		msItem{"TestFieldSource.test_traverse_nullable_fk", func(t *testing.T, level framework.Compatibility) any {
+			db := msDB(t, `INSERT INTO "tests_nestedforeignkeysource" ("name") VALUES ('')`,
+				`INSERT INTO "tests_nullableforeignkeysource" ("name") VALUES ('middle')`,
+				`INSERT INTO "tests_nestedforeignkeysource" ("name", "target_id") VALUES ('', 1)`,
+				`INSERT INTO "tests_foreignkeytarget" ("name") VALUES ('end')`,
+				`INSERT INTO "tests_nullableforeignkeysource" ("name", "target_id") VALUES ('middle', 1)`,
+				`INSERT INTO "tests_nestedforeignkeysource" ("name", "target_id") VALUES ('', 2)`)
+			src := queryset.MustSQL[msNestedFKSource](db, queryset.SQLConfig{})
+			s := serializers.MustNew[msNestedFKSource]()
+			var data []json.RawMessage
+			for _, pk := range []string{"1", "2", "3"} {
+				data = append(data, renderedWith(t, s, *msStored(t, src, pk)))
+			}
+			return map[string]any{"data": data}
 		}},
 		msItem{"Test5004UniqueChoiceField.test_unique_choice_field", func(t *testing.T, level framework.Compatibility) any {
 			db := msDB(t, `INSERT INTO "tests_uniquechoicemodel" ("name") VALUES ('choice1')`)

@@ -5,11 +5,13 @@ import (
 	"math/big"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"golang.org/x/net/idna"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -38,6 +40,8 @@ const (
 	msgSlug          = "Enter a valid \"slug\" consisting of letters, numbers, underscores or hyphens."
 	msgRegex         = "This value does not match the required pattern."
 	msgIP            = "Enter a valid IPv4 or IPv6 address."
+	msgIPv4          = "Enter a valid IPv4 address."
+	msgIPv6          = "Enter a valid IPv6 address."
 )
 
 // choice is one valid value of a choice field: its text (the key DRF
@@ -181,43 +185,73 @@ func (f *field) checkText(s string) string {
 		if !f.pattern.MatchString(s) {
 			return msgRegex
 		}
-	case kindIP:
-		if !validIP46(s) {
-			return msgIP
-		}
 	}
 	return ""
 }
 
-// toIP is DRF's IPAddressField: text only; an address with a colon is
-// cleaned as Django's clean_ipv6_address (an IPv4-mapped one unpacked),
-// other text is a CharField's, checked as an IPv4 or IPv6 address.
-func (f *field) toIP(raw any) (structs.Value, []string) {
+// toIP is DRF's IPAddressField of the model field's protocol: text
+// only; an address with a colon is cleaned as Django's
+// clean_ipv6_address (an IPv4-mapped one unpacked when the protocol is
+// "both"), unless the protocol is IPv4; other text is a CharField's,
+// then checked by the protocol's validator. DRF 3.14 makes every
+// IPAddressField one of "both" and runs the model field's IPv4 or IPv6
+// validator first, with the model's own validators.
+func (f *field) toIP(raw any, level compat.Level) (structs.Value, []string) {
 	s, ok := raw.(string)
 	if !ok {
 		return structs.Value{}, []string{msgIP}
 	}
-	if strings.Contains(s, ":") {
+	protocol, modelCheck := f.protocol, ""
+	if level == compat.DRF314 {
+		protocol, modelCheck = "", f.protocol
+	}
+	var v structs.Value
+	var msgs []string
+	if strings.Contains(s, ":") && protocol != "ipv4" {
 		a, err := netip.ParseAddr(s)
 		if err != nil || !a.Is6() {
 			return structs.Value{}, []string{msgIP}
 		}
 		a = a.WithZone("")
-		if a.Is4In6() {
-			return structs.Value{Kind: structs.String, S: a.Unmap().String()}, nil
+		if a.Is4In6() && protocol == "" {
+			a = a.Unmap()
 		}
-		return structs.Value{Kind: structs.String, S: a.String()}, nil
+		v = structs.Value{Kind: structs.String, S: a.String()}
+	} else {
+		if v, msgs = f.toString(raw); v.S == "" || slices.Contains(msgs, msgBlank) || slices.Contains(msgs, msgString) {
+			return v, msgs
+		}
+		if m := ipMessage(v.S, protocol); m != "" {
+			msgs = append(msgs, m)
+		}
 	}
-	return f.toString(raw)
+	if m := ipMessage(v.S, modelCheck); modelCheck != "" && m != "" {
+		msgs = append([]string{m}, msgs...)
+	}
+	return v, msgs
+}
+
+// ipMessage is the message of Django's IP address validator of protocol
+// ("" for both: validate_ipv46_address, "ipv4" validate_ipv4_address,
+// "ipv6" validate_ipv6_address) for s, "" when s is valid.
+func ipMessage(s, protocol string) string {
+	a, err := netip.ParseAddr(s)
+	valid := err == nil && a.Zone() == ""
+	switch {
+	case protocol == "ipv4" && !(valid && a.Is4()):
+		return msgIPv4
+	case protocol == "ipv6" && !(valid && a.Is6()):
+		return msgIPv6
+	case !valid:
+		return msgIP
+	}
+	return ""
 }
 
 var slugRE = regexp.MustCompile(`^[-a-zA-Z0-9_]+$`)
 
 // validIP46 is Django's validate_ipv46_address.
-func validIP46(s string) bool {
-	a, err := netip.ParseAddr(s)
-	return err == nil && a.Zone() == ""
-}
+func validIP46(s string) bool { return ipMessage(s, "") == "" }
 
 // Django 3.2's EmailValidator: the user part, the domain part (a
 // lookbehind-free spelling of the same language), a literal address.

@@ -54,9 +54,10 @@ func (m *modelInfo) field(sf *structs.Field) *models.Field {
 // makes it optional; null allows null, blank a blank string (of the
 // character fields); choices make a ChoiceField (without max_length);
 // EmailField, URLField, SlugField and GenericIPAddressField are their DRF
-// fields; a TextField is written in a textarea; unique adds
-// UniqueValidator (with the field's error_messages["unique"]); the
-// field's help_text and validators are the model field's.
+// fields (an IPAddressField of the model field's protocol); a TextField
+// is written in a textarea; unique adds UniqueValidator (with the
+// field's error_messages["unique"]); the field's help_text and
+// validators are the model field's.
 func (f *field) fromModel(mf *models.Field) error {
 	f.helpText = mf.HelpText
 	if mf.Generated() || !mf.Editable {
@@ -86,6 +87,9 @@ func (f *field) fromModel(mf *models.Field) error {
 		f.kind = kindSlug
 	case models.GenericIPAddressField:
 		f.kind = kindIP
+		if mf.Protocol != "both" {
+			f.protocol = mf.Protocol
+		}
 	case models.DecimalField:
 		f.maxDigits, f.decimalPlaces = mf.MaxDigits, mf.DecimalPlaces
 	}
@@ -115,6 +119,41 @@ func (m *modelInfo) pkField(all map[string]*field) *field {
 		}
 		return &pk
 	}
+	return nil
+}
+
+// hyperlinkNested gives the nested serializer of f, a field of a
+// Hyperlinked serializer, a "url" field first (unless its struct has
+// one): the link to each related row's detail route, "{model}-detail",
+// as DRF's HyperlinkedModelSerializer nests HyperlinkedModelSerializers
+// (depth).
+func (f *field) hyperlinkNested() error {
+	n := f.nested
+	if n == nil || slices.ContainsFunc(n.fields, func(c *field) bool { return c.name == "url" }) {
+		return nil
+	}
+	t := f.sf.Type
+	if n.many {
+		t = t.Elem()
+	}
+	d, err := models.Describe(t)
+	if err != nil {
+		return err
+	}
+	desc, err := structs.Describe(t)
+	if err != nil {
+		return err
+	}
+	url := &field{name: "url", readOnly: true, maxLength: -1, minLength: -1}
+	h := HyperlinkedIdentity{Name: "url", Route: strings.ToLower(d.Meta.Name) + "-detail", URLParam: "pk"}
+	if d.PrimaryKey != nil {
+		h.LookupField = d.PrimaryKey.Column
+	}
+	if url, err = identityField(url, desc, h); err != nil {
+		return err
+	}
+	url.key = append(appendString(nil, url.name), ':')
+	n.fields = append([]*field{url}, n.fields...)
 	return nil
 }
 

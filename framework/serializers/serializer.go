@@ -4,10 +4,12 @@
 //
 //   - `json:"name"` names the field in JSON (`json:"-"` leaves it out);
 //     without one, the `db` name or the Go name is used;
-//   - `drf:"..."` holds comma-separated options: read_only, write_only,
-//     required, allow_blank, allow_null, no_trim (keep surrounding
-//     whitespace), max_length=N, min_length=N, max_value=X, min_value=X
-//     (a duration's in DRF's format, "3 00:00:00"),
+//   - `drf:"..."` holds comma-separated options, over those a model
+//     field derives (DRF's Meta.extra_kwargs): read_only, write_only,
+//     required, allow_blank, allow_null (each a flag, or =true or =false:
+//     read_only=false makes an auto primary key writable), no_trim (keep
+//     surrounding whitespace), max_length=N, min_length=N, max_value=X,
+//     min_value=X (a duration's in DRF's format, "3 00:00:00"),
 //     max_digits=N and decimal_places=N (a decimal field's precision,
 //     checked on input, and the places written, as DRF's DecimalField),
 //     format=uuid|decimal|json (what a Scanner/Valuer type holds),
@@ -191,6 +193,9 @@ type field struct {
 	choices []choice
 	// pattern is a RegexField's.
 	pattern *regexp.Regexp
+	// protocol is an IPAddressField's protocol: "ipv4", "ipv6", or ""
+	// for both.
+	protocol string
 	// textarea is DRF's style={'base_template': 'textarea.html'}: a
 	// model's TextField, rendered in a <textarea>.
 	textarea bool
@@ -378,6 +383,9 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 			continue
 		}
 		f, err := structField(sf, md, links)
+		if err == nil && links != nil {
+			err = f.hyperlinkNested()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("serializers: %s.%s: %w", desc.Type, sf.Name, ofSerializer(err, desc.Type))
 		}
@@ -650,16 +658,14 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 	var err error
 	switch key {
 	case "":
-	case "read_only":
-		f.readOnly = true
-	case "write_only":
-		f.writeOnly = true
-	case "required":
-		f.required = true
-	case "allow_blank":
-		f.allowBlank = true
-	case "allow_null":
-		f.allowNull = true
+	case "read_only", "write_only", "required", "allow_blank", "allow_null":
+		// A flag, or DRF's extra_kwargs value over what the model
+		// derives (read_only=false over an auto primary key).
+		on := true
+		if hasVal {
+			on, err = strconv.ParseBool(val)
+		}
+		*f.flag(key) = on
 	case "unique":
 		f.unique = true
 	case "no_trim":
@@ -742,6 +748,21 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 	return nil
 }
 
+// flag is the field's option of a flag's name in the drf tag.
+func (f *field) flag(key string) *bool {
+	switch key {
+	case "read_only":
+		return &f.readOnly
+	case "write_only":
+		return &f.writeOnly
+	case "required":
+		return &f.required
+	case "allow_blank":
+		return &f.allowBlank
+	}
+	return &f.allowNull
+}
+
 // checkOptions refuses options that do not go together.
 func (f *field) checkOptions() error {
 	sf := f.sf
@@ -808,10 +829,15 @@ func computedField[T any](desc *structs.Struct, c computed) (*field, error) {
 		f.compute = func(obj unsafe.Pointer, ctx *Context) (any, error) { return fn((*T)(obj), ctx) }
 		return f, nil
 	}
-	h := *c.link
+	return identityField(f, desc, *c.link)
+}
+
+// identityField makes f the HyperlinkedIdentity h of the items desc
+// describes.
+func identityField(f *field, desc *structs.Struct, h HyperlinkedIdentity) (*field, error) {
 	f.link = true
 	if h.Route == "" {
-		return nil, fmt.Errorf("hyperlinked field %q needs a route name", c.name)
+		return nil, fmt.Errorf("hyperlinked field %q needs a route name", h.Name)
 	}
 	lookup := h.LookupField
 	if lookup == "" {
@@ -833,7 +859,7 @@ func computedField[T any](desc *structs.Struct, c computed) (*field, error) {
 		}
 	}
 	if lf == nil {
-		return nil, fmt.Errorf("hyperlinked field %q: no lookup field %q", c.name, lookup)
+		return nil, fmt.Errorf("hyperlinked field %q: no lookup field %q", h.Name, lookup)
 	}
 	f.compute = func(obj unsafe.Pointer, ctx *Context) (any, error) {
 		if ctx == nil || ctx.Request == nil {

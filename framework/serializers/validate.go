@@ -411,7 +411,7 @@ func (f *field) toInternal(raw any, level compat.Level, fc *fmts.Compiled) (stru
 	case f.kind == kindChoice:
 		return f.toChoice(raw)
 	case f.kind == kindIP:
-		return f.checked(f.toIP(raw))
+		return f.toIP(raw, level)
 	}
 	switch f.sf.Kind {
 	case structs.String:
@@ -441,8 +441,8 @@ func (f *field) toInternal(raw any, level compat.Level, fc *fmts.Compiled) (stru
 	return v, []string{msgString}
 }
 
-// checked runs the text validators of an email, URL, slug, regex or IP
-// address field on a string that is neither refused by its type nor blank
+// checked runs the text validators of an email, URL, slug or regex
+// field on a string that is neither refused by its type nor blank
 // (DRF's run_validators, after the length checks, whose messages come
 // first).
 func (f *field) checked(v structs.Value, msgs []string) (structs.Value, []string) {
@@ -450,7 +450,7 @@ func (f *field) checked(v structs.Value, msgs []string) (structs.Value, []string
 		return v, msgs
 	}
 	for _, m := range msgs {
-		if m == msgBlank || m == msgString || m == msgIP {
+		if m == msgBlank || m == msgString {
 			return v, msgs
 		}
 	}

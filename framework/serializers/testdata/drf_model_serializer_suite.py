@@ -291,6 +291,20 @@ class IPAddressFieldModel(models.Model):
         app_label = "tests"
 
 
+class IPv4AddressFieldModel(models.Model):
+    address = models.GenericIPAddressField(protocol='IPv4')
+
+    class Meta:
+        app_label = "tests"
+
+
+class IPv6AddressFieldModel(models.Model):
+    address = models.GenericIPAddressField(protocol='IPv6')
+
+    class Meta:
+        app_label = "tests"
+
+
 class ValidatedIPAddressFieldModel(models.Model):
     address = models.GenericIPAddressField(validators=[MaxLengthValidator(15)])
 
@@ -309,6 +323,31 @@ class JSONFieldModel(models.Model):
 class NullableBooleanChoicesModel(models.Model):
     CHECKLIST_OPTIONS = ((None, 'Unknown'), (True, 'Yes'), (False, 'No'))
     field = models.BooleanField(null=True, choices=CHECKLIST_OPTIONS)
+
+    class Meta:
+        app_label = "tests"
+
+
+class ForeignKeyTarget(models.Model):
+    name = models.CharField(max_length=100)
+
+    class Meta:
+        app_label = "tests"
+
+
+class NullableForeignKeySource(models.Model):
+    name = models.CharField(max_length=100)
+    target = models.ForeignKey(ForeignKeyTarget, null=True, blank=True, related_name='nullable_sources',
+                               verbose_name='Optional target object', on_delete=models.CASCADE)
+
+    class Meta:
+        app_label = "tests"
+
+
+class NestedForeignKeySource(models.Model):
+    name = models.CharField(max_length=100)
+    target = models.ForeignKey(NullableForeignKeySource, null=True, blank=True, related_name='nested_sources',
+                               verbose_name='Intermediate target object', on_delete=models.CASCADE)
 
     class Meta:
         app_label = "tests"
@@ -453,8 +492,28 @@ def asserted_choice(name):
             "choices": bool(getattr(field, "choices", None))}
 
 
-def nested_hyperlinked(model_class):
-    s = serializer(model_class, base=serializers.HyperlinkedModelSerializer, depth=1, fields='__all__')
+def traverse_nullable_fk():
+    """TestFieldSource.test_traverse_nullable_fk: its row without a target,
+    and (beyond DRF's test) a row whose chain reaches a target."""
+    class TestSerializer(serializers.ModelSerializer):
+        target = serializers.PrimaryKeyRelatedField(
+            source='target.target', read_only=True, allow_null=True, default=None)
+
+        class Meta:
+            model = NestedForeignKeySource
+            fields = ('target',)
+
+    empty = NestedForeignKeySource.objects.create()
+    middle = NullableForeignKeySource.objects.create(name='middle')
+    through = NestedForeignKeySource.objects.create(target=middle)
+    end = ForeignKeyTarget.objects.create(name='end')
+    middle2 = NullableForeignKeySource.objects.create(name='middle', target=end)
+    full = NestedForeignKeySource.objects.create(target=middle2)
+    return {"data": [plain(TestSerializer(m).data) for m in (empty, through, full)]}
+
+
+def nested_hyperlinked(model_class, **meta_options):
+    s = serializer(model_class, base=serializers.HyperlinkedModelSerializer, depth=1, fields='__all__', **meta_options)
     return {"info": info(s())}
 
 
@@ -469,6 +528,9 @@ ITEMS = {
                                                         "data": plain(serializer(RegularFieldsModel, fields=('pk', 'auto_field'))(
                                                             RegularFieldsModel(auto_field=7)).data)},
     "TestRegularFieldMappings.test_extra_field_kwargs": extra_field_kwargs,
+    "TestRegularFieldMappings.test_extra_field_kwargs_required": lambda: {"info": info(serializer(
+        RegularFieldsModel, fields=('auto_field', 'char_field'),
+        extra_kwargs={'auto_field': {'required': False, 'read_only': False}})())},
     "TestRegularFieldMappings.test_invalid_field": lambda: {"error": setup_error(serializer(RegularFieldsModel, fields=('auto_field', 'invalid')))},
     "TestRegularFieldMappings.test_missing_field": missing_field,
     "TestRegularFieldMappings.test_choices_with_nonstandard_args": lambda: asserted_choice(
@@ -480,6 +542,10 @@ ITEMS = {
         IPAddressFieldModel, ["not an ip address", "192.0.2.1", "2001:db8::1"]),
     "TestGenericIPAddressFieldValidation.test_ip_address_validation_with_custom_validator": lambda: ip_outcomes(
         ValidatedIPAddressFieldModel, ["not an ip address", "192.0.2.1"]),
+    "TestGenericIPAddressFieldValidation.test_ip_address_validation_with_protocol_ipv4": lambda: ip_outcomes(
+        IPv4AddressFieldModel, ["not an ip address", "2001:db8::1", "192.0.2.1"]),
+    "TestGenericIPAddressFieldValidation.test_ip_address_validation_with_protocol_ipv6": lambda: ip_outcomes(
+        IPv6AddressFieldModel, ["not an ip address", "192.0.2.1", "2001:db8::1"]),
     "TestDjangoJSONFieldMapping.test_json_field": lambda: {"info": info(serializer(
         JSONFieldModel, fields=['json_field', 'json_field_with_encoder'])())},
     "TestRelationalFieldMappings.test_pk_relations": lambda: {"info": info(serializer(RelationalModel, fields='__all__')())},
@@ -488,6 +554,8 @@ ITEMS = {
     "TestRelationalFieldMappings.test_hyperlinked_relations": lambda: {"info": info(serializer(
         RelationalModel, base=serializers.HyperlinkedModelSerializer, fields='__all__')())},
     "TestRelationalFieldMappings.test_nested_hyperlinked_relations": lambda: nested_hyperlinked(RelationalModel),
+    "TestRelationalFieldMappings.test_nested_hyperlinked_relations_starred_source": lambda: nested_hyperlinked(
+        RelationalModel, extra_kwargs={'url': {'source': '*'}}),
     "TestRelationalFieldMappings.test_nested_unique_together_relations": lambda: nested_hyperlinked(UniqueTogetherModel),
     "TestRelationalFieldMappings.test_pk_reverse_foreign_key": lambda: {"info": info(serializer(
         ForeignKeyTargetModel, fields=('id', 'name', 'reverse_foreign_key'))())},
@@ -510,6 +578,7 @@ ITEMS = {
         "child": info(serializer(Issue3674ChildModel, fields=('value', 'parent'))())},
     "Issue3674Test.test_nonID_PK_foreignkey_model_serializer": non_id_pk,
     "Test5004UniqueChoiceField.test_unique_choice_field": unique_choice,
+    "TestFieldSource.test_traverse_nullable_fk": traverse_nullable_fk,
     "TestFieldSource.test_named_field_source": lambda: {"info": info(serializer(
         RegularFieldsModel, fields=('number_field',), extra_kwargs={'number_field': {'source': 'integer_field'}})())},
 }
