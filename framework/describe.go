@@ -85,16 +85,17 @@ type FieldDescription struct {
 
 // RelatedLister is a Describer that lists the choices of a writable
 // relational field for r: the related rows, as DRF's
-// RelatedField.iter_options, cut off after 1000 by a last choice of
-// value RelatedCutoff, "More than 1000 items...", which a form shows
-// disabled. It may query the database; the browsable page asks once per
-// field and page.
+// RelatedField.iter_options, cut off after the field's html_cutoff
+// (Settings.HTMLSelectCutoff, 1000 by default) by a last choice of value
+// RelatedCutoff, "More than 1000 items...", which a form shows disabled.
+// It may query the database; the browsable page asks once per field and
+// page.
 type RelatedLister interface {
 	RelatedChoices(v *View, r *request.Request, field string) ([]Choice, error)
 }
 
 // RelatedCutoff is the value of the disabled choice that ends a related
-// field's choices cut off after 1000 (DRF's html_cutoff).
+// field's choices cut off (DRF's html_cutoff).
 const RelatedCutoff = "n/a"
 
 // Choice is one value of a choice field and its label.

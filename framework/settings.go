@@ -154,6 +154,15 @@ type Settings struct {
 	// DATA_UPLOAD_MAX_NUMBER_FIELDS; 0 gives 1000, a negative value no limit.
 	MaxNumberFields int
 
+	// HTMLSelectCutoff: HTML_SELECT_CUTOFF, the most options the select
+	// of a relational field in a browsable form lists; 0 gives 1000, a
+	// negative number is None (no limit). A field's html_cutoff wins.
+	HTMLSelectCutoff int
+	// HTMLSelectCutoffText: HTML_SELECT_CUTOFF_TEXT, the text of the
+	// disabled option that ends a cut select, "{count}" the cutoff; ""
+	// gives "More than {count} items...".
+	HTMLSelectCutoffText string
+
 	// UnauthenticatedUser: UNAUTHENTICATED_USER; nil gives AnonymousUser.
 	UnauthenticatedUser func() request.User
 	// UnauthenticatedToken: UNAUTHENTICATED_TOKEN; nil by default.

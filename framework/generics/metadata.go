@@ -89,7 +89,9 @@ func (g *GenericAPIView[T]) RelatedChoices(v *framework.View, r *request.Request
 	if err != nil {
 		return nil, err
 	}
-	return s.RelatedChoices(field, &serializers.Context{Request: r, RelatedRows: g.relatedRows(r)})
+	global := v.Global()
+	return s.RelatedChoices(field, &serializers.Context{Request: r, RelatedRows: g.relatedRows(r),
+		HTMLSelectCutoff: global.HTMLSelectCutoff, HTMLSelectCutoffText: global.HTMLSelectCutoffText})
 }
 
 // allowed reports whether r's user may send method to v (DRF's

@@ -277,6 +277,9 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 		m.Fields = append(m.Fields, mf)
 	}
 	for _, mm := range d.ManyToMany {
+		if mm.Reverse {
+			continue // Django's ManyToManyRel: the other side's field
+		}
 		mf := Field{Name: mm.Name, Kind: models.ManyToManyField, Blank: mm.Blank,
 			Related: &Relation{Table: mm.Table, Column: mm.Column, Kind: refs[mm.Table]}}
 		if !mm.AutoCreated {

@@ -112,3 +112,80 @@ func TestManyToManyRefused(t *testing.T) {
 }
 
 func second[A any](_ A, err error) error { return err }
+
+// The other ends of m2mPost's relations: the reverse side of its tags
+// (blog_post_tags, auto_created), of its links, and a reverse one-to-one
+// and a reverse foreign key of slugs.
+type m2mTag struct {
+	ID       int64    `db:"id" json:"id"`
+	Posts    []int64  `json:"posts" model:"many_to_many=blog_post,through=blog_post_tags,auto_created"`
+	Profile  *int64   `json:"profile" model:"reverse=blog_profile.tag_id"`
+	Comments []string `json:"comments" model:"reverse=blog_comment.tag_id,slug_field=title"`
+}
+
+func (m2mTag) Meta() models.Meta { return models.Meta{App: "blog", Name: "Tag"} }
+
+type m2mLinked struct {
+	ID       int64   `db:"id" json:"id"`
+	LinkedBy []int64 `json:"linked_by" model:"many_to_many=blog_post,through=blog_post_links,auto_created"`
+}
+
+func (m2mLinked) Meta() models.Meta {
+	return models.Meta{App: "blog", Name: "Post", Table: "blog_post"}
+}
+
+// The reverse side of a many-to-many of an automatic through table goes
+// through that table from the other end (Django's ManyToManyRel), created
+// by the other side's migrations; a pointer reverse accessor is a reverse
+// one-to-one; slug_field reads the referencing rows' column.
+func TestManyToManyReverseSide(t *testing.T) {
+	d, err := models.Of[m2mTag]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	posts := d.ManyToMany[0]
+	if !posts.Reverse || posts.AutoCreated || posts.ThroughModel != nil || posts.Through != "blog_post_tags" ||
+		posts.From != "tag_id" || posts.To != "post_id" || posts.Table != "blog_post" {
+		t.Errorf("posts: %+v", posts)
+	}
+	if p := d.Reverses[0]; !p.One || p.SlugField != "" || p.Table != "blog_profile" {
+		t.Errorf("profile: %+v", p)
+	}
+	if c := d.Reverses[1]; c.One || c.SlugField != "title" {
+		t.Errorf("comments: %+v", c)
+	}
+	self, err := models.Of[m2mLinked]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := self.ManyToMany[0]; m.From != "to_post_id" || m.To != "from_post_id" {
+		t.Errorf("the reverse side of a field to the model itself: %+v", m)
+	}
+}
+
+type m2mReverseNoThrough struct {
+	ID    int64   `db:"id"`
+	Posts []int64 `json:"posts" model:"many_to_many=blog_post,auto_created"`
+}
+
+type reverseOneSlug struct {
+	ID      int64   `db:"id"`
+	Profile *string `json:"profile" model:"reverse=blog_profile.tag_id,slug_field=name"`
+}
+
+type reverseNotKeys struct {
+	ID      int64 `db:"id"`
+	Profile int64 `json:"profile" model:"reverse=blog_profile.tag_id"`
+}
+
+func TestReverseSideRefused(t *testing.T) {
+	for name, err := range map[string]error{
+		"m2mReverseNoThrough.Posts: auto_created needs through=TABLE":                 second(models.Of[m2mReverseNoThrough]()),
+		"reverseOneSlug.Profile: slug_field needs a slice":                            second(models.Of[reverseOneSlug]()),
+		"reverseNotKeys.Profile: a reverse accessor is a slice of keys, or a pointer": second(models.Of[reverseNotKeys]()),
+	} {
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("got %v, want %q", err, name)
+		}
+	}
+}

@@ -59,7 +59,9 @@
 //     of the rows of TABLE whose COLUMN references this row, a reverse
 //     accessor (`snippets`), read with one query per page, as
 //     prefetch_related would, and set by a write, as Django's
-//     RelatedManager.set();
+//     RelatedManager.set(); with slug_field=COLUMN, their values of that
+//     column instead; a pointer to a key is a reverse one-to-one, the
+//     one referencing row's key or nil;
 //   - a slice field tagged `model:"many_to_many=TABLE[.COLUMN]"` (with
 //     related_name=NAME, through=TABLE, blank) is a ManyToManyField: the
 //     keys of the related rows, kept in a through table (see ManyToMany);
@@ -268,6 +270,13 @@ type ManyToMany struct {
 	// created by its own migrations, and its rows written by its own
 	// source.
 	AutoCreated bool
+	// Reverse reports the reverse side of the related model's
+	// many-to-many field (Django's ManyToManyRel), tagged
+	// through=TABLE,auto_created: Through is that field's automatic
+	// through table, which a write sets from this side as from the other
+	// (ModelSerializer's save() calls set() on the reverse manager), and
+	// which the other side's migrations create.
+	Reverse bool
 	// From and To are the through table's foreign key columns to the
 	// model and to the related model ("post_id", "tag_id"; "from_x_id"
 	// and "to_x_id" when both are the same model, as Django names them).
@@ -299,6 +308,15 @@ type Reverse struct {
 	Table, Column string
 	// Key is the referencing table's primary key column read into the slice.
 	Key string
+	// SlugField is the referencing rows' column the slice holds instead
+	// of their keys (slug_field=name: DRF's SlugRelatedField(many=True)
+	// of a reverse relation), which a write looks the rows up by; "" for
+	// the keys.
+	SlugField string
+	// One reports a reverse one-to-one (Django's OneToOneRel), a pointer
+	// to the one referencing row's key, nil when no row references the
+	// row.
+	One bool
 }
 
 // Referencing is the referencing table's primary key column, Key unless a
@@ -755,10 +773,20 @@ func (d *Description) relatedField(sf *structs.Field) error {
 		if !found || table == "" || column == "" {
 			return fmt.Errorf("reverse=%q is not TABLE.COLUMN", rev)
 		}
-		if sf.Type.Kind() != reflect.Slice {
-			return fmt.Errorf("a reverse accessor is a slice of keys, not %v", sf.Type)
+		r := &Reverse{Field: sf, Table: table, Column: column, Key: "id"}
+		r.SlugField, _ = option(opts, "slug_field")
+		switch k := sf.Type.Kind(); {
+		case k == reflect.Pointer:
+			r.One = true
+			if r.SlugField != "" {
+				return fmt.Errorf("slug_field needs a slice of the referencing rows' slugs, not %v", sf.Type)
+			}
+		case k != reflect.Slice:
+			return fmt.Errorf("a reverse accessor is a slice of keys, or a pointer to one key (a reverse one-to-one), not %v", sf.Type)
+		case r.SlugField != "" && sf.Type.Elem().Kind() == reflect.Struct:
+			return fmt.Errorf("slug_field needs a slice of the referencing rows' slugs, not of structs")
 		}
-		d.Reverses = append(d.Reverses, &Reverse{Field: sf, Table: table, Column: column, Key: "id"})
+		d.Reverses = append(d.Reverses, r)
 		return nil
 	}
 	src, ok := option(sf.Tag.Get("drf"), "source")
@@ -782,9 +810,11 @@ func (d *Description) relatedField(sf *structs.Field) error {
 const maxNameLength = 63
 
 // manyToMany reads a many-to-many field, tagged
-// model:"many_to_many=TABLE[.COLUMN],related_name=NAME,through=TABLE,slug_field=COLUMN,blank".
-// null is accepted and has no effect, as Django ignores it on a
-// ManyToManyField (with its warning fields.W340).
+// model:"many_to_many=TABLE[.COLUMN],related_name=NAME,through=TABLE,slug_field=COLUMN,blank"
+// (through=TABLE,auto_created for the reverse side of the related
+// model's field of an automatic through table). null is accepted and
+// has no effect, as Django ignores it on a ManyToManyField (with its
+// warning fields.W340).
 func (d *Description) manyToMany(sf *structs.Field, opts string) error {
 	m := &ManyToMany{Field: sf, Name: sf.JSON}
 	for opt := range strings.SplitSeq(opts, ",") {
@@ -801,6 +831,8 @@ func (d *Description) manyToMany(sf *structs.Field, opts string) error {
 			m.SlugField = val
 		case "blank":
 			m.Blank = true
+		case "auto_created":
+			m.Reverse = true
 		case "null":
 		default:
 			return fmt.Errorf("unknown option %q of a many-to-many field", opt)
@@ -815,8 +847,21 @@ func (d *Description) manyToMany(sf *structs.Field, opts string) error {
 		return fmt.Errorf("a many-to-many field is a slice of the related keys (int, int32, int64 or string) or of the related rows (structs, read-only), not %v", sf.Type)
 	case m.SlugField != "" && sf.Type.Elem().Kind() == reflect.Struct:
 		return fmt.Errorf("slug_field needs a slice of the related rows' slugs, not of structs")
+	case m.Reverse && m.Through == "":
+		return fmt.Errorf("auto_created needs through=TABLE, the related model's automatic through table")
 	}
 	auto, from, to := AutoThrough(d.Meta.Name, d.Meta.Table, m.Name, m.Table)
+	switch {
+	case m.Reverse && m.Table == d.Meta.Table:
+		// The reverse side of a field to the model itself goes from
+		// to_x_id to from_x_id.
+		from, to = to, from
+	case m.Reverse:
+		// The other side's through table names this model after its
+		// table, and that side's model after its own name, which is
+		// its table's unless Meta.Table says otherwise.
+		from, to = tableModel(d.Meta.Table), tableModel(m.Table)
+	}
 	m.From, m.To = from+"_id", to+"_id"
 	if m.Through == "" {
 		m.AutoCreated, m.Through = true, auto
@@ -834,12 +879,18 @@ func (d *Description) manyToMany(sf *structs.Field, opts string) error {
 // name being its table's after the app label; "from_post" and "to_post"
 // when both are the same).
 func AutoThrough(model, table, field, related string) (through, from, to string) {
-	_, to, _ = strings.Cut(related, "_")
-	from, to = strings.ToLower(model), cmp.Or(to, related)
+	from, to = strings.ToLower(model), tableModel(related)
 	if related == table {
 		from, to = "from_"+from, "to_"+to
 	}
 	return truncateName(table+"_"+field, maxNameLength), from, to
+}
+
+// tableModel is the model name in lower case of a table named as Django
+// names it: the table's name after the app label.
+func tableModel(table string) string {
+	_, name, _ := strings.Cut(table, "_")
+	return cmp.Or(name, table)
 }
 
 // throughModel is Django's create_many_to_many_intermediary_model: the

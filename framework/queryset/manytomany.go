@@ -1,6 +1,7 @@
 package queryset
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -49,6 +50,18 @@ func newReverseKeys(rev *models.Reverse) *manyToMany {
 }
 
 func keysOf(sf *structs.Field) *manyToMany {
+	if sf.Type.Kind() == reflect.Pointer {
+		// A reverse one-to-one: its one key; nil leaves it alone.
+		switch sf.Type.Elem().Kind() {
+		case reflect.Int:
+			return &manyToMany{field: sf, keys: pointerArgs[int], same: samePointer[int]}
+		case reflect.Int32:
+			return &manyToMany{field: sf, keys: pointerArgs[int32], same: samePointer[int32]}
+		case reflect.String:
+			return &manyToMany{field: sf, keys: pointerArgs[string], same: samePointer[string]}
+		}
+		return &manyToMany{field: sf, keys: pointerArgs[int64], same: samePointer[int64]}
+	}
 	switch sf.Type.Elem().Kind() {
 	case reflect.Int:
 		return &manyToMany{field: sf, keys: sliceArgs[int], same: sameSlice[int]}
@@ -78,6 +91,19 @@ func sliceArgs[E int | int32 | int64 | string](p unsafe.Pointer) ([]any, bool) {
 
 func sameSlice[E int | int32 | int64 | string](a, b unsafe.Pointer) bool {
 	return slices.Equal(*(*[]E)(a), *(*[]E)(b))
+}
+
+// pointerArgs is the key a pointer points to (p, as structs.Field.Addr
+// gives it: nil for a nil pointer).
+func pointerArgs[E int | int32 | int64 | string](p unsafe.Pointer) ([]any, bool) {
+	if p == nil {
+		return nil, false
+	}
+	return []any{*(*E)(p)}, true
+}
+
+func samePointer[E int | int32 | int64 | string](a, b unsafe.Pointer) bool {
+	return a == b || a != nil && b != nil && *(*E)(a) == *(*E)(b)
 }
 
 // manyToManyFetch reads a many-to-many field as a reverse accessor of its
@@ -261,9 +287,11 @@ func (s *SQLSource[T]) setRelations(ctx context.Context, tx *sqlx.Tx, key any, r
 // nullable, the rows referencing it that are not listed are made to
 // reference none (remove()), else they are left alone (set() only adds).
 // A key that names no referencing row is a MissingRelatedError naming
-// the field.
+// the field. A reverse accessor of slugs (slug_field) finds the rows by
+// their slugs instead; a reverse one-to-one is set to its one row.
 func (s *SQLSource[T]) setReverse(ctx context.Context, tx *sqlx.Tx, key any, rev *models.Reverse, keys []any) error {
 	pk, null := rev.Referencing()
+	pk = cmp.Or(rev.SlugField, pk)
 	table, col, id := store.QuoteName(rev.Table), store.QuoteName(rev.Column), store.QuoteName(pk)
 	if len(keys) > 0 {
 		found, err := s.t.column(ctx, tx, rev.Table, pk, pk, keys)
@@ -278,6 +306,16 @@ func (s *SQLSource[T]) setReverse(ctx context.Context, tx *sqlx.Tx, key any, rev
 			if t := fmt.Sprint(k); !have[t] {
 				return &MissingRelatedError{Column: rev.Field.JSON, Value: t}
 			}
+		}
+	}
+	if rev.One && !null && len(keys) > 0 {
+		// A reverse one-to-one whose foreign key cannot be null keeps the
+		// row that references the item (no other may, the column being
+		// unique): the rows are left as they are, as DRF's save() leaves
+		// them.
+		held, err := s.t.column(ctx, tx, rev.Table, pk, rev.Column, []any{key})
+		if err != nil || len(held) > 0 {
+			return err
 		}
 	}
 	if null {

@@ -156,7 +156,7 @@ func modelOf[T any](m *model, declared bool) (*modelRules, error) {
 			return nil, fmt.Errorf("%s.%s: %w", d.Type.Name(), mm.Field.Name, err)
 		}
 		r.reverses = append(r.reverses, f)
-		if mm.AutoCreated && f.nested == nil {
+		if (mm.AutoCreated || mm.Reverse) && f.nested == nil {
 			r.m2m = append(r.m2m, newManyToMany(mm))
 		}
 	}
@@ -206,6 +206,9 @@ type reverseFetch struct {
 	add func(p unsafe.Pointer, key any) error
 	// reset empties the slice at p.
 	reset func(p unsafe.Pointer)
+	// at is p of the item at base: the slice's address (the item's own
+	// for a reverse one-to-one, whose add and reset set its pointer).
+	at func(base unsafe.Pointer) unsafe.Pointer
 	// nested fills nested structs instead (nested.go).
 	nested *nestedFetch
 }
@@ -216,6 +219,29 @@ func newReverseFetch(rev *models.Reverse) (*reverseFetch, error) {
 	key, _ := rev.Referencing()
 	f := &reverseFetch{rev: rev, from: store.QuoteName(rev.Table), match: store.QuoteName(rev.Column), value: store.QuoteName(key)}
 	f.order = f.value
+	if rev.SlugField != "" {
+		// The referencing rows' slugs, in their keys' order.
+		f.value = store.QuoteName(rev.SlugField)
+	}
+	f.at = rev.Field.Addr
+	if rev.One {
+		// A reverse one-to-one: the referencing row's key, or nil, set
+		// in the item at base.
+		sf := rev.Field
+		if k := sf.Type.Elem().Kind(); k != reflect.Int64 && k != reflect.Int && k != reflect.Int32 && k != reflect.String {
+			return nil, fmt.Errorf("a reverse one-to-one holds a pointer to an int, int32, int64 or string key, not %v", sf.Type)
+		}
+		f.at = func(base unsafe.Pointer) unsafe.Pointer { return base }
+		f.reset = sf.SetNull
+		f.add = func(base unsafe.Pointer, key any) error {
+			v, err := sf.FromDB(key)
+			if err == nil {
+				sf.Set(base, v)
+			}
+			return err
+		}
+		return f, nil
+	}
 	switch rev.Field.Type.Elem().Kind() {
 	case reflect.Int64:
 		f.add, f.reset = appendInt[int64], resetSlice[int64]
@@ -289,7 +315,7 @@ func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) err
 			continue
 		}
 		for _, item := range items {
-			f.reset(f.rev.Field.Addr(unsafe.Pointer(item)))
+			f.reset(f.at(unsafe.Pointer(item)))
 		}
 		q := s.t.db.Rebind("SELECT " + f.match + ", " + f.value + " FROM " + f.from +
 			" WHERE " + f.match + " IN (" + marks(len(args)) + ") ORDER BY " + f.order)
@@ -316,7 +342,7 @@ func (s *SQLSource[T]) fill(ctx context.Context, db queryer, q string, args []an
 			return err
 		}
 		for _, base := range byKey[v.Text()] {
-			if err := f.add(f.rev.Field.Addr(base), key); err != nil {
+			if err := f.add(f.at(base), key); err != nil {
 				return err
 			}
 		}

@@ -25,7 +25,8 @@ type RelatedFinder interface {
 	// is true); found is false when no row does.
 	FindRelated(ctx context.Context, table, column, value string, integer bool, key string) (string, bool, error)
 	// ListRelated lists the value and display columns, as text, of up to
-	// limit rows of table ordered by the value column.
+	// limit rows of table ordered by the value column (all of them for a
+	// limit of 0).
 	ListRelated(ctx context.Context, table, value, display string, limit int) ([][2]string, error)
 }
 
@@ -410,11 +411,15 @@ func (n *nestedFetch) set(p unsafe.Pointer, values []any) error {
 }
 
 // ListRelated lists the value and display columns, as text, of up to
-// limit rows of table ordered by the value column: the choices of a
-// relational field's select (RelatedFinder).
+// limit rows of table ordered by the value column (all of them for a
+// limit of 0): the choices of a relational field's select (RelatedFinder).
 func (s *SQLSource[T]) ListRelated(ctx context.Context, table, value, display string, limit int) ([][2]string, error) {
-	q := s.t.db.Rebind("SELECT " + store.QuoteName(value) + ", " + store.QuoteName(display) + " FROM " +
-		store.QuoteName(table) + " ORDER BY " + store.QuoteName(value) + " LIMIT " + strconv.Itoa(limit))
+	q := "SELECT " + store.QuoteName(value) + ", " + store.QuoteName(display) + " FROM " +
+		store.QuoteName(table) + " ORDER BY " + store.QuoteName(value)
+	if limit > 0 {
+		q += " LIMIT " + strconv.Itoa(limit)
+	}
+	q = s.t.db.Rebind(q)
 	rows, err := s.t.db.QueryContext(ctx, q)
 	if err != nil {
 		return nil, err

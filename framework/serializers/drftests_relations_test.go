@@ -42,7 +42,7 @@ type (
 	relM2MTarget struct {
 		ID      int64   `db:"id" json:"id"`
 		Name    string  `db:"name" json:"name" model:"max_length=100"`
-		Sources []int64 `json:"sources" model:"many_to_many=drfrel_manytomanysource,through=drfrel_manytomanysource_targets"`
+		Sources []int64 `json:"sources" model:"many_to_many=drfrel_manytomanysource,through=drfrel_manytomanysource_targets,auto_created"`
 	}
 	relM2MSource struct {
 		ID      int64   `db:"id" json:"id"`
@@ -53,6 +53,14 @@ type (
 		ID      int64   `db:"id" json:"id"`
 		Name    string  `db:"name" json:"name" model:"max_length=100"`
 		Sources []int64 `json:"sources" model:"reverse=drfrel_foreignkeysource.target_id"`
+	}
+	// relSlugFKTarget is SlugForeignKeyTests' target serializer:
+	// SlugRelatedField(slug_field='name', many=True) over the reverse
+	// relation.
+	relSlugFKTarget struct {
+		ID      int64    `db:"id" json:"id"`
+		Name    string   `db:"name" json:"name" model:"max_length=100"`
+		Sources []string `json:"sources" model:"reverse=drfrel_foreignkeysource.target_id,slug_field=name"`
 	}
 	relFKSource struct {
 		ID     int64  `db:"id" json:"id"`
@@ -72,9 +80,9 @@ type (
 		Target *int64 `db:"target_id" json:"target" model:"foreign_key=drfrel_foreignkeytarget,blank,related_name=nullable_sources"`
 	}
 	relO2OTarget struct {
-		ID             int64   `db:"id" json:"id"`
-		Name           string  `db:"name" json:"name" model:"max_length=100"`
-		NullableSource []int64 `json:"nullable_source" model:"reverse=drfrel_nullableonetoonesource.target_id"`
+		ID             int64  `db:"id" json:"id"`
+		Name           string `db:"name" json:"name" model:"max_length=100"`
+		NullableSource *int64 `json:"nullable_source" model:"reverse=drfrel_nullableonetoonesource.target_id"`
 	}
 	relNullO2OSource struct {
 		ID     int64  `db:"id" json:"id"`
@@ -118,6 +126,30 @@ type (
 		ID    int64 `db:"id" json:"id"`
 		Field int64 `db:"field_id" json:"field" model:"foreign_key=drfrel_relobject" drf:"view_name=relobject-detail"`
 	}
+	// TestProxiedPrimaryKeyRelatedField's rows, keyed by UUIDs (a UUID
+	// key's text), and PrimaryKeyRelatedField(pk_field=UUIDField(
+	// format='int')) over them.
+	relUUIDObject struct {
+		ID   string `db:"id" json:"id" model:"primary_key"`
+		Name string `db:"name" json:"name" model:"max_length=100"`
+	}
+	relUUIDHolder struct {
+		ID    int64  `db:"id" json:"id"`
+		Field string `db:"field_id" json:"field" model:"foreign_key=drfrel_reluuidobject" drf:"pk_field=uuid:int"`
+	}
+	// relCutoffHolder's fields are PrimaryKeyRelatedField(html_cutoff=100).
+	relCutoffHolder struct {
+		ID    int64   `db:"id" json:"id"`
+		Field int64   `db:"field_id" json:"field" model:"foreign_key=drfrel_relobject" drf:"html_cutoff=100"`
+		Many  []int64 `json:"many" model:"many_to_many=drfrel_relobject" drf:"html_cutoff=100"`
+	}
+	// relLookupHolder's field is HyperlinkedRelatedField(view_name=
+	// 'example', lookup_field='name', lookup_url_kwarg='name').
+	relLookupHolder struct {
+		ID      int64  `db:"id" json:"id"`
+		FieldID int64  `db:"field_id" json:"-" model:"foreign_key=drfrel_relobject"`
+		Field   string `json:"field" drf:"source=field.name,view_name=example,lookup_field=name,lookup_url_kwarg=name"`
+	}
 )
 
 func (relM2MTarget) Meta() models.Meta {
@@ -129,6 +161,7 @@ func (relM2MSource) Meta() models.Meta {
 func (relFKTarget) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "ForeignKeyTarget", Table: "drfrel_foreignkeytarget"}
 }
+func (relSlugFKTarget) Meta() models.Meta { return relFKTarget{}.Meta() }
 func (relFKSource) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "ForeignKeySource", Table: "drfrel_foreignkeysource"}
 }
@@ -153,11 +186,19 @@ func (relObject) Meta() models.Meta {
 func (relHolder) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "RelHolder", Table: "drfrel_relholder"}
 }
-func (relSlugHolder) Meta() models.Meta { return relHolder{}.Meta() }
-func (relLinkHolder) Meta() models.Meta { return relHolder{}.Meta() }
+func (relSlugHolder) Meta() models.Meta   { return relHolder{}.Meta() }
+func (relLinkHolder) Meta() models.Meta   { return relHolder{}.Meta() }
+func (relCutoffHolder) Meta() models.Meta { return relHolder{}.Meta() }
+func (relUUIDObject) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "RelUUIDObject", Table: "drfrel_reluuidobject"}
+}
+func (relUUIDHolder) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "RelUUIDHolder", Table: "drfrel_reluuidholder"}
+}
+func (relLookupHolder) Meta() models.Meta { return relHolder{}.Meta() }
 
 // relTablesSQL are the tables, as Django's migrations make them ({key} is
-// the dialect's auto primary key), in an order that creates the
+// the dialect's auto primary key, {uuid} its UUIDField's column), in an order that creates the
 // referenced ones first.
 var relTablesSQL = []string{
 	`CREATE TABLE "drfrel_manytomanytarget" ("id" {key}, "name" varchar(100) NOT NULL)`,
@@ -183,6 +224,9 @@ var relTablesSQL = []string{
 		`"relholder_id" bigint NOT NULL REFERENCES "drfrel_relholder" ("id") DEFERRABLE INITIALLY DEFERRED, ` +
 		`"relobject_id" bigint NOT NULL REFERENCES "drfrel_relobject" ("id") DEFERRABLE INITIALLY DEFERRED, ` +
 		`UNIQUE ("relholder_id", "relobject_id"))`,
+	`CREATE TABLE "drfrel_reluuidobject" ("id" {uuid} NOT NULL PRIMARY KEY, "name" varchar(100) NOT NULL)`,
+	`CREATE TABLE "drfrel_reluuidholder" ("id" {key}, ` +
+		`"field_id" {uuid} NOT NULL REFERENCES "drfrel_reluuidobject" ("id") DEFERRABLE INITIALLY DEFERRED)`,
 }
 
 // relFixtures are the setUp rows of DRF's test classes, by the names
@@ -213,22 +257,26 @@ var relFixtures = map[string][]string{
 	"rel":      {`INSERT INTO "drfrel_relobject" ("name") VALUES ('foo'), ('bar'), ('baz')`},
 	"rel1100": {`INSERT INTO "drfrel_relobject" ("name") VALUES ('foo'), ('bar'), ('baz')` +
 		strings.Repeat(", ('x')", 1097)},
+	// UUID(int=0), UUID(int=1), UUID(int=2), as Django stores them.
+	"rel_uuid": {`INSERT INTO "drfrel_reluuidobject" ("id", "name") VALUES ('00000000000000000000000000000000', 'foo'), ` +
+		`('00000000000000000000000000000001', 'bar'), ('00000000000000000000000000000002', 'baz')`},
+	"rel_lookup": {`INSERT INTO "drfrel_relobject" ("name") VALUES ('foobar'), ('bazABCqux'), ('bazABC qux')`},
 }
 
 // relSetUp makes the tables afresh (their keys count from 1 again, as
 // DRF's reset_sequences) and inserts fixture's rows.
 func relSetUp(t *testing.T, db *sqlx.DB, fixture string) {
 	t.Helper()
-	key, cascade := "integer NOT NULL PRIMARY KEY AUTOINCREMENT", ""
+	key, uuid, cascade := "integer NOT NULL PRIMARY KEY AUTOINCREMENT", "char(32)", ""
 	if db.DriverName() != "sqlite3" {
-		key, cascade = "bigserial NOT NULL PRIMARY KEY", " CASCADE"
+		key, uuid, cascade = "bigserial NOT NULL PRIMARY KEY", "uuid", " CASCADE"
 	}
 	for i := len(relTablesSQL) - 1; i >= 0; i-- {
 		name := strings.Split(relTablesSQL[i], `"`)[1]
 		db.MustExec(`DROP TABLE IF EXISTS "` + name + `"` + cascade)
 	}
 	for _, stmt := range relTablesSQL {
-		db.MustExec(strings.ReplaceAll(stmt, "{key}", key))
+		db.MustExec(strings.NewReplacer("{key}", key, "{uuid}", uuid).Replace(stmt))
 	}
 	rows, ok := relFixtures[fixture]
 	if !ok {
@@ -248,8 +296,9 @@ type relEndpoint struct {
 	// item of key pk: with keys, the fields DRF's validated_data would
 	// hold; or the error.
 	validate func(t *testing.T, pk int64, body string, keys bool) ([]string, error)
-	// choices are the choices of the named relational field.
-	choices func(field string) ([]framework.Choice, error)
+	// choices are the choices of the named relational field, under the
+	// HTML_SELECT_CUTOFF settings c holds.
+	choices func(field string, c serializers.Context) ([]framework.Choice, error)
 	// zero is a new item's representation.
 	zero func(t *testing.T) json.RawMessage
 	// linked reports a hyperlinked serializer, whose links only a request
@@ -260,7 +309,8 @@ type relEndpoint struct {
 // relSuiteAPI serves every serializer of drf_relations_suite.py on db.
 func relSuiteAPI(t *testing.T, db *sqlx.DB, level framework.Compatibility) (http.Handler, map[string]relEndpoint) {
 	t.Helper()
-	api := framework.NewAPI(nil, framework.Settings{Compatibility: level})
+	api := framework.NewAPI(nil, framework.Settings{Compatibility: level,
+		Renderers: framework.Renderers(framework.JSONRenderer{}, relXML{})})
 	eps := map[string]relEndpoint{}
 	link := []serializers.Option{serializers.Hyperlinked()}
 	relServe[relM2MSource](t, api, db, eps, "pk_m2m_source", "", serializers.Fields("id", "name", "targets"))
@@ -273,6 +323,8 @@ func relSuiteAPI(t *testing.T, db *sqlx.DB, level framework.Compatibility) (http
 	relServe[relNullFKTarget](t, api, db, eps, "pk_nullfk_target", "")
 	relServe[relFKTargetReadOnly](t, api, db, eps, "pk_fk_target_read_only", "")
 	relServe[relO2OPKSource](t, api, db, eps, "pk_o2o_pk_source", "")
+	relServe[relSlugFKTarget](t, api, db, eps, "slug_fk_target", "")
+	relServe[relSlugNullFKTarget](t, api, db, eps, "slug_nullfk_target", "")
 	relServe[relSlugFKSource](t, api, db, eps, "slug_fk_source", "")
 	relServe[relSlugNullFKSource](t, api, db, eps, "slug_nullfk_source", "")
 	relServe[relM2MTarget](t, api, db, eps, "link_m2m_target", "manytomanytarget", append(link, serializers.Fields("url", "name", "sources"))...)
@@ -288,11 +340,32 @@ func relSuiteAPI(t *testing.T, db *sqlx.DB, level framework.Compatibility) (http
 	relServe[relSlugHolder](t, api, db, eps, "rel_slug", "")
 	relServe[relLinkHolder](t, api, db, eps, "rel_link", "")
 	relServe[relObject](t, api, db, eps, "rel_identity", "relobject", append(link, serializers.Fields("url", "name"))...)
+	relServe[relObject](t, api, db, eps, "rel_identity_json", "", serializers.Fields("url", "name"),
+		serializers.HyperlinkedIdentity{Name: "url", Route: "relobject-detail", Format: "json"})
+	relServe[relUUIDHolder](t, api, db, eps, "rel_pk_uuid", "")
+	relServe[relUUIDVerboseHolder](t, api, db, eps, "rel_pk_uuid_hex_verbose", "")
+	relServe[relUUIDHexHolder](t, api, db, eps, "rel_pk_uuid_hex", "")
+	relServe[relUUIDURNHolder](t, api, db, eps, "rel_pk_uuid_urn", "")
+	relServe[relCutoffHolder](t, api, db, eps, "rel_pk_cutoff", "", serializers.Fields("id", "field"))
+	relServe[relCutoffHolder](t, api, db, eps, "rel_pk_many_cutoff", "", serializers.Fields("id", "many"))
+	relServe[relLookupHolder](t, api, db, eps, "rel_link_lookup", "")
+	// test_relations.py's route of a lookup_field: example/<path:name>/.
+	objects := generics.GenericAPIView[relObject]{Source: queryset.MustSQL[relObject](db, queryset.SQLConfig{}),
+		Serializer: serializers.MustNew[relObject](), LookupField: "name", LookupURLKwarg: "name"}
+	api.Handle("/example/{name}/", generics.RetrieveAPIView(objects), framework.Named("example"))
 	return api, eps
 }
 
+// relXML stands for an XML renderer (TestHyperlinkedIdentityField's
+// context format 'xml'): a format suffix ".xml" it answers, in JSON.
+type relXML struct{ framework.JSONRenderer }
+
+func (relXML) MediaType() string { return "application/xml" }
+func (relXML) Format() string    { return "xml" }
+
 // relServe serves T's serializer of opts as name: at /name/ and
-// /name/{pk}/, or at /route/ and /route/{pk}/ named "route-detail".
+// /name/{pk}/ (with its format suffixes, /name/1.xml), or at /route/ and
+// /route/{pk}/ named "route-detail".
 func relServe[T any](t *testing.T, api *framework.API, db *sqlx.DB, eps map[string]relEndpoint, name, route string, opts ...serializers.Option) {
 	t.Helper()
 	s, err := serializers.New[T](opts...)
@@ -307,7 +380,7 @@ func relServe[T any](t *testing.T, api *framework.API, db *sqlx.DB, eps map[stri
 	key := md.PrimaryKey.Name
 	g := generics.GenericAPIView[T]{Source: src, Serializer: s, LookupField: key, LookupURLKwarg: "pk"}
 	path := "/" + name + "/"
-	var named []framework.RouteOption
+	named := []framework.RouteOption{framework.FormatSuffixes()}
 	if route != "" {
 		path = "/" + route + "/"
 		named = append(named, framework.Named(route+"-detail"))
@@ -361,10 +434,11 @@ func relServe[T any](t *testing.T, api *framework.API, db *sqlx.DB, eps map[stri
 			var zero T
 			return renderedWith(t, s, zero)
 		},
-		choices: func(field string) ([]framework.Choice, error) {
-			return s.RelatedChoices(field, &serializers.Context{RelatedRows: func(q serializers.RelatedRowsQuery) ([][2]string, error) {
+		choices: func(field string, c serializers.Context) ([]framework.Choice, error) {
+			c.RelatedRows = func(q serializers.RelatedRowsQuery) ([][2]string, error) {
 				return src.ListRelated(ctx, q.Table, q.Value, q.Display, q.Limit)
-			}})
+			}
+			return s.RelatedChoices(field, &c)
 		},
 	}
 }
@@ -378,7 +452,10 @@ type relStep struct {
 	Data   json.RawMessage `json:"data"`
 	Field  string          `json:"field"`
 	Before bool            `json:"before"`
-	Want   struct {
+	Format string          `json:"format"`
+	// Settings are the REST_FRAMEWORK settings of a "choices" step.
+	Settings map[string]any `json:"settings"`
+	Want     struct {
 		Valid     *bool           `json:"valid"`
 		Errors    json.RawMessage `json:"errors"`
 		Data      json.RawMessage `json:"data"`
@@ -408,7 +485,12 @@ func relRun(t *testing.T, c *apitest.Client, eps map[string]relEndpoint, step re
 		r := c.Get(ep.path)
 		return differs("GET", r.Status, r.Body, 200, step.Want.Data)
 	case "data":
-		r := c.Get(fmt.Sprintf("%s%d/", ep.path, step.PK))
+		// DRF's context format is the request's format suffix.
+		path := fmt.Sprintf("%s%d/", ep.path, step.PK)
+		if step.Format != "" {
+			path = fmt.Sprintf("%s%d.%s", ep.path, step.PK, step.Format)
+		}
+		r := c.Get(path)
 		return differs("GET", r.Status, r.Body, 200, step.Want.Data)
 	case "blank":
 		// DRF asserts serializer.data['target'] is None, of a serializer
@@ -425,16 +507,28 @@ func relRun(t *testing.T, c *apitest.Client, eps map[string]relEndpoint, step re
 		}
 		return ""
 	case "choices":
-		got, err := ep.choices(step.Field)
+		// HTML_SELECT_CUTOFF: None is a negative HTMLSelectCutoff.
+		var c serializers.Context
+		if v, ok := step.Settings["HTML_SELECT_CUTOFF"]; ok {
+			c.HTMLSelectCutoff = -1
+			if n, ok := v.(float64); ok {
+				c.HTMLSelectCutoff = int(n)
+			}
+		}
+		c.HTMLSelectCutoffText, _ = step.Settings["HTML_SELECT_CUTOFF_TEXT"].(string)
+		got, err := ep.choices(step.Field, c)
 		if err != nil {
 			return err.Error()
 		}
-		last := ""
-		if len(got) > 1000 {
-			last = got[len(got)-1].Label
+		last, want := "", ""
+		if n := len(got); n > 0 && got[n-1].Value == framework.RelatedCutoff {
+			last = got[n-1].Label
 		}
-		if len(got) != step.Want.Count || step.Want.Last != nil && last != *step.Want.Last {
-			return fmt.Sprintf("choices of %s: %d, last %q; DRF %d, last %v", step.Field, len(got), last, step.Want.Count, step.Want.Last)
+		if step.Want.Last != nil {
+			want = *step.Want.Last
+		}
+		if len(got) != step.Want.Count || last != want {
+			return fmt.Sprintf("choices of %s: %d, last %q; DRF %d, last %q", step.Field, len(got), last, step.Want.Count, want)
 		}
 		return ""
 	case "validate":
@@ -627,57 +721,37 @@ const (
 	relGetQS   = "a subclass overriding get_queryset(): a Go field's rows are its model's related table"
 	relNested  = "no counterpart: slug_field through a relation (nested__name, DRF 3.15's nested lookups); " +
 		"a slug_related field's join follows one foreign key (docs/models.md)"
-	relCutoff = "no counterpart: the HTML_SELECT_CUTOFF setting and html_cutoff; a form's select is cut at DRF's " +
-		"default, 1000 (test_no_settings)"
-	relProxied = "no counterpart: pk_field (UUIDField(format='int') over the key); a key is read and written as " +
-		"its Go type"
-	relLookupField = "no counterpart: a HyperlinkedRelatedField's lookup_field and lookup_url_kwarg; a link " +
-		"names the related key as the route's pk"
 	relGetValue = "get_value() and the empty sentinel are a field's internals (a dict or a MultiValueDict given " +
 		"to it); a form's or JSON's many-to-many field is pinned through views by drf_manytomany.py"
-	relFormat = "no counterpart: a HyperlinkedIdentityField's format= and a context's 'format'; a link keeps " +
-		"the request's format suffix (reverse.Link)"
 	relLimited = "no counterpart: limit_choices_to; a relational field's rows are every row of its related table"
 )
 
 // drfRelationsNotPortable are the methods the public API cannot
 // express, with the reason.
 var drfRelationsNotPortable = map[string]string{
-	"test_relations_pk.py:PKManyToManyTests.test_many_to_many_retrieve_prefetch_related":                     relQueries,
-	"test_relations_pk.py:PKManyToManyTests.test_many_to_many_unsaved":                                       relUnsaved,
-	"test_relations_pk.py:PKManyToManyTests.test_data_cannot_be_accessed_prior_to_is_valid":                  relNotValid,
-	"test_relations_pk.py:PKForeignKeyTests.test_reverse_foreign_key_retrieve_prefetch_related":              relQueries,
-	"test_relations_pk.py:PKForeignKeyTests.test_foreign_key_with_unsaved":                                   relUnsaved,
-	"test_relations_pk.py:PKForeignKeyTests.test_queryset_size_with_limited_choices":                         relLimited,
-	"test_relations_pk.py:PKForeignKeyTests.test_queryset_size_with_Q_limited_choices":                       relLimited,
-	"test_relations_pk.py:PKRelationTests.test_relation_field_callable_source":                               "a source that is a model's method (get_first_source): Python; a Go item's values are its fields",
-	"test_relations_pk.py:PKRelationTests.test_relation_field_property_source":                               "a source that is a model's @property: Python; a Go item's values are its fields",
-	"test_relations_slug.py:SlugForeignKeyTests.test_foreign_key_retrieve_select_related":                    relQueries,
-	"test_relations_slug.py:SlugForeignKeyTests.test_reverse_foreign_key_retrieve_prefetch_related":          relQueries,
-	"test_relations_hyperlink.py:HyperlinkedManyToManyTests.test_relative_hyperlinks":                        "context={'request': None}: a hyperlinked field needs the request it answers, and its links are absolute",
-	"test_relations_hyperlink.py:HyperlinkedManyToManyTests.test_many_to_many_retrieve_prefetch_related":     relQueries,
-	"test_relations_hyperlink.py:HyperlinkedManyToManyTests.test_data_cannot_be_accessed_prior_to_is_valid":  relNotValid,
-	"test_relations.py:TestStringRelatedField.test_string_related_representation":                            "Python's str() of a MockObject",
-	"test_relations.py:TestRelatedFieldHTMLCutoff.test_settings_cutoff":                                      relCutoff,
-	"test_relations.py:TestRelatedFieldHTMLCutoff.test_settings_cutoff_none":                                 relCutoff,
-	"test_relations.py:TestRelatedFieldHTMLCutoff.test_settings_kwargs_cutoff":                               relCutoff,
-	"test_relations.py:TestPrimaryKeyRelatedField.test_pk_related_lookup_invalid_type":                       relBadType,
-	"test_relations.py:TestProxiedPrimaryKeyRelatedField.test_pk_related_lookup_exists":                      relProxied,
-	"test_relations.py:TestProxiedPrimaryKeyRelatedField.test_pk_related_lookup_does_not_exist":              relProxied,
-	"test_relations.py:TestProxiedPrimaryKeyRelatedField.test_pk_representation":                             relProxied,
-	"test_relations.py:TestHyperlinkedRelatedField.test_representation_unsaved_object_with_non_nullable_pk":  relUnsaved,
-	"test_relations.py:TestHyperlinkedRelatedField.test_serialize_empty_relationship_attribute":              "a property raising Django's ObjectDoesNotExist: Python",
-	"test_relations.py:TestHyperlinkedRelatedField.test_hyperlinked_related_lookup_exists":                   relLookupField,
-	"test_relations.py:TestHyperlinkedRelatedField.test_hyperlinked_related_lookup_url_encoded_exists":       relLookupField,
-	"test_relations.py:TestHyperlinkedRelatedField.test_hyperlinked_related_lookup_url_space_encoded_exists": relLookupField,
-	"test_relations.py:TestHyperlinkedRelatedField.test_hyperlinked_related_internal_type_error":             "a subclass whose get_object() has the wrong signature: Python's TypeError",
+	"test_relations_pk.py:PKManyToManyTests.test_many_to_many_retrieve_prefetch_related":                    relQueries,
+	"test_relations_pk.py:PKManyToManyTests.test_many_to_many_unsaved":                                      relUnsaved,
+	"test_relations_pk.py:PKManyToManyTests.test_data_cannot_be_accessed_prior_to_is_valid":                 relNotValid,
+	"test_relations_pk.py:PKForeignKeyTests.test_reverse_foreign_key_retrieve_prefetch_related":             relQueries,
+	"test_relations_pk.py:PKForeignKeyTests.test_foreign_key_with_unsaved":                                  relUnsaved,
+	"test_relations_pk.py:PKForeignKeyTests.test_queryset_size_with_limited_choices":                        relLimited,
+	"test_relations_pk.py:PKForeignKeyTests.test_queryset_size_with_Q_limited_choices":                      relLimited,
+	"test_relations_pk.py:PKRelationTests.test_relation_field_callable_source":                              "a source that is a model's method (get_first_source): Python; a Go item's values are its fields",
+	"test_relations_pk.py:PKRelationTests.test_relation_field_property_source":                              "a source that is a model's @property: Python; a Go item's values are its fields",
+	"test_relations_slug.py:SlugForeignKeyTests.test_foreign_key_retrieve_select_related":                   relQueries,
+	"test_relations_slug.py:SlugForeignKeyTests.test_reverse_foreign_key_retrieve_prefetch_related":         relQueries,
+	"test_relations_hyperlink.py:HyperlinkedManyToManyTests.test_relative_hyperlinks":                       "context={'request': None}: a hyperlinked field needs the request it answers, and its links are absolute",
+	"test_relations_hyperlink.py:HyperlinkedManyToManyTests.test_many_to_many_retrieve_prefetch_related":    relQueries,
+	"test_relations_hyperlink.py:HyperlinkedManyToManyTests.test_data_cannot_be_accessed_prior_to_is_valid": relNotValid,
+	"test_relations.py:TestStringRelatedField.test_string_related_representation":                           "Python's str() of a MockObject",
+	"test_relations.py:TestPrimaryKeyRelatedField.test_pk_related_lookup_invalid_type":                      relBadType,
+	"test_relations.py:TestHyperlinkedRelatedField.test_representation_unsaved_object_with_non_nullable_pk": relUnsaved,
+	"test_relations.py:TestHyperlinkedRelatedField.test_serialize_empty_relationship_attribute":             "a property raising Django's ObjectDoesNotExist: Python",
+	"test_relations.py:TestHyperlinkedRelatedField.test_hyperlinked_related_internal_type_error":            "a subclass whose get_object() has the wrong signature: Python's TypeError",
 	"test_relations.py:TestHyperlinkedRelatedField.test_hyperlinked_related_queryset_type_error": "a mock queryset whose get() raises TypeError: " +
 		"Python; a value the key's type cannot hold is test_hyperlinked_related_queryset_value_error",
 	"test_relations.py:TestHyperlinkedIdentityField.test_representation_unsaved_object":                  relUnsaved,
-	"test_relations.py:TestHyperlinkedIdentityField.test_representation_with_format":                     relFormat,
 	"test_relations.py:TestHyperlinkedIdentityField.test_improperly_configured":                          "a mock reverse() that raises NoReverseMatch: Python",
-	"test_relations.py:TestHyperlinkedIdentityFieldWithFormat.test_representation":                       relFormat,
-	"test_relations.py:TestHyperlinkedIdentityFieldWithFormat.test_representation_with_format":           relFormat,
 	"test_relations.py:TestSlugRelatedField.test_slug_related_lookup_invalid_type":                       relBadType,
 	"test_relations.py:TestSlugRelatedField.test_overriding_get_queryset":                                relGetQS,
 	"test_relations.py:TestNestedSlugRelatedField.test_slug_related_nested_nested_lookup_exists":         relNested,
@@ -703,30 +777,10 @@ var drfRelationsNotPortable = map[string]string{
 // otherwise, on purpose: docs/drf-differences.md, "DRF's relation tests".
 var drfRelationsDiffer = map[string]string{}
 
-// Reasons of drfRelationsMissing.
-const (
-	relReverseWrite = "the reverse side of a many-to-many is read-only: DRF's ModelSerializer makes it a writable " +
-		"PrimaryKeyRelatedField(many=True) whose save() calls set(); here it is a many_to_many field through the " +
-		"other side's table, read-only as a declared through table's is"
-	relReverseOne  = "a reverse one-to-one is the one referencing row's key, or None; a reverse accessor holds a slice of keys"
-	relReverseSlug = "a SlugRelatedField(many=True) over a reverse relation: a reverse accessor holds the " +
-		"referencing rows' keys, not a column of theirs"
-)
-
 // drfRelationsMissing are the ported methods that need what the
 // framework does not have yet (issue 41), with the reason:
 // docs/drf-differences.md, "DRF's relation tests".
-var drfRelationsMissing = map[string]string{
-	"test_relations_pk.py:PKManyToManyTests.test_reverse_many_to_many_update":                                  relReverseWrite,
-	"test_relations_pk.py:PKManyToManyTests.test_reverse_many_to_many_create":                                  relReverseWrite,
-	"test_relations_hyperlink.py:HyperlinkedManyToManyTests.test_reverse_many_to_many_update":                  relReverseWrite,
-	"test_relations_hyperlink.py:HyperlinkedManyToManyTests.test_reverse_many_to_many_create":                  relReverseWrite,
-	"test_relations_pk.py:PKNullableOneToOneTests.test_reverse_foreign_key_retrieve_with_null":                 relReverseOne,
-	"test_relations_hyperlink.py:HyperlinkedNullableOneToOneTests.test_reverse_foreign_key_retrieve_with_null": relReverseOne,
-	"test_relations_slug.py:SlugForeignKeyTests.test_reverse_foreign_key_retrieve":                             relReverseSlug,
-	"test_relations_slug.py:SlugForeignKeyTests.test_reverse_foreign_key_update":                               relReverseSlug,
-	"test_relations_slug.py:SlugForeignKeyTests.test_reverse_foreign_key_create":                               relReverseSlug,
-}
+var drfRelationsMissing = map[string]string{}
 
 // TestDRFRelations checks that every method is ported or listed as not
 // portable, then runs the ported ones at both levels on SQLite and

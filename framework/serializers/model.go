@@ -287,12 +287,13 @@ func (s *Serializer[T]) bindSet(d *models.Description, set []string, drf314 bool
 }
 
 // bindLeftAlone lists the relations of d that a write sets (the
-// many-to-many fields of an automatic through table, the reverse
-// accessors of keys) and that the serializer has no writable field of.
+// many-to-many fields of an automatic through table, from either side,
+// the reverse accessors of keys) and that the serializer has no
+// writable field of.
 func (s *Serializer[T]) bindLeftAlone(d *models.Description) {
 	var rels []*structs.Field
 	for _, m := range d.ManyToMany {
-		if m.AutoCreated {
+		if m.AutoCreated || m.Reverse {
 			rels = append(rels, m.Field)
 		}
 	}

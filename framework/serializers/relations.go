@@ -65,8 +65,13 @@ type relation struct {
 	// integers.
 	slug    string
 	integer bool
-	// route is a HyperlinkedRelatedField's view_name.
-	route string
+	// route is a HyperlinkedRelatedField's view_name; kwarg its
+	// lookup_url_kwarg, "" for "pk"; lookup its lookup_field's column
+	// when it is not the key (integer: whether it holds integers).
+	route, kwarg, lookup string
+	// pkField is a PrimaryKeyRelatedField's pk_field format
+	// (relation_options.go); "" for none.
+	pkField string
 	// display is the related column a form's select shows (DRF's str()
 	// of the row): the display tag option, else the key or the slug.
 	display string
@@ -88,12 +93,8 @@ func (f *field) hyperlink(md *modelInfo, links func(table string) string) {
 		f.viewName = links(m.Table)
 	} else if mf := md.field(f.sf); mf != nil && mf.Related != nil {
 		f.viewName = links(mf.Related.Table)
-	} else if keys, _ := sliceKeys(f.sf.Type); keys != nil {
-		for _, r := range md.desc.Reverses {
-			if r.Field.Name == f.sf.Name {
-				f.viewName = links(r.Table)
-			}
-		}
+	} else if r := reverseOf(md.desc, f.sf); r != nil && r.SlugField == "" && r.Field.Type.Elem().Kind() != reflect.Struct {
+		f.viewName = links(r.Table)
 	}
 }
 
@@ -118,7 +119,10 @@ func (f *field) bindRelation(md *modelInfo) error {
 	case f.display != "":
 		err = fmt.Errorf("display needs a writable relational field")
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return f.bindRelationOptions()
 }
 
 // source is the field's drf source option, "" when none.
@@ -141,8 +145,10 @@ func (f *field) bindRelationKind(md *modelInfo) error {
 		return f.bindManyToMany(manyToManyOf(md, f.sf))
 	case md != nil && reverseOf(md.desc, f.sf) != nil:
 		return f.bindReverse(reverseOf(md.desc, f.sf))
+	case f.viewName != "" && f.relOpts != nil && f.relOpts.lookupField != "":
+		return f.bindLookup(md)
 	case f.viewName != "" && fk:
-		links, err := relatedLinks(f.sf, f.viewName)
+		links, err := relatedLinks(f.sf, f.viewName, f.linkKwarg())
 		if err != nil {
 			return err
 		}
@@ -151,7 +157,7 @@ func (f *field) bindRelationKind(md *modelInfo) error {
 			f.rel = &relation{kind: relLink, fk: f.sf, table: mf.Related.Table, key: mf.Related.Column, route: f.viewName}
 		}
 	case f.viewName != "":
-		links, err := relatedLinks(f.sf, f.viewName)
+		links, err := relatedLinks(f.sf, f.viewName, f.linkKwarg())
 		if err != nil {
 			return err
 		}
@@ -251,9 +257,10 @@ func (s *Serializer[T]) manyToMany(sf *structs.Field, name string) bool {
 // relatedLinks is the value of a hyperlinked related field (DRF's
 // HyperlinkedRelatedField with view_name): the absolute URL of route for
 // the related key the field holds, or, for a slice of keys (a reverse
-// accessor: many=True), the list of them. The route's parameter is "pk";
-// the request's format suffix is kept (reverse.Link), as DRF's field keeps it.
-func relatedLinks(sf *structs.Field, route string) (func(unsafe.Pointer, *Context) (any, error), error) {
+// accessor: many=True), the list of them. The route's parameter is kwarg
+// (lookup_url_kwarg: "pk" by default); the request's format suffix is
+// kept (reverse.Link), as DRF's field keeps it.
+func relatedLinks(sf *structs.Field, route, kwarg string) (func(unsafe.Pointer, *Context) (any, error), error) {
 	if route == "" {
 		return nil, fmt.Errorf("view_name needs a route name")
 	}
@@ -261,7 +268,7 @@ func relatedLinks(sf *structs.Field, route string) (func(unsafe.Pointer, *Contex
 		if c == nil || c.Request == nil {
 			return "", fmt.Errorf("serializers: hyperlinked field %q needs the request in the serializer context", sf.Name)
 		}
-		return reverse.Link(route, map[string]string{"pk": key}, c.Request)
+		return reverse.Link(route, map[string]string{kwarg: key}, c.Request)
 	}
 	keys, _ := sliceKeys(sf.Type)
 	switch t := sf.Type; {

@@ -47,7 +47,7 @@ func (f *field) relatedValue(base unsafe.Pointer, raw any, c *Context) ([]string
 			return []string{msgNull}, nil
 		}
 		r.fk.SetNull(base)
-		if r.kind == relSlug {
+		if r.kind == relSlug || r.lookup != "" {
 			f.sf.SetNull(base)
 		}
 		return nil, nil
@@ -56,7 +56,10 @@ func (f *field) relatedValue(base unsafe.Pointer, raw any, c *Context) ([]string
 	case relSlug:
 		return r.decodeSlug(f, base, raw, c)
 	case relLink:
-		return r.decodeLink(base, raw, c)
+		return r.decodeLink(f, base, raw, c)
+	}
+	if r.pkField != "" {
+		return r.decodePKField(base, raw, c)
 	}
 	key, msg := r.pkText(raw)
 	if msg != "" {
@@ -175,11 +178,14 @@ func (r *relation) decodeSlug(f *field, base unsafe.Pointer, raw any, c *Context
 // (absolute, whose host is not checked, or a path) that resolves to the
 // field's route, as the request's versioning scheme names it (under
 // NamespaceVersioning, the request's version's namespace), and whose pk
-// names a row.
-func (r *relation) decodeLink(base unsafe.Pointer, raw any, c *Context) ([]string, error) {
+// names a row (by its lookup_field: lookupLink).
+func (r *relation) decodeLink(f *field, base unsafe.Pointer, raw any, c *Context) ([]string, error) {
 	key, msg, err := r.linkKey(raw, c)
 	if err != nil || msg != "" {
 		return oneMessage(msg), err
+	}
+	if r.lookup != "" {
+		return r.lookupLink(f, base, key, c)
 	}
 	found, err := r.setKey(base, key, c)
 	if err != nil || found {
@@ -196,8 +202,8 @@ func oneMessage(msg string) []string {
 	return []string{msg}
 }
 
-// linkKey is the key of the hyperlink raw: the pk parameter of the
-// field's route that it resolves to, or the field's message.
+// linkKey is the key of the hyperlink raw: the parameter of the field's
+// route that it resolves to (lookup_url_kwarg), or the field's message.
 func (r *relation) linkKey(raw any, c *Context) (key, msg string, err error) {
 	s, ok := raw.(string)
 	if !ok {
@@ -231,11 +237,11 @@ func (r *relation) linkKey(raw any, c *Context) (key, msg string, err error) {
 	if res.Name != want {
 		return "", msgWrongMatch, nil
 	}
-	key, ok = res.Params["pk"]
+	key, ok = res.Params[r.param()]
 	if !ok {
 		return "", msgLinkMissing, nil
 	}
-	if r.integerKey() {
+	if r.lookup == "" && r.integerKey() || r.lookup != "" && r.integer {
 		i, ok := pycompat.Int(key)
 		if !ok {
 			return "", msgLinkMissing, nil

@@ -42,9 +42,14 @@ func manyToManyOf(md *modelInfo, sf *structs.Field) *models.ManyToMany {
 // of a SlugRelatedField when the field holds slugs, slug_field=name),
 // as ModelSerializer builds it: the related keys (their URLs), required
 // and allow_empty=False unless the field is blank, read-only when a
-// declared model is its through table.
+// declared model is its through table. The reverse side of a field of an
+// automatic through table is required and may be empty, as DRF builds a
+// reverse relation.
 func (f *field) bindManyToMany(m *models.ManyToMany) error {
 	f.helpText = m.HelpText
+	if m.Reverse {
+		return f.bindMany(m.Table, m.Column, m.SlugField, true, f.allowEmpty)
+	}
 	if !m.AutoCreated {
 		f.readOnly = true
 	}
@@ -54,11 +59,30 @@ func (f *field) bindManyToMany(m *models.ManyToMany) error {
 // bindReverse makes a reverse foreign key's keys the field ModelSerializer
 // builds for a reverse relation named in Meta.fields: a
 // PrimaryKeyRelatedField(many=True) of the referencing rows (with
-// view_name, a HyperlinkedRelatedField(many=True)), required, writable
-// unless read_only: save() sets it (RelatedManager.set()).
+// view_name, a HyperlinkedRelatedField(many=True); with slug_field, a
+// SlugRelatedField(many=True)), required, writable unless read_only:
+// save() sets it (RelatedManager.set()). A reverse one-to-one is one
+// PrimaryKeyRelatedField (HyperlinkedRelatedField), required and not
+// null, as DRF builds it.
 func (f *field) bindReverse(rev *models.Reverse) error {
 	key, _ := rev.Referencing()
-	return f.bindMany(rev.Table, key, "", true, f.allowEmpty)
+	if !rev.One {
+		return f.bindMany(rev.Table, key, rev.SlugField, true, f.allowEmpty)
+	}
+	f.typeName, f.container = "field", nil
+	kind := relPK
+	if f.viewName != "" {
+		links, err := relatedLinks(f.sf, f.viewName, f.linkKwarg())
+		if err != nil {
+			return err
+		}
+		kind, f.compute, f.link = relLink, links, true
+	}
+	if !f.readOnly {
+		f.required, f.allowNull = true, false
+		f.rel = &relation{kind: kind, fk: f.sf, table: rev.Table, key: key, route: f.viewName}
+	}
+	return nil
 }
 
 // bindMany makes f a ManyRelatedField of the rows of table, by their key
@@ -72,7 +96,7 @@ func (f *field) bindMany(table, key, slug string, required, allowEmpty bool) err
 		return fmt.Errorf("slug_field and view_name make two different fields")
 	case f.viewName != "":
 		kind, f.link = relLink, true
-		read, err = relatedLinks(f.sf, f.viewName)
+		read, err = relatedLinks(f.sf, f.viewName, f.linkKwarg())
 	case slug != "":
 		kind = relSlug
 	}

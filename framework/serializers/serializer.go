@@ -110,6 +110,14 @@ type Context struct {
 	// relational field in a browsable form; generic views set it from
 	// their source's database (RelatedChoices).
 	RelatedRows func(q RelatedRowsQuery) ([][2]string, error)
+	// HTMLSelectCutoff and HTMLSelectCutoffText are DRF's settings of
+	// those names for RelatedChoices (Settings.HTMLSelectCutoff, which
+	// generic views pass): the most options a relational field's select
+	// lists, 0 giving 1000 and a negative number no limit, and the text
+	// of the last, disabled option after them, "" giving "More than
+	// {count} items...".
+	HTMLSelectCutoff     int
+	HTMLSelectCutoffText string
 	// Values carries the extra values of DRF's context={...}, read with a
 	// Key; nil reads the request's context.Context.
 	Values context.Context
@@ -221,6 +229,8 @@ type field struct {
 	slugRelated bool
 	display     string
 	rel         *relation
+	// relOpts are a relational field's other options (relation_options.go).
+	relOpts *relationOptions
 	// nested is a nested serializer's (relations_nested.go).
 	nested *nested
 	// group are the fields of a Group (star.go), given the whole item.
@@ -649,6 +659,12 @@ func splitTag(tag string) []string {
 // tagOption applies one option of the drf tag.
 func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 	sf := f.sf
+	if ok, err := f.relationOption(key, val); ok {
+		if err != nil {
+			return fmt.Errorf("bad drf tag option %q: %w", opt, err)
+		}
+		return nil
+	}
 	if ok, err := f.fileOption(key, val); ok {
 		if err != nil {
 			return fmt.Errorf("bad drf tag option %q: %w", opt, err)

@@ -22,6 +22,7 @@ import json
 import os
 import sys
 import types
+import uuid
 
 import django
 from django.conf import settings
@@ -43,10 +44,12 @@ django.setup()
 
 import rest_framework  # noqa: E402
 from django.db import connection, models  # noqa: E402
-from django.urls import path  # noqa: E402
+from django.test import override_settings  # noqa: E402
+from django.urls import path, re_path  # noqa: E402
 from rest_framework import serializers  # noqa: E402
 from rest_framework.request import Request  # noqa: E402
 from rest_framework.test import APIRequestFactory  # noqa: E402
+from rest_framework.urlpatterns import format_suffix_patterns  # noqa: E402
 
 
 class Base(models.Model):
@@ -106,8 +109,18 @@ class RelHolder(Base):
     many = models.ManyToManyField(RelObject, related_name="+")
 
 
+# TestProxiedPrimaryKeyRelatedField's rows, keyed by UUIDs.
+class RelUUIDObject(Base):
+    id = models.UUIDField(primary_key=True)
+    name = models.CharField(max_length=100)
+
+
+class RelUUIDHolder(Base):
+    field = models.ForeignKey(RelUUIDObject, on_delete=models.CASCADE, related_name="+")
+
+
 MODELS = [ManyToManyTarget, ManyToManySource, ForeignKeyTarget, ForeignKeySource, NullableForeignKeySource,
-          OneToOneTarget, NullableOneToOneSource, OneToOnePKSource, RelObject, RelHolder]
+          OneToOneTarget, NullableOneToOneSource, OneToOnePKSource, RelObject, RelHolder, RelUUIDObject, RelUUIDHolder]
 
 
 def dummy_view(request, pk):
@@ -119,7 +132,14 @@ urls.urlpatterns = [
     path(name + "/<int:pk>/", dummy_view, name=name + "-detail")
     for name in ("manytomanysource", "manytomanytarget", "foreignkeysource", "foreignkeytarget",
                  "nullableforeignkeysource", "onetoonetarget", "nullableonetoonesource")
-] + [path("relobject/<str:pk>/", dummy_view, name="relobject-detail")]
+] + format_suffix_patterns([
+    # A router's pattern, whose format suffix reverses without a final
+    # slash (TestHyperlinkedIdentityField's format).
+    re_path(r"^relobject/(?P<pk>[^/.]+)/$", dummy_view, name="relobject-detail"),
+]) + [
+    # test_relations.py's route of a lookup_field.
+    path("example/<path:name>/", lambda request, name: None, name="example"),
+]
 sys.modules["tests.urls"] = urls
 
 
@@ -147,6 +167,9 @@ SERIALIZERS = {
     # test_relations_slug.py
     "slug_fk_target": model_serializer(ForeignKeyTarget, "__all__", sources=serializers.SlugRelatedField(
         slug_field="name", queryset=ForeignKeySource.objects.all(), many=True)),
+    "slug_nullfk_target": model_serializer(ForeignKeyTarget, ("id", "name", "nullable_sources"),
+                                           nullable_sources=serializers.SlugRelatedField(
+        slug_field="name", queryset=NullableForeignKeySource.objects.all(), many=True)),
     "slug_fk_source": model_serializer(ForeignKeySource, "__all__", target=serializers.SlugRelatedField(
         slug_field="name", queryset=ForeignKeyTarget.objects.all())),
     "slug_nullfk_source": model_serializer(NullableForeignKeySource, "__all__", target=serializers.SlugRelatedField(
@@ -166,6 +189,23 @@ SERIALIZERS = {
     "rel_link": model_serializer(RelHolder, ("id", "field"), field=serializers.HyperlinkedRelatedField(
         view_name="relobject-detail", queryset=RelObject.objects.all())),
     "rel_identity": model_serializer(RelObject, ("url", "name"), Link),
+    "rel_identity_json": model_serializer(RelObject, ("url", "name"), Link, url=serializers.HyperlinkedIdentityField(
+        view_name="relobject-detail", format="json")),
+    # TestProxiedPrimaryKeyRelatedField's pk_field.
+    "rel_pk_uuid": model_serializer(RelUUIDHolder, ("id", "field"), field=serializers.PrimaryKeyRelatedField(
+        queryset=RelUUIDObject.objects.all(), pk_field=serializers.UUIDField(format="int"))),
+    # The other formats of a pk_field (relation_options_drf_test.go).
+    **{"rel_pk_uuid_" + f: model_serializer(RelUUIDHolder, ("id", "field"), field=serializers.PrimaryKeyRelatedField(
+        queryset=RelUUIDObject.objects.all(), pk_field=serializers.UUIDField(format=f)))
+       for f in ("hex_verbose", "hex", "urn")},
+    # TestRelatedFieldHTMLCutoff's html_cutoff=100.
+    "rel_pk_cutoff": model_serializer(RelHolder, ("id", "field"), field=serializers.PrimaryKeyRelatedField(
+        queryset=RelObject.objects.all(), html_cutoff=100)),
+    "rel_pk_many_cutoff": model_serializer(RelHolder, ("id", "many"), many=serializers.PrimaryKeyRelatedField(
+        queryset=RelObject.objects.all(), many=True, html_cutoff=100)),
+    # TestHyperlinkedRelatedField's lookup_field.
+    "rel_link_lookup": model_serializer(RelHolder, ("id", "field"), field=serializers.HyperlinkedRelatedField(
+        view_name="example", lookup_field="name", lookup_url_kwarg="name", queryset=RelObject.objects.all())),
 }
 
 
@@ -209,6 +249,9 @@ FIXTURES = {
     "m2m": m2m_rows, "fk": fk_rows, "nullfk": nullfk_rows,
     "o2o_second": o2o_rows(1), "o2o_first": o2o_rows(0), "o2o_none": o2o_rows(None),
     "rel": rel_rows(3), "rel1100": rel_rows(1100),
+    "rel_lookup": rel_rows(3, ("foobar", "bazABCqux", "bazABC qux")),
+    "rel_uuid": lambda: [RelUUIDObject.objects.create(id=uuid.UUID(int=i), name=name)
+                         for i, name in enumerate(("foo", "bar", "baz"))],
 }
 
 
@@ -345,6 +388,14 @@ def relation_files():
     r = "test_relations.py:"
     item(r + "TestRelatedFieldHTMLCutoff.test_no_settings", "rel1100", {"op": "choices", "ser": "rel_pk", "field": "field"},
          {"op": "choices", "ser": "rel_pk_many", "field": "many"})
+    c = r + "TestRelatedFieldHTMLCutoff."
+    for method, settings, sers in (
+            ("test_settings_cutoff", {"HTML_SELECT_CUTOFF": 2, "HTML_SELECT_CUTOFF_TEXT": "Cut Off"}, ("rel_pk", "rel_pk_many")),
+            ("test_settings_cutoff_none", {"HTML_SELECT_CUTOFF": None, "HTML_SELECT_CUTOFF_TEXT": "Cut Off"}, ("rel_pk", "rel_pk_many")),
+            ("test_settings_kwargs_cutoff", {"HTML_SELECT_CUTOFF": 2, "HTML_SELECT_CUTOFF_TEXT": "Cut Off"},
+             ("rel_pk_cutoff", "rel_pk_many_cutoff"))):
+        item(c + method, "rel1100", *({"op": "choices", "ser": ser, "field": "field" if "many" not in ser else "many",
+                                      "settings": settings} for ser in sers))
     c = r + "TestPrimaryKeyRelatedField."
     item(c + "test_pk_related_lookup_exists", "rel", validate("rel_pk", {"field": 3}))
     item(c + "test_pk_related_lookup_does_not_exist", "rel", validate("rel_pk", {"field": 4}))
@@ -354,7 +405,21 @@ def relation_files():
     c = r + "TestHyperlinkedRelatedField."
     item(c + "test_hyperlinked_related_lookup_does_not_exist", "rel", validate("rel_link", {"field": "http://example.org/relobject/4/"}))
     item(c + "test_hyperlinked_related_queryset_value_error", "rel", validate("rel_link", {"field": "http://example.org/relobject/doesnotexist/"}))
+    c = r + "TestProxiedPrimaryKeyRelatedField."
+    item(c + "test_pk_related_lookup_exists", "rel_uuid", create("rel_pk_uuid", {"field": 2}))
+    item(c + "test_pk_related_lookup_does_not_exist", "rel_uuid", validate("rel_pk_uuid", {"field": 4}))
+    item(c + "test_pk_representation", "rel_uuid", create("rel_pk_uuid", {"field": 2}), data_of("rel_pk_uuid", 1))
+    c = r + "TestHyperlinkedRelatedField."
+    for method, name in (("test_hyperlinked_related_lookup_exists", "foobar"),
+                         ("test_hyperlinked_related_lookup_url_encoded_exists", "baz%41%42%43qux"),
+                         ("test_hyperlinked_related_lookup_url_space_encoded_exists", "bazABC%20qux")):
+        item(c + method, "rel_lookup", create("rel_link_lookup", {"field": "http://example.org/example/" + name + "/"}))
     item(r + "TestHyperlinkedIdentityField.test_representation", "rel", data_of("rel_identity", 1))
+    # The context's format is the request's format suffix.
+    item(r + "TestHyperlinkedIdentityField.test_representation_with_format", "rel", dict(data_of("rel_identity", 1), format="xml"))
+    c = r + "TestHyperlinkedIdentityFieldWithFormat."
+    item(c + "test_representation", "rel", data_of("rel_identity_json", 1))
+    item(c + "test_representation_with_format", "rel", dict(data_of("rel_identity_json", 1), format="xml"))
     for c in (r + "TestSlugRelatedField.", r + "TestNestedSlugRelatedField."):
         item(c + "test_slug_related_lookup_exists", "rel", validate("rel_slug", {"field": "baz"}))
         item(c + "test_slug_related_lookup_does_not_exist", "rel", validate("rel_slug", {"field": "doesnotexist"}))
@@ -387,6 +452,68 @@ def reverse_writes():
     item(c + "link_wrong_route", "fk", update("link_fk_target", 2, {"url": ft + "2/", "name": "target-2", "sources": [ft + "1/"]}))
 
 
+def reverse_relations():
+    """The edges of the writes of a many-to-many's reverse side, of a
+    reverse one-to-one and of slugs over a reverse relation, which DRF's
+    tests leave out, as "m2m_reverse:name", "o2o_reverse:name" and
+    "slug_reverse:name" (relations_reverse_drf_test.go)."""
+    c, ts, tt = "m2m_reverse:", T + "manytomanysource/", T + "manytomanytarget/"
+    item(c + "invalid_pk", "m2m", update("pk_m2m_target", 1, {"id": 1, "name": "target-1", "sources": [1, 9]}),
+         lst("pk_m2m_source"))
+    item(c + "invalid_pk_text", "m2m", update("pk_m2m_target", 1, {"id": 1, "name": "target-1", "sources": ["x"]}))
+    item(c + "not_a_list", "m2m", update("pk_m2m_target", 1, {"id": 1, "name": "target-1", "sources": 1}))
+    item(c + "null", "m2m", update("pk_m2m_target", 1, {"id": 1, "name": "target-1", "sources": None}))
+    item(c + "required", "m2m", update("pk_m2m_target", 1, {"id": 1, "name": "target-1"}),
+         create("pk_m2m_target", {"name": "target-4"}))
+    item(c + "empty", "m2m", write_list("pk_m2m_target", {"id": 3, "name": "target-3", "sources": []}, 3),
+         lst("pk_m2m_source"))
+    item(c + "create", "m2m", write_list("pk_m2m_target", {"name": "target-4", "sources": [3, 1]}),
+         lst("pk_m2m_source"))
+    item(c + "link_invalid", "m2m", update("link_m2m_target", 1, {"url": tt + "1/", "name": "target-1", "sources": [ts + "9/"]}),
+         lst("pk_m2m_source"))
+    c, os_ = "o2o_reverse:", T + "nullableonetoonesource/"
+    item(c + "required", "o2o_second", update("pk_o2o_target", 1, {"id": 1, "name": "target-1"}))
+    item(c + "null", "o2o_second", update("pk_o2o_target", 1, {"id": 1, "name": "target-1", "nullable_source": None}))
+    item(c + "invalid_pk", "o2o_second", update("pk_o2o_target", 1, {"id": 1, "name": "target-1", "nullable_source": 9}))
+    item(c + "invalid_pk_text", "o2o_second", update("pk_o2o_target", 1, {"id": 1, "name": "target-1", "nullable_source": "x"}))
+    item(c + "a_list", "o2o_second", update("pk_o2o_target", 1, {"id": 1, "name": "target-1", "nullable_source": [1]}))
+    item(c + "set", "o2o_second", update("pk_o2o_target", 1, {"id": 1, "name": "target-1", "nullable_source": 1}))
+    item(c + "link_invalid", "o2o_second", update("link_o2o_target", 1, {
+        "url": T + "onetoonetarget/1/", "name": "target-1", "nullable_source": os_ + "9/"}))
+    item(c + "link_set", "o2o_second", update("link_o2o_target", 1, {
+        "url": T + "onetoonetarget/1/", "name": "target-1", "nullable_source": os_ + "1/"}))
+    c = "slug_reverse:"
+    item(c + "missing", "fk", update("slug_fk_target", 2, {"id": 2, "name": "target-2", "sources": ["source-1", "nope"]}),
+         lst("pk_fk_source"))
+    item(c + "not_a_list", "fk", update("slug_fk_target", 2, {"id": 2, "name": "target-2", "sources": "source-1"}))
+    item(c + "required", "fk", update("slug_fk_target", 2, {"id": 2, "name": "target-2"}))
+    item(c + "empty_keeps_rows", "fk", write_list("slug_fk_target", {"id": 1, "name": "target-1", "sources": []}, 1),
+         lst("pk_fk_source"))
+    item(c + "nullable_set", "nullfk", write_list("slug_nullfk_target", {"id": 1, "name": "target-1", "nullable_sources": ["source-3"]}, 1),
+         lst("pk_nullfk_source"))
+    item(c + "nullable_create", "nullfk", write_list("slug_nullfk_target", {"name": "target-2", "nullable_sources": ["source-1"]}),
+         lst("pk_nullfk_source"))
+
+
+def relation_options():
+    """The edges of the relational fields' options that DRF's tests leave
+    out, as "relopts:name" (relation_options_drf_test.go)."""
+    c, ex = "relopts:", "http://example.org/"
+    for f, key in (("hex_verbose", "00000000000000000000000000000001"), ("hex", "{00000000-0000-0000-0000-000000000002}"),
+                   ("urn", "urn:uuid:00000000-0000-0000-0000-000000000000")):
+        item(c + "uuid_" + f, "rel_uuid", write_list("rel_pk_uuid_" + f, {"field": key}),
+             update("rel_pk_uuid_" + f, 1, {"field": True}), data_of("rel_pk_uuid_" + f, 1))
+    for name, value in (("text", "nope"), ("float", 1.5), ("negative", -1), ("beyond", 2 ** 128), ("short", "0" * 31),
+                        ("list", [1]), ("null", None), ("blank", ""), ("missing", "0" * 31 + "9")):
+        item(c + "uuid_invalid_" + name, "rel_uuid", create("rel_pk_uuid", {"field": value}))
+    item(c + "uuid_absent", "rel_uuid", create("rel_pk_uuid", {}))
+    for name, value in (("wrong_route", ex + "relobject/1/"), ("no_match", ex + "nope/"), ("integer", 5),
+                        ("missing", ex + "example/nope/"), ("null", None), ("path", "/example/bazABC qux/")):
+        item(c + "lookup_" + name, "rel_lookup", create("rel_link_lookup", {"field": value}))
+    item(c + "lookup_update", "rel_lookup", create("rel_link_lookup", {"field": ex + "example/foobar/"}),
+         write_list("rel_link_lookup", {"field": ex + "example/bazABCqux/"}, 1))
+
+
 def context():
     return {"request": Request(APIRequestFactory().get("/"))}
 
@@ -398,12 +525,17 @@ def run(step):
     if op == "list":
         return {"data": cls(model.objects.order_by("pk"), many=True, context=context()).data}
     if op == "data":
-        return {"data": cls(model.objects.get(pk=step["pk"]), context=context()).data}
+        ctx = dict(context(), **({"format": step["format"]} if "format" in step else {}))
+        return {"data": cls(model.objects.get(pk=step["pk"]), context=ctx).data}
     if op == "blank":
         return {"data": cls(context=context()).data}
     if op == "choices":
-        options = list(cls(context=context()).fields[step["field"]].iter_options())
-        return {"count": len(options), "last": str(options[-1].display_text) if len(options) > 1000 else None}
+        # The settings, as DRF's tests monkeypatch them (a field reads
+        # them as it is made).
+        with override_settings(REST_FRAMEWORK=step.get("settings", {})):
+            options = list(cls(context=context()).fields[step["field"]].iter_options())
+        cut = options and options[-1].disabled
+        return {"count": len(options), "last": str(options[-1].display_text) if cut else None}
     instance = model.objects.get(pk=step["pk"]) if op == "update" else None
     s = cls(instance, data=step["data"], context=context())
     out = {"valid": s.is_valid()}
@@ -423,6 +555,8 @@ def run(step):
 def main():
     relation_files()
     reverse_writes()
+    relation_options()
+    reverse_relations()
     answers = {}
     for name, it in ITEMS.items():
         with connection.schema_editor() as editor:
