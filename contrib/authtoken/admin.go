@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jmoiron/sqlx"
 
@@ -29,7 +30,10 @@ import (
 //go:embed templates/*.html
 var templateFS embed.FS
 
-var templates = template.Must(template.ParseFS(templateFS, "templates/*.html"))
+// templates are the pages' templates, parsed when a page is first shown.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(templateFS, "templates/*.html"))
+})
 
 // AdminPageSize is how many tokens a page of the admin lists.
 const AdminPageSize = 100
@@ -254,7 +258,7 @@ func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page 
 	h.Set("X-Frame-Options", "DENY")
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
-		_ = templates.ExecuteTemplate(w, "admin.html", page)
+		_ = templates().ExecuteTemplate(w, "admin.html", page)
 	}
 }
 
@@ -310,7 +314,7 @@ func (l tokenList) page(ctx context.Context, offset int) (toks []*Token, matches
 func (a *Admin) forbidden(w http.ResponseWriter, u request.User) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(http.StatusForbidden)
-	_ = templates.ExecuteTemplate(w, "forbidden.html", u.GetUsername())
+	_ = templates().ExecuteTemplate(w, "forbidden.html", u.GetUsername())
 }
 
 // serverError logs err on the Sessions' Logger and answers 500.

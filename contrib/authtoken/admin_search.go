@@ -3,6 +3,7 @@ package authtoken
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/go-drf/drf/framework/store"
 )
@@ -12,14 +13,17 @@ const pySpace = `\pZ\t\n\v\f\r\x1c-\x1f\x85`
 
 // searchTerm matches one term of a search, as Django's smart_split: a run
 // of text and quoted strings (with backslash escapes) without whitespace
-// outside the quotes, or else any run without whitespace.
-var searchTerm = regexp.MustCompile(`(?:[^` + pySpace + `'"]*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')[^` + pySpace + `'"]*)+)|[^` + pySpace + `]+`)
+// outside the quotes, or else any run without whitespace; compiled at
+// the first search.
+var searchTerm = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:[^` + pySpace + `'"]*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')[^` + pySpace + `'"]*)+)|[^` + pySpace + `]+`)
+})
 
 // searchTerms splits q into the terms Django's admin searches for
 // (ModelAdmin.get_search_results): smart_split's, a term quoted whole
 // unquoted as unescape_string_literal does (`"a \"b\""` is `a "b"`).
 func searchTerms(q string) []string {
-	terms := searchTerm.FindAllString(q, -1)
+	terms := searchTerm().FindAllString(q, -1)
 	for i, t := range terms {
 		if quote := t[0]; (quote == '"' || quote == '\'') && t[len(t)-1] == quote {
 			inner := ""

@@ -27,7 +27,7 @@ func (m *Manager) csrfFailure(w http.ResponseWriter, reason string) {
 	old := m.Compatibility == compat.DRF314
 	var page bytes.Buffer
 	// The template has no data but three booleans: it cannot fail.
-	_ = templates.ExecuteTemplate(&page, "csrf_403.html", csrfFailurePage{
+	_ = templates().ExecuteTemplate(&page, "csrf_403.html", csrfFailurePage{
 		Django32:  old,
 		NoCookie:  reason == csrf.ReasonNoCookie,
 		NoReferer: reason == csrf.ReasonNoReferer,

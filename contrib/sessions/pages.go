@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -23,7 +24,10 @@ import (
 //go:embed templates/*.html
 var templateFS embed.FS
 
-var templates = template.Must(template.ParseFS(templateFS, "templates/*.html"))
+// templates are the pages' templates, parsed when a page is first shown.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(templateFS, "templates/*.html"))
+})
 
 // Messages of the login form, in Django's wording.
 const (
@@ -257,7 +261,7 @@ func (m *Manager) renderLogin(w http.ResponseWriter, r *http.Request, form login
 	form.Field = m.Protection().Field()
 	form.Token = m.Protection().Token(w, r)
 	var page bytes.Buffer
-	if err := templates.ExecuteTemplate(&page, "login.html", form); err != nil {
+	if err := templates().ExecuteTemplate(&page, "login.html", form); err != nil {
 		m.serverError(w, r, err)
 		return
 	}

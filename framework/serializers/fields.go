@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/idna"
 
@@ -254,11 +255,16 @@ var slugRE = regexp.MustCompile(`^[-a-zA-Z0-9_]+$`)
 func validIP46(s string) bool { return ipMessage(s, "") == "" }
 
 // Django 3.2's EmailValidator: the user part, the domain part (a
-// lookbehind-free spelling of the same language), a literal address.
+// lookbehind-free spelling of the same language), a literal address;
+// compiled when an address is first validated.
 var (
-	emailUserRE = regexp.MustCompile(`(?i)(^[-!#$%&'*+/=?^_` + "`" + `{}|~0-9A-Z]+(\.[-!#$%&'*+/=?^_` + "`" + `{}|~0-9A-Z]+)*\z` +
-		`|^"([\x01-\x08\x0b\x0c\x0e-\x1f!#-\[\]-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])*"\z)`)
-	emailDomainRE  = regexp.MustCompile(`(?i)^((?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+)(?:[A-Z0-9-]{1,62}[A-Z0-9])\z`)
+	emailUserRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(^[-!#$%&'*+/=?^_` + "`" + `{}|~0-9A-Z]+(\.[-!#$%&'*+/=?^_` + "`" + `{}|~0-9A-Z]+)*\z` +
+			`|^"([\x01-\x08\x0b\x0c\x0e-\x1f!#-\[\]-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])*"\z)`)
+	})
+	emailDomainRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^((?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+)(?:[A-Z0-9-]{1,62}[A-Z0-9])\z`)
+	})
 	emailLiteralRE = regexp.MustCompile(`(?i)^\[([A-F0-9:.]+)\]\z`)
 )
 
@@ -268,7 +274,7 @@ func validEmail(s string) bool {
 		return false
 	}
 	user, domain := s[:at], s[at+1:]
-	if !emailUserRE.MatchString(user) {
+	if !emailUserRE().MatchString(user) {
 		return false
 	}
 	if domain == "localhost" || validEmailDomain(domain) {
@@ -280,7 +286,7 @@ func validEmail(s string) bool {
 }
 
 func validEmailDomain(domain string) bool {
-	if emailDomainRE.MatchString(domain) {
+	if emailDomainRE().MatchString(domain) {
 		return true
 	}
 	m := emailLiteralRE.FindStringSubmatch(domain)
@@ -288,8 +294,9 @@ func validEmailDomain(domain string) bool {
 }
 
 // Django 3.2's URLValidator (3.2.25's, whose IPv4 octets have no leading
-// zeros), its lookarounds spelled without them.
-var urlRE = func() *regexp.Regexp {
+// zeros), its lookarounds spelled without them; compiled when a URL is
+// first validated.
+var urlRE = sync.OnceValue(func() *regexp.Regexp {
 	const ul = `\x{00a1}-\x{ffff}`
 	ipv4 := `(?:0|25[0-5]|2[0-4]\d|1\d?\d?|[1-9]\d?)(?:\.(?:0|25[0-5]|2[0-4]\d|1\d?\d?|[1-9]\d?)){3}`
 	ipv6 := `\[[0-9a-f:.]+\]`
@@ -302,7 +309,7 @@ var urlRE = func() *regexp.Regexp {
 		`(?:` + ipv4 + `|` + ipv6 + `|` + host + `)` +
 		`(?::\d{2,5})?` +
 		`(?:[/?#][^\s]*)?\z`)
-}()
+})
 
 var urlIPv6HostRE = regexp.MustCompile(`^\[(.+)\](?::\d{2,5})?$`)
 
@@ -316,7 +323,7 @@ func validURL(s string) bool {
 	default:
 		return false
 	}
-	if !urlRE.MatchString(s) {
+	if !urlRE().MatchString(s) {
 		return false
 	}
 	rest := s[len(scheme)+3:]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -40,8 +41,9 @@ const (
 // UTF8 is Python's "utf-8" codec, Django's DEFAULT_CHARSET.
 var UTF8 = &Codec{kind: kindUTF8}
 
-// codecs are the codecs implemented here, by Python's module name.
-var codecs = func() map[string]*Codec {
+// codecs are the codecs implemented here, by Python's module name, built
+// when a charset is first looked up.
+var codecs = sync.OnceValue(func() map[string]*Codec {
 	m := map[string]*Codec{
 		"utf_8": UTF8, "utf_8_sig": {kind: kindUTF8Sig},
 		"utf_16": {kind: kindUTF16}, "utf_16_le": {kind: kindUTF16LE}, "utf_16_be": {kind: kindUTF16BE},
@@ -54,7 +56,7 @@ var codecs = func() map[string]*Codec {
 		m[name] = c
 	}
 	return m
-}()
+})
 
 // CodecOf returns the codec of a Content-Type's charset as Django keeps
 // it (HttpRequest.encoding): the codec Python's codecs.lookup(charset)
@@ -111,7 +113,7 @@ func lookupCodec(label string) (*Codec, bool) {
 		}
 		module = name
 	}
-	c, ok := codecs[module]
+	c, ok := codecs()[module]
 	return c, ok
 }
 

@@ -80,7 +80,7 @@ func unhexString(t *testing.T, s string) string {
 
 // moduleOf is the module name of a codec implemented here.
 func moduleOf(c *Codec) string {
-	for name, d := range codecs {
+	for name, d := range codecs() {
 		if d == c {
 			return name
 		}
@@ -112,7 +112,7 @@ func TestLookupCodec(t *testing.T) {
 		charset string
 		want    *Codec
 	}{
-		{"", UTF8}, {"utf-16", codecs["utf_16"]}, {"shift_jis", UTF8}, {"no-such", UTF8}, {"Latin-1", codecs["latin_1"]},
+		{"", UTF8}, {"utf-16", codecs()["utf_16"]}, {"shift_jis", UTF8}, {"no-such", UTF8}, {"Latin-1", codecs()["latin_1"]},
 	} {
 		if got := CodecOf(c.charset); got != c.want {
 			t.Errorf("CodecOf(%q) = %s, want %s", c.charset, moduleOf(got), moduleOf(c.want))
@@ -126,7 +126,7 @@ func TestLookupCodec(t *testing.T) {
 func TestDecode(t *testing.T) {
 	g := readGolden(t)
 	for _, d := range g.Decodes {
-		c := codecs[d.Codec]
+		c := codecs()[d.Codec]
 		b := []byte(unhexString(t, d.Hex))
 		s, err := c.Decode(b)
 		check(t, d.Codec+" decode", d.Hex, s, err, d.Strict)
@@ -191,13 +191,13 @@ func FuzzDecode(f *testing.F) {
 	for _, s := range []string{"", "caf\xc3\xa9", "\xff\xfe{\x00", "\x00\xd8a\x00", "\xef\xbb\xbf{}"} {
 		f.Add(s, uint8(0))
 	}
-	modules := make([]string, 0, len(codecs))
-	for m := range codecs {
+	modules := make([]string, 0, len(codecs()))
+	for m := range codecs() {
 		modules = append(modules, m)
 	}
 	slices.Sort(modules)
 	f.Fuzz(func(t *testing.T, in string, which uint8) {
-		c := codecs[modules[int(which)%len(modules)]]
+		c := codecs()[modules[int(which)%len(modules)]]
 		b := []byte(in)
 		replaced := string(c.AppendDecodeReplace(nil, b))
 		if !utf8.ValidString(replaced) {

@@ -3,14 +3,16 @@ package pycompat
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
 // dateFormats are Django's DATE_INPUT_FORMATS, as Python's strptime
 // reads them: %Y four digits, %m and %d one or two (%d also a space and
 // a digit), %y two, %b and %B a month's name in English (any case), a
-// space any run of whitespace; the whole text must match.
-var dateFormats = func() []*regexp.Regexp {
+// space any run of whitespace; the whole text must match. They are
+// compiled when a date is first read.
+var dateFormats = sync.OnceValue(func() []*regexp.Regexp {
 	const (
 		d    = `\p{Nd}`
 		Y    = `(?P<Y>` + d + d + d + d + `)`
@@ -39,14 +41,14 @@ var dateFormats = func() []*regexp.Regexp {
 		out = append(out, regexp.MustCompile(left+f+`$`))
 	}
 	return out
-}()
+})
 
 // DjangoDate reads s as Django's forms.DateField does (stripped, then
 // DATE_INPUT_FORMATS in order), and returns the date; ok is false where
 // Django answers "Enter a valid date.".
 func DjangoDate(s string) (date time.Time, ok bool) {
 	s = Strip(s)
-	for _, re := range dateFormats {
+	for _, re := range dateFormats() {
 		m := re.FindStringSubmatch(s)
 		if m == nil {
 			continue

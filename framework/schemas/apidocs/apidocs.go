@@ -320,7 +320,7 @@ func (p Pages) serve(w http.ResponseWriter, r *http.Request, t *template.Templat
 // ?version=V opens version V's document; a list at the top switches.
 func (p Pages) SwaggerUI(assets string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.serve(w, r, swaggerPage, assets)
+		p.serve(w, r, swaggerPage(), assets)
 	})
 }
 
@@ -328,7 +328,7 @@ func (p Pages) SwaggerUI(assets string) http.Handler {
 // shows version V's document; links at the top switch.
 func (p Pages) Redoc(assets string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.serve(w, r, redocPage, assets)
+		p.serve(w, r, redocPage(), assets)
 	})
 }
 
@@ -354,7 +354,9 @@ func (p Pages) Assets() http.Handler {
 	})
 }
 
-var swaggerPage = template.Must(template.New("swagger").Parse(`<!DOCTYPE html>
+// swaggerPage is the Swagger UI page's template, parsed when first served.
+var swaggerPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("swagger").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -393,8 +395,11 @@ var swaggerPage = template.Must(template.New("swagger").Parse(`<!DOCTYPE html>
 </body>
 </html>
 `))
+})
 
-var redocPage = template.Must(template.New("redoc").Parse(`<!DOCTYPE html>
+// redocPage is the Redoc page's template, parsed when first served.
+var redocPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("redoc").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -409,3 +414,4 @@ var redocPage = template.Must(template.New("redoc").Parse(`<!DOCTYPE html>
 </body>
 </html>
 `))
+})
