@@ -9,15 +9,15 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
-// DefaultRounds is the bcrypt work factor (log2 of the rounds) of Django's
+// defaultRounds is the bcrypt work factor (log2 of the rounds) of Django's
 // bcrypt hashers.
-const DefaultRounds = 12
+const defaultRounds = 12
 
 // BCryptSHA256Hasher is Django's BCryptSHA256PasswordHasher: bcrypt of the
 // hex SHA-256 of the password (so that no part of a long password is
 // lost), stored as "bcrypt_sha256$$2b$<rounds>$<salt and hash>".
 type BCryptSHA256Hasher struct {
-	// Rounds is the work factor, 4 to 31; 0 means DefaultRounds.
+	// Rounds is the work factor, 4 to 31; 0 means 12 (Django's).
 	Rounds int
 }
 
@@ -90,7 +90,7 @@ type bcryptHasher struct {
 
 func (h bcryptHasher) cost() int {
 	if h.rounds == 0 {
-		return DefaultRounds
+		return defaultRounds
 	}
 	return h.rounds
 }

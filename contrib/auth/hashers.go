@@ -47,7 +47,7 @@ var DefaultHashers = Hashers{PBKDF2Hasher{}, PBKDF2SHA1Hasher{}, Argon2Hasher{},
 // Django32Hashers is Django 3.2's PASSWORD_HASHERS, with its parameters:
 // PBKDF2-SHA256 (260000 iterations) for new passwords, then PBKDF2-SHA1,
 // Argon2id and bcrypt of SHA-256.
-var Django32Hashers = Hashers{PBKDF2Hasher{Iterations: Django32Iterations}, PBKDF2SHA1Hasher{Iterations: Django32Iterations}, Argon2Hasher{}, BCryptSHA256Hasher{}}
+var Django32Hashers = Hashers{PBKDF2Hasher{Iterations: django32Iterations}, PBKDF2SHA1Hasher{Iterations: django32Iterations}, Argon2Hasher{}, BCryptSHA256Hasher{}}
 
 // HashersFor returns the PASSWORD_HASHERS of the Django release level
 // names: DefaultHashers, or Django32Hashers at compat.DRF314.

@@ -16,10 +16,10 @@ import (
 
 // Defaults of a Lockout whose fields are zero.
 const (
-	// DefaultFailureLimit is the FailureLimit of a Lockout that sets none.
-	DefaultFailureLimit = 5
-	// DefaultCoolOff is the CoolOff of a Lockout that sets none.
-	DefaultCoolOff = 15 * time.Minute
+	// defaultFailureLimit is the FailureLimit of a Lockout that sets none.
+	defaultFailureLimit = 5
+	// defaultCoolOff is the CoolOff of a Lockout that sets none.
+	defaultCoolOff = 15 * time.Minute
 )
 
 // Lockout is a policy against password guessing that DRF does not have,
@@ -45,10 +45,10 @@ const (
 type Lockout struct {
 	// FailureLimit is AXES_FAILURE_LIMIT, the failed logins of one
 	// username allowed within CoolOff; the next attempt is refused. 0 is
-	// DefaultFailureLimit.
+	// 5.
 	FailureLimit int
 	// CoolOff is AXES_COOLOFF_TIME, how long a failed login counts; 0 is
-	// DefaultCoolOff. (django-axes' default, none, locks until an
+	// 15 minutes. (django-axes' default, none, locks until an
 	// administrator unlocks; a lockout here always ends.)
 	CoolOff time.Duration
 	// Cache holds the counts; nil is one cache.Memory for the process,
@@ -82,14 +82,14 @@ var lockoutCache = &cache.Memory{}
 
 func (l *Lockout) limit() int {
 	if l.FailureLimit <= 0 {
-		return DefaultFailureLimit
+		return defaultFailureLimit
 	}
 	return l.FailureLimit
 }
 
 func (l *Lockout) coolOff() time.Duration {
 	if l.CoolOff <= 0 {
-		return DefaultCoolOff
+		return defaultCoolOff
 	}
 	return l.CoolOff
 }

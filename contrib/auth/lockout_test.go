@@ -151,7 +151,8 @@ func TestLockoutCountsAttemptsInFlight(t *testing.T) {
 		}
 		a := &auth.Users{DB: users.DB, Hashers: users.Hashers, Lockout: &auth.Lockout{Cache: cacheA}}
 		b := &auth.Users{DB: users.DB, Hashers: users.Hashers, Lockout: &auth.Lockout{Cache: cacheB}}
-		const attempts = 4 * auth.DefaultFailureLimit
+		const limit = 5 // a zero FailureLimit's
+		const attempts = 4 * limit
 		var checked, locked atomic.Int64
 		var wg sync.WaitGroup
 		for i := range attempts {
@@ -171,9 +172,9 @@ func TestLockoutCountsAttemptsInFlight(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		if checked.Load() != auth.DefaultFailureLimit || locked.Load() != attempts-auth.DefaultFailureLimit {
+		if checked.Load() != limit || locked.Load() != attempts-limit {
 			t.Errorf("%d passwords checked and %d attempts locked out, want %d and %d",
-				checked.Load(), locked.Load(), auth.DefaultFailureLimit, attempts-auth.DefaultFailureLimit)
+				checked.Load(), locked.Load(), limit, attempts-limit)
 		}
 	})
 }

@@ -12,19 +12,19 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultIterations is the PBKDF2 work factor of Django 5.2's hashers.
-const DefaultIterations = 1000000
+// defaultIterations is the PBKDF2 work factor of Django 5.2's hashers.
+const defaultIterations = 1000000
 
-// Django32Iterations is the PBKDF2 work factor of Django 3.2's hashers
+// django32Iterations is the PBKDF2 work factor of Django 3.2's hashers
 // (Django32Hashers).
-const Django32Iterations = 260000
+const django32Iterations = 260000
 
 // PBKDF2Hasher is Django's PBKDF2PasswordHasher, its default:
 // "pbkdf2_sha256$<iterations>$<salt>$<base64 of the 32-byte key>".
 type PBKDF2Hasher struct {
-	// Iterations is the work factor of new hashes; 0 means
-	// DefaultIterations. Hashes of any count verify; others are rehashed
-	// on login when this hasher is the first.
+	// Iterations is the work factor of new hashes; 0 means 1,000,000
+	// (Django 5.2's). Hashes of any count verify; others are rehashed on
+	// login when this hasher is the first.
 	Iterations int
 }
 
@@ -92,7 +92,7 @@ type pbkdf2Hasher struct {
 
 func (h pbkdf2Hasher) work() int {
 	if h.iterations <= 0 {
-		return DefaultIterations
+		return defaultIterations
 	}
 	return h.iterations
 }

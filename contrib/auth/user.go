@@ -155,8 +155,8 @@ func (u *User) utc() {
 // do.
 func NormalizeUsername(name string) string { return norm.NFKC.String(name) }
 
-// MaxUsernameLength is auth_user.username's varchar(150).
-const MaxUsernameLength = 150
+// maxUsernameLength is auth_user.username's varchar(150).
+const maxUsernameLength = 150
 
 // ValidateUsername applies the rules of Django's username field: not blank,
 // at most 150 characters, only letters, digits and @ . + - _. The error
@@ -165,8 +165,8 @@ func ValidateUsername(name string) error {
 	if name == "" {
 		return errors.New("This field cannot be blank.")
 	}
-	if n := utf8.RuneCountInString(name); n > MaxUsernameLength {
-		return fmt.Errorf("Ensure this value has at most %d characters (it has %d).", MaxUsernameLength, n)
+	if n := utf8.RuneCountInString(name); n > maxUsernameLength {
+		return fmt.Errorf("Ensure this value has at most %d characters (it has %d).", maxUsernameLength, n)
 	}
 	return UnicodeUsernameValidator(name)
 }

@@ -35,15 +35,15 @@ var templates = sync.OnceValue(func() *template.Template {
 	return template.Must(template.ParseFS(templateFS, "templates/*.html"))
 })
 
-// AdminPageSize is how many tokens a page of the admin lists.
-const AdminPageSize = 100
+// adminPageSize is how many tokens a page of the admin lists.
+const adminPageSize = 100
 
 // Admin is the admin page of tokens, an http.Handler to mount at any path:
-// it lists the tokens (newest first, AdminPageSize a page, ?page=N; any
-// number past the last page shows the last),
-// creates the token of a user given by raw id, regenerates and deletes
-// tokens. As in Django's admin, only active staff users logged in through
-// Sessions may use it, and each thing needs its permission in Django's
+// it lists the tokens (newest first, 100 a page, ?page=N; any number
+// past the last page shows the last), creates the token of a user given
+// by raw id, regenerates and deletes tokens. As in Django's admin, only
+// active staff users logged in through Sessions may use it, and each
+// thing needs its permission in Django's
 // tables (auth.User.HasPerm; an active superuser has them all): the list
 // authtoken.view_token or authtoken.change_token, creating add_token,
 // regenerating change_token, deleting delete_token; the page offers only
@@ -222,12 +222,12 @@ func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page 
 		page.Searched = len(terms) > 0
 	}
 	n, _ := strconv.Atoi(pycompat.QueryGet(get, "page"))
-	n = min(max(n, 1), math.MaxInt/AdminPageSize)
+	n = min(max(n, 1), math.MaxInt/adminPageSize)
 	l := tokenList{db: a.Tokens.DB, column: field, terms: terms, byName: page.Search}
-	toks, matches, total, err := l.page(r.Context(), (n-1)*AdminPageSize)
-	if last := max(1, (matches+AdminPageSize-1)/AdminPageSize); err == nil && n > last {
+	toks, matches, total, err := l.page(r.Context(), (n-1)*adminPageSize)
+	if last := max(1, (matches+adminPageSize-1)/adminPageSize); err == nil && n > last {
 		n = last
-		toks, matches, total, err = l.page(r.Context(), (n-1)*AdminPageSize)
+		toks, matches, total, err = l.page(r.Context(), (n-1)*adminPageSize)
 	}
 	if err != nil {
 		a.serverError(w, r, err)
@@ -247,7 +247,7 @@ func (a *Admin) render(w http.ResponseWriter, r *http.Request, status int, page 
 	if n > 1 {
 		page.Previous = link(n - 1)
 	}
-	if n*AdminPageSize < matches {
+	if n*adminPageSize < matches {
 		page.Next = link(n + 1)
 	}
 	page.Field = a.Sessions.Protection().Field()
@@ -272,7 +272,7 @@ type tokenList struct {
 	byName bool
 }
 
-// page returns AdminPageSize tokens with their users after skipping
+// page returns adminPageSize tokens with their users after skipping
 // offset, how many match and how many there are.
 func (l tokenList) page(ctx context.Context, offset int) (toks []*Token, matches, total int, err error) {
 	const from = ` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id"`
@@ -299,7 +299,7 @@ func (l tokenList) page(ctx context.Context, offset int) (toks []*Token, matches
 	}
 	var rows []tokenRow
 	err = q.SelectContext(ctx, &rows, q.Rebind(`SELECT `+tokenColumns+from+where+order+` LIMIT ? OFFSET ?`),
-		append(args, AdminPageSize, offset)...)
+		append(args, adminPageSize, offset)...)
 	if err != nil {
 		return nil, 0, 0, err
 	}

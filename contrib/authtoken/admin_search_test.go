@@ -139,7 +139,7 @@ func TestAdminSearch(t *testing.T) {
 func TestAdminSearchPages(t *testing.T) {
 	a, cookie := searchAdmin(t, ":memory:", compat.Current, nil)
 	ctx := context.Background()
-	for i := range authtoken.AdminPageSize + 1 {
+	for i := range adminPageSize + 1 {
 		u, err := a.users.CreateUser(ctx, "many"+strings.Repeat("x", i%3)+"-"+string(rune('a'+i%26))+"-"+strings.Repeat("y", i/26), "", "")
 		if err != nil {
 			t.Fatal(err)
@@ -149,7 +149,7 @@ func TestAdminSearchPages(t *testing.T) {
 		}
 	}
 	first := a.do(t, "GET", "/admin/tokens/?q=MANY", cookie, nil)
-	if n := len(listed(first.body)); n != authtoken.AdminPageSize || !strings.Contains(first.body, `href="?page=2&amp;q=MANY"`) ||
+	if n := len(listed(first.body)); n != adminPageSize || !strings.Contains(first.body, `href="?page=2&amp;q=MANY"`) ||
 		!strings.Contains(first.body, "101 results") {
 		t.Errorf("first page of ?q=MANY: %d rows\n%s", n, first.body)
 	}

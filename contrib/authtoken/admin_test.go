@@ -71,6 +71,9 @@ func (a *adminFixture) do(t *testing.T, method, path, cookie string, form url.Va
 	return page{r.Status, r.Header.Get("Location"), r.Body}
 }
 
+// adminPageSize is the tokens a page of the admin lists.
+const adminPageSize = 100
+
 func TestAdminAccess(t *testing.T) {
 	a := newAdmin(t)
 	if p := a.do(t, "GET", "/admin/tokens/?page=2", "", nil); p.status != 302 || p.location != "/api-auth/login/?next=%2Fadmin%2Ftokens%2F%3Fpage%3D2" {
@@ -241,7 +244,7 @@ func TestAdminManagesTokens(t *testing.T) {
 func TestAdminPages(t *testing.T) {
 	a := newAdmin(t)
 	ctx := context.Background()
-	for i := range authtoken.AdminPageSize + 5 {
+	for i := range adminPageSize + 5 {
 		u, err := a.users.CreateUser(ctx, "user"+strconv.Itoa(i), "", "")
 		if err != nil {
 			t.Fatal(err)
@@ -253,7 +256,7 @@ func TestAdminPages(t *testing.T) {
 	cookie, _ := a.cookieFor(t, a.admin)
 	first := a.do(t, "GET", "/admin/tokens/", cookie, nil)
 	second := a.do(t, "GET", "/admin/tokens/?page=2", cookie, nil)
-	if strings.Count(first.body, "<tr>")-1 != authtoken.AdminPageSize || !strings.Contains(first.body, `href="?page=2"`) {
+	if strings.Count(first.body, "<tr>")-1 != adminPageSize || !strings.Contains(first.body, `href="?page=2"`) {
 		t.Errorf("first page has %d rows", strings.Count(first.body, "<tr>")-1)
 	}
 	if strings.Count(second.body, "<tr>")-1 != 5 || !strings.Contains(second.body, `href="?page=1"`) || strings.Contains(second.body, "page=3") {

@@ -12,10 +12,10 @@ import (
 	"github.com/go-drf/drf/framework/serializers"
 )
 
-// MsgUnableToLogIn is the obtain-token endpoint's answer to wrong
+// msgUnableToLogIn is the obtain-token endpoint's answer to wrong
 // credentials, in DRF's wording; the fields' messages are the serializers
 // package's.
-const MsgUnableToLogIn = "Unable to log in with provided credentials."
+const msgUnableToLogIn = "Unable to log in with provided credentials."
 
 // ObtainToken is DRF's ObtainAuthToken: POST a username and a password
 // (JSON, form or multipart), get the user's token, created when missing.
@@ -75,7 +75,7 @@ func (o ObtainToken) post(_ *framework.View, r *request.Request) (*framework.Res
 	}
 	if errors.Is(err, auth.ErrInvalidCredentials) {
 		var errs exceptions.ValidationErrors
-		errs.Add(exceptions.NonFieldErrors, MsgUnableToLogIn)
+		errs.Add(exceptions.NonFieldErrors, msgUnableToLogIn)
 		return nil, exceptions.ValidationError(errs)
 	}
 	if err != nil {

@@ -15,20 +15,20 @@ import (
 
 // Codes and messages of simplejwt's authentication failures.
 const (
-	CodeTokenNotValid          = "token_not_valid"
-	CodeBadAuthorizationHeader = "bad_authorization_header"
-	CodeUserNotFound           = "user_not_found"
-	CodeUserInactive           = "user_inactive"
+	codeTokenNotValid          = "token_not_valid"
+	codeBadAuthorizationHeader = "bad_authorization_header"
+	codeUserNotFound           = "user_not_found"
+	codeUserInactive           = "user_inactive"
 
-	MsgNoValidType     = "Given token not valid for any token type"
-	MsgTwoValues       = "Authorization header must contain two space-delimited values"
-	MsgNoUserID        = "Token contained no recognizable user identification"
-	MsgUserNotFound    = "User not found"
-	MsgUserInactive    = "User is inactive"
-	MsgNoActiveAccount = "No active account found with the given credentials"
-	// MsgNoActiveAccountForToken is simplejwt 5.5's refresh of the token
+	msgNoValidType     = "Given token not valid for any token type"
+	msgTwoValues       = "Authorization header must contain two space-delimited values"
+	msgNoUserID        = "Token contained no recognizable user identification"
+	msgUserNotFound    = "User not found"
+	msgUserInactive    = "User is inactive"
+	msgNoActiveAccount = "No active account found with the given credentials"
+	// msgNoActiveAccountForToken is simplejwt 5.5's refresh of the token
 	// of an inactive user.
-	MsgNoActiveAccountForToken = "No active account found for the given token."
+	msgNoActiveAccountForToken = "No active account found for the given token."
 )
 
 // ErrorBody is the body of simplejwt's authentication failures:
@@ -63,7 +63,7 @@ func failed(body ErrorBody) *exceptions.APIException {
 // InvalidToken is simplejwt's InvalidToken with the message: 401
 // {"detail": message, "code": "token_not_valid"}.
 func InvalidToken(message string) *exceptions.APIException {
-	return failed(ErrorBody{Detail: message, Code: CodeTokenNotValid})
+	return failed(ErrorBody{Detail: message, Code: codeTokenNotValid})
 }
 
 // JWTAuthentication is simplejwt's JWTAuthentication: `Authorization:
@@ -83,12 +83,12 @@ func (a JWTAuthentication) Authenticate(r *request.Request) (request.User, any, 
 		return nil, nil, nil
 	}
 	if len(parts) != 2 {
-		return nil, nil, failed(ErrorBody{Detail: MsgTwoValues, Code: CodeBadAuthorizationHeader})
+		return nil, nil, failed(ErrorBody{Detail: msgTwoValues, Code: codeBadAuthorizationHeader})
 	}
 	t, err := a.JWT.Read(r.Context(), parts[1], TypeAccess)
 	var te *TokenError
 	if errors.As(err, &te) {
-		return nil, nil, failed(ErrorBody{Detail: MsgNoValidType, Code: CodeTokenNotValid,
+		return nil, nil, failed(ErrorBody{Detail: msgNoValidType, Code: codeTokenNotValid,
 			Messages: []TypeMessage{{TokenClass: "AccessToken", TokenType: TypeAccess, Message: te.Message}}})
 	}
 	if err != nil {
@@ -96,20 +96,20 @@ func (a JWTAuthentication) Authenticate(r *request.Request) (request.User, any, 
 	}
 	id, valid, ok := t.Claims.UserID()
 	if !ok {
-		return nil, nil, InvalidToken(MsgNoUserID)
+		return nil, nil, InvalidToken(msgNoUserID)
 	}
 	if !valid {
-		return nil, nil, failed(ErrorBody{Detail: MsgUserNotFound, Code: CodeUserNotFound})
+		return nil, nil, failed(ErrorBody{Detail: msgUserNotFound, Code: codeUserNotFound})
 	}
 	u, err := a.JWT.users.Get(r.Context(), id)
 	if errors.Is(err, auth.ErrNotFound) {
-		return nil, nil, failed(ErrorBody{Detail: MsgUserNotFound, Code: CodeUserNotFound})
+		return nil, nil, failed(ErrorBody{Detail: msgUserNotFound, Code: codeUserNotFound})
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	if !u.Active {
-		return nil, nil, failed(ErrorBody{Detail: MsgUserInactive, Code: CodeUserInactive})
+		return nil, nil, failed(ErrorBody{Detail: msgUserInactive, Code: codeUserInactive})
 	}
 	return u, t, nil
 }

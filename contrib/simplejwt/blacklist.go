@@ -19,7 +19,7 @@ import (
 func (j *JWT) outstanding(ctx context.Context, userID *int64, t *Token, encoded string, made bool) (int64, error) {
 	exp, err := t.Claims.GetExpirationTime()
 	if err != nil || exp == nil {
-		return 0, &TokenError{MsgNoExp}
+		return 0, &TokenError{msgNoExp}
 	}
 	o := &OutstandingToken{UserID: userID, JTI: t.Claims.Text(ClaimJTI), Token: encoded, ExpiresAt: exp.Time.UTC()}
 	if made {
@@ -38,7 +38,7 @@ func (j *JWT) outstanding(ctx context.Context, userID *int64, t *Token, encoded 
 // what decides between the requests racing to use t, refreshes that
 // rotate it and logouts: the one whose row is inserted goes on; to the
 // others, which find the row there (on PostgreSQL once the winner's
-// transaction committed), t is blacklisted, a *TokenError MsgBlacklisted,
+// transaction committed), t is blacklisted, a *TokenError msgBlacklisted,
 // as it is to a request that comes after.
 func (j *JWT) blacklist(ctx context.Context, t *Token, raw string) error {
 	return store.Atomic(ctx, j.db, func(ctx context.Context) error {
@@ -51,7 +51,7 @@ func (j *JWT) blacklist(ctx context.Context, t *Token, raw string) error {
 			return err
 		}
 		if !created {
-			return &TokenError{MsgBlacklisted}
+			return &TokenError{msgBlacklisted}
 		}
 		return nil
 	})

@@ -21,18 +21,18 @@ const (
 
 // Messages of the tokens that cannot be used. A token that does not
 // decode, whose signature does not match or that has expired is
-// MsgInvalidOrExpired in simplejwt 5.2 (compat.DRF314), MsgExpiredToken
-// (expired) or MsgInvalid (anything else) in simplejwt 5.5.
+// msgInvalidOrExpired in simplejwt 5.2 (compat.DRF314), msgExpiredToken
+// (expired) or msgInvalid (anything else) in simplejwt 5.5.
 const (
-	MsgInvalidOrExpired = "Token is invalid or expired"
-	MsgInvalid          = "Token is invalid"
-	MsgExpiredToken     = "Token is expired"
-	MsgNoExp            = "Token has no 'exp' claim"
-	MsgExpired          = "Token 'exp' claim has expired"
-	MsgNoID             = "Token has no id"
-	MsgNoType           = "Token has no type"
-	MsgWrongType        = "Token has wrong type"
-	MsgBlacklisted      = "Token is blacklisted"
+	msgInvalidOrExpired = "Token is invalid or expired"
+	msgInvalid          = "Token is invalid"
+	msgExpiredToken     = "Token is expired"
+	msgNoExp            = "Token has no 'exp' claim"
+	msgExpired          = "Token 'exp' claim has expired"
+	msgNoID             = "Token has no id"
+	msgNoType           = "Token has no type"
+	msgWrongType        = "Token has wrong type"
+	msgBlacklisted      = "Token is blacklisted"
 )
 
 // TokenError is a token that cannot be used (simplejwt's TokenError); its
@@ -208,7 +208,7 @@ func (j *JWT) Refresh(ctx context.Context, raw string) (Pair, error) {
 // ErrNoActiveAccount is Refresh's answer, from simplejwt 5.5 on, for a
 // refresh token whose user is inactive or gone: the refresh view answers
 // it 401 {"detail": "No active account found for the given token."}.
-var ErrNoActiveAccount = errors.New(MsgNoActiveAccountForToken)
+var ErrNoActiveAccount = errors.New(msgNoActiveAccountForToken)
 
 // checkUser is simplejwt 5.5's check of the refresh token's user: a
 // user_id that is there and not empty, zero or null must name an active
@@ -262,11 +262,11 @@ func (j *JWT) Verify(ctx context.Context, raw string) error {
 }
 
 // ErrBlacklisted is Verify's answer for a blacklisted token.
-var ErrBlacklisted = errors.New(MsgBlacklisted)
+var ErrBlacklisted = errors.New(msgBlacklisted)
 
 // Blacklist reads a refresh token and blacklists it (a logout). It needs
 // TokenBlacklist; a token that cannot be used is a *TokenError. A token
-// that a racing refresh (or logout) blacklisted first is MsgBlacklisted,
+// that a racing refresh (or logout) blacklisted first is "Token is blacklisted",
 // as it is once that one has answered. So with BlacklistAfterRotation nil
 // means that no refresh of the token, before or after, is answered a new
 // token: it would have had to blacklist the token first.
@@ -295,14 +295,14 @@ func (j *JWT) Read(ctx context.Context, raw, typ string) (*Token, error) {
 	t.Now = time.Now()
 	if typ == TypeRefresh && j.settings.TokenBlacklist {
 		if _, ok := t.Claims.Raw(ClaimJTI); !ok {
-			return nil, &TokenError{MsgNoID}
+			return nil, &TokenError{msgNoID}
 		}
 		listed, err := j.isBlacklisted(ctx, t.Claims.Text(ClaimJTI))
 		if err != nil {
 			return nil, err
 		}
 		if listed {
-			return nil, &TokenError{MsgBlacklisted}
+			return nil, &TokenError{msgBlacklisted}
 		}
 	}
 	exp, err := t.Claims.GetExpirationTime()
@@ -310,21 +310,21 @@ func (j *JWT) Read(ctx context.Context, raw, typ string) (*Token, error) {
 	case err != nil:
 		return nil, &TokenError{j.undecodable(err)}
 	case exp == nil:
-		return nil, &TokenError{MsgNoExp}
+		return nil, &TokenError{msgNoExp}
 	case !exp.After(t.Now.Add(-j.settings.Leeway)):
-		return nil, &TokenError{MsgExpired}
+		return nil, &TokenError{msgExpired}
 	}
 	if _, ok := t.Claims.Raw(ClaimJTI); !ok {
-		return nil, &TokenError{MsgNoID}
+		return nil, &TokenError{msgNoID}
 	}
 	if typ == "" {
 		return t, nil
 	}
 	if _, ok := t.Claims.Raw(ClaimTokenType); !ok {
-		return nil, &TokenError{MsgNoType}
+		return nil, &TokenError{msgNoType}
 	}
 	if got, _ := t.Claims.String(ClaimTokenType); got != typ {
-		return nil, &TokenError{MsgWrongType}
+		return nil, &TokenError{msgWrongType}
 	}
 	return t, nil
 }
@@ -336,10 +336,10 @@ func (j *JWT) Read(ctx context.Context, raw, typ string) (*Token, error) {
 func (j *JWT) undecodable(err error) string {
 	switch {
 	case j.legacy():
-		return MsgInvalidOrExpired
+		return msgInvalidOrExpired
 	case errors.Is(err, jwt.ErrTokenExpired) && !errors.Is(err, jwt.ErrTokenNotValidYet) && !errors.Is(err, jwt.ErrTokenUsedBeforeIssued) &&
 		!errors.Is(err, jwt.ErrTokenSignatureInvalid) && !errors.Is(err, jwt.ErrTokenMalformed):
-		return MsgExpiredToken
+		return msgExpiredToken
 	}
-	return MsgInvalid
+	return msgInvalid
 }

@@ -118,7 +118,7 @@ func (j *JWT) ObtainPairView() framework.View {
 			return nil, exceptions.Throttled(locked.Wait)
 		}
 		if errors.Is(err, auth.ErrInvalidCredentials) {
-			return nil, exceptions.AuthenticationFailed(MsgNoActiveAccount)
+			return nil, exceptions.AuthenticationFailed(msgNoActiveAccount)
 		}
 		if err != nil {
 			return nil, err
@@ -148,7 +148,7 @@ func (j *JWT) RefreshView() framework.View {
 		}
 		p, err := j.Refresh(r.Context(), in.Refresh)
 		if errors.Is(err, ErrNoActiveAccount) {
-			return nil, exceptions.AuthenticationFailed(MsgNoActiveAccountForToken)
+			return nil, exceptions.AuthenticationFailed(msgNoActiveAccountForToken)
 		}
 		if err != nil {
 			return nil, err
@@ -170,7 +170,7 @@ func (j *JWT) VerifyView() framework.View {
 		err := j.Verify(r.Context(), in.Token)
 		if errors.Is(err, ErrBlacklisted) {
 			var errs exceptions.ValidationErrors
-			errs.Add(exceptions.NonFieldErrors, MsgBlacklisted)
+			errs.Add(exceptions.NonFieldErrors, msgBlacklisted)
 			return nil, exceptions.ValidationError(errs)
 		}
 		if err != nil {

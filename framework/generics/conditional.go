@@ -50,12 +50,12 @@ type Conditional struct {
 	Locks Locker
 	// LockWait bounds how long a write waits for the item's lock while
 	// another write of the item holds it; past it the write is 503
-	// Service Unavailable with Retry-After. 0 gives DefaultLockWait.
+	// Service Unavailable with Retry-After. 0 gives 5 seconds.
 	LockWait time.Duration
 }
 
-// DefaultLockWait is the LockWait of a Conditional that sets none.
-const DefaultLockWait = 5 * time.Second
+// defaultLockWait is the LockWait of a Conditional that sets none.
+const defaultLockWait = 5 * time.Second
 
 // lockRetryAfter is the Retry-After of a write answered 503 because the
 // item's lock was not had within LockWait.
@@ -206,7 +206,7 @@ func (c *Conditional) lock(ctx context.Context, name string) (func(), error) {
 	}
 	wait := c.LockWait
 	if wait <= 0 {
-		wait = DefaultLockWait
+		wait = defaultLockWait
 	}
 	waitCtx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()

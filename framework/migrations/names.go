@@ -45,11 +45,11 @@ func cut(s string, n int) string {
 	return s
 }
 
-// AutoIndexName is the name Django's models.Index gives an index without
+// autoIndexName is the name Django's models.Index gives an index without
 // one (Index.set_name_with_model): the table's first 11 characters, the
 // first column's first 7, and a hash of the table, the columns ("-"
 // before a descending one) and "idx".
-func AutoIndexName(table string, columns []string) string {
+func autoIndexName(table string, columns []string) string {
 	first := strings.TrimPrefix(columns[0], "-")
 	hash := append([]string{table}, columns...)
 	hash = append(hash, "idx")

@@ -290,7 +290,7 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 	for _, ix := range d.Meta.Indexes {
 		name := ix.Name
 		if name == "" {
-			name = AutoIndexName(m.Table, m.columns(ix.Fields))
+			name = autoIndexName(m.Table, m.columns(ix.Fields))
 		}
 		m.Indexes = append(m.Indexes, Index{Name: name, Fields: slices.Clone(ix.Fields)})
 	}

@@ -15,8 +15,8 @@ import (
 // nanoseconds). The migration drf.0001_lease (migrations.Lease) runs it.
 const LeaseTable = `CREATE TABLE "drf_lease" ("name" varchar(255) NOT NULL PRIMARY KEY, "token" varchar(32) NOT NULL, "expires" bigint NOT NULL)`
 
-// DefaultLeaseTTL is how long a lease of Leases with no TTL lasts.
-const DefaultLeaseTTL = 30 * time.Second
+// defaultLeaseTTL is how long a lease of Leases with no TTL lasts.
+const defaultLeaseTTL = 30 * time.Second
 
 // Leases are named locks kept in the database (LeaseTable), so
 // that every instance of a service, on SQLite or PostgreSQL, sees them: a
@@ -28,7 +28,7 @@ const DefaultLeaseTTL = 30 * time.Second
 // must take less.
 type Leases struct {
 	DB *sqlx.DB
-	// TTL is how long a lease lasts; 0 gives DefaultLeaseTTL.
+	// TTL is how long a lease lasts; 0 gives 30 seconds.
 	TTL time.Duration
 }
 
@@ -40,7 +40,7 @@ type Leases struct {
 func (l Leases) Lock(ctx context.Context, name string) (unlock func(), err error) {
 	ttl := l.TTL
 	if ttl <= 0 {
-		ttl = DefaultLeaseTTL
+		ttl = defaultLeaseTTL
 	}
 	var b [16]byte
 	_, _ = crand.Read(b[:])

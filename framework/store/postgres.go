@@ -21,22 +21,22 @@ const PostgresDriverName = "pgx"
 
 // Defaults of a PostgreSQL database's URL parameters.
 const (
-	// DefaultStatementTimeout bounds every statement (statement_timeout),
+	// defaultStatementTimeout bounds every statement (statement_timeout),
 	// so that neither a runaway query nor a server that stopped answering
 	// can hold a connection, and the request waiting on it, for ever.
-	DefaultStatementTimeout = 30 * time.Second
+	defaultStatementTimeout = 30 * time.Second
 	// DefaultAcquireTimeout bounds the wait for a connection
 	// (pool_acquire_timeout): for one of the pool to be free, or for the
 	// server to accept a new one.
 	DefaultAcquireTimeout = 2 * time.Second
-	// DefaultConnectTimeout bounds the opening of a connection (connect_timeout).
-	DefaultConnectTimeout = 5 * time.Second
-	// DefaultMaxConnLifetime is how long a connection is reused
+	// defaultConnectTimeout bounds the opening of a connection (connect_timeout).
+	defaultConnectTimeout = 5 * time.Second
+	// defaultMaxConnLifetime is how long a connection is reused
 	// (pool_max_conn_lifetime), so that the pool follows a fail-over.
-	DefaultMaxConnLifetime = time.Hour
-	// DefaultMaxConnIdleTime is how long an unused connection is kept
+	defaultMaxConnLifetime = time.Hour
+	// defaultMaxConnIdleTime is how long an unused connection is kept
 	// (pool_max_conn_idle_time).
-	DefaultMaxConnIdleTime = 30 * time.Minute
+	defaultMaxConnIdleTime = 30 * time.Minute
 )
 
 // CancelGrace is how long PostgreSQL has, after a statement's deadline,
@@ -58,8 +58,8 @@ func DefaultMaxConns() int { return 2*runtime.NumCPU() + 2 }
 //
 //   - pool_max_conns: the most connections open at once (DefaultMaxConns);
 //     all of them may be idle;
-//   - pool_max_conn_lifetime: a duration ("1h"), DefaultMaxConnLifetime;
-//   - pool_max_conn_idle_time: a duration ("30m"), DefaultMaxConnIdleTime;
+//   - pool_max_conn_lifetime: a duration ("1h"), defaultMaxConnLifetime;
+//   - pool_max_conn_idle_time: a duration ("30m"), defaultMaxConnIdleTime;
 //     0 is none;
 //   - pool_acquire_timeout: a duration ("2s"), DefaultAcquireTimeout: how
 //     long an operation that finds no idle connection waits for one (a
@@ -69,13 +69,13 @@ func DefaultMaxConns() int { return 2*runtime.NumCPU() + 2 }
 //     refused) is attempted again within that time, and an idle
 //     connection's liveness check is bounded by it;
 //   - statement_timeout: milliseconds, as PostgreSQL's, or a duration
-//     ("30s"), DefaultStatementTimeout; 0 is none. It is kept here, by
+//     ("30s"), defaultStatementTimeout; 0 is none. It is kept here, by
 //     the client, not sent to the server as a startup parameter (which
 //     PgBouncer refuses): at the deadline pgx has PostgreSQL cancel the
 //     statement, and drops the connection if the server does not answer
 //     within CancelGrace; the error wraps ErrUnavailable.
 //
-// connect_timeout defaults to DefaultConnectTimeout, and is at most
+// connect_timeout defaults to defaultConnectTimeout, and is at most
 // pool_acquire_timeout (no operation waits longer). Every session runs
 // in UTC (TimeZone, a startup parameter that PgBouncer carries), as
 // Django's with USE_TZ, so that the text times FormatTime binds are read
@@ -105,7 +105,7 @@ func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 	for i, p := range []struct {
 		name string
 		def  time.Duration
-	}{{"pool_max_conn_lifetime", DefaultMaxConnLifetime}, {"pool_max_conn_idle_time", DefaultMaxConnIdleTime},
+	}{{"pool_max_conn_lifetime", defaultMaxConnLifetime}, {"pool_max_conn_idle_time", defaultMaxConnIdleTime},
 		{"pool_acquire_timeout", DefaultAcquireTimeout}} {
 		if durations[i], err = durationParam(q, p.name, p.def); err != nil {
 			return nil, fail(err)
@@ -121,7 +121,7 @@ func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 		q.Del(name)
 	}
 	if !q.Has("connect_timeout") {
-		q.Set("connect_timeout", strconv.Itoa(int(DefaultConnectTimeout.Seconds())))
+		q.Set("connect_timeout", strconv.Itoa(int(defaultConnectTimeout.Seconds())))
 	}
 	u.RawQuery = q.Encode()
 	config, err := pgxpool.ParseConfig(u.String())
@@ -143,7 +143,7 @@ func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 	connector.traced = o.OpenDB != nil
 	db := sqlx.NewDb(o.openDB(connector), PostgresDriverName)
 	db.SetMaxIdleConns(0) // the pool keeps them
-	ctx, cancel := context.WithTimeout(context.Background(), 2*DefaultConnectTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*defaultConnectTimeout)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
 		_ = db.Close()
@@ -158,7 +158,7 @@ func openPostgres(dsn string, o Options) (*sqlx.DB, error) {
 func statementTimeout(q url.Values) (time.Duration, error) {
 	v := q.Get("statement_timeout")
 	if v == "" {
-		return DefaultStatementTimeout, nil
+		return defaultStatementTimeout, nil
 	}
 	if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms >= 0 {
 		return time.Duration(ms) * time.Millisecond, nil

@@ -19,9 +19,9 @@ import (
 // DriverName is the database/sql driver of SQLite databases.
 const DriverName = "sqlite3"
 
-// BusyTimeout is how long a connection waits for another writer's lock
+// busyTimeout is how long a connection waits for another writer's lock
 // before failing with SQLITE_BUSY.
-const BusyTimeout = 5 * time.Second
+const busyTimeout = 5 * time.Second
 
 // StatementCache is how many prepared statements each connection keeps
 // for reuse, so that the queries a server repeats are parsed once per
@@ -55,7 +55,7 @@ func openSQLite(dsn string, o Options) (*sqlx.DB, error) {
 		return nil, err
 	}
 	params := []string{
-		fmt.Sprintf("_busy_timeout=%d", BusyTimeout.Milliseconds()),
+		fmt.Sprintf("_busy_timeout=%d", busyTimeout.Milliseconds()),
 		"_foreign_keys=1",
 		"_txlock=immediate",
 		fmt.Sprintf("_stmt_cache_size=%d", StatementCache),

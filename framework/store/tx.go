@@ -171,7 +171,7 @@ func pgCode(err error) string {
 // when run again from its start: PostgreSQL's serialization failure or
 // deadlock, or the end of the session by the server (a restart, a
 // fail-over), after which PostgreSQL has rolled the transaction back. (On
-// SQLite a writer already waits BusyTimeout for the lock: IsBusy.)
+// SQLite a writer already waits 5 seconds for the lock: IsBusy.)
 func IsRetryable(err error) bool {
 	switch pgCode(err) {
 	case pgSerializationFailure, pgDeadlockDetected:
