@@ -24,6 +24,12 @@ type Constraint struct {
 	// later enforce it (NULLS NOT DISTINCT); Django creates no such
 	// constraint on SQLite, which only the serializers' check enforces.
 	NullsNotDistinct bool
+	// ViolationErrorMessage is a UniqueConstraint's
+	// violation_error_message (Django 4.1 and later), "%(name)s" its
+	// name: for one of several fields, the message DRF 3.15 and later
+	// report in place of "The fields ... must make a unique set.",
+	// "{field_names}" the serializer's fields. Empty is Django's default.
+	ViolationErrorMessage string
 }
 
 // Unique reports a UniqueConstraint.
@@ -103,7 +109,8 @@ func (d *Description) checkConstraints() error {
 		if err != nil {
 			return err
 		}
-		out[i] = Constraint{Name: c.Name, Fields: fields, Condition: condition, Check: check, NullsNotDistinct: c.NullsNotDistinct}
+		out[i] = Constraint{Name: c.Name, Fields: fields, Condition: condition, Check: check, NullsNotDistinct: c.NullsNotDistinct,
+			ViolationErrorMessage: c.ViolationErrorMessage}
 	}
 	d.Meta.Constraints = out
 	return nil

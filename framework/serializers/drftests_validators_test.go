@@ -164,7 +164,7 @@ func (drfvNullsDistinct) Meta() models.Meta {
 
 func (drfvConstraintMessage) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "UniqueConstraintCustomMessageCodeModel", Table: "drfv_uniqueconstraintcustommessagecodemodel", Constraints: []models.Constraint{
-		{Name: "unique_username_company_custom_msg", Fields: []string{"username", "company_id"}},
+		{Name: "unique_username_company_custom_msg", Fields: []string{"username", "company_id"}, ViolationErrorMessage: "Username must be unique within a company."},
 		{Name: "unique_company_role_default_msg", Fields: []string{"company_id", "role"}},
 	}}
 }
@@ -551,6 +551,12 @@ var drfValidatorsItems = map[string]func(t *testing.T, db *sqlx.DB, level framew
 	},
 	// The errors' .code is Python's API (error codes on messages have no
 	// counterpart).
+	"TestUniqueConstraintValidation.test_unique_constraint_custom_message_code": func(t *testing.T, db *sqlx.DB, level framework.Compatibility) string {
+		drfvSetUp(t, db, []string{"drfv_uniqueconstraintcustommessagecodemodel"},
+			`INSERT INTO "drfv_uniqueconstraintcustommessagecodemodel" ("username", "company_id", "role") VALUES ('Alice', 1, 'member')`)
+		_, errs := drfvNew[drfvConstraintMessage](t, db, level).isValid(t, nil, false, `{"username": "Alice", "company_id": 1, "role": "admin"}`)
+		return drfvErrors("is_valid", errs, `{"non_field_errors": ["Username must be unique within a company."]}`)
+	},
 	"TestUniqueConstraintValidation.test_unique_constraint_default_message_code": func(t *testing.T, db *sqlx.DB, level framework.Compatibility) string {
 		drfvSetUp(t, db, []string{"drfv_uniqueconstraintcustommessagecodemodel"},
 			`INSERT INTO "drfv_uniqueconstraintcustommessagecodemodel" ("username", "company_id", "role") VALUES ('Alice', 1, 'member')`)
@@ -700,8 +706,10 @@ var drfValidators314 = map[string]string{
 }
 
 // drfValidatorsNot314 are the ported items that cannot run at DRF 3.14's
-// level: Django 3.2 has no UniqueConstraint(nulls_distinct=...).
+// level: Django 3.2 has no UniqueConstraint(nulls_distinct=...) nor
+// violation_error_message (Django 4.1).
 var drfValidatorsNot314 = map[string]bool{
+	"TestUniqueConstraintValidation.test_unique_constraint_custom_message_code":                     true,
 	"TestUniqueConstraintNullsDistinct.test_nulls_distinct_false_validates_null_as_duplicate":       true,
 	"TestUniqueConstraintNullsDistinct.test_nulls_distinct_false_allows_different_non_null_values":  true,
 	"TestUniqueConstraintNullsDistinct.test_nulls_distinct_false_rejects_duplicate_non_null_values": true,
@@ -731,7 +739,6 @@ var drfValidatorsNotPortable = map[string]string{
 	"TestUniquenessTogetherValidation.test_uniq_together_validation_uses_model_fields_with_source_field": "Python's API: a serializer's repr",
 	"TestUniqueConstraintValidation.test_repr":                                                           "Python's API: a serializer's repr",
 	"TestUniqueConstraintValidation.test_single_field_uniq_validators":                                   "Python's API: a field's validators list and their querysets",
-	"TestUniqueConstraintValidation.test_unique_constraint_custom_message_code":                          "no counterpart: a UniqueConstraint's violation_error_message and violation_error_code",
 	"TestUniquenessForDateValidation.test_repr":                                                          "Python's API: a serializer's repr",
 	"TestHiddenFieldUniquenessForDateValidation.test_repr_date_field_not_included":                       "Python's API: a serializer's repr",
 	"TestHiddenFieldUniquenessForDateValidation.test_repr_date_field_included":                           "Python's API: a serializer's repr",

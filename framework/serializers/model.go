@@ -205,6 +205,12 @@ func (s *Serializer[T]) bindModel(m *modelInfo) error {
 			continue
 		}
 		set := uniqueSet{fields: fields[:len(c.Fields)], drf315: true, nullsEqual: c.NullsNotDistinct}
+		// DRF's _get_constraint_violation_error_message: Django's
+		// message with the constraint's name, unless it is Django's
+		// default.
+		if msg := strings.ReplaceAll(c.ViolationErrorMessage, "%(name)s", c.Name); msg != "Constraint “"+c.Name+"” is violated." {
+			set.message = msg
+		}
 		for _, l := range lookups {
 			// The value in Text's spelling ("True" for "true"), which
 			// the new value's is compared with.
@@ -237,6 +243,9 @@ type uniqueSet struct {
 	// the set's check cannot ask of a Source: the database's partial
 	// index refuses a duplicate, answered as the set's (UniqueViolation).
 	unchecked bool
+	// message is a UniqueConstraint's violation_error_message, which
+	// replaces DRF's; "" is DRF's.
+	message string
 }
 
 // uniqueWhere is one exact lookup of a UniqueConstraint's condition: a
@@ -333,13 +342,18 @@ func (s *Serializer[T]) hiddenOf(mf *models.Field) *structs.Field {
 	return nil
 }
 
-// uniqueTogetherMessage is DRF's UniqueTogetherValidator message.
-func uniqueTogetherMessage(fields []*field) string {
-	names := make([]string, len(fields))
-	for i, f := range fields {
+// text is the set's UniqueTogetherValidator message: DRF's, or the
+// constraint's, "{field_names}" in either the fields' names.
+func (u uniqueSet) text() string {
+	names := make([]string, len(u.fields))
+	for i, f := range u.fields {
 		names[i] = f.name
 	}
-	return "The fields " + strings.Join(names, ", ") + " must make a unique set."
+	msg := u.message
+	if msg == "" {
+		msg = "The fields {field_names} must make a unique set."
+	}
+	return strings.ReplaceAll(msg, "{field_names}", strings.Join(names, ", "))
 }
 
 // checkTogether runs the UniqueTogetherValidators on the new values in
@@ -389,7 +403,7 @@ func (s *Serializer[T]) checkTogether(base, stored unsafe.Pointer, create bool, 
 			return nil, err
 		}
 		if taken {
-			msgs = append(msgs, uniqueTogetherMessage(u.fields))
+			msgs = append(msgs, u.text())
 		}
 	}
 	return msgs, nil

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -15,6 +17,7 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -158,6 +161,93 @@ func TestUniqueConstraintAsDRF(t *testing.T) {
 					}
 				}
 			})
+		}
+	})
+}
+
+// messaged is testdata/drf_violation_message.py's Member: its
+// UniqueConstraints carry Django's violation_error_message, one of its
+// own, one with the constraint's name and the fields' names, one of
+// Django's default, one of a single field.
+type messaged struct {
+	ID        int64  `db:"id" json:"id"`
+	Username  string `db:"username" json:"username" model:"max_length=32"`
+	CompanyID int32  `db:"company_id" json:"company_id"`
+	Role      string `db:"role" json:"role" model:"max_length=32"`
+	Badge     string `db:"badge" json:"badge" model:"max_length=32"`
+	Desk      int32  `db:"desk" json:"desk"`
+}
+
+func (messaged) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "Member", Table: "tests_member", Constraints: []models.Constraint{
+		{Name: "custom", Fields: []string{"username", "company_id"}, ViolationErrorMessage: "Username must be unique within a company."},
+		{Name: "named", Fields: []string{"company_id", "role"}, ViolationErrorMessage: "%(name)s: {field_names} are taken."},
+		{Name: "default", Fields: []string{"company_id", "desk"}, ViolationErrorMessage: "Constraint “%(name)s” is violated."},
+		{Name: "badge", Fields: []string{"badge"}, ViolationErrorMessage: "Not used by DRF."},
+	}}
+}
+
+// TestUniqueConstraintViolationMessage: a UniqueConstraint's
+// violation_error_message is the non-field error DRF 3.18 reports for a
+// duplicate set, "%(name)s" the constraint's name and "{field_names}"
+// the fields'; Django's default message and a constraint of one field
+// keep DRF's own messages (drf_violation_message.py's answers, behind
+// generic views on SQLite and PostgreSQL). At the DRF 3.14 level, whose
+// Django has no violation_error_message, the database refuses the
+// duplicate, answered with the same message; no row is written.
+func TestUniqueConstraintViolationMessage(t *testing.T) {
+	var drf struct {
+		Items map[string]struct {
+			Body   json.RawMessage `json:"body"`
+			Errors json.RawMessage `json:"errors"`
+		} `json:"items"`
+	}
+	drfsuite.RunDRF(t, framework.DRF318, "testdata/drf_violation_message.py", nil, &drf)
+	if len(drf.Items) == 0 {
+		t.Fatal("drf_violation_message.py: no items")
+	}
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		key := "integer NOT NULL PRIMARY KEY AUTOINCREMENT"
+		if db.DriverName() != "sqlite3" {
+			key = "serial NOT NULL PRIMARY KEY"
+		}
+		db.MustExec(`CREATE TABLE "tests_member" ("id" ` + key + `, "username" varchar(32) NOT NULL, "company_id" integer NOT NULL, ` +
+			`"role" varchar(32) NOT NULL, "badge" varchar(32) NOT NULL, "desk" integer NOT NULL, ` +
+			`CONSTRAINT "custom" UNIQUE ("username", "company_id"), CONSTRAINT "named" UNIQUE ("company_id", "role"), ` +
+			`CONSTRAINT "default" UNIQUE ("company_id", "desk"), CONSTRAINT "badge" UNIQUE ("badge"))`)
+		g := generics.GenericAPIView[messaged]{
+			Source:     queryset.MustSQL[messaged](db, queryset.SQLConfig{}),
+			Serializer: serializers.MustNew[messaged](),
+		}
+		for _, level := range []framework.Compatibility{framework.DRF314, framework.DRF318} {
+			api := framework.NewAPI(nil, framework.Settings{Compatibility: level})
+			api.Handle("/members/", generics.ListCreateAPIView(g))
+			c := apitest.New(t, api)
+			for _, name := range slices.Sorted(maps.Keys(drf.Items)) {
+				db.MustExec(`DELETE FROM "tests_member"`)
+				db.MustExec(`INSERT INTO "tests_member" ("username", "company_id", "role", "badge", "desk") VALUES ('Alice', 1, 'member', 'a1', 1)`)
+				item := drf.Items[name]
+				want, rows := "201", 2
+				if string(item.Errors) != "null" {
+					var errs bytes.Buffer
+					if err := json.Compact(&errs, item.Errors); err != nil {
+						t.Fatal(err)
+					}
+					want, rows = "400 "+errs.String(), 1
+				}
+				r := c.Do("POST", "/members/", string(item.Body), "Content-Type: application/json")
+				got := fmt.Sprintf("%d %s", r.Status, r.Body)
+				if r.Status == 201 {
+					got = "201"
+				}
+				var n int
+				if err := db.Get(&n, `SELECT count(*) FROM tests_member`); err != nil {
+					t.Fatal(err)
+				}
+				if got != want || n != rows {
+					t.Errorf("%v: %s: POST %s: %s and %d rows, want %s and %d rows", level, name, item.Body, got, n, want, rows)
+				}
+			}
 		}
 	})
 }

@@ -260,7 +260,7 @@ func (s *Serializer[T]) UniqueViolation(columns ...string) error {
 	for _, u := range s.together {
 		if len(u.fields) == len(columns) && !slices.ContainsFunc(u.fields, func(f *field) bool { return !slices.Contains(columns, f.sf.Column) }) &&
 			!(len(columns) == 1 && (u.fields[0].unique || u.fields[0].unique315)) {
-			errs.Add(exceptions.NonFieldErrors, uniqueTogetherMessage(u.fields))
+			errs.Add(exceptions.NonFieldErrors, u.text())
 			return exceptions.ValidationError(errs)
 		}
 	}
