@@ -510,7 +510,7 @@ func (g *GenericAPIView[T]) related(r *request.Request) func(serializers.Related
 		return nil
 	}
 	return func(l serializers.RelatedLookup) (string, bool, error) {
-		return finder.FindRelated(r.Context(), l.Table, l.Column, l.Value, l.Integer, l.Key)
+		return finder.FindRelated(r.Context(), l.Table, l.Column, l.Value, l.Integer, l.Key, l.Where...)
 	}
 }
 
@@ -526,7 +526,7 @@ func (g *GenericAPIView[T]) relatedRows(r *request.Request) func(serializers.Rel
 		return nil
 	}
 	return func(q serializers.RelatedRowsQuery) ([][2]string, error) {
-		return finder.ListRelated(r.Context(), q.Table, q.Value, q.Display, q.Limit)
+		return finder.ListRelated(r.Context(), q.Table, q.Value, q.Display, q.Limit, q.Where...)
 	}
 }
 

@@ -31,7 +31,9 @@
 // URLField, SlugField, GenericIPAddressField, TextField, CharField,
 // PositiveIntegerField, ...), and for a relation foreign_key=TABLE[.COLUMN]
 // (or one_to_one=TABLE[.COLUMN]), on_delete=cascade|protect|restrict|
-// set_null|set_default|do_nothing and related_name=NAME, and for a file
+// set_null|set_default|do_nothing, related_name=NAME and
+// limit_choices_to=COLUMN=VALUE[&COLUMN=VALUE...] (exact lookups on the
+// related table, as a query string), and for a file
 // upload_to=PATTERN, and for an image width_field=NAME and
 // height_field=NAME (files.go), and for a GenericIPAddressField
 // protocol=both|IPv4|IPv6.
@@ -63,7 +65,7 @@
 //     column instead; a pointer to a key is a reverse one-to-one, the
 //     one referencing row's key or nil;
 //   - a slice field tagged `model:"many_to_many=TABLE[.COLUMN]"` (with
-//     related_name=NAME, through=TABLE, blank) is a ManyToManyField: the
+//     related_name=NAME, through=TABLE, blank, limit_choices_to=...) is a ManyToManyField: the
 //     keys of the related rows, kept in a through table (see ManyToMany);
 //     with slug_field=COLUMN, their values of that column instead, and a
 //     slice of structs holds the related rows themselves (read-only).
@@ -75,6 +77,8 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -262,6 +266,9 @@ type ManyToMany struct {
 	SlugField string
 	// Blank is Django's blank: the relation may be empty.
 	Blank bool
+	// LimitChoicesTo are Django's limit_choices_to: the conditions a
+	// related row meets to be a valid choice; nil for every row.
+	LimitChoicesTo []Condition
 	// Through is the through table: Django's automatic one
 	// ({table}_{name}), or a declared model's (through=TABLE).
 	Through string
@@ -406,6 +413,40 @@ type Relation struct {
 	OnDelete OnDelete
 	// RelatedName is the name of the reverse accessor, "" for none.
 	RelatedName string
+	// LimitChoicesTo are Django's limit_choices_to: the conditions a
+	// related row meets to be a valid choice; nil for every row.
+	LimitChoicesTo []Condition
+}
+
+// Condition is one condition of limit_choices_to, an exact lookup: the
+// related row's Column holds Value (as text, which the database compares
+// as the column's type).
+type Condition struct {
+	// Column is the related table's column.
+	Column string
+	// Value is the value it holds.
+	Value string
+}
+
+// parseLimitChoicesTo reads limit_choices_to=COLUMN=VALUE[&COLUMN=VALUE...],
+// a query string (so %2C is a comma in a value), as Django's admin
+// passes limit_choices_to in a URL: the conditions, ordered by column.
+func parseLimitChoicesTo(s string) ([]Condition, error) {
+	q, err := url.ParseQuery(s)
+	if err == nil && len(q) == 0 {
+		err = fmt.Errorf("no condition")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("limit_choices_to=%s is not COLUMN=VALUE[&COLUMN=VALUE...]: %v", s, err)
+	}
+	out := make([]Condition, 0, len(q))
+	for _, column := range slices.Sorted(maps.Keys(q)) {
+		if column == "" || len(q[column]) != 1 || strings.Contains(column, "__") {
+			return nil, fmt.Errorf("limit_choices_to=%s: each condition is one COLUMN=VALUE, an exact lookup", s)
+		}
+		out = append(out, Condition{Column: column, Value: q[column][0]})
+	}
+	return out, nil
 }
 
 // Kind is a Django model field class.
@@ -831,6 +872,11 @@ func (d *Description) manyToMany(sf *structs.Field, opts string) error {
 			m.SlugField = val
 		case "blank":
 			m.Blank = true
+		case "limit_choices_to":
+			var err error
+			if m.LimitChoicesTo, err = parseLimitChoicesTo(val); err != nil {
+				return err
+			}
 		case "auto_created":
 			m.Reverse = true
 		case "null":
@@ -849,6 +895,8 @@ func (d *Description) manyToMany(sf *structs.Field, opts string) error {
 		return fmt.Errorf("slug_field needs a slice of the related rows' slugs, not of structs")
 	case m.Reverse && m.Through == "":
 		return fmt.Errorf("auto_created needs through=TABLE, the related model's automatic through table")
+	case m.Reverse && m.LimitChoicesTo != nil:
+		return fmt.Errorf("limit_choices_to is an option of the many-to-many field, not of its reverse side")
 	}
 	auto, from, to := AutoThrough(d.Meta.Name, d.Meta.Table, m.Name, m.Table)
 	switch {
@@ -1045,6 +1093,11 @@ func newField(sf *structs.Field) (*Field, error) {
 				f.Related = &Relation{OnDelete: Cascade}
 			}
 			f.Related.RelatedName = val
+		case "limit_choices_to":
+			if f.Related == nil {
+				f.Related = &Relation{OnDelete: Cascade}
+			}
+			f.Related.LimitChoicesTo, err = parseLimitChoicesTo(val)
 		default:
 			err = fmt.Errorf("unknown model option %q", opt)
 		}
@@ -1056,7 +1109,7 @@ func newField(sf *structs.Field) (*Field, error) {
 		}
 	}
 	if f.Related != nil && f.Related.Table == "" {
-		return nil, fmt.Errorf("on_delete or related_name without foreign_key")
+		return nil, fmt.Errorf("on_delete, related_name or limit_choices_to without foreign_key")
 	}
 	if f.AutoNow || f.AutoNowAdd {
 		f.Editable, f.Blank = false, true

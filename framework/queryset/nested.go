@@ -22,18 +22,19 @@ import (
 type RelatedFinder interface {
 	// FindRelated returns the key column's value, as text, of the row of
 	// table whose column holds value (compared as an integer when integer
-	// is true); found is false when no row does.
-	FindRelated(ctx context.Context, table, column, value string, integer bool, key string) (string, bool, error)
+	// is true) and that meets where (a foreign key's limit_choices_to);
+	// found is false when no row does.
+	FindRelated(ctx context.Context, table, column, value string, integer bool, key string, where ...models.Condition) (string, bool, error)
 	// ListRelated lists the value and display columns, as text, of up to
-	// limit rows of table ordered by the value column (all of them for a
-	// limit of 0).
-	ListRelated(ctx context.Context, table, value, display string, limit int) ([][2]string, error)
+	// limit rows of table that meet where, ordered by the value column
+	// (all of them for a limit of 0).
+	ListRelated(ctx context.Context, table, value, display string, limit int, where ...models.Condition) ([][2]string, error)
 }
 
-// FindRelated runs SELECT key FROM table WHERE column = value, one row.
-// A value its column cannot hold (not an integer, a NUL character) is in
-// no row.
-func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value string, integer bool, key string) (string, bool, error) {
+// FindRelated runs SELECT key FROM table WHERE column = value AND where,
+// one row. A value its column cannot hold (not an integer, a NUL
+// character) is in no row.
+func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value string, integer bool, key string, where ...models.Condition) (string, bool, error) {
 	var arg any = value
 	if integer {
 		n, err := strconv.ParseInt(value, 10, 64)
@@ -44,10 +45,11 @@ func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value str
 	} else if strings.ContainsRune(value, 0) {
 		return "", false, nil
 	}
+	cond, args := conditionsSQL(where, []any{arg})
 	q := s.t.db.Rebind("SELECT " + store.QuoteName(key) + " FROM " + store.QuoteName(table) +
-		" WHERE " + store.QuoteName(column) + " = ? LIMIT 1")
+		" WHERE " + store.QuoteName(column) + " = ?" + cond + " LIMIT 1")
 	var got any
-	err := s.t.db.QueryRowContext(ctx, q, arg).Scan(&got)
+	err := s.t.db.QueryRowContext(ctx, q, args...).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -411,16 +413,18 @@ func (n *nestedFetch) set(p unsafe.Pointer, values []any) error {
 }
 
 // ListRelated lists the value and display columns, as text, of up to
-// limit rows of table ordered by the value column (all of them for a
-// limit of 0): the choices of a relational field's select (RelatedFinder).
-func (s *SQLSource[T]) ListRelated(ctx context.Context, table, value, display string, limit int) ([][2]string, error) {
+// limit rows of table that meet where, ordered by the value column (all
+// of them for a limit of 0): the choices of a relational field's select
+// (RelatedFinder).
+func (s *SQLSource[T]) ListRelated(ctx context.Context, table, value, display string, limit int, where ...models.Condition) ([][2]string, error) {
+	cond, args := conditionsSQL(where, nil)
 	q := "SELECT " + store.QuoteName(value) + ", " + store.QuoteName(display) + " FROM " +
-		store.QuoteName(table) + " ORDER BY " + store.QuoteName(value)
+		store.QuoteName(table) + strings.Replace(cond, " AND ", " WHERE ", 1) + " ORDER BY " + store.QuoteName(value)
 	if limit > 0 {
 		q += " LIMIT " + strconv.Itoa(limit)
 	}
 	q = s.t.db.Rebind(q)
-	rows, err := s.t.db.QueryContext(ctx, q)
+	rows, err := s.t.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -434,6 +438,17 @@ func (s *SQLSource[T]) ListRelated(ctx context.Context, table, value, display st
 		out = append(out, [2]string{columnText(v), columnText(d)})
 	}
 	return out, rows.Err()
+}
+
+// conditionsSQL is where as SQL to add to a WHERE clause (" AND col = ?"
+// each) and args with their values appended.
+func conditionsSQL(where []models.Condition, args []any) (string, []any) {
+	var b strings.Builder
+	for _, c := range where {
+		b.WriteString(" AND " + store.QuoteName(c.Column) + " = ?")
+		args = append(args, c.Value)
+	}
+	return b.String(), args
 }
 
 // columnText is a column's value as text ("" for NULL).

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
+	"github.com/go-drf/drf/framework/browsable"
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/queryset"
@@ -73,6 +74,15 @@ type (
 		ID     int64  `db:"id" json:"id"`
 		Name   string `db:"name" json:"name" model:"max_length=100"`
 		Target int64  `db:"target_id" json:"target" model:"foreign_key=drfrel_foreignkeytarget,blank"`
+	}
+	// relFKSourceLimited is ForeignKeySourceWithLimitedChoices (and
+	// ForeignKeySourceWithQLimitedChoices): limit_choices_to
+	// {"name__startswith": "limited-"} is, on the rows of DRF's tests
+	// (target-1, target-2, limited-target), the exact lookup
+	// name=limited-target.
+	relFKSourceLimited struct {
+		ID     int64 `db:"id" json:"id"`
+		Target int64 `db:"target_id" json:"target" model:"foreign_key=drfrel_foreignkeytarget,limit_choices_to=name=limited-target"`
 	}
 	relNullFKSource struct {
 		ID     int64  `db:"id" json:"id"`
@@ -166,6 +176,9 @@ func (relFKSource) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "ForeignKeySource", Table: "drfrel_foreignkeysource"}
 }
 func (relFKSourceOptional) Meta() models.Meta { return relFKSource{}.Meta() }
+func (relFKSourceLimited) Meta() models.Meta {
+	return models.Meta{App: "tests", Name: "ForeignKeySourceWithLimitedChoices", Table: "drfrel_foreignkeysourcewithlimitedchoices"}
+}
 func (relNullFKSource) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "NullableForeignKeySource", Table: "drfrel_nullableforeignkeysource"}
 }
@@ -209,6 +222,8 @@ var relTablesSQL = []string{
 		`UNIQUE ("manytomanysource_id", "manytomanytarget_id"))`,
 	`CREATE TABLE "drfrel_foreignkeytarget" ("id" {key}, "name" varchar(100) NOT NULL)`,
 	`CREATE TABLE "drfrel_foreignkeysource" ("id" {key}, "name" varchar(100) NOT NULL, ` +
+		`"target_id" bigint NOT NULL REFERENCES "drfrel_foreignkeytarget" ("id") DEFERRABLE INITIALLY DEFERRED)`,
+	`CREATE TABLE "drfrel_foreignkeysourcewithlimitedchoices" ("id" {key}, ` +
 		`"target_id" bigint NOT NULL REFERENCES "drfrel_foreignkeytarget" ("id") DEFERRABLE INITIALLY DEFERRED)`,
 	`CREATE TABLE "drfrel_nullableforeignkeysource" ("id" {key}, "name" varchar(100) NOT NULL, ` +
 		`"target_id" bigint NULL REFERENCES "drfrel_foreignkeytarget" ("id") DEFERRABLE INITIALLY DEFERRED)`,
@@ -319,6 +334,8 @@ func relSuiteAPI(t *testing.T, db *sqlx.DB, level framework.Compatibility) (http
 	relServe[relFKSource](t, api, db, eps, "pk_fk_source", "", serializers.Fields("id", "name", "target"))
 	relServe[relFKSourceOptional](t, api, db, eps, "pk_fk_source_not_required", "")
 	relServe[relNullFKSource](t, api, db, eps, "pk_nullfk_source", "")
+	relServe[relFKSourceLimited](t, api, db, eps, "pk_fk_source_limited", "")
+	relServe[relFKSourceLimited](t, api, db, eps, "pk_fk_source_q_limited", "")
 	relServe[relO2OTarget](t, api, db, eps, "pk_o2o_target", "")
 	relServe[relNullFKTarget](t, api, db, eps, "pk_nullfk_target", "")
 	relServe[relFKTargetReadOnly](t, api, db, eps, "pk_fk_target_read_only", "")
@@ -398,7 +415,7 @@ func relServe[T any](t *testing.T, api *framework.API, db *sqlx.DB, eps map[stri
 		validate: func(t *testing.T, pk int64, body string, withKeys bool) ([]string, error) {
 			data, c := edgeInput(t, "json", body, framework.DRF318)
 			c.Related = func(l serializers.RelatedLookup) (string, bool, error) {
-				return src.FindRelated(ctx, l.Table, l.Column, l.Value, l.Integer, l.Key)
+				return src.FindRelated(ctx, l.Table, l.Column, l.Value, l.Integer, l.Key, l.Where...)
 			}
 			obj := new(T)
 			if pk == 0 {
@@ -436,7 +453,7 @@ func relServe[T any](t *testing.T, api *framework.API, db *sqlx.DB, eps map[stri
 		},
 		choices: func(field string, c serializers.Context) ([]framework.Choice, error) {
 			c.RelatedRows = func(q serializers.RelatedRowsQuery) ([][2]string, error) {
-				return src.ListRelated(ctx, q.Table, q.Value, q.Display, q.Limit)
+				return src.ListRelated(ctx, q.Table, q.Value, q.Display, q.Limit, q.Where...)
 			}
 			return s.RelatedChoices(field, &c)
 		},
@@ -723,7 +740,6 @@ const (
 		"a slug_related field's join follows one foreign key (docs/models.md)"
 	relGetValue = "get_value() and the empty sentinel are a field's internals (a dict or a MultiValueDict given " +
 		"to it); a form's or JSON's many-to-many field is pinned through views by drf_manytomany.py"
-	relLimited = "no counterpart: limit_choices_to; a relational field's rows are every row of its related table"
 )
 
 // drfRelationsNotPortable are the methods the public API cannot
@@ -734,8 +750,6 @@ var drfRelationsNotPortable = map[string]string{
 	"test_relations_pk.py:PKManyToManyTests.test_data_cannot_be_accessed_prior_to_is_valid":                 relNotValid,
 	"test_relations_pk.py:PKForeignKeyTests.test_reverse_foreign_key_retrieve_prefetch_related":             relQueries,
 	"test_relations_pk.py:PKForeignKeyTests.test_foreign_key_with_unsaved":                                  relUnsaved,
-	"test_relations_pk.py:PKForeignKeyTests.test_queryset_size_with_limited_choices":                        relLimited,
-	"test_relations_pk.py:PKForeignKeyTests.test_queryset_size_with_Q_limited_choices":                      relLimited,
 	"test_relations_pk.py:PKRelationTests.test_relation_field_callable_source":                              "a source that is a model's method (get_first_source): Python; a Go item's values are its fields",
 	"test_relations_pk.py:PKRelationTests.test_relation_field_property_source":                              "a source that is a model's @property: Python; a Go item's values are its fields",
 	"test_relations_slug.py:SlugForeignKeyTests.test_foreign_key_retrieve_select_related":                   relQueries,
@@ -879,6 +893,109 @@ func TestHyperlinkedReverseAccessor(t *testing.T) {
 			if f.Name == "sources" && (f.Type != "field" || f.ReadOnly || !f.Required || !f.Many) {
 				t.Errorf("sources: %+v, want a writable, required related field of many", f)
 			}
+		}
+	})
+}
+
+// A foreign key's limit_choices_to (model:"limit_choices_to=name=...")
+// limits the field ModelSerializer derives, on SQLite and PostgreSQL, at
+// both levels: a key outside it is DRF's "Invalid pk" (the "limit:"
+// items of drf_relations_suite.py, against DRF's
+// ForeignKeySourceWithLimitedChoices), a key inside it is saved, and the
+// browsable form's select lists only the rows inside it.
+func TestLimitChoicesToAsDRF(t *testing.T) {
+	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
+		t.Run(level, func(t *testing.T) {
+			drf := drfScriptAnswers(t, "drf_relations_suite.py", compatibility)
+			testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+				n := 0
+				for name, raw := range drf {
+					if !strings.HasPrefix(name, "limit:") {
+						continue
+					}
+					n++
+					var it struct {
+						Fixture string    `json:"fixture"`
+						Steps   []relStep `json:"steps"`
+					}
+					if err := json.Unmarshal(raw, &it); err != nil {
+						t.Fatal(err)
+					}
+					relSetUp(t, db, it.Fixture)
+					api, eps := relSuiteAPI(t, db, compatibility)
+					c := apitest.New(t, api)
+					for _, step := range it.Steps {
+						if diff := relRun(t, c, eps, step); diff != "" {
+							t.Errorf("%s:\n%s", name, diff)
+							break
+						}
+					}
+				}
+				if n != 4 {
+					t.Errorf("%d limit: items, want 4", n)
+				}
+				relSetUp(t, db, "fk")
+				db.MustExec(`INSERT INTO "drfrel_foreignkeytarget" ("name") VALUES ('limited-target')`)
+				api := framework.NewAPI(nil, framework.Settings{Compatibility: compatibility,
+					Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{})})
+				g := generics.GenericAPIView[relFKSourceLimited]{Source: queryset.MustSQL[relFKSourceLimited](db, queryset.SQLConfig{}),
+					Serializer: serializers.MustNew[relFKSourceLimited]()}
+				api.Handle("/limited/", generics.ListCreateAPIView(g))
+				c := apitest.New(t, api)
+				if got := formSelects(c.Get("/limited/", "Accept: text/html").Body, "post")["target"]; !slices.Equal(got, []string{"3=3"}) {
+					t.Errorf("the form's select of target: %v, want [3=3]", got)
+				}
+				r := c.Post("/limited/", `{"target": 2}`, "Content-Type: application/json")
+				if want := `{"target":["Invalid pk \"2\" - object does not exist."]}`; r.Status != 400 || !sameJSON(t, []byte(r.Body), []byte(want)) {
+					t.Errorf("POST target 2: %d %s, want 400 %s", r.Status, r.Body, want)
+				}
+			})
+		})
+	}
+}
+
+// relLimitedHolder's field is limited by two conditions, its many by one.
+type relLimitedHolder struct {
+	ID    int64   `db:"id" json:"id"`
+	Field int64   `db:"field_id" json:"field" model:"foreign_key=drfrel_relobject,limit_choices_to=name=x&id=5"`
+	Many  []int64 `json:"many" model:"many_to_many=drfrel_relobject,limit_choices_to=name=x"`
+}
+
+func (relLimitedHolder) Meta() models.Meta { return relHolder{}.Meta() }
+
+// limit_choices_to holds several exact conditions, on a many-to-many
+// field too: a related key outside them is DRF's "Invalid pk", and the
+// field's choices are the rows inside them.
+func TestLimitChoicesToManyConditions(t *testing.T) {
+	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
+		relSetUp(t, db, "rel1100")
+		s := serializers.MustNew[relLimitedHolder](serializers.Fields("id", "field", "many"))
+		src := queryset.MustSQL[relObject](db, queryset.SQLConfig{})
+		ctx := context.Background()
+		c := serializers.Context{
+			Related: func(l serializers.RelatedLookup) (string, bool, error) {
+				return src.FindRelated(ctx, l.Table, l.Column, l.Value, l.Integer, l.Key, l.Where...)
+			},
+			RelatedRows: func(q serializers.RelatedRowsQuery) ([][2]string, error) {
+				return src.ListRelated(ctx, q.Table, q.Value, q.Display, q.Limit, q.Where...)
+			},
+		}
+		if got, err := s.RelatedChoices("field", &c); err != nil || len(got) != 1 || got[0].Value != "5" {
+			t.Errorf("choices of field: %v %v, want the row 5 alone", got, err)
+		}
+		if got, err := s.RelatedChoices("many", &c); err != nil || len(got) != 1001 || got[0].Value != "4" || got[1000].Value != framework.RelatedCutoff {
+			t.Errorf("choices of many: %d %v, want 1000 from 4 and the cut-off (rows 4 to 1100 are named x)", len(got), err)
+		}
+		data, _ := edgeInput(t, "json", `{"field": 4, "many": [4, 1]}`, framework.DRF318)
+		var obj relLimitedHolder
+		err := s.ValidateNew(data, &obj, &c)
+		want := `{"field":["Invalid pk \"4\" - object does not exist."],"many":["Invalid pk \"1\" - object does not exist."]}`
+		if err == nil || !sameJSON(t, []byte(err.Error()), []byte(want)) {
+			t.Errorf("field 4, many [4, 1]: %v, want %s", err, want)
+		}
+		data, _ = edgeInput(t, "json", `{"field": 5, "many": [4, 5]}`, framework.DRF318)
+		if err := s.ValidateNew(data, &obj, &c); err != nil || obj.Field != 5 || !slices.Equal(obj.Many, []int64{4, 5}) {
+			t.Errorf("field 5, many [4, 5]: %v %+v", err, obj)
 		}
 	})
 }

@@ -192,7 +192,7 @@ func (r *relation) decodePKField(base unsafe.Pointer, raw any, c *Context) ([]st
 	key, found := hex, true
 	if c != nil && c.Related != nil {
 		var err error
-		if key, found, err = c.Related(RelatedLookup{Table: r.table, Column: r.key, Value: hex, Key: r.key}); err != nil {
+		if key, found, err = c.Related(RelatedLookup{Table: r.table, Column: r.key, Value: hex, Key: r.key, Where: r.where}); err != nil {
 			return nil, err
 		}
 	}
@@ -285,7 +285,7 @@ func (r *relation) lookupLink(f *field, base unsafe.Pointer, value string, c *Co
 	if err != nil {
 		return []string{msgLinkMissing}, nil
 	}
-	key, found, err := c.Related(RelatedLookup{Table: r.table, Column: r.lookup, Value: value, Integer: r.integer, Key: r.key})
+	key, found, err := c.Related(RelatedLookup{Table: r.table, Column: r.lookup, Value: value, Integer: r.integer, Key: r.key, Where: r.where})
 	if err != nil {
 		return nil, err
 	}

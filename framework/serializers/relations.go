@@ -42,6 +42,10 @@ type RelatedLookup struct {
 	// Key is the column whose value is returned: the related key, which
 	// the foreign key holds.
 	Key string
+	// Where are the conditions the row meets too: the model field's
+	// limit_choices_to, which ModelSerializer applies to the queryset of
+	// the field it derives.
+	Where []models.Condition
 }
 
 // relationKind is the DRF class of a writable relational field.
@@ -78,6 +82,9 @@ type relation struct {
 	// many is a many-to-many field's (ManyRelatedField, whose fk is the
 	// slice of keys); nil for a foreign key.
 	many *manyKeys
+	// where is the model field's limit_choices_to, for a field derived
+	// from it; nil for every row.
+	where []models.Condition
 }
 
 // hyperlink gives a foreign key, a many-to-many field or a reverse
@@ -154,7 +161,8 @@ func (f *field) bindRelationKind(md *modelInfo) error {
 		}
 		f.compute, f.link, f.container, f.typeName = links, true, nil, "field"
 		if !f.readOnly {
-			f.rel = &relation{kind: relLink, fk: f.sf, table: mf.Related.Table, key: mf.Related.Column, route: f.viewName}
+			f.rel = &relation{kind: relLink, fk: f.sf, table: mf.Related.Table, key: mf.Related.Column, route: f.viewName,
+				where: mf.Related.LimitChoicesTo}
 		}
 	case f.viewName != "":
 		links, err := relatedLinks(f.sf, f.viewName, f.linkKwarg())
@@ -169,7 +177,8 @@ func (f *field) bindRelationKind(md *modelInfo) error {
 			if k := f.sf.Kind; k != structs.Int && k != structs.Uint && k != structs.String {
 				return fmt.Errorf("a foreign key holds an integer or a string key, not %v", f.sf.Type)
 			}
-			f.rel = &relation{kind: relPK, fk: f.sf, table: mf.Related.Table, key: mf.Related.Column}
+			f.rel = &relation{kind: relPK, fk: f.sf, table: mf.Related.Table, key: mf.Related.Column,
+				where: mf.Related.LimitChoicesTo}
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/reverse"
 )
 
@@ -19,6 +20,9 @@ type RelatedRowsQuery struct {
 	Value, Display string
 	// Limit is the most rows to list; 0 lists them all.
 	Limit int
+	// Where are the conditions the rows meet: the model field's
+	// limit_choices_to (RelatedLookup's Where).
+	Where []models.Condition
 }
 
 // RelatedChoices lists the choices of the writable relational field
@@ -45,7 +49,7 @@ func (s *Serializer[T]) RelatedChoices(field string, c *Context) ([]framework.Ch
 		value = r.slug
 	}
 	cutoff, text := f.selectCutoff(c)
-	rows, err := c.RelatedRows(RelatedRowsQuery{Table: r.table, Value: value, Display: r.display, Limit: cutoff})
+	rows, err := c.RelatedRows(RelatedRowsQuery{Table: r.table, Value: value, Display: r.display, Limit: cutoff, Where: r.where})
 	if err != nil {
 		return nil, err
 	}

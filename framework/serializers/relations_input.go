@@ -133,7 +133,7 @@ func (r *relation) setKey(base unsafe.Pointer, key string, c *Context) (bool, er
 		return false, nil
 	}
 	if c != nil && c.Related != nil {
-		if _, found, err := c.Related(RelatedLookup{Table: r.table, Column: r.key, Value: key, Integer: r.integerKey(), Key: r.key}); err != nil || !found {
+		if _, found, err := c.Related(RelatedLookup{Table: r.table, Column: r.key, Value: key, Integer: r.integerKey(), Key: r.key, Where: r.where}); err != nil || !found {
 			return false, err
 		}
 	}
@@ -161,7 +161,7 @@ func (r *relation) decodeSlug(f *field, base unsafe.Pointer, raw any, c *Context
 	if err != nil {
 		return []string{fmt.Sprintf(msgSlugMissing, r.slug, text)}, nil
 	}
-	key, found, err := c.Related(RelatedLookup{Table: r.table, Column: r.slug, Value: slug, Integer: r.integer, Key: r.key})
+	key, found, err := c.Related(RelatedLookup{Table: r.table, Column: r.slug, Value: slug, Integer: r.integer, Key: r.key, Where: r.where})
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,11 @@ func (f *field) bindManyToMany(m *models.ManyToMany) error {
 	if !m.AutoCreated {
 		f.readOnly = true
 	}
-	return f.bindMany(m.Table, m.Column, m.SlugField, !m.Blank, m.Blank)
+	if err := f.bindMany(m.Table, m.Column, m.SlugField, !m.Blank, m.Blank); err != nil || f.rel == nil {
+		return err
+	}
+	f.rel.where = m.LimitChoicesTo
+	return nil
 }
 
 // bindReverse makes a reverse foreign key's keys the field ModelSerializer
@@ -163,7 +167,7 @@ func (r *relation) decodeMany(f *field, base unsafe.Pointer, raw any, c *Context
 	keys := make([]string, 0, len(items))
 	for _, item := range items {
 		var key, msg, missing string
-		lookup := RelatedLookup{Table: r.table, Column: r.key, Integer: r.many.integer, Key: r.key}
+		lookup := RelatedLookup{Table: r.table, Column: r.key, Integer: r.many.integer, Key: r.key, Where: r.where}
 		switch {
 		case r.kind == relLink:
 			var err error

@@ -77,6 +77,16 @@ class ForeignKeySource(Base):
                                verbose_name="Target", on_delete=models.CASCADE)
 
 
+class ForeignKeySourceWithLimitedChoices(Base):
+    target = models.ForeignKey(ForeignKeyTarget, help_text="Target", verbose_name="Target",
+                               limit_choices_to={"name__startswith": "limited-"}, on_delete=models.CASCADE)
+
+
+class ForeignKeySourceWithQLimitedChoices(Base):
+    target = models.ForeignKey(ForeignKeyTarget, help_text="Target", verbose_name="Target",
+                               limit_choices_to=models.Q(name__startswith="limited-"), on_delete=models.CASCADE)
+
+
 class NullableForeignKeySource(Base):
     name = models.CharField(max_length=100)
     target = models.ForeignKey(ForeignKeyTarget, null=True, blank=True, related_name="nullable_sources",
@@ -119,7 +129,8 @@ class RelUUIDHolder(Base):
     field = models.ForeignKey(RelUUIDObject, on_delete=models.CASCADE, related_name="+")
 
 
-MODELS = [ManyToManyTarget, ManyToManySource, ForeignKeyTarget, ForeignKeySource, NullableForeignKeySource,
+MODELS = [ManyToManyTarget, ManyToManySource, ForeignKeyTarget, ForeignKeySource, ForeignKeySourceWithLimitedChoices,
+          ForeignKeySourceWithQLimitedChoices, NullableForeignKeySource,
           OneToOneTarget, NullableOneToOneSource, OneToOnePKSource, RelObject, RelHolder, RelUUIDObject, RelUUIDHolder]
 
 
@@ -158,6 +169,8 @@ SERIALIZERS = {
     "pk_fk_source_not_required": model_serializer(ForeignKeySource, ("id", "name", "target"),
                                                   meta={"extra_kwargs": {"target": {"required": False}}}),
     "pk_nullfk_source": model_serializer(NullableForeignKeySource, ("id", "name", "target")),
+    "pk_fk_source_limited": model_serializer(ForeignKeySourceWithLimitedChoices, ("id", "target")),
+    "pk_fk_source_q_limited": model_serializer(ForeignKeySourceWithQLimitedChoices, ("id", "target")),
     "pk_o2o_target": model_serializer(OneToOneTarget, ("id", "name", "nullable_source")),
     # The reverse writes' edges (relations_reverse_drf_test.go).
     "pk_nullfk_target": model_serializer(ForeignKeyTarget, ("id", "name", "nullable_sources")),
@@ -315,6 +328,12 @@ def relation_files():
     item(c + "test_foreign_key_not_required", "fk", validate("pk_fk_source_not_required", {"name": "test"}))
     item(c + "test_queryset_size_without_limited_choices", "fk", create("pk_fk_target", {"name": "limited-target", "sources": []}),
          {"op": "choices", "ser": "pk_fk_source", "field": "target"})
+    # The limited target is the one row limit_choices_to leaves: the
+    # length of the field's queryset is that of its choices.
+    for method, ser in (("test_queryset_size_with_limited_choices", "pk_fk_source_limited"),
+                        ("test_queryset_size_with_Q_limited_choices", "pk_fk_source_q_limited")):
+        item(c + method, "fk", create("pk_fk_target", {"name": "limited-target", "sources": []}),
+             {"op": "choices", "ser": ser, "field": "target"})
     c = pk + "PKNullableForeignKeyTests."
     item(c + "test_foreign_key_retrieve_with_null", "nullfk", lst("pk_nullfk_source"))
     item(c + "test_foreign_key_create_with_valid_null", "nullfk", write_list("pk_nullfk_source", {"id": 4, "name": "source-4", "target": None}))
@@ -495,6 +514,15 @@ def reverse_relations():
          lst("pk_nullfk_source"))
 
 
+def limit_choices_to():
+    """A key outside limit_choices_to, and one inside it, as "limit:name"
+    (TestLimitChoicesToAsDRF)."""
+    c, target = "limit:", create("pk_fk_target", {"name": "limited-target", "sources": []})
+    for ser in ("pk_fk_source_limited", "pk_fk_source_q_limited"):
+        item(c + ser + "_outside", "fk", target, create(ser, {"target": 1}), create(ser, {"target": "2"}))
+        item(c + ser + "_inside", "fk", target, write_list(ser, {"target": 3}))
+
+
 def relation_options():
     """The edges of the relational fields' options that DRF's tests leave
     out, as "relopts:name" (relation_options_drf_test.go)."""
@@ -557,6 +585,7 @@ def main():
     reverse_writes()
     relation_options()
     reverse_relations()
+    limit_choices_to()
     answers = {}
     for name, it in ITEMS.items():
         with connection.schema_editor() as editor:
