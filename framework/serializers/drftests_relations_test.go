@@ -483,6 +483,37 @@ type relStep struct {
 	} `json:"want"`
 }
 
+// relItems runs the items of drf_relations_suite.py's answers whose
+// names begin with prefix on db at level, each on its fixture, and
+// returns how many there were.
+func relItems(t *testing.T, db *sqlx.DB, level framework.Compatibility, drf map[string]json.RawMessage, prefix string) int {
+	t.Helper()
+	n := 0
+	for name, raw := range drf {
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		n++
+		var it struct {
+			Fixture string    `json:"fixture"`
+			Steps   []relStep `json:"steps"`
+		}
+		if err := json.Unmarshal(raw, &it); err != nil {
+			t.Fatal(err)
+		}
+		relSetUp(t, db, it.Fixture)
+		api, eps := relSuiteAPI(t, db, level)
+		c := apitest.New(t, api)
+		for _, step := range it.Steps {
+			if diff := relRun(t, c, eps, step); diff != "" {
+				t.Errorf("%s:\n%s", name, diff)
+				break
+			}
+		}
+	}
+	return n
+}
+
 // relRun runs step against the API and reports how it differs from
 // DRF's observation ("" when it does not).
 func relRun(t *testing.T, c *apitest.Client, eps map[string]relEndpoint, step relStep) string {
@@ -908,29 +939,7 @@ func TestLimitChoicesToAsDRF(t *testing.T) {
 		t.Run(level, func(t *testing.T) {
 			drf := drfScriptAnswers(t, "drf_relations_suite.py", compatibility)
 			testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
-				n := 0
-				for name, raw := range drf {
-					if !strings.HasPrefix(name, "limit:") {
-						continue
-					}
-					n++
-					var it struct {
-						Fixture string    `json:"fixture"`
-						Steps   []relStep `json:"steps"`
-					}
-					if err := json.Unmarshal(raw, &it); err != nil {
-						t.Fatal(err)
-					}
-					relSetUp(t, db, it.Fixture)
-					api, eps := relSuiteAPI(t, db, compatibility)
-					c := apitest.New(t, api)
-					for _, step := range it.Steps {
-						if diff := relRun(t, c, eps, step); diff != "" {
-							t.Errorf("%s:\n%s", name, diff)
-							break
-						}
-					}
-				}
+				n := relItems(t, db, compatibility, drf, "limit:")
 				if n != 4 {
 					t.Errorf("%d limit: items, want 4", n)
 				}

@@ -1,14 +1,11 @@
 package serializers_test
 
 import (
-	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/framework"
-	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/internal/testservers"
 )
@@ -50,29 +47,7 @@ func TestRelationOptionsAsDRF(t *testing.T) {
 		t.Run(level, func(t *testing.T) {
 			drf := drfScriptAnswers(t, "drf_relations_suite.py", compatibility)
 			testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
-				n := 0
-				for name, raw := range drf {
-					if !strings.HasPrefix(name, "relopts:") {
-						continue
-					}
-					n++
-					var it struct {
-						Fixture string    `json:"fixture"`
-						Steps   []relStep `json:"steps"`
-					}
-					if err := json.Unmarshal(raw, &it); err != nil {
-						t.Fatal(err)
-					}
-					relSetUp(t, db, it.Fixture)
-					api, eps := relSuiteAPI(t, db, compatibility)
-					c := apitest.New(t, api)
-					for _, step := range it.Steps {
-						if diff := relRun(t, c, eps, step); diff != "" {
-							t.Errorf("%s:\n%s", name, diff)
-							break
-						}
-					}
-				}
+				n := relItems(t, db, compatibility, drf, "relopts:")
 				if n != 20 {
 					t.Errorf("%d relopts: items, want 20", n)
 				}

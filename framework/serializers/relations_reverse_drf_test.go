@@ -1,9 +1,7 @@
 package serializers_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -76,29 +74,7 @@ func TestReverseForeignKeyWritesAsDRF(t *testing.T) {
 			drf := drfScriptAnswers(t, "drf_relations_suite.py", compatibility)
 			n := 0
 			testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
-				n = 0
-				for name, raw := range drf {
-					if !strings.HasPrefix(name, "reverse:") {
-						continue
-					}
-					n++
-					var it struct {
-						Fixture string    `json:"fixture"`
-						Steps   []relStep `json:"steps"`
-					}
-					if err := json.Unmarshal(raw, &it); err != nil {
-						t.Fatal(err)
-					}
-					relSetUp(t, db, it.Fixture)
-					api, eps := relSuiteAPI(t, db, compatibility)
-					c := apitest.New(t, api)
-					for _, step := range it.Steps {
-						if diff := relRun(t, c, eps, step); diff != "" {
-							t.Errorf("%s:\n%s", name, diff)
-							break
-						}
-					}
-				}
+				n = relItems(t, db, compatibility, drf, "reverse:")
 			})
 			if n != 13 {
 				t.Errorf("%d reverse: items, want 13", n)
@@ -181,28 +157,8 @@ func TestReverseRelationsWriteAsDRF(t *testing.T) {
 			drf := drfScriptAnswers(t, "drf_relations_suite.py", compatibility)
 			testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
 				n := map[string]int{}
-				for name, raw := range drf {
-					prefix, _, _ := strings.Cut(name, ":")
-					if !slices.Contains(prefixes, prefix+":") {
-						continue
-					}
-					n[prefix]++
-					var it struct {
-						Fixture string    `json:"fixture"`
-						Steps   []relStep `json:"steps"`
-					}
-					if err := json.Unmarshal(raw, &it); err != nil {
-						t.Fatal(err)
-					}
-					relSetUp(t, db, it.Fixture)
-					api, eps := relSuiteAPI(t, db, compatibility)
-					c := apitest.New(t, api)
-					for _, step := range it.Steps {
-						if diff := relRun(t, c, eps, step); diff != "" {
-							t.Errorf("%s:\n%s", name, diff)
-							break
-						}
-					}
+				for _, prefix := range prefixes {
+					n[strings.TrimSuffix(prefix, ":")] = relItems(t, db, compatibility, drf, prefix)
 				}
 				if fmt.Sprint(n) != "map[m2m_reverse:8 o2o_reverse:8 slug_reverse:6]" {
 					t.Errorf("items: %v", n)
