@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"time"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/files"
 	"github.com/go-drf/drf/internal/structs"
@@ -90,7 +89,7 @@ func (d *Description) dimensionField(f *Field, option, name string) (*Field, err
 // width and height fields of the item at base get the new upload's size,
 // or null (0 when they cannot be null) when the field holds no file; a
 // file already stored leaves them alone.
-func (f *Field) updateDimensions(base unsafe.Pointer, file *files.File) error {
+func (f *Field) updateDimensions(base structs.Addr, file *files.File) error {
 	if f.width == nil && f.height == nil || file != nil && file.Upload == nil && file.Name != "" {
 		return nil
 	}
@@ -145,7 +144,7 @@ func noUndo() {}
 // undo deletes the files stored, for a write that fails after, but not
 // one that replaced a file of the same name (a storage that overwrites);
 // when one fails to store, those stored before it are deleted.
-func (d *Description) SaveFiles(ctx context.Context, base unsafe.Pointer, item any, now time.Time) (undo func(), err error) {
+func (d *Description) SaveFiles(ctx context.Context, base structs.Addr, item any, now time.Time) (undo func(), err error) {
 	if len(d.files) == 0 {
 		return noUndo, nil
 	}
@@ -162,7 +161,7 @@ func (d *Description) SaveFiles(ctx context.Context, base unsafe.Pointer, item a
 		}
 	}
 	for _, f := range d.files {
-		file := (*files.File)(f.Struct.Addr(base))
+		file := structs.At[files.File](f.Struct.Addr(base))
 		if err := f.updateDimensions(base, file); err != nil {
 			undo()
 			return noUndo, fmt.Errorf("models: %s.%s: %w", d.Meta.Name, f.Name, err)

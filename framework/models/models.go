@@ -86,7 +86,6 @@ import (
 	"sync"
 	"time"
 	"unicode"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/files"
 	"github.com/go-drf/drf/framework/query"
@@ -186,13 +185,13 @@ type Index struct {
 // default=callable), made by DefaultFunc.
 type Default struct {
 	typ reflect.Type
-	set func(field unsafe.Pointer) // stores fn() in the field at that address
+	set func(field structs.Addr) // stores fn() in the field at that address
 }
 
 // DefaultFunc returns the default that calls fn for each new row; its
 // type must be the field's (checked at setup).
 func DefaultFunc[V any](fn func() V) Default {
-	return Default{typ: reflect.TypeFor[V](), set: func(p unsafe.Pointer) { *(*V)(p) = fn() }}
+	return Default{typ: reflect.TypeFor[V](), set: func(p structs.Addr) { *structs.At[V](p) = fn() }}
 }
 
 // The model hooks, which every write through a data source runs (generic
@@ -1279,12 +1278,12 @@ func (f *Field) prepare(t reflect.Type) error {
 // ApplyDefaults sets each field of the model at base that has a default
 // to it, as Django's model constructor does for a new object: a literal
 // (default=TEXT) or Meta.Defaults' function. base is a *T of the model.
-func (d *Description) ApplyDefaults(base unsafe.Pointer) error {
+func (d *Description) ApplyDefaults(base structs.Addr) error {
 	for _, f := range d.Fields {
 		switch {
 		case !f.HasDefault:
 		case f.DefaultFunc != nil:
-			f.DefaultFunc.set(unsafe.Add(base, f.offset))
+			f.DefaultFunc.set(base.Add(f.offset))
 		case f.literal != nil:
 			f.Struct.Set(base, *f.literal)
 		default:
@@ -1299,7 +1298,7 @@ func (d *Description) ApplyDefaults(base unsafe.Pointer) error {
 // Touch sets the model's auto_now fields, and on creation its
 // auto_now_add fields too, to now in UTC (today, for a DateField), as
 // Django's pre_save does.
-func (d *Description) Touch(base unsafe.Pointer, created bool) {
+func (d *Description) Touch(base structs.Addr, created bool) {
 	var now structs.Value
 	for _, f := range d.Fields {
 		if f.AutoNow || (created && f.AutoNowAdd) {

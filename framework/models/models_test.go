@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	"github.com/go-drf/drf/framework/models"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // everything has a field of each kind a Go type gives.
@@ -102,13 +102,13 @@ func TestDescribe(t *testing.T) {
 	}
 
 	var e everything
-	if err := d.ApplyDefaults(unsafe.Pointer(&e)); err != nil {
+	if err := d.ApplyDefaults(structs.AddrOf(&e)); err != nil {
 		t.Fatal(err)
 	}
 	if !e.Flag || e.Ratio != 0.5 || e.Price.String() != "1.5" || e.Name != "a, b" || e.Code.String() != "a0000000-0000-0000-0000-000000000001" {
 		t.Errorf("defaults: %+v", e)
 	}
-	d.Touch(unsafe.Pointer(&e), false)
+	d.Touch(structs.AddrOf(&e), false)
 	if e.At.IsZero() || e.At.Location() != time.UTC || e.At.Nanosecond()%1000 != 0 {
 		t.Errorf("auto_now: %v", e.At)
 	}

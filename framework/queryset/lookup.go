@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
@@ -280,7 +279,7 @@ func (c lookupCond) shape(b *strings.Builder, m *model) {
 }
 
 // match reports whether the item at base meets c, as SQLite answers it.
-func (c lookupCond) match(base unsafe.Pointer) bool {
+func (c lookupCond) match(base structs.Addr) bool {
 	if c.many != nil {
 		return c.many.holds(c.many.m.Field.Addr(base), c.keys)
 	}

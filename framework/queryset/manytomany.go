@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/jmoiron/sqlx"
 
@@ -30,9 +29,9 @@ type manyToMany struct {
 	field *structs.Field
 	// keys returns the keys of the slice at p as arguments, each once, in
 	// order; ok is false for a nil slice (a relation the write leaves alone).
-	keys func(p unsafe.Pointer) (keys []any, ok bool)
+	keys func(p structs.Addr) (keys []any, ok bool)
 	// same reports two slices of the same keys in the same order.
-	same func(a, b unsafe.Pointer) bool
+	same func(a, b structs.Addr) bool
 }
 
 func newManyToMany(m *models.ManyToMany) *manyToMany {
@@ -73,8 +72,8 @@ func keysOf(sf *structs.Field) *manyToMany {
 	return &manyToMany{field: sf, keys: sliceArgs[int64], same: sameSlice[int64]}
 }
 
-func sliceArgs[E int | int32 | int64 | string](p unsafe.Pointer) ([]any, bool) {
-	s := *(*[]E)(p)
+func sliceArgs[E int | int32 | int64 | string](p structs.Addr) ([]any, bool) {
+	s := *structs.At[[]E](p)
 	if s == nil {
 		return nil, false
 	}
@@ -89,21 +88,21 @@ func sliceArgs[E int | int32 | int64 | string](p unsafe.Pointer) ([]any, bool) {
 	return out, true
 }
 
-func sameSlice[E int | int32 | int64 | string](a, b unsafe.Pointer) bool {
-	return slices.Equal(*(*[]E)(a), *(*[]E)(b))
+func sameSlice[E int | int32 | int64 | string](a, b structs.Addr) bool {
+	return slices.Equal(*structs.At[[]E](a), *structs.At[[]E](b))
 }
 
 // pointerArgs is the key a pointer points to (p, as structs.Field.Addr
 // gives it: nil for a nil pointer).
-func pointerArgs[E int | int32 | int64 | string](p unsafe.Pointer) ([]any, bool) {
-	if p == nil {
+func pointerArgs[E int | int32 | int64 | string](p structs.Addr) ([]any, bool) {
+	if p.IsNil() {
 		return nil, false
 	}
-	return []any{*(*E)(p)}, true
+	return []any{*structs.At[E](p)}, true
 }
 
-func samePointer[E int | int32 | int64 | string](a, b unsafe.Pointer) bool {
-	return a == b || a != nil && b != nil && *(*E)(a) == *(*E)(b)
+func samePointer[E int | int32 | int64 | string](a, b structs.Addr) bool {
+	return a == b || !a.IsNil() && !b.IsNil() && *structs.At[E](a) == *structs.At[E](b)
 }
 
 // manyToManyFetch reads a many-to-many field as a reverse accessor of its
@@ -192,9 +191,9 @@ type relationSet struct {
 func (s *SQLSource[T]) relationsOf(obj, before *T) []relationSet {
 	var out []relationSet
 	for _, m := range s.t.rules.m2m {
-		p := m.field.Addr(unsafe.Pointer(obj))
+		p := m.field.Addr(structs.AddrOf(obj))
 		keys, ok := m.keys(p)
-		if !ok || before != nil && m.same(m.field.Addr(unsafe.Pointer(before)), p) {
+		if !ok || before != nil && m.same(m.field.Addr(structs.AddrOf(before)), p) {
 			continue
 		}
 		out = append(out, relationSet{m: m, keys: keys})
@@ -343,7 +342,7 @@ type manyLookup struct {
 	integer bool
 	// holds reports whether the slice at p holds one of keys (a
 	// SliceSource's items).
-	holds func(p unsafe.Pointer, keys []any) bool
+	holds func(p structs.Addr, keys []any) bool
 }
 
 func newManyLookup(m *models.ManyToMany) *manyLookup {
@@ -360,10 +359,10 @@ func newManyLookup(m *models.ManyToMany) *manyLookup {
 	}
 	if m.SlugField != "" {
 		// The filter compares the related keys, not the slugs held.
-		return &manyLookup{m: m, integer: true, holds: func(unsafe.Pointer, []any) bool { return false }}
+		return &manyLookup{m: m, integer: true, holds: func(structs.Addr, []any) bool { return false }}
 	}
-	return &manyLookup{m: m, holds: func(p unsafe.Pointer, keys []any) bool {
-		return slices.ContainsFunc(*(*[]string)(p), func(k string) bool { return slices.Contains(keys, any(k)) })
+	return &manyLookup{m: m, holds: func(p structs.Addr, keys []any) bool {
+		return slices.ContainsFunc(*structs.At[[]string](p), func(k string) bool { return slices.Contains(keys, any(k)) })
 	}}
 }
 
@@ -372,7 +371,7 @@ func newManyLookup(m *models.ManyToMany) *manyLookup {
 // key's column; a struct without one holds no keys).
 func structsLookup(m *models.ManyToMany) *manyLookup {
 	t := m.Field.Type.Elem()
-	ml := &manyLookup{m: m, holds: func(unsafe.Pointer, []any) bool { return false }}
+	ml := &manyLookup{m: m, holds: func(structs.Addr, []any) bool { return false }}
 	desc, err := structs.Describe(t)
 	if err != nil {
 		return ml
@@ -383,10 +382,10 @@ func structsLookup(m *models.ManyToMany) *manyLookup {
 	}
 	key, size := desc.Fields[i], t.Size()
 	ml.integer = key.Kind == structs.Int || key.Kind == structs.Uint
-	ml.holds = func(p unsafe.Pointer, keys []any) bool {
-		s := (*structs.SliceHeader)(p)
+	ml.holds = func(p structs.Addr, keys []any) bool {
+		s := structs.At[structs.SliceHeader](p)
 		for j := range s.Len {
-			v := key.Get(unsafe.Add(s.Data, uintptr(j)*size))
+			v := key.Get(s.Data.Index(j, size))
 			for _, k := range keys {
 				if fmt.Sprint(k) == v.Text() {
 					return true
@@ -398,8 +397,8 @@ func structsLookup(m *models.ManyToMany) *manyLookup {
 	return ml
 }
 
-func holdsKey[E int | int32 | int64](p unsafe.Pointer, keys []any) bool {
-	return slices.ContainsFunc(*(*[]E)(p), func(k E) bool { return slices.Contains(keys, any(int64(k))) })
+func holdsKey[E int | int32 | int64](p structs.Addr, keys []any) bool {
+	return slices.ContainsFunc(*structs.At[[]E](p), func(k E) bool { return slices.Contains(keys, any(int64(k))) })
 }
 
 // whereMany adds the condition that an item is related to one of values

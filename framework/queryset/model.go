@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
@@ -186,13 +185,13 @@ func (s *SQLSource[T]) beforeWrite(ctx context.Context, item *T, created bool) (
 	if r.desc == nil {
 		return func() {}, nil
 	}
-	r.desc.Touch(unsafe.Pointer(item), created)
+	r.desc.Touch(structs.AddrOf(item), created)
 	if r.beforeSave {
 		if err := any(item).(models.BeforeSaver).BeforeSave(ctx, created); err != nil {
 			return func() {}, err
 		}
 	}
-	return r.desc.SaveFiles(ctx, unsafe.Pointer(item), item, time.Now())
+	return r.desc.SaveFiles(ctx, structs.AddrOf(item), item, time.Now())
 }
 
 // reverseFetch reads a reverse accessor: the keys of the rows of a table
@@ -203,12 +202,12 @@ type reverseFetch struct {
 	// compared with the items' keys, the column read and the order.
 	from, match, value, order string
 	// add appends a key, as read from the database, to the slice at p.
-	add func(p unsafe.Pointer, key any) error
+	add func(p structs.Addr, key any) error
 	// reset empties the slice at p.
-	reset func(p unsafe.Pointer)
+	reset func(p structs.Addr)
 	// at is p of the item at base: the slice's address (the item's own
 	// for a reverse one-to-one, whose add and reset set its pointer).
-	at func(base unsafe.Pointer) unsafe.Pointer
+	at func(base structs.Addr) structs.Addr
 	// nested fills nested structs instead (nested.go).
 	nested *nestedFetch
 }
@@ -231,9 +230,9 @@ func newReverseFetch(rev *models.Reverse) (*reverseFetch, error) {
 		if k := sf.Type.Elem().Kind(); k != reflect.Int64 && k != reflect.Int && k != reflect.Int32 && k != reflect.String {
 			return nil, fmt.Errorf("a reverse one-to-one holds a pointer to an int, int32, int64 or string key, not %v", sf.Type)
 		}
-		f.at = func(base unsafe.Pointer) unsafe.Pointer { return base }
+		f.at = func(base structs.Addr) structs.Addr { return base }
 		f.reset = sf.SetNull
-		f.add = func(base unsafe.Pointer, key any) error {
+		f.add = func(base structs.Addr, key any) error {
 			v, err := sf.FromDB(key)
 			if err == nil {
 				sf.Set(base, v)
@@ -261,20 +260,20 @@ func newReverseFetch(rev *models.Reverse) (*reverseFetch, error) {
 	return f, nil
 }
 
-func resetSlice[E any](p unsafe.Pointer) { *(*[]E)(p) = []E{} }
+func resetSlice[E any](p structs.Addr) { *structs.At[[]E](p) = []E{} }
 
-func appendInt[E int | int32 | int64](p unsafe.Pointer, key any) error {
+func appendInt[E int | int32 | int64](p structs.Addr, key any) error {
 	n, ok := key.(int64)
 	if !ok {
 		return fmt.Errorf("queryset: reverse key %v is not an integer", key)
 	}
-	s := (*[]E)(p)
+	s := structs.At[[]E](p)
 	*s = append(*s, E(n))
 	return nil
 }
 
-func appendString(p unsafe.Pointer, key any) error {
-	s := (*[]string)(p)
+func appendString(p structs.Addr, key any) error {
+	s := structs.At[[]string](p)
 	switch k := key.(type) {
 	case string:
 		*s = append(*s, k)
@@ -293,10 +292,10 @@ func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) err
 	if len(items) == 0 {
 		return nil
 	}
-	byKey := make(map[string][]unsafe.Pointer, len(items))
+	byKey := make(map[string][]structs.Addr, len(items))
 	args := make([]any, 0, len(items))
 	for _, item := range items {
-		base := unsafe.Pointer(item)
+		base := structs.AddrOf(item)
 		k := s.t.key.Get(base).Text()
 		if _, seen := byKey[k]; !seen {
 			arg, err := s.t.arg(s.t.key, base)
@@ -315,7 +314,7 @@ func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) err
 			continue
 		}
 		for _, item := range items {
-			f.reset(f.at(unsafe.Pointer(item)))
+			f.reset(f.at(structs.AddrOf(item)))
 		}
 		q := s.t.db.Rebind("SELECT " + f.match + ", " + f.value + " FROM " + f.from +
 			" WHERE " + f.match + " IN (" + marks(len(args)) + ") ORDER BY " + f.order)
@@ -326,7 +325,7 @@ func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) err
 	return nil
 }
 
-func (s *SQLSource[T]) fill(ctx context.Context, db queryer, q string, args []any, f *reverseFetch, byKey map[string][]unsafe.Pointer) error {
+func (s *SQLSource[T]) fill(ctx context.Context, db queryer, q string, args []any, f *reverseFetch, byKey map[string][]structs.Addr) error {
 	rows, err := s.t.read(ctx, db, q, args)
 	if err != nil {
 		return err
@@ -380,7 +379,7 @@ type rowQueryer interface {
 // written but not read back (sql.ErrNoRows) may be one whose join found
 // no related row before the deferred constraint was checked: its foreign
 // keys are looked up too.
-func (s *SQLSource[T]) missingRelated(ctx context.Context, db rowQueryer, base unsafe.Pointer, err error) error {
+func (s *SQLSource[T]) missingRelated(ctx context.Context, db rowQueryer, base structs.Addr, err error) error {
 	if !(store.IsForeignKeyViolation(err) || errors.Is(err, sql.ErrNoRows)) || len(s.t.rules.fks) == 0 {
 		return err
 	}

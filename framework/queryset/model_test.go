@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/jmoiron/sqlx"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/internal/structs"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -115,7 +115,7 @@ func TestModelSource(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := &note{Text: "Hello World", AuthorID: 1}
-		if err := d.ApplyDefaults(unsafe.Pointer(n)); err != nil || n.Version != 1 {
+		if err := d.ApplyDefaults(structs.AddrOf(n)); err != nil || n.Version != 1 {
 			t.Fatalf("defaults: %v %+v", err, n)
 		}
 		before := time.Now().UTC().Add(-time.Second)

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
@@ -278,15 +277,15 @@ func nestedOnes(d *models.Description) ([]*reverseFetch, error) {
 
 // fillNested runs n's query for items: keys are the items' keys as
 // arguments, byKey the items by their key's text.
-func (s *SQLSource[T]) fillNested(ctx context.Context, db queryer, n *nestedFetch, items []*T, keys []any, byKey map[string][]unsafe.Pointer) error {
+func (s *SQLSource[T]) fillNested(ctx context.Context, db queryer, n *nestedFetch, items []*T, keys []any, byKey map[string][]structs.Addr) error {
 	match := s.t.key // the field rows are matched on
 	args := keys
 	targets := byKey
 	if n.fk != nil {
 		match = n.fk.Struct
-		args, targets = nil, map[string][]unsafe.Pointer{}
+		args, targets = nil, map[string][]structs.Addr{}
 		for _, item := range items {
-			base := unsafe.Pointer(item)
+			base := structs.AddrOf(item)
 			if match.IsNull(base) {
 				continue
 			}
@@ -346,9 +345,9 @@ func (s *SQLSource[T]) fillNested(ctx context.Context, db queryer, n *nestedFetc
 
 // place sets each item's slice to its rows, in their order: one array of
 // the element type holds the page's rows.
-func (n *nestedFetch) place(match *structs.Field, read [][]any, byKey map[string][]unsafe.Pointer) error {
+func (n *nestedFetch) place(match *structs.Field, read [][]any, byKey map[string][]structs.Addr) error {
 	size := n.elem.Size()
-	array := reflect.New(reflect.ArrayOf(len(read), n.elem)).UnsafePointer()
+	array := structs.New(reflect.ArrayOf(len(read), n.elem))
 	owners := make([]string, len(read))
 	counts := map[string]int{}
 	for i, row := range read {
@@ -369,26 +368,26 @@ func (n *nestedFetch) place(match *structs.Field, read [][]any, byKey map[string
 	filled := map[string]int{}
 	for i, row := range read {
 		k := owners[i]
-		at := unsafe.Add(array, uintptr(start[k]+filled[k])*size)
+		at := array.Index(start[k]+filled[k], size)
 		filled[k]++
 		if err := n.set(at, row[1:]); err != nil {
 			return err
 		}
 	}
 	for k, bases := range byKey {
-		s := structs.SliceHeader{Data: unsafe.Add(array, uintptr(start[k])*size), Len: counts[k], Cap: counts[k]}
+		s := structs.SliceHeader{Data: array.Index(start[k], size), Len: counts[k], Cap: counts[k]}
 		if counts[k] == 0 {
 			s.Data = array // a non-nil empty slice: []
 		}
 		for _, base := range bases {
-			*(*structs.SliceHeader)(n.field.Addr(base)) = s
+			*structs.At[structs.SliceHeader](n.field.Addr(base)) = s
 		}
 	}
 	return nil
 }
 
 // set reads a row's values into the nested struct at p.
-func (n *nestedFetch) set(p unsafe.Pointer, values []any) error {
+func (n *nestedFetch) set(p structs.Addr, values []any) error {
 	for i, r := range n.reads {
 		if r.guard >= 0 && values[r.guard] == nil {
 			continue

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/internal/structs"
@@ -94,7 +93,7 @@ func (s *SliceSource[T]) Search(fields []string, terms []string) Source[T] {
 
 // Position returns Django's str() of item's field.
 func (s *SliceSource[T]) Position(item *T, field string) (string, error) {
-	return s.m.position(unsafe.Pointer(item), field)
+	return s.m.position(structs.AddrOf(item), field)
 }
 
 // Count returns the number of items.
@@ -110,7 +109,7 @@ func (s *SliceSource[T]) Count(context.Context) (int, error) {
 	}
 	n := 0
 	for i := range s.items {
-		if s.match(unsafe.Pointer(&s.items[i])) {
+		if s.match(structs.AddrOf(&s.items[i])) {
 			n++
 		}
 	}
@@ -134,7 +133,7 @@ func (s *SliceSource[T]) Slice(_ context.Context, offset, limit int) ([]*T, erro
 			if limit >= 0 && len(items) == limit {
 				break
 			}
-			if s.match(unsafe.Pointer(&s.items[i])) {
+			if s.match(structs.AddrOf(&s.items[i])) {
 				if offset > 0 {
 					offset--
 					continue
@@ -145,7 +144,7 @@ func (s *SliceSource[T]) Slice(_ context.Context, offset, limit int) ([]*T, erro
 		return items, nil
 	}
 	for i := range s.items {
-		if s.match(unsafe.Pointer(&s.items[i])) {
+		if s.match(structs.AddrOf(&s.items[i])) {
 			picked = append(picked, &s.items[i])
 		}
 	}
@@ -164,7 +163,7 @@ func (s *SliceSource[T]) Slice(_ context.Context, offset, limit int) ([]*T, erro
 }
 
 func (s *SliceSource[T]) compare(a, b *T) int {
-	pa, pb := unsafe.Pointer(a), unsafe.Pointer(b)
+	pa, pb := structs.AddrOf(a), structs.AddrOf(b)
 	for _, o := range s.st.order {
 		c := structs.Compare(o.f.Get(pa), o.f.Get(pb))
 		if o.desc {
@@ -177,7 +176,7 @@ func (s *SliceSource[T]) compare(a, b *T) int {
 	return 0
 }
 
-func (s *SliceSource[T]) match(base unsafe.Pointer) bool {
+func (s *SliceSource[T]) match(base structs.Addr) bool {
 	for _, c := range s.st.conds {
 		v := c.f.Get(base)
 		if v.Null {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/jmoiron/sqlx"
 
@@ -237,7 +236,7 @@ func (t *sqlTable) likeArg(f *structs.Field, pattern string) string {
 }
 
 // arg is the argument of f's value in the item at base, as bind binds it.
-func (t *sqlTable) arg(f *structs.Field, base unsafe.Pointer) (any, error) {
+func (t *sqlTable) arg(f *structs.Field, base structs.Addr) (any, error) {
 	x, err := f.Arg(base)
 	return t.bind(f, x), err
 }
@@ -316,7 +315,7 @@ func (s *SQLSource[T]) Search(fields []string, terms []string) Source[T] {
 
 // Position returns Django's str() of item's field.
 func (s *SQLSource[T]) Position(item *T, field string) (string, error) {
-	return s.t.m.position(unsafe.Pointer(item), field)
+	return s.t.m.position(structs.AddrOf(item), field)
 }
 
 // Count returns the number of items.
@@ -420,7 +419,7 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 		if spare = nil; item == nil {
 			item = new(T)
 		}
-		base := unsafe.Pointer(item)
+		base := structs.AddrOf(item)
 		if typed != nil {
 			if err := scanTyped(typed, cols, base); err != nil {
 				return nil, err
@@ -465,7 +464,7 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 // scanTyped reads the current row of rs into the item at base: each
 // column that has its field's type straight into the field, the others
 // as rows.Scan reads them (setFromDB).
-func scanTyped(rs *store.Rows, cols []*structs.Field, base unsafe.Pointer) error {
+func scanTyped(rs *store.Rows, cols []*structs.Field, base structs.Addr) error {
 	if n := rs.Columns(); n != len(cols) {
 		return fmt.Errorf("queryset: %d columns for %d fields", n, len(cols))
 	}
@@ -502,7 +501,7 @@ func scanTyped(rs *store.Rows, cols []*structs.Field, base unsafe.Pointer) error
 
 // setFromDB sets f in the item at base to x, a value as database/sql
 // reads it.
-func setFromDB(f *structs.Field, base unsafe.Pointer, x any) error {
+func setFromDB(f *structs.Field, base structs.Addr, x any) error {
 	if f.Kind == structs.Custom {
 		return f.Scan(base, x)
 	}
@@ -806,7 +805,7 @@ func (s *SQLSource[T]) UpdateChanged(ctx context.Context, before, item *T) (err 
 			undo()
 		}
 	}()
-	old := unsafe.Pointer(before)
+	old := structs.AddrOf(before)
 	var sets []string
 	var args []any
 	for _, f := range s.t.writes {
@@ -890,7 +889,7 @@ func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj, bef
 		if tx := store.TxOf(ctx, s.t.db); inBlock && tx != nil {
 			db = tx // the savepoint rolled back, the transaction goes on
 		}
-		return s.missingRelated(ctx, db, unsafe.Pointer(obj), err)
+		return s.missingRelated(ctx, db, structs.AddrOf(obj), err)
 	}
 	return nil
 }
@@ -960,9 +959,9 @@ func deleted(res sql.Result, err error) error {
 // CanWrite reports whether the source writes: whether it has Columns.
 func (s *SQLSource[T]) CanWrite() bool { return len(s.t.writes) > 0 }
 
-func (s *SQLSource[T]) writable(item *T) (unsafe.Pointer, error) {
+func (s *SQLSource[T]) writable(item *T) (structs.Addr, error) {
 	if len(s.t.writes) == 0 {
-		return nil, ErrReadOnly
+		return structs.Addr{}, ErrReadOnly
 	}
-	return unsafe.Pointer(item), nil
+	return structs.AddrOf(item), nil
 }

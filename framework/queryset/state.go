@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
@@ -106,7 +105,7 @@ func (m *model) lookupField(name string) (*structs.Field, error) {
 	return nil, &UnknownFieldError{Field: name}
 }
 
-func (m *model) position(base unsafe.Pointer, field string) (string, error) {
+func (m *model) position(base structs.Addr, field string) (string, error) {
 	f, err := m.field(field)
 	if err != nil {
 		return "", err
@@ -287,7 +286,7 @@ func (s state) seekAfter(m *model, ordering []query.Order, positions []string) s
 }
 
 // after reports whether the item at base comes after the keyset position.
-func (s *state) after(base unsafe.Pointer) bool {
+func (s *state) after(base structs.Addr) bool {
 	for _, t := range s.keyset {
 		v := t.f.Get(base)
 		if v.Null {

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // UpdateAll sets fields (columns, or foreign keys by their Django names)
@@ -24,7 +24,7 @@ func (s *SQLSource[T]) UpdateAll(ctx context.Context, values *T, fields ...strin
 	if len(fields) == 0 {
 		return 0, errors.New("queryset: UpdateAll needs at least one field to set")
 	}
-	base := unsafe.Pointer(values)
+	base := structs.AddrOf(values)
 	sets := make([]string, len(fields))
 	args := make([]any, len(fields))
 	for i, name := range fields {

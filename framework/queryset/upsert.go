@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // MultipleObjectsReturnedError is the error of GetOrCreate and
@@ -69,7 +69,7 @@ func (s *SQLSource[T]) UpdateOrCreate(ctx context.Context, item *T, fields ...st
 				return err
 			}
 			if found {
-				s.t.key.Set(unsafe.Pointer(item), s.t.key.Get(unsafe.Pointer(&row)))
+				s.t.key.Set(structs.AddrOf(item), s.t.key.Get(structs.AddrOf(&row)))
 				return s.Update(ctx, item)
 			}
 			err = s.Insert(ctx, item)
@@ -93,7 +93,7 @@ func (s *SQLSource[T]) matching(item *T, fields []string) (*SQLSource[T], error)
 	if len(fields) == 0 {
 		return nil, errors.New("queryset: GetOrCreate and UpdateOrCreate need at least one field to look up")
 	}
-	base := unsafe.Pointer(item)
+	base := structs.AddrOf(item)
 	st := state{}
 	for _, name := range fields {
 		f, err := s.t.m.lookupField(name)

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
@@ -33,12 +32,12 @@ type container struct {
 
 // containerCodec writes and stores the slice or map at p.
 type containerCodec interface {
-	appendJSON(b []byte, p unsafe.Pointer) ([]byte, error)
+	appendJSON(b []byte, p structs.Addr) ([]byte, error)
 	// set stores vals (under keys, for a map) at p.
-	set(p unsafe.Pointer, keys []string, vals []structs.Value)
+	set(p structs.Addr, keys []string, vals []structs.Value)
 	// isNil reports a nil slice or map at p; setNil stores one.
-	isNil(p unsafe.Pointer) bool
-	setNil(p unsafe.Pointer)
+	isNil(p structs.Addr) bool
+	setNil(p structs.Addr)
 }
 
 // elemCodec converts an element type to and from a Value.
@@ -49,9 +48,9 @@ type elemCodec[E any] struct {
 
 type sliceCodec[E any] struct{ elemCodec[E] }
 
-func (c sliceCodec[E]) appendJSON(b []byte, p unsafe.Pointer) ([]byte, error) {
+func (c sliceCodec[E]) appendJSON(b []byte, p structs.Addr) ([]byte, error) {
 	b = append(b, '[')
-	for i, e := range *(*[]E)(p) {
+	for i, e := range *structs.At[[]E](p) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -63,24 +62,24 @@ func (c sliceCodec[E]) appendJSON(b []byte, p unsafe.Pointer) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-func (c sliceCodec[E]) set(p unsafe.Pointer, _ []string, vals []structs.Value) {
+func (c sliceCodec[E]) set(p structs.Addr, _ []string, vals []structs.Value) {
 	s := make([]E, len(vals))
 	for i, v := range vals {
 		s[i] = c.put(v)
 	}
-	*(*[]E)(p) = s
+	*structs.At[[]E](p) = s
 }
 
-func (sliceCodec[E]) isNil(p unsafe.Pointer) bool { return *(*[]E)(p) == nil }
-func (sliceCodec[E]) setNil(p unsafe.Pointer)     { *(*[]E)(p) = nil }
+func (sliceCodec[E]) isNil(p structs.Addr) bool { return *structs.At[[]E](p) == nil }
+func (sliceCodec[E]) setNil(p structs.Addr)     { *structs.At[[]E](p) = nil }
 
 type mapCodec[E any] struct{ elemCodec[E] }
 
-func (mapCodec[E]) isNil(p unsafe.Pointer) bool { return *(*map[string]E)(p) == nil }
-func (mapCodec[E]) setNil(p unsafe.Pointer)     { *(*map[string]E)(p) = nil }
+func (mapCodec[E]) isNil(p structs.Addr) bool { return *structs.At[map[string]E](p) == nil }
+func (mapCodec[E]) setNil(p structs.Addr)     { *structs.At[map[string]E](p) = nil }
 
-func (c mapCodec[E]) appendJSON(b []byte, p unsafe.Pointer) ([]byte, error) {
-	m := *(*map[string]E)(p)
+func (c mapCodec[E]) appendJSON(b []byte, p structs.Addr) ([]byte, error) {
+	m := *structs.At[map[string]E](p)
 	b = append(b, '{')
 	for i, k := range slices.Sorted(mapKeys(m)) {
 		if i > 0 {
@@ -95,12 +94,12 @@ func (c mapCodec[E]) appendJSON(b []byte, p unsafe.Pointer) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func (c mapCodec[E]) set(p unsafe.Pointer, keys []string, vals []structs.Value) {
+func (c mapCodec[E]) set(p structs.Addr, keys []string, vals []structs.Value) {
 	m := make(map[string]E, len(vals))
 	for i, v := range vals {
 		m[keys[i]] = c.put(v)
 	}
-	*(*map[string]E)(p) = m
+	*structs.At[map[string]E](p) = m
 }
 
 func mapKeys[E any](m map[string]E) func(func(string) bool) {
@@ -156,7 +155,7 @@ func containerOf(sf *structs.Field) *container {
 // decodeContainer validates a list or dictionary (DRF's ListField,
 // DictField and MultipleChoiceField) and stores it at base; it adds the
 // errors, each item's under its index or key, to errs.
-func (f *field) decodeContainer(base unsafe.Pointer, raw any, level compat.Level, fc *fmts.Compiled, errs *exceptions.ValidationErrors) {
+func (f *field) decodeContainer(base structs.Addr, raw any, level compat.Level, fc *fmts.Compiled, errs *exceptions.ValidationErrors) {
 	c := f.container
 	if raw == nil {
 		if !f.allowNull {
@@ -257,7 +256,7 @@ func (f *field) decodeContainer(base unsafe.Pointer, raw any, level compat.Level
 
 // appendContainer writes a list or dictionary field: a nil one is null
 // when the field allows null, else empty.
-func (f *field) appendContainer(b []byte, obj unsafe.Pointer) ([]byte, error) {
+func (f *field) appendContainer(b []byte, obj structs.Addr) ([]byte, error) {
 	p := f.sf.Addr(obj)
 	if f.allowNull && f.container.codec.isNil(p) {
 		return append(b, "null"...), nil

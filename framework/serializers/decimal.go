@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/internal/pycompat"
@@ -191,7 +190,7 @@ func (f *field) checkDecimal(raw any) ([]byte, string) {
 // customText is a Custom value's text: its JSON string (or JSON), else
 // its MarshalText, else its Valuer's string or number; false on an error
 // or a null.
-func (f *field) customText(obj unsafe.Pointer) (string, bool) {
+func (f *field) customText(obj structs.Addr) (string, bool) {
 	var text string
 	jm, tm := f.sf.Marshalers(obj)
 	switch {
@@ -229,7 +228,7 @@ func (f *field) customText(obj unsafe.Pointer) (string, bool) {
 // it, without trailing zeros for normalize_output (from DRF 3.15: not at
 // the 3.14 level); false when its text is not a number, which is then
 // written as its type writes it.
-func (f *field) decimalOutput(obj unsafe.Pointer, level compat.Level) (string, bool) {
+func (f *field) decimalOutput(obj structs.Addr, level compat.Level) (string, bool) {
 	text, ok := f.customText(obj)
 	if !ok {
 		return "", false

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 
 	fmts "github.com/go-drf/drf/internal/formats"
 	"github.com/go-drf/drf/internal/structs"
@@ -19,7 +18,7 @@ import (
 // in order (DRF's serializer.data).
 func (s *Serializer[T]) Data(obj *T, c *Context) (json.RawMessage, error) {
 	b := make([]byte, 0, s.sizeHint(1))
-	b, err := appendFields(b, s.fields, unsafe.Pointer(obj), c)
+	b, err := appendFields(b, s.fields, structs.AddrOf(obj), c)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +39,7 @@ func (s *Serializer[T]) Many(items []*T, c *Context) (json.RawMessage, error) {
 			b = append(b, ',')
 		}
 		var err error
-		if b, err = appendFields(b, s.fields, unsafe.Pointer(obj), c); err != nil {
+		if b, err = appendFields(b, s.fields, structs.AddrOf(obj), c); err != nil {
 			return nil, err
 		}
 	}
@@ -65,7 +64,7 @@ func (s *Serializer[T]) learn(size, n int) {
 
 // appendFields writes the object of fields at obj: an item, or a nested
 // serializer's.
-func appendFields(b []byte, fields []*field, obj unsafe.Pointer, c *Context) ([]byte, error) {
+func appendFields(b []byte, fields []*field, obj structs.Addr, c *Context) ([]byte, error) {
 	b = append(b, '{')
 	first := true
 	for _, f := range fields {
@@ -88,7 +87,7 @@ func appendFields(b []byte, fields []*field, obj unsafe.Pointer, c *Context) ([]
 // errNonFinite is DRF's strict JSON refusing NaN and infinities.
 var errNonFinite = errors.New("serializers: out of range float values are not JSON compliant")
 
-func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, error) {
+func (f *field) appendValue(b []byte, obj structs.Addr, c *Context) ([]byte, error) {
 	if f.nested != nil {
 		return f.nested.appendNested(b, f.sf, obj, c)
 	}
@@ -120,17 +119,17 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 	case k == structs.String || k == structs.Time || k == structs.Int && f.sf.Bits == 64:
 		p := f.sf.Addr(obj)
 		switch {
-		case p == nil:
+		case p.IsNil():
 			return append(b, "null"...), nil
 		case k == structs.String:
-			return appendString(b, *(*string)(p)), nil
+			return appendString(b, *structs.At[string](p)), nil
 		case k == structs.Int:
-			return strconv.AppendInt(b, *(*int64)(p), 10), nil
+			return strconv.AppendInt(b, *structs.At[int64](p), 10), nil
 		}
 		if fc := formatsOf(c); f.dt != nil || fc != fmts.Default {
-			return f.appendDateTime(b, *(*time.Time)(p), fc, levelOf(c)), nil
+			return f.appendDateTime(b, *structs.At[time.Time](p), fc, levelOf(c)), nil
 		}
-		return appendTime(b, *(*time.Time)(p)), nil
+		return appendTime(b, *structs.At[time.Time](p)), nil
 	}
 	if f.file != nil {
 		return f.appendFile(b, obj, c)
@@ -144,7 +143,7 @@ func (f *field) appendValue(b []byte, obj unsafe.Pointer, c *Context) ([]byte, e
 // appendCustom writes a Custom value through its json.Marshaler (its
 // output compacted), else its encoding.TextMarshaler as a string, else
 // as its Valuer's value.
-func (f *field) appendCustom(b []byte, obj unsafe.Pointer, c *Context) ([]byte, error) {
+func (f *field) appendCustom(b []byte, obj structs.Addr, c *Context) ([]byte, error) {
 	if f.sf.IsNull(obj) {
 		return append(b, "null"...), nil
 	}

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // DRF's messages of the edge cases of its fields (DRF 3.18's; see
@@ -117,12 +117,12 @@ func (f *field) blankNullDecimal(raw any) bool {
 
 // appendSet writes a multiple choice's values once each, in their order:
 // DRF's MultipleChoiceField renders a set.
-func (c sliceCodec[E]) appendSet(b []byte, p unsafe.Pointer) ([]byte, error) {
+func (c sliceCodec[E]) appendSet(b []byte, p structs.Addr) ([]byte, error) {
 	b = append(b, '[')
 	seen := map[string]bool{}
 	first := true
 	var one []byte
-	for _, e := range *(*[]E)(p) {
+	for _, e := range *structs.At[[]E](p) {
 		var err error
 		if one, err = appendScalar(one[:0], c.get(e)); err != nil {
 			return nil, err
@@ -142,5 +142,5 @@ func (c sliceCodec[E]) appendSet(b []byte, p unsafe.Pointer) ([]byte, error) {
 
 // setAppender is a slice codec's appendSet.
 type setAppender interface {
-	appendSet(b []byte, p unsafe.Pointer) ([]byte, error)
+	appendSet(b []byte, p structs.Addr) ([]byte, error)
 }

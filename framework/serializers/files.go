@@ -8,11 +8,11 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/files"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/reverse"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // The OPTIONS types of DRF's FileField and ImageField.
@@ -100,7 +100,7 @@ func (f *field) fileOption(key, val string) (ok bool, err error) {
 // at most max_length characters, not empty unless allow_empty_file, and,
 // for an ImageField, an image as files.VerifyImage reads one. The file's
 // name and upload are set in the struct at base; null clears the field.
-func (f *field) decodeFile(base unsafe.Pointer, raw any) []string {
+func (f *field) decodeFile(base structs.Addr, raw any) []string {
 	if raw == nil {
 		if !f.allowNull {
 			return []string{msgNull}
@@ -138,19 +138,19 @@ func (f *field) decodeFile(base unsafe.Pointer, raw any) []string {
 	if err := f.sf.Scan(base, fh.Filename); err != nil {
 		return []string{msgNotAFile}
 	}
-	(*files.File)(f.sf.Addr(base)).Upload = fh
+	structs.At[files.File](f.sf.Addr(base)).Upload = fh
 	return nil
 }
 
 // appendFile is DRF's FileField.to_representation: null for no file,
 // else the storage's URL, made absolute through the request when there
 // is one, or the name with use_url=False.
-func (f *field) appendFile(b []byte, obj unsafe.Pointer, c *Context) ([]byte, error) {
+func (f *field) appendFile(b []byte, obj structs.Addr, c *Context) ([]byte, error) {
 	p := f.sf.Addr(obj)
-	if p == nil || (*files.File)(p).Name == "" {
+	if p.IsNil() || structs.At[files.File](p).Name == "" {
 		return append(b, "null"...), nil
 	}
-	name := (*files.File)(p).Name
+	name := structs.At[files.File](p).Name
 	if f.file.names {
 		return appendString(b, name), nil
 	}

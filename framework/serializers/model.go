@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/models"
@@ -364,7 +363,7 @@ func (u uniqueSet) text() string {
 // null, as DRF 3.18 checks it). DRF 3.18
 // does not look when an update (not create) leaves the values of the set
 // and of its condition as they were in stored.
-func (s *Serializer[T]) checkTogether(base, stored unsafe.Pointer, create bool, level compat.Level, c *Context) ([]string, error) {
+func (s *Serializer[T]) checkTogether(base, stored structs.Addr, create bool, level compat.Level, c *Context) ([]string, error) {
 	if c == nil || c.ExistsTogether == nil {
 		return nil, nil
 	}
@@ -410,7 +409,7 @@ func (s *Serializer[T]) checkTogether(base, stored unsafe.Pointer, create bool, 
 }
 
 // differs reports whether f's value in base is not the one in stored.
-func differs(f *field, base, stored unsafe.Pointer) bool {
+func differs(f *field, base, stored structs.Addr) bool {
 	v, was := f.sf.Get(base), f.sf.Get(stored)
 	return was.Null != v.Null || was.Text() != v.Text()
 }

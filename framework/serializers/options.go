@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
@@ -32,7 +31,7 @@ func (e *InvalidError) Error() string { return strings.Join(e.Messages, " ") }
 // checkOption is a ValidateField option, bound at setup.
 type checkOption struct {
 	field string
-	bind  func(t reflect.Type, sf *structs.Field) (func(base unsafe.Pointer, c *Context) error, error)
+	bind  func(t reflect.Type, sf *structs.Field) (func(base structs.Addr, c *Context) error, error)
 }
 
 // ValidateField adds a check of one field's new value (DRF's
@@ -42,13 +41,13 @@ type checkOption struct {
 // V must be its Go type (checked at setup).
 func ValidateField[V any](field string, fn func(value V, c *Context) (V, error)) Option {
 	return optionFunc(func(o *options) {
-		o.checks = append(o.checks, checkOption{field: field, bind: func(t reflect.Type, sf *structs.Field) (func(unsafe.Pointer, *Context) error, error) {
+		o.checks = append(o.checks, checkOption{field: field, bind: func(t reflect.Type, sf *structs.Field) (func(structs.Addr, *Context) error, error) {
 			off, err := offsetOf(t, sf, reflect.TypeFor[V]())
 			if err != nil {
 				return nil, err
 			}
-			return func(base unsafe.Pointer, c *Context) error {
-				p := (*V)(unsafe.Add(base, off))
+			return func(base structs.Addr, c *Context) error {
+				p := structs.At[V](base.Add(off))
 				v, err := fn(*p, c)
 				if err == nil {
 					*p = v
@@ -71,7 +70,7 @@ func (h hiddenOption) apply(o *options) { o.hidden = append(o.hidden, h) }
 // partial one.
 type hiddenField struct {
 	sf  *structs.Field
-	set func(base unsafe.Pointer, c *Context) error
+	set func(base structs.Addr, c *Context) error
 }
 
 // HiddenField sets a struct field that the client never sends from def,
@@ -98,10 +97,10 @@ func HiddenField[V any](name string, def func(c *Context) (V, error)) Option {
 		if err != nil {
 			return nil, err
 		}
-		return &hiddenField{sf: sf, set: func(base unsafe.Pointer, c *Context) error {
+		return &hiddenField{sf: sf, set: func(base structs.Addr, c *Context) error {
 			v, err := def(c)
 			if err == nil {
-				*(*V)(unsafe.Add(base, off)) = v
+				*structs.At[V](base.Add(off)) = v
 			}
 			return err
 		}}, nil

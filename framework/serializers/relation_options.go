@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/internal/structs"
@@ -110,7 +109,7 @@ func (f *field) bindRelationOptions() error {
 // pkFieldValue is the representation of a foreign key of a pk_field:
 // pk_field.to_representation(pk), its key as a UUID in the field's
 // format.
-func (f *field) pkFieldValue(obj unsafe.Pointer, _ *Context) (any, error) {
+func (f *field) pkFieldValue(obj structs.Addr, _ *Context) (any, error) {
 	if f.sf.IsNull(obj) {
 		return nil, nil
 	}
@@ -178,7 +177,7 @@ func uuidHex(s string) (string, bool) {
 // (its 32 hex digits; PostgreSQL's uuid reads them too); a key no row
 // holds is "Invalid pk "00000000-0000-0000-0000-000000000004" - object
 // does not exist.".
-func (r *relation) decodePKField(base unsafe.Pointer, raw any, c *Context) ([]string, error) {
+func (r *relation) decodePKField(base structs.Addr, raw any, c *Context) ([]string, error) {
 	hex, ok := "", false
 	if text, isInt := uuidOfInt(raw); isInt {
 		hex, ok = strings.ReplaceAll(text, "-", ""), true
@@ -277,7 +276,7 @@ func (r *relation) param() string { return cmp.Or(r.kwarg, "pk") }
 // the row whose lookup column holds value, the route parameter of the
 // link, sets the foreign key, and the field its value; else DRF's
 // "Invalid hyperlink - Object does not exist.".
-func (r *relation) lookupLink(f *field, base unsafe.Pointer, value string, c *Context) ([]string, error) {
+func (r *relation) lookupLink(f *field, base structs.Addr, value string, c *Context) ([]string, error) {
 	if c == nil || c.Related == nil {
 		return nil, fmt.Errorf("serializers: the hyperlinked field %q needs the context's Related look-up (generic views set it)", f.name)
 	}

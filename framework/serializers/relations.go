@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/models"
@@ -269,7 +268,7 @@ func (s *Serializer[T]) manyToMany(sf *structs.Field, name string) bool {
 // accessor: many=True), the list of them. The route's parameter is kwarg
 // (lookup_url_kwarg: "pk" by default); the request's format suffix is
 // kept (reverse.Link), as DRF's field keeps it.
-func relatedLinks(sf *structs.Field, route, kwarg string) (func(unsafe.Pointer, *Context) (any, error), error) {
+func relatedLinks(sf *structs.Field, route, kwarg string) (func(structs.Addr, *Context) (any, error), error) {
 	if route == "" {
 		return nil, fmt.Errorf("view_name needs a route name")
 	}
@@ -283,7 +282,7 @@ func relatedLinks(sf *structs.Field, route, kwarg string) (func(unsafe.Pointer, 
 	switch t := sf.Type; {
 	case keys != nil:
 	case t.Kind() != reflect.Slice && sf.Supported() == nil:
-		return func(obj unsafe.Pointer, c *Context) (any, error) {
+		return func(obj structs.Addr, c *Context) (any, error) {
 			if sf.IsNull(obj) {
 				return nil, nil
 			}
@@ -292,7 +291,7 @@ func relatedLinks(sf *structs.Field, route, kwarg string) (func(unsafe.Pointer, 
 	default:
 		return nil, fmt.Errorf("view_name needs a key or a slice of int, int32, int64 or string keys, not %v", t)
 	}
-	return func(obj unsafe.Pointer, c *Context) (any, error) {
+	return func(obj structs.Addr, c *Context) (any, error) {
 		ks := keys(sf.Addr(obj))
 		urls := make([]string, len(ks))
 		for i, k := range ks {
@@ -307,12 +306,12 @@ func relatedLinks(sf *structs.Field, route, kwarg string) (func(unsafe.Pointer, 
 
 // relatedKeys is the value of a reverse accessor's keys (DRF's
 // PrimaryKeyRelatedField(many=True, read_only=True)): their JSON list.
-func relatedKeys(sf *structs.Field) (func(unsafe.Pointer, *Context) (any, error), error) {
+func relatedKeys(sf *structs.Field) (func(structs.Addr, *Context) (any, error), error) {
 	keys, quote := sliceKeys(sf.Type)
 	if keys == nil {
 		return nil, fmt.Errorf("a reverse accessor holds int, int32, int64 or string keys, or structs, not %v", sf.Type)
 	}
-	return func(obj unsafe.Pointer, _ *Context) (any, error) {
+	return func(obj structs.Addr, _ *Context) (any, error) {
 		b := []byte{'['}
 		for i, k := range keys(sf.Addr(obj)) {
 			if i > 0 {
@@ -331,7 +330,7 @@ func relatedKeys(sf *structs.Field) (func(unsafe.Pointer, *Context) (any, error)
 // sliceKeys reads the keys of a slice of type t as text: nil for a type
 // that is no slice of int, int32, int64 or string keys; text reports
 // string keys (quoted in JSON).
-func sliceKeys(t reflect.Type) (keys func(p unsafe.Pointer) []string, text bool) {
+func sliceKeys(t reflect.Type) (keys func(p structs.Addr) []string, text bool) {
 	if t.Kind() != reflect.Slice {
 		return nil, false
 	}
@@ -343,13 +342,13 @@ func sliceKeys(t reflect.Type) (keys func(p unsafe.Pointer) []string, text bool)
 	case reflect.Int32:
 		return intKeys[int32], false
 	case reflect.String:
-		return func(p unsafe.Pointer) []string { return *(*[]string)(p) }, true
+		return func(p structs.Addr) []string { return *structs.At[[]string](p) }, true
 	}
 	return nil, false
 }
 
-func intKeys[E int | int32 | int64](p unsafe.Pointer) []string {
-	s := *(*[]E)(p)
+func intKeys[E int | int32 | int64](p structs.Addr) []string {
+	s := *structs.At[[]E](p)
 	keys := make([]string, len(s))
 	for i, k := range s {
 		keys[i] = strconv.FormatInt(int64(k), 10)

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/reverse"
@@ -24,7 +23,7 @@ import (
 // Related (without it, a primary key or a hyperlink is left to the
 // database's foreign key). The field's messages go to errs; an error is
 // the server's.
-func (f *field) decodeRelated(base unsafe.Pointer, raw any, c *Context, errs *exceptions.ValidationErrors) error {
+func (f *field) decodeRelated(base structs.Addr, raw any, c *Context, errs *exceptions.ValidationErrors) error {
 	msgs, err := f.relatedValue(base, raw, c)
 	for _, msg := range msgs {
 		errs.Add(f.name, msg)
@@ -34,7 +33,7 @@ func (f *field) decodeRelated(base unsafe.Pointer, raw any, c *Context, errs *ex
 
 // relatedValue is decodeRelated's work: the field's messages, or the
 // server's error.
-func (f *field) relatedValue(base unsafe.Pointer, raw any, c *Context) ([]string, error) {
+func (f *field) relatedValue(base structs.Addr, raw any, c *Context) ([]string, error) {
 	if f.rel.many != nil {
 		return f.rel.decodeMany(f, base, raw, c)
 	}
@@ -126,7 +125,7 @@ func (r *relation) integerKey() bool {
 
 // setKey looks the related key up and, when a row holds it (or there is
 // no look-up to ask), sets the foreign key to it.
-func (r *relation) setKey(base unsafe.Pointer, key string, c *Context) (bool, error) {
+func (r *relation) setKey(base structs.Addr, key string, c *Context) (bool, error) {
 	v, err := r.fk.Parse(key)
 	if err != nil {
 		// Beyond the column's type: no row holds it.
@@ -144,7 +143,7 @@ func (r *relation) setKey(base unsafe.Pointer, key string, c *Context) (bool, er
 // decodeSlug is SlugRelatedField.to_internal_value: the row whose slug
 // column holds str(data), else "Object with username=x does not exist."
 // (an integer slug that is no integer: "Invalid value.").
-func (r *relation) decodeSlug(f *field, base unsafe.Pointer, raw any, c *Context) ([]string, error) {
+func (r *relation) decodeSlug(f *field, base structs.Addr, raw any, c *Context) ([]string, error) {
 	if c == nil || c.Related == nil {
 		return nil, fmt.Errorf("serializers: the slug_related field %q needs the context's Related look-up (generic views set it)", f.name)
 	}
@@ -179,7 +178,7 @@ func (r *relation) decodeSlug(f *field, base unsafe.Pointer, raw any, c *Context
 // field's route, as the request's versioning scheme names it (under
 // NamespaceVersioning, the request's version's namespace), and whose pk
 // names a row (by its lookup_field: lookupLink).
-func (r *relation) decodeLink(f *field, base unsafe.Pointer, raw any, c *Context) ([]string, error) {
+func (r *relation) decodeLink(f *field, base structs.Addr, raw any, c *Context) ([]string, error) {
 	key, msg, err := r.linkKey(raw, c)
 	if err != nil || msg != "" {
 		return oneMessage(msg), err

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/request"
@@ -21,7 +20,7 @@ type manyKeys struct {
 	bits    int
 	// set stores keys, valid texts of the slice's element type, in the
 	// slice at p, replacing it.
-	set func(p unsafe.Pointer, keys []string)
+	set func(p structs.Addr, keys []string)
 }
 
 // manyToManyOf is the model's many-to-many field of sf, nil when none.
@@ -127,27 +126,27 @@ func (f *field) bindMany(table, key, slug string, required, allowEmpty bool) err
 	case reflect.Int64:
 		mk.integer, mk.bits, mk.set = true, 64, setIntKeys[int64]
 	default:
-		mk.set = func(p unsafe.Pointer, keys []string) { *(*[]string)(p) = keys }
+		mk.set = func(p structs.Addr, keys []string) { *structs.At[[]string](p) = keys }
 	}
 	f.rel = &relation{kind: kind, fk: f.sf, table: table, key: key, route: f.viewName, many: mk,
 		slug: slug, integer: mk.integer}
 	return nil
 }
 
-func setIntKeys[E int | int32 | int64](p unsafe.Pointer, keys []string) {
+func setIntKeys[E int | int32 | int64](p structs.Addr, keys []string) {
 	s := make([]E, len(keys))
 	for i, k := range keys {
 		n, _ := strconv.ParseInt(k, 10, 64)
 		s[i] = E(n)
 	}
-	*(*[]E)(p) = s
+	*structs.At[[]E](p) = s
 }
 
 // decodeMany is ManyRelatedField.to_internal_value: a list (a dictionary
 // is one of its keys, as Python iterates it), not empty unless allowed,
 // each item a key (or a hyperlink) of a related row, the first item in
 // error the field's message.
-func (r *relation) decodeMany(f *field, base unsafe.Pointer, raw any, c *Context) ([]string, error) {
+func (r *relation) decodeMany(f *field, base structs.Addr, raw any, c *Context) ([]string, error) {
 	var items []any
 	switch x := raw.(type) {
 	case nil:

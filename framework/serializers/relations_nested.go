@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/internal/structs"
@@ -169,21 +168,21 @@ func tagValue(tag, key string) (string, bool) {
 
 // appendNested writes the nested object (null when its foreign key is),
 // or the list of them.
-func (n *nested) appendNested(b []byte, sf *structs.Field, obj unsafe.Pointer, c *Context) ([]byte, error) {
+func (n *nested) appendNested(b []byte, sf *structs.Field, obj structs.Addr, c *Context) ([]byte, error) {
 	if !n.many {
 		if n.fk.IsNull(obj) {
 			return append(b, "null"...), nil
 		}
 		return appendFields(b, n.fields, sf.Addr(obj), c)
 	}
-	s := (*structs.SliceHeader)(sf.Addr(obj))
+	s := structs.At[structs.SliceHeader](sf.Addr(obj))
 	b = append(b, '[')
 	for i := range s.Len {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		var err error
-		if b, err = appendFields(b, n.fields, unsafe.Add(s.Data, uintptr(i)*n.size), c); err != nil {
+		if b, err = appendFields(b, n.fields, s.Data.Index(i, n.size), c); err != nil {
 			return nil, err
 		}
 	}

@@ -60,7 +60,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/models"
@@ -185,7 +184,7 @@ type field struct {
 	// defText is def's text, read by bindDefault.
 	defText *string
 
-	compute func(obj unsafe.Pointer, c *Context) (any, error)
+	compute func(obj structs.Addr, c *Context) (any, error)
 	// link reports a hyperlinked identity field.
 	link bool
 
@@ -211,7 +210,7 @@ type field struct {
 	container  *container
 	allowEmpty bool
 	// check is the field's validate_<field>, run on its new value.
-	check func(base unsafe.Pointer, c *Context) error
+	check func(base structs.Addr, c *Context) error
 	// helpText is the model field's help_text; validators its validators
 	// and uniqueText its error_messages["unique"] ("" for Django's).
 	helpText   string
@@ -842,7 +841,7 @@ func computedField[T any](desc *structs.Struct, c computed) (*field, error) {
 		if !ok {
 			return nil, fmt.Errorf("computed field %q: function %T is not for %s", c.name, c.fn, reflect.TypeFor[T]())
 		}
-		f.compute = func(obj unsafe.Pointer, ctx *Context) (any, error) { return fn((*T)(obj), ctx) }
+		f.compute = func(obj structs.Addr, ctx *Context) (any, error) { return fn(structs.At[T](obj), ctx) }
 		return f, nil
 	}
 	return identityField(f, desc, *c.link)
@@ -877,7 +876,7 @@ func identityField(f *field, desc *structs.Struct, h HyperlinkedIdentity) (*fiel
 	if lf == nil {
 		return nil, fmt.Errorf("hyperlinked field %q: no lookup field %q", h.Name, lookup)
 	}
-	f.compute = func(obj unsafe.Pointer, ctx *Context) (any, error) {
+	f.compute = func(obj structs.Addr, ctx *Context) (any, error) {
 		if ctx == nil || ctx.Request == nil {
 			return nil, fmt.Errorf("serializers: hyperlinked field %q needs the request in the serializer context", h.Name)
 		}
@@ -913,10 +912,10 @@ func (s *Serializer[T]) Value(name string, obj *T, c *Context) (any, error) {
 		return nil, fmt.Errorf("serializers: no field %q", name)
 	}
 	if f.compute != nil {
-		return f.compute(unsafe.Pointer(obj), c)
+		return f.compute(structs.AddrOf(obj), c)
 	}
 	var out any
-	b, err := f.appendValue(nil, unsafe.Pointer(obj), c)
+	b, err := f.appendValue(nil, structs.AddrOf(obj), c)
 	if err != nil {
 		return nil, err
 	}

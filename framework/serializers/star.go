@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // Group nests fields of T under one name, in the output and in the
@@ -99,7 +99,7 @@ func (f *field) formGroup(m map[string]any) (any, bool) {
 // serializer of source='*' validates it: null is refused, anything but
 // an object is the nested serializer's non-field error, and its fields'
 // errors are nested under the group.
-func (s *Serializer[T]) validateGroup(f *field, base unsafe.Pointer, raw any, partial, form bool, level compat.Level, c *Context, errs *exceptions.ValidationErrors) error {
+func (s *Serializer[T]) validateGroup(f *field, base structs.Addr, raw any, partial, form bool, level compat.Level, c *Context, errs *exceptions.ValidationErrors) error {
 	m, ok := raw.(map[string]any)
 	switch {
 	case raw == nil:

@@ -2,7 +2,6 @@ package serializers
 
 import (
 	"time"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
@@ -62,7 +61,7 @@ func (s *Serializer[T]) bindUniqueFor(d *models.Description) {
 // "published" date.". Either error is the only one, as DRF's dict error
 // is. A null value or date is not checked (DRF fails on a null
 // date, a 500).
-func (s *Serializer[T]) checkUniqueFor(m map[string]any, base unsafe.Pointer, partial, create, form bool, level compat.Level, c *Context) (exceptions.ValidationErrors, error) {
+func (s *Serializer[T]) checkUniqueFor(m map[string]any, base structs.Addr, partial, create, form bool, level compat.Level, c *Context) (exceptions.ValidationErrors, error) {
 	for _, u := range s.uniqueFor {
 		var missing exceptions.ValidationErrors
 		if !s.given(u.unique, u.field, false, m, partial, create, form, level) {
@@ -134,7 +133,7 @@ func (s *Serializer[T]) given(mf *models.Field, f *field, date bool, m map[strin
 // dateIn is the date of the model field mf's value in base (a time's in
 // UTC), today's for an auto_now field (or auto_now_add, on a create),
 // whose value the write sets; false for null.
-func dateIn(mf *models.Field, base unsafe.Pointer, create bool) (models.Date, bool) {
+func dateIn(mf *models.Field, base structs.Addr, create bool) (models.Date, bool) {
 	if mf.AutoNow || mf.AutoNowAdd && create {
 		return models.DateOf(time.Now().UTC()), true
 	}

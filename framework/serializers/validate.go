@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
@@ -88,7 +87,7 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 	// The values are set in a copy, which replaces obj once everything
 	// is valid.
 	tmp := *obj
-	base := unsafe.Pointer(&tmp)
+	base := structs.AddrOf(&tmp)
 	if create && s.model != nil {
 		// Django's constructor: the defaults, then the validated values.
 		if err := s.model.ApplyDefaults(base); err != nil {
@@ -108,7 +107,7 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 			}
 		}
 	}
-	msgs, err := s.checkTogether(base, unsafe.Pointer(obj), create, level, c)
+	msgs, err := s.checkTogether(base, structs.AddrOf(obj), create, level, c)
 	if err != nil {
 		return err
 	}
@@ -142,7 +141,7 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 		// The relations the serializer does not write keep their rows,
 		// whatever another request set since they were read.
 		for _, sf := range s.leftAlone {
-			*(*[]byte)(sf.Addr(base)) = nil
+			*structs.At[[]byte](sf.Addr(base)) = nil
 		}
 	}
 	*obj = tmp
@@ -151,7 +150,7 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 
 // validateFields reads the fields of m into base, adding their errors to
 // errs: each field's own validation, then its ValidateField check.
-func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base unsafe.Pointer, partial, form bool, level compat.Level, c *Context, errs *exceptions.ValidationErrors) error {
+func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base structs.Addr, partial, form bool, level compat.Level, c *Context, errs *exceptions.ValidationErrors) error {
 	for _, f := range fields {
 		if f.readOnly {
 			continue
@@ -465,7 +464,7 @@ func (f *field) checked(v structs.Value, msgs []string) (structs.Value, []string
 // through the type's decoder (a form's text, for a JSON field, is the
 // JSON itself, as DRF's JSONField reads HTML input). A value the type
 // refuses gets DRF's message for the field's type.
-func (f *field) decodeCustom(base unsafe.Pointer, raw any, form bool, fc *fmts.Compiled) []string {
+func (f *field) decodeCustom(base structs.Addr, raw any, form bool, fc *fmts.Compiled) []string {
 	if raw == nil && !f.allowNull {
 		return []string{msgNull}
 	}

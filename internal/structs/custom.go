@@ -208,7 +208,7 @@ func (c *codec) scan(p unsafe.Pointer, src any) error {
 
 // Valuer returns a Custom field's Valuer's value as a Value (Null when it
 // is nil, or when the field is a nil pointer).
-func (f *Field) Valuer(base unsafe.Pointer) (Value, error) {
+func (f *Field) Valuer(base Addr) (Value, error) {
 	p := f.ptr(base)
 	if p == nil {
 		return Value{Kind: f.Kind, Null: true}, nil
@@ -219,7 +219,7 @@ func (f *Field) Valuer(base unsafe.Pointer) (Value, error) {
 // Arg returns the field's value as an SQL argument: a Custom field's
 // Valuer's value (as database/sql would bind the field itself), else
 // Get(base).Bind().
-func (f *Field) Arg(base unsafe.Pointer) (any, error) {
+func (f *Field) Arg(base Addr) (any, error) {
 	if f.custom == nil {
 		return f.Get(base).Bind(), nil
 	}
@@ -237,7 +237,7 @@ func (f *Field) Arg(base unsafe.Pointer) (any, error) {
 // Scan reads src, a value read from the database, into a Custom field
 // through its sql.Scanner: NULL makes a nullable pointer field nil, and
 // any other value is scanned into new storage for it.
-func (f *Field) Scan(base unsafe.Pointer, src any) error {
+func (f *Field) Scan(base Addr, src any) error {
 	p := f.slot(base)
 	if f.Nullable {
 		if src == nil {
@@ -259,7 +259,7 @@ func (f *Field) Scan(base unsafe.Pointer, src any) error {
 
 // setNullCustom sets a Custom field to NULL: nil for a pointer, else what
 // its type's Scan makes of NULL.
-func (f *Field) setNullCustom(base unsafe.Pointer) {
+func (f *Field) setNullCustom(base Addr) {
 	if f.Nullable {
 		*(*unsafe.Pointer)(f.slot(base)) = nil
 		return
@@ -272,7 +272,7 @@ func (f *Field) setNullCustom(base unsafe.Pointer) {
 // Marshalers returns a Custom field's json.Marshaler and
 // encoding.TextMarshaler, each nil when its type has none or when the
 // field is NULL.
-func (f *Field) Marshalers(base unsafe.Pointer) (json.Marshaler, encoding.TextMarshaler) {
+func (f *Field) Marshalers(base Addr) (json.Marshaler, encoding.TextMarshaler) {
 	p := f.ptr(base)
 	c := f.custom
 	if p == nil || c == nil {
@@ -305,7 +305,7 @@ var ErrDecode = errors.New("structs: invalid value")
 // pointer field gets new storage (null makes it nil); another field is
 // decoded in place, and a value its type refuses may leave it changed,
 // so decode into a copy. The error wraps ErrDecode.
-func (f *Field) Decode(base unsafe.Pointer, js []byte) error {
+func (f *Field) Decode(base Addr, js []byte) error {
 	c := f.custom
 	p := f.slot(base)
 	if f.Nullable {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -88,10 +87,10 @@ func TestCustomKinds(t *testing.T) {
 func TestNullWrappersReadAndWriteInPlace(t *testing.T) {
 	s, _ := Of[typed]()
 	var m typed
-	base := unsafe.Pointer(&m)
+	base := AddrOf(&m)
 	note, count, seen, flag := s.ByColumn("note"), s.ByColumn("count"), s.ByColumn("seen"), s.ByColumn("flag")
 	for _, f := range []*Field{note, count, seen, flag} {
-		if !f.IsNull(base) || !f.Get(base).Null || f.Addr(base) != nil {
+		if !f.IsNull(base) || !f.Get(base).Null || !f.Addr(base).IsNil() {
 			t.Errorf("%s: zero wrapper is not NULL", f.Column)
 		}
 	}
@@ -104,7 +103,7 @@ func TestNullWrappersReadAndWriteInPlace(t *testing.T) {
 		m.Seen != (sql.NullTime{Time: at, Valid: true}) || m.Flag != (sql.Null[bool]{V: true, Valid: true}) {
 		t.Errorf("set = %+v", m)
 	}
-	if got := note.Get(base); got.Null || got.S != "hi" || *(*string)(note.Addr(base)) != "hi" {
+	if got := note.Get(base); got.Null || got.S != "hi" || *At[string](note.Addr(base)) != "hi" {
 		t.Errorf("get note = %+v", got)
 	}
 	note.SetNull(base)
@@ -120,7 +119,7 @@ func TestNullWrappersReadAndWriteInPlace(t *testing.T) {
 func TestCustomValuesThroughTheirInterfaces(t *testing.T) {
 	s, _ := Of[typed]()
 	var m typed
-	base := unsafe.Pointer(&m)
+	base := AddrOf(&m)
 	id, ref, price, data, pt := s.ByColumn("id"), s.ByColumn("ref"), s.ByColumn("price"), s.ByColumn("data"), s.ByColumn("at")
 	const u = "6ba7b810-9dad-11d1-80b4-00c04fd430c8"
 	if err := id.Scan(base, []byte(u)); err != nil || m.ID.String() != u {
@@ -184,7 +183,7 @@ func TestCustomValuesThroughTheirInterfaces(t *testing.T) {
 
 	// Decoding from JSON.
 	tmp := m
-	tb := unsafe.Pointer(&tmp)
+	tb := AddrOf(&tmp)
 	for _, c := range []struct {
 		f    *Field
 		js   string

@@ -4,7 +4,7 @@
 //
 // A field takes part when it is exported and has a `db` or a `json` tag;
 // embedded structs are flattened. Field values are addressed through the
-// model's base pointer, unsafe.Pointer(p) for a p of type *T.
+// model's Addr, AddrOf(p) for a p of type *T.
 package structs
 
 import (
@@ -227,15 +227,15 @@ func (f *Field) Supported() error {
 }
 
 // slot is the address of the field in the struct at base.
-func (f *Field) slot(base unsafe.Pointer) unsafe.Pointer { return unsafe.Add(base, f.offset) }
+func (f *Field) slot(base Addr) unsafe.Pointer { return unsafe.Add(base.p, f.offset) }
 
 // ptr is the address of the value: the slot, or what a nullable field
 // points to (nil when NULL).
-func (f *Field) ptr(base unsafe.Pointer) unsafe.Pointer {
+func (f *Field) ptr(base Addr) unsafe.Pointer {
 	p := f.slot(base)
 	if f.Nullable {
 		if f.valid != 0 {
-			if !*(*bool)(unsafe.Add(base, f.valid)) {
+			if !*(*bool)(unsafe.Add(base.p, f.valid)) {
 				return nil
 			}
 			return p
@@ -247,16 +247,16 @@ func (f *Field) ptr(base unsafe.Pointer) unsafe.Pointer {
 
 // Addr returns the address of the field's value in the struct at base:
 // the field itself, or what a nullable field points to (nil when nil).
-func (f *Field) Addr(base unsafe.Pointer) unsafe.Pointer { return f.ptr(base) }
+func (f *Field) Addr(base Addr) Addr { return Addr{f.ptr(base)} }
 
 // IsNull reports a nullable field that holds NULL.
-func (f *Field) IsNull(base unsafe.Pointer) bool {
+func (f *Field) IsNull(base Addr) bool {
 	return f.Nullable && f.ptr(base) == nil
 }
 
 // SetNull sets a nullable field to NULL; other fields get their zero
 // value (a Custom one what its Scan makes of NULL).
-func (f *Field) SetNull(base unsafe.Pointer) {
+func (f *Field) SetNull(base Addr) {
 	if f.Nullable || f.custom != nil {
 		f.Set(base, Value{Kind: f.Kind, Null: true})
 		return
@@ -267,7 +267,7 @@ func (f *Field) SetNull(base unsafe.Pointer) {
 // Get returns the field's value; Null is set for nil nullable fields. A
 // Custom field's value is its Valuer's (of kind String for text and
 // bytes), Null when that fails; Valuer reports the error.
-func (f *Field) Get(base unsafe.Pointer) Value {
+func (f *Field) Get(base Addr) Value {
 	p := f.ptr(base)
 	if p == nil {
 		return Value{Kind: f.Kind, Null: true}
@@ -325,7 +325,7 @@ func (f *Field) Get(base unsafe.Pointer) Value {
 // its zero value). A nullable pointer field gets newly allocated storage,
 // so values are never shared between structs. Custom fields are set by
 // Scan and Decode, not Set; only a Null value reaches them here.
-func (f *Field) Set(base unsafe.Pointer, v Value) {
+func (f *Field) Set(base Addr, v Value) {
 	if f.custom != nil {
 		if v.Null {
 			f.setNullCustom(base)
@@ -335,7 +335,7 @@ func (f *Field) Set(base unsafe.Pointer, v Value) {
 	p := f.slot(base)
 	switch {
 	case f.Nullable && f.valid != 0:
-		*(*bool)(unsafe.Add(base, f.valid)) = !v.Null
+		*(*bool)(unsafe.Add(base.p, f.valid)) = !v.Null
 		if v.Null {
 			v = Value{Kind: f.Kind}
 		}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"testing"
 	"time"
-	"unsafe"
 )
 
 func TestParseDateTimeLikeDjango(t *testing.T) {
@@ -84,7 +83,7 @@ func TestFieldsReadAndWriteByOffset(t *testing.T) {
 		t.Fatalf("fields %v", names)
 	}
 	var m model
-	base := unsafe.Pointer(&m)
+	base := AddrOf(&m)
 	for _, f := range s.Fields {
 		switch f.Name {
 		case "Small":
@@ -104,7 +103,7 @@ func TestFieldsReadAndWriteByOffset(t *testing.T) {
 		t.Errorf("set = %+v", m)
 	}
 	copied := m
-	s.Fields[1].Set(unsafe.Pointer(&copied), Value{S: "other"})
+	s.Fields[1].Set(AddrOf(&copied), Value{S: "other"})
 	if *m.Name != "n" {
 		t.Error("setting a copy's nullable field wrote through the shared pointer")
 	}

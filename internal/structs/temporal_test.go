@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 	"time"
-	"unsafe"
 )
 
 // The answers below are Django 3.2's parse_date, parse_time and
@@ -156,7 +155,7 @@ func TestDurationAndBytesFields(t *testing.T) {
 		}
 	}
 	var r temporalRow
-	base := unsafe.Pointer(&r)
+	base := AddrOf(&r)
 	d, dp, b, bp := s.Fields[0], s.Fields[1], s.Fields[2], s.Fields[3]
 	// SQLite's bigint of microseconds and PostgreSQL's interval text.
 	for _, src := range []any{int64(90_000_000), "00:01:30", "1 day -23:58:30"} {
