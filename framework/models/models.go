@@ -302,8 +302,22 @@ type Join struct {
 	Source string
 	// Via is the foreign key the join follows.
 	Via *Field
-	// Column is the related table's column read.
+	// Through are the foreign keys followed after Via, by their Django
+	// names on each related model in turn ("author" of
+	// "post.author.username", as Django's post__author__username); nil
+	// when the join follows Via alone.
+	Through []string
+	// Column is the last related table's column read.
 	Column string
+}
+
+// Lookup is the Django lookup of the column read from Via's related
+// model: "username", or "author__username" through more relations.
+func (j *Join) Lookup() string {
+	if len(j.Through) == 0 {
+		return j.Column
+	}
+	return strings.Join(j.Through, "__") + "__" + j.Column
 }
 
 // Reverse is a field holding the keys of the rows that reference the row.
@@ -825,6 +839,8 @@ func (d *Description) relatedField(sf *structs.Field) error {
 			return fmt.Errorf("a reverse accessor is a slice of keys, or a pointer to one key (a reverse one-to-one), not %v", sf.Type)
 		case r.SlugField != "" && sf.Type.Elem().Kind() == reflect.Struct:
 			return fmt.Errorf("slug_field needs a slice of the referencing rows' slugs, not of structs")
+		case strings.Contains(r.SlugField, "__"):
+			return fmt.Errorf("slug_field=%s: the slugs of many rows are a column of theirs, not one across their relations", r.SlugField)
 		}
 		d.Reverses = append(d.Reverses, r)
 		return nil
@@ -838,10 +854,14 @@ func (d *Description) relatedField(sf *structs.Field) error {
 	if via == nil || via.Related == nil {
 		return fmt.Errorf("source %q: %q is no foreign key of %s", src, rel, d.Meta.Name)
 	}
-	if strings.Contains(col, ".") {
-		return fmt.Errorf("source %q: a join follows one foreign key", src)
+	j := &Join{Field: sf, Source: src, Via: via, Column: col}
+	if i := strings.LastIndexByte(col, '.'); i >= 0 {
+		j.Through, j.Column = strings.Split(col[:i], "."), col[i+1:]
 	}
-	d.Joins = append(d.Joins, &Join{Field: sf, Source: src, Via: via, Column: col})
+	if j.Column == "" || slices.Contains(j.Through, "") {
+		return fmt.Errorf("source %q names an empty field", src)
+	}
+	d.Joins = append(d.Joins, j)
 	return nil
 }
 
@@ -892,6 +912,8 @@ func (d *Description) manyToMany(sf *structs.Field, opts string) error {
 		return fmt.Errorf("a many-to-many field is a slice of the related keys (int, int32, int64 or string) or of the related rows (structs, read-only), not %v", sf.Type)
 	case m.SlugField != "" && sf.Type.Elem().Kind() == reflect.Struct:
 		return fmt.Errorf("slug_field needs a slice of the related rows' slugs, not of structs")
+	case strings.Contains(m.SlugField, "__"):
+		return fmt.Errorf("slug_field=%s: the slugs of many rows are a column of theirs, not one across their relations", m.SlugField)
 	case m.Reverse && m.Through == "":
 		return fmt.Errorf("auto_created needs through=TABLE, the related model's automatic through table")
 	case m.Reverse && m.LimitChoicesTo != nil:

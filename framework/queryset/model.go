@@ -30,9 +30,9 @@ type modelRules struct {
 
 // fromModel fills in what c, which has no Query, leaves empty from T's
 // declaration: the table, key, written columns and ordering, and, for
-// fields read through a foreign key (a dotted source), the SELECT that
+// fields read through foreign keys (a dotted source), the SELECT that
 // joins them in.
-func fromModel(d *models.Description, c SQLConfig) SQLConfig {
+func fromModel(d *models.Description, c SQLConfig) (SQLConfig, error) {
 	c.Table = cmp.Or(c.Table, d.Meta.Table)
 	c.Key = cmp.Or(c.Key, d.PrimaryKey.Column)
 	table := store.QuoteName(c.Table)
@@ -54,29 +54,24 @@ func fromModel(d *models.Description, c SQLConfig) SQLConfig {
 		}
 	}
 	if len(d.Joins) == 0 {
-		return c
+		return c, nil
 	}
 	cols := make([]string, 0, len(d.Fields)+len(d.Joins))
 	for _, f := range d.Fields {
 		cols = append(cols, table+"."+store.QuoteName(f.Column))
 	}
 	var joins strings.Builder
-	joined := map[*models.Field]bool{}
+	joined := map[string]bool{}
 	inner := true
 	names := joinColumns(d)
 	for i, j := range d.Joins {
-		alias := store.QuoteName(j.Via.Name)
-		cols = append(cols, alias+"."+store.QuoteName(j.Column)+" AS "+store.QuoteName(names[i]))
-		if joined[j.Via] {
-			continue
+		links, err := joinLinks(j)
+		if err != nil {
+			return c, fmt.Errorf("%s.%s: %w", d.Type.Name(), j.Field.Name, err)
 		}
-		joined[j.Via] = true
-		kind := " INNER JOIN "
-		if j.Via.Null {
-			kind, inner = " LEFT OUTER JOIN ", false
-		}
-		joins.WriteString(kind + store.QuoteName(j.Via.Related.Table) + " " + alias + " ON (" + table + "." +
-			store.QuoteName(j.Via.Column) + " = " + alias + "." + store.QuoteName(j.Via.Related.Column) + ")")
+		alias, in := joinSQL(&joins, joined, table, "", links, false)
+		inner = inner && in
+		cols = append(cols, store.QuoteName(alias)+"."+store.QuoteName(j.Column)+" AS "+store.QuoteName(names[i]))
 	}
 	c.Query = "SELECT " + strings.Join(cols, ", ") + " FROM " + table + joins.String()
 	// Joins on NOT NULL foreign keys add columns, not rows: the table
@@ -85,7 +80,7 @@ func fromModel(d *models.Description, c SQLConfig) SQLConfig {
 	if inner && c.Counter == nil {
 		c.Counter = CountTable(d.Meta.Table)
 	}
-	return c
+	return c, nil
 }
 
 // joinColumns name the columns of d's joined fields in the source's
@@ -96,7 +91,7 @@ func joinColumns(d *models.Description) []string {
 	names := make([]string, len(d.Joins))
 	seen := map[string]int{}
 	for i, j := range d.Joins {
-		name := j.Via.Name + "__" + j.Column
+		name := j.Via.Name + "__" + j.Lookup()
 		if seen[name]++; seen[name] > 1 {
 			name += "__" + strconv.Itoa(seen[name])
 		}

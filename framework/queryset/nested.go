@@ -31,9 +31,21 @@ type RelatedFinder interface {
 }
 
 // FindRelated runs SELECT key FROM table WHERE column = value AND where,
-// one row. A value its column cannot hold (not an integer, a NUL
+// one row; a column across relations ("nested__name", as Django's
+// get(nested__name=value)) is compared on the related rows of the models
+// described so far. A value its column cannot hold (not an integer, a NUL
 // character) is in no row.
 func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value string, integer bool, key string, where ...models.Condition) (string, bool, error) {
+	match := store.QuoteName(column) + " = ?"
+	if strings.Contains(column, "__") {
+		p, err := relatedPath(table, column)
+		if err != nil {
+			return "", false, err
+		}
+		match = p.sql(&sqlTable{alias: store.QuoteName(table)}, func(alias string) string {
+			return alias + "." + store.QuoteName(p.mf.Column) + " = ?"
+		}, false)
+	}
 	var arg any = value
 	if integer {
 		n, err := strconv.ParseInt(value, 10, 64)
@@ -46,7 +58,7 @@ func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value str
 	}
 	cond, args := conditionsSQL(where, []any{arg})
 	q := s.t.db.Rebind("SELECT " + store.QuoteName(key) + " FROM " + store.QuoteName(table) +
-		" WHERE " + store.QuoteName(column) + " = ?" + cond + " LIMIT 1")
+		" WHERE " + match + cond + " LIMIT 1")
 	var got any
 	err := s.t.db.QueryRowContext(ctx, q, args...).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -130,17 +142,12 @@ func (n *nestedFetch) columnsOf(t reflect.Type, alias string, path []*structs.Fi
 		return fmt.Errorf("the nested %v has no db columns", t)
 	}
 	joined := map[string]bool{}
-	join := func(via *models.Field, as string) {
-		if joined[as] {
-			return
-		}
-		joined[as] = true
-		kind := " INNER JOIN "
-		if via.Null || guard >= 0 {
-			kind = " LEFT OUTER JOIN "
-		}
-		n.from += kind + store.QuoteName(via.Related.Table) + " " + store.QuoteName(as) + " ON (" + store.QuoteName(alias) + "." +
-			store.QuoteName(via.Column) + " = " + store.QuoteName(as) + "." + store.QuoteName(via.Related.Column) + ")"
+	from := store.QuoteName(alias)
+	join := func(links []*models.Field) string {
+		var b strings.Builder
+		as, _ := joinSQL(&b, joined, from, alias, links, guard >= 0)
+		n.from += b.String()
+		return as
 	}
 	for _, f := range desc.Fields {
 		if f.Column != "" || f.NoJSON {
@@ -148,16 +155,16 @@ func (n *nestedFetch) columnsOf(t reflect.Type, alias string, path []*structs.Fi
 		}
 		if md != nil {
 			if j := joinOf(md, f); j != nil {
-				as := alias + "__" + j.Via.Name
-				join(j.Via, as)
-				n.selects = append(n.selects, store.QuoteName(as)+"."+store.QuoteName(j.Column))
+				links, err := joinLinks(j)
+				if err != nil {
+					return fmt.Errorf("%v.%s: %w", t, f.Name, err)
+				}
+				n.selects = append(n.selects, store.QuoteName(join(links))+"."+store.QuoteName(j.Column))
 				n.reads = append(n.reads, nestedRead{f: f, path: path, guard: at[j.Via.Column]})
 				continue
 			}
 			if fk := nestedForeignKey(md, f); fk != nil {
-				as := alias + "__" + fk.Name
-				join(fk, as)
-				if err := n.columnsOf(f.Type, as, append(path[:len(path):len(path)], f), at[fk.Column]); err != nil {
+				if err := n.columnsOf(f.Type, join([]*models.Field{fk}), append(path[:len(path):len(path)], f), at[fk.Column]); err != nil {
 					return err
 				}
 				continue

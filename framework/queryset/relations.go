@@ -89,6 +89,17 @@ func relationPathOf(d *models.Description, name string) (*relationPath, error) {
 	return p, nil
 }
 
+// relatedPath is relationPathOf from the described model of table that
+// has the path's first relation.
+func relatedPath(table, name string) (*relationPath, error) {
+	first, _, _ := strings.Cut(name, "__")
+	d := relatedModel(models.OfTable(table), first)
+	if d == nil {
+		return nil, fmt.Errorf("queryset: lookup %q: no described model of the table %q has %q (declare its source, serializer or migrations first)", name, table, first)
+	}
+	return relationPathOf(d, name)
+}
+
 // reverseStep is the step from d across the reverse side named
 // (related_name) of another model's foreign key to d, or of a
 // many-to-many field to d (turned around: its through table read from
@@ -246,4 +257,67 @@ func (t *sqlTable) orderJoins(order []orderTerm) (joins string, last map[*relati
 		last[o.path] = alias
 	}
 	return b.String(), last
+}
+
+// joinLinks are the foreign keys a dotted source's join follows: its Via,
+// then each of Through on the related model of the one before, among the
+// models described so far (models.OfTable). A field a null link can leave
+// without a row must hold null.
+func joinLinks(j *models.Join) ([]*models.Field, error) {
+	links := []*models.Field{j.Via}
+	for _, name := range j.Through {
+		table := links[len(links)-1].Related.Table
+		described := models.OfTable(table)
+		if len(described) == 0 {
+			return nil, fmt.Errorf("source %q: no model of the table %q is described (declare its source, serializer or migrations first)", j.Source, table)
+		}
+		var fk *models.Field
+		for _, d := range described {
+			if f := d.Field(name); f != nil && f.Related != nil {
+				fk = f
+				break
+			}
+		}
+		if fk == nil {
+			return nil, fmt.Errorf("source %q: %q is no foreign key of the table %q", j.Source, name, table)
+		}
+		links = append(links, fk)
+	}
+	if len(links) > 1 && !j.Field.Nullable {
+		for _, l := range links {
+			if l.Null {
+				return nil, fmt.Errorf("source %q passes the nullable foreign key %s: %s must be a pointer or an sql.Null type", j.Source, l.Name, j.Field.Name)
+			}
+		}
+	}
+	return links, nil
+}
+
+// joinSQL adds to joins the joins of links from the table named from
+// (quoted), each aliased by prefix and the Django path so far ("post",
+// "post__author"), once per alias, and returns the last alias, unquoted.
+// A link after a nullable one, or every link when outer, is a LEFT OUTER
+// JOIN, as select_related joins them; the others are INNER JOINs (inner
+// reports only those).
+func joinSQL(joins *strings.Builder, joined map[string]bool, from, prefix string, links []*models.Field, outer bool) (path string, inner bool) {
+	path = prefix
+	for _, l := range links {
+		if path != "" {
+			path += "__"
+		}
+		path += l.Name
+		alias := store.QuoteName(path)
+		outer = outer || l.Null
+		if !joined[path] {
+			joined[path] = true
+			kind := " INNER JOIN "
+			if outer {
+				kind = " LEFT OUTER JOIN "
+			}
+			joins.WriteString(kind + store.QuoteName(l.Related.Table) + " " + alias + " ON (" + from + "." +
+				store.QuoteName(l.Column) + " = " + alias + "." + store.QuoteName(l.Related.Column) + ")")
+		}
+		from = alias
+	}
+	return path, !outer
 }

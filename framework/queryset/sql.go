@@ -117,7 +117,9 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 		return nil, fmt.Errorf("queryset: %w", err)
 	}
 	if d := rules.desc; d != nil && c.Query == "" && (declared || len(d.Joins) > 0) {
-		c = fromModel(d, c)
+		if c, err = fromModel(d, c); err != nil {
+			return nil, fmt.Errorf("queryset: %w", err)
+		}
 	}
 	t := &sqlTable{m: m, rules: rules, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator,
 		tableRows: c.TableRows && c.Query != "" && c.Table != ""}

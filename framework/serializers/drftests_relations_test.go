@@ -768,7 +768,7 @@ const (
 	relBadType = "a Python object of a class of the test's own (BadType): JSON input holds no such value"
 	relGetQS   = "a subclass overriding get_queryset(): a Go field's rows are its model's related table"
 	relNested  = "no counterpart: slug_field through a relation (nested__name, DRF 3.15's nested lookups); " +
-		"a slug_related field's join follows one foreign key (docs/models.md)"
+		"a slug_related field looks its row up by a column of the related table itself; a read-only dotted source follows a chain (docs/models.md)"
 	relGetValue = "get_value() and the empty sentinel are a field's internals (a dict or a MultiValueDict given " +
 		"to it); a form's or JSON's many-to-many field is pinned through views by drf_manytomany.py"
 )
