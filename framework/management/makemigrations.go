@@ -102,7 +102,8 @@ func MakeMigrations(apps ...*migrations.App) Command {
 
 // SQLMigrate returns the "sqlmigrate APP NAME" command, Django's: it
 // prints the SQL of the app's migration NAME (or the one whose name
-// starts with NAME) for the database's dialect, as Django 5.2's
+// starts with NAME) for the database's dialect, from the state the
+// migrations it depends on leave, the apps' (migrations.StateAt), as Django 5.2's
 // sqlmigrate prints it, or Django 3.2's when $DRF_COMPAT is 3.14.
 // --database is the global option's.
 func SQLMigrate(apps ...*migrations.App) Command {
@@ -144,7 +145,11 @@ func SQLMigrate(apps ...*migrations.App) Command {
 			if err != nil {
 				return &CommandError{Msg: err.Error()}
 			}
-			before, err := a.StateBefore(m.Name)
+			var all []migrations.Migration
+			for _, x := range apps {
+				all = append(all, x.Migrations()...)
+			}
+			before, err := migrations.StateAt(m, all...)
 			if err != nil {
 				return &CommandError{Msg: err.Error()}
 			}

@@ -19,7 +19,9 @@ import (
 // each relation, AddIndex for each index, AddConstraint for each
 // constraint and its unique_together), then for the models kept removed
 // constraints and indexes, removed, added and altered fields,
-// unique_together, added indexes and constraints; orders
+// unique_together, added indexes and constraints, and on Django 5.2
+// constraints altered in their violation_error_message alone
+// (AlterConstraint), then the tables renamed (AlterModelTable); orders
 // them by their dependencies within the app (Django 3.2's
 // stable_topological_sort, Django 5.2's graphlib static_order), and
 // optimizes them (MigrationOptimizer: a relation's AddField or
@@ -62,17 +64,37 @@ func Changes(level compat.Level, from *State, to []*ModelState) ([]Operation, er
 	for _, m := range slices.Backward(created) {
 		ops = createOperations(ops, m, tables)
 	}
-	var removedC, removedIx, removed, added, altered, together, addedIx, addedC []planned
+	// A relation to a kept model whose table changed points to the same
+	// model: Django's ForeignKey deconstructs its model, not its table.
+	retables := map[string]string{}
+	for _, m := range kept {
+		if old := from.Model(m.Name); old.Table != m.Table {
+			retables[old.Table] = m.Table
+		}
+	}
+	var removedC, removedIx, removed, added, altered, together, addedIx, addedC, alteredC, retabled []planned
 	for _, m := range kept {
 		old := from.Model(m.Name)
 		model := lower(m.Name)
+		// Django 5.2's create_altered_constraints: a constraint of the
+		// same name that differs in its message alone is altered.
+		var alteredNames []string
+		for _, c := range m.Constraints {
+			i := old.constraint(c.Name)
+			if i >= 0 && !constraintsEqual(level, old.Constraints[i], c) && sameInDatabase(old.Constraints[i], c) {
+				alteredC = append(alteredC, planned{op: AlterConstraint{Model: model, Name: c.Name, Constraint: cloneConstraint(c)}})
+				alteredNames = append(alteredNames, c.Name)
+			}
+		}
 		for _, c := range old.Constraints {
-			if !slices.ContainsFunc(m.Constraints, func(n models.Constraint) bool { return constraintsEqual(n, c) }) {
+			if !slices.Contains(alteredNames, c.Name) &&
+				!slices.ContainsFunc(m.Constraints, func(n models.Constraint) bool { return constraintsEqual(level, n, c) }) {
 				removedC = append(removedC, planned{op: RemoveConstraint{Model: model, Name: c.Name}})
 			}
 		}
 		for _, c := range m.Constraints {
-			if !slices.ContainsFunc(old.Constraints, func(o models.Constraint) bool { return constraintsEqual(o, c) }) {
+			if !slices.Contains(alteredNames, c.Name) &&
+				!slices.ContainsFunc(old.Constraints, func(o models.Constraint) bool { return constraintsEqual(level, o, c) }) {
 				addedC = append(addedC, planned{op: AddConstraint{Model: model, Constraint: cloneConstraint(c)}})
 			}
 		}
@@ -101,9 +123,12 @@ func Changes(level compat.Level, from *State, to []*ModelState) ([]Operation, er
 						"give it a default (model:\"default=...\") or make it nullable", name, model)
 				}
 				added = append(added, planned{op: AddField{Model: model, Field: f.clone()}, deps: targetDeps(f, tables)})
-			case !fieldsEqual(*of, *f):
+			case !fieldsEqual(deconstructed(*of, retables), deconstructed(*f, nil)):
 				altered = append(altered, planned{op: AlterField{Model: model, Field: f.clone()}, deps: targetDeps(f, tables)})
 			}
+		}
+		if old.Table != m.Table {
+			retabled = append(retabled, planned{op: AlterModelTable{Name: model, Table: m.Table}})
 		}
 		if !setsEqual(old.UniqueTogether, m.UniqueTogether) {
 			var deps []dependency
@@ -117,7 +142,7 @@ func Changes(level compat.Level, from *State, to []*ModelState) ([]Operation, er
 			together = append(together, planned{op: AlterUniqueTogether{Model: model, UniqueTogether: cloneSets(m.UniqueTogether)}, deps: deps})
 		}
 	}
-	ops = slices.Concat(ops, removedC, removedIx, removed, added, altered, together, addedIx, addedC)
+	ops = slices.Concat(ops, removedC, removedIx, removed, added, altered, together, addedIx, addedC, alteredC, retabled)
 	if level == compat.DRF314 {
 		return optimize(level, sortByDependencies(ops), tables), nil
 	}
@@ -334,6 +359,23 @@ func staticOrder(ops []planned) []Operation {
 	return out
 }
 
+// deconstructed is f as Django's deconstruct() compares it: a relation
+// without the kind of its target's key, which the foreign key's column
+// follows (an altered primary key alters no field of the models that
+// point to it, in its app or another), and to its target's table as
+// retables renames it (old to new).
+func deconstructed(f Field, retables map[string]string) Field {
+	if f.Related != nil {
+		r := *f.Related
+		r.Kind = ""
+		if t, ok := retables[r.Table]; ok {
+			r.Table = t
+		}
+		f.Related = &r
+	}
+	return f
+}
+
 func sortedNames(fs []Field) []string {
 	names := make([]string, len(fs))
 	for i, f := range fs {
@@ -439,5 +481,62 @@ func (a *App) MakeMigrationAt(level compat.Level, name string, now time.Time) (*
 	if name != "" {
 		full = full[:5] + name
 	}
-	return &Migration{App: a.Label, Name: full, Operations: ops}, nil
+	return &Migration{App: a.Label, Name: full, Dependencies: a.dependencies(ops), Operations: ops}, nil
+}
+
+// dependencies are the Dependencies Django's makemigrations gives a
+// migration of ops: for each relation they add or alter to a model of
+// another app (NewApp's), that app's last migration, or its first for
+// auth_user (Django's swappable_dependency of AUTH_USER_MODEL); in
+// order. An app without migrations is depended on by none.
+func (a *App) dependencies(ops []Operation) [][2]string {
+	owners := map[string]*App{}
+	registered.Lock()
+	apps := slices.Clone(registered.apps)
+	registered.Unlock()
+	for _, o := range apps {
+		if o.Label == a.Label {
+			continue
+		}
+		for _, t := range o.Models {
+			if d, err := models.Describe(t); err == nil {
+				owners[d.Meta.Table] = o
+			}
+		}
+	}
+	var deps [][2]string
+	depend := func(f Field) {
+		if f.Related == nil {
+			return
+		}
+		o := owners[f.Related.Table]
+		if o == nil {
+			return
+		}
+		ms := o.Migrations()
+		if len(ms) == 0 {
+			return
+		}
+		d := [2]string{o.Label, ms[len(ms)-1].Name}
+		if f.Related.Table == "auth_user" {
+			d[1] = ms[0].Name
+		}
+		if !slices.Contains(deps, d) {
+			deps = append(deps, d)
+		}
+	}
+	for _, op := range ops {
+		switch o := op.(type) {
+		case CreateModel:
+			for _, f := range o.Fields {
+				depend(f)
+			}
+		case AddField:
+			depend(o.Field)
+		case AlterField:
+			depend(o.Field)
+		}
+	}
+	slices.SortFunc(deps, func(x, y [2]string) int { return strings.Compare(x[0]+"\x00"+x[1], y[0]+"\x00"+y[1]) })
+	return deps
 }

@@ -98,7 +98,7 @@ func TestAlterAutoFieldAsDjango(t *testing.T) {
 						t.Fatal(err)
 					}
 					defer djangoDB.Close()
-					if got, want := tablesSchema(t, goDB), tablesSchema(t, djangoDB); got != want {
+					if got, want := tablesSchema(t, goDB, bigAutoTables...), tablesSchema(t, djangoDB, bigAutoTables...); got != want {
 						t.Errorf("the Go migrations leave:\n%s\nDjango's:\n%s", got, want)
 					}
 				})
@@ -119,25 +119,28 @@ func statementsOf(out string) string {
 	return b.String()
 }
 
-// tablesSchema describes snippets_author and snippets_book on db: on
-// SQLite their SQL in sqlite_master (columns in order), on PostgreSQL
-// their columns in order with type and default, constraints and
-// sequences.
-func tablesSchema(t *testing.T, db *sqlx.DB) string {
+// bigAutoTables are the tables of testdata/bigauto.
+var bigAutoTables = []string{"snippets_author", "snippets_book"}
+
+// tablesSchema describes tables on db: on SQLite their SQL in
+// sqlite_master (columns in order), on PostgreSQL their columns in order
+// with type and default, constraints and sequences.
+func tablesSchema(t *testing.T, db *sqlx.DB, tables ...string) string {
 	t.Helper()
+	in := "('" + strings.Join(tables, "', '") + "')"
 	q := `SELECT "type" || ' ' || "name" || ': ' || COALESCE("sql", '') FROM "sqlite_master" ` +
-		`WHERE "tbl_name" IN ('snippets_author', 'snippets_book') ORDER BY "tbl_name", "type", "name"`
+		`WHERE "tbl_name" IN ` + in + ` ORDER BY "tbl_name", "type", "name"`
 	if store.DialectOf(db) == store.PostgreSQL {
 		q = `SELECT line FROM (
   SELECT 1 AS k, table_name::text AS t, ordinal_position::int AS o,
     format('column %s.%s %s %s %s', table_name, column_name, data_type, is_nullable, coalesce(column_default, is_identity)) AS line
-  FROM information_schema.columns WHERE table_schema = 'public' AND table_name IN ('snippets_author', 'snippets_book')
+  FROM information_schema.columns WHERE table_schema = 'public' AND table_name IN ` + in + `
   UNION ALL
   SELECT 2, conrelid::regclass::text, 0, format('constraint %s %s %s', conrelid::regclass, conname, pg_get_constraintdef(oid))
-  FROM pg_constraint WHERE conrelid::regclass::text IN ('snippets_author', 'snippets_book')
+  FROM pg_constraint WHERE conrelid::regclass::text IN ` + in + `
   UNION ALL
   SELECT 3, sequencename::text, 0, 'sequence ' || sequencename || ' ' || data_type::text
-  FROM pg_sequences WHERE sequencename LIKE 'snippets_%'
+  FROM pg_sequences WHERE sequencename LIKE 'snippets_%' OR sequencename LIKE 'books_%'
 ) s ORDER BY k, t, o, line`
 	}
 	var lines []string
@@ -145,7 +148,7 @@ func tablesSchema(t *testing.T, db *sqlx.DB) string {
 		t.Fatal(err)
 	}
 	if len(lines) == 0 {
-		t.Fatal("no tables snippets_author and snippets_book")
+		t.Fatalf("no tables %v", tables)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -116,6 +116,45 @@ func (o RemoveConstraint) database(e *editor, from, to *State) error {
 	return nil
 }
 
+// AlterConstraint changes what Django keeps of one of Meta.constraints
+// outside the database, its violation_error_message: Django 5.2's
+// AlterConstraint, which runs no SQL. makemigrations writes it at
+// compat.Current; Django 3.2 has no such message and finds no change.
+type AlterConstraint struct {
+	// Model is the model's name in lower case.
+	Model string
+	// Name is the constraint's name.
+	Name string
+	// Constraint is the constraint as it becomes.
+	Constraint models.Constraint
+}
+
+// Describe returns "Alter constraint NAME on MODEL".
+func (o AlterConstraint) Describe() string {
+	return "Alter constraint " + o.Name + " on " + lower(o.Model)
+}
+
+func (o AlterConstraint) fragment() string {
+	return "alter_" + lower(o.Model) + "_" + lower(o.Constraint.Name)
+}
+
+func (o AlterConstraint) apply(s *State) error {
+	m, err := s.model(o.Model)
+	if err != nil {
+		return err
+	}
+	i := m.constraint(o.Name)
+	if i < 0 {
+		return fmt.Errorf("migrations: AlterConstraint %s: no constraint %s", o.Model, o.Name)
+	}
+	m.Constraints[i] = cloneConstraint(o.Constraint)
+	return nil
+}
+
+func (AlterConstraint) renders() bool { return false }
+
+func (AlterConstraint) database(*editor, *State, *State) error { return nil }
+
 // constraint is the index of the model's constraint of that name, -1
 // for none.
 func (m *ModelState) constraint(name string) int {
@@ -140,7 +179,17 @@ func cloneQ(q models.Q) models.Q {
 	return c
 }
 
-func constraintsEqual(a, b models.Constraint) bool {
+// constraintsEqual is Django's == of constraints at level: the
+// violation_error_message counts on Django 5.2 only (Django 3.2 has
+// none).
+func constraintsEqual(level compat.Level, a, b models.Constraint) bool {
+	return sameInDatabase(a, b) && (level == compat.DRF314 || a.ViolationErrorMessage == b.ViolationErrorMessage)
+}
+
+// sameInDatabase reports constraints equal but for Django's non_db_attrs
+// (violation_error_message): what makes a change an AlterConstraint
+// rather than a RemoveConstraint and an AddConstraint.
+func sameInDatabase(a, b models.Constraint) bool {
 	return a.Name == b.Name && slices.Equal(a.Fields, b.Fields) && qEqual(a.Condition, b.Condition) && qEqual(a.Check, b.Check) &&
 		a.NullsNotDistinct == b.NullsNotDistinct
 }

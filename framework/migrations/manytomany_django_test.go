@@ -9,11 +9,11 @@ import (
 )
 
 // operationLines are the "    - Create model Tag" lines of makemigrations'
-// output.
+// output ("    ~ Alter field ..." on Django 5.2).
 func operationLines(out string) string {
 	var ops []string
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "    - ") {
+		if len(l) > 6 && strings.HasPrefix(l, "    ") && strings.ContainsRune("+-~sp", rune(l[4])) && l[5] == ' ' {
 			ops = append(ops, l)
 		}
 	}

@@ -231,22 +231,24 @@ func plan(migs []Migration) ([]Migration, error) {
 }
 
 // compile writes the SQL of each of the ordered migrations on dialect as
-// the migrate of level runs it, from the state the migrations before it
-// leave: SQLite's remade tables have their columns in the order migrate
-// gives them, which sqlmigrate does not print.
+// the migrate of level runs it, from the project's state the migrations
+// before it leave, every app's (a primary key altered to another type
+// takes along the foreign keys of the other apps to it): SQLite's
+// remade tables have their columns in the order migrate gives them,
+// which sqlmigrate does not print.
 func compile(level compat.Level, dialect store.Dialect, ordered []Migration) ([][]Line, error) {
-	states := map[string]*State{}
+	project := map[string]*State{}
 	steps := make([][]Line, len(ordered))
 	for i, m := range ordered {
-		s := states[m.App]
+		s := project[m.App]
 		if s == nil {
 			s = &State{App: m.App}
 		}
-		lines, after, err := m.sql(&editor{level: level, dialect: dialect}, s)
+		lines, after, err := m.sql(&editor{level: level, dialect: dialect}, s.withOthers(project))
 		if err != nil {
 			return nil, &MigrationError{Migration: m, Err: err}
 		}
-		states[m.App] = after
+		after.split(project)
 		steps[i] = lines
 	}
 	return steps, nil

@@ -207,6 +207,81 @@ func (a *App) StateBefore(name string) (*State, error) {
 	return s, nil
 }
 
+// StateAt is the state Django's sqlmigrate writes m's SQL from, its
+// project state at m: the migrations among migs that m depends on (those
+// of its app before it, in the order given, and through their
+// Dependencies those of other apps), replayed in the order Migrate
+// applies them, the other apps' models beside m's app's. A dependency
+// missing from migs is left out.
+func StateAt(m Migration, migs ...Migration) (*State, error) {
+	byKey := map[[2]string]int{}
+	previous := make([]int, len(migs))
+	last := map[string]int{}
+	for i, x := range migs {
+		if _, dup := byKey[x.key()]; dup {
+			previous[i] = -1
+			continue
+		}
+		byKey[x.key()] = i
+		previous[i] = -1
+		if p, ok := last[x.App]; ok {
+			previous[i] = p
+		}
+		last[x.App] = i
+	}
+	seen := make([]bool, len(migs))
+	var order []int
+	var visit func(i int)
+	visit = func(i int) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		if previous[i] >= 0 {
+			visit(previous[i])
+		}
+		for _, d := range migs[i].Dependencies {
+			if j, ok := byKey[d]; ok {
+				visit(j)
+			}
+		}
+		order = append(order, i)
+	}
+	i, ok := byKey[m.key()]
+	if !ok {
+		return nil, fmt.Errorf("migrations: no migration %s", m)
+	}
+	seen[i] = true // m itself is not replayed
+	if previous[i] >= 0 {
+		visit(previous[i])
+	}
+	for _, d := range m.Dependencies {
+		if j, ok := byKey[d]; ok {
+			visit(j)
+		}
+	}
+	project := map[string]*State{}
+	for _, j := range order {
+		x := migs[j]
+		s := project[x.App]
+		if s == nil {
+			s = &State{App: x.App}
+		}
+		s = s.withOthers(project)
+		for _, op := range x.Operations {
+			if err := op.apply(s); err != nil {
+				return nil, fmt.Errorf("%s: %w", x, err)
+			}
+		}
+		s.split(project)
+	}
+	s := project[m.App]
+	if s == nil {
+		s = &State{App: m.App}
+	}
+	return s.withOthers(project), nil
+}
+
 // compatibilityKey is the context key of WithCompatibility.
 type compatibilityKey struct{}
 

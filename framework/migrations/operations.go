@@ -11,8 +11,8 @@ import (
 
 // Operation is one step of a migration, as Django's migration operations:
 // CreateModel, DeleteModel, AddField, RemoveField, AlterField, AddIndex,
-// RemoveIndex, AlterUniqueTogether, AddConstraint and RemoveConstraint,
-// which makemigrations writes, and RenameField, RenameModel, RunSQL and
+// RemoveIndex, AlterUniqueTogether, AddConstraint, RemoveConstraint,
+// AlterConstraint and AlterModelTable, which makemigrations writes, and RenameField, RenameModel, RunSQL and
 // RunGo (Django's RunPython), which a migration written by hand declares.
 type Operation interface {
 	// Describe is Django's describe(): "Create model Snippet".

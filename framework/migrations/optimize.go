@@ -205,6 +205,8 @@ func (o optimizer) referencesModel(op Operation, model string) bool {
 		return op.Model == model
 	case AlterUniqueTogether:
 		return op.Model == model
+	case AlterModelTable:
+		return lower(op.Name) == model
 	}
 	return true // AddIndex and RemoveIndex may refer to any model.
 }

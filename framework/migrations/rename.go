@@ -2,6 +2,7 @@ package migrations
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/go-drf/drf/framework/compat"
@@ -215,4 +216,70 @@ func (e *editor) columnDefinition(f *Field) string {
 		sql += " UNIQUE"
 	}
 	return sql
+}
+
+// AlterModelTable renames a model's table (Django's db_table changed):
+// the foreign keys to it and its automatic many-to-many tables follow,
+// as they follow a RenameModel.
+type AlterModelTable struct {
+	// Name is the model's name in lower case.
+	Name string
+	// Table is the new table.
+	Table string
+}
+
+// Describe returns "Rename table for MODEL to TABLE".
+func (o AlterModelTable) Describe() string {
+	return "Rename table for " + lower(o.Name) + " to " + o.Table
+}
+
+func (o AlterModelTable) fragment() string { return "alter_" + lower(o.Name) + "_table" }
+
+func (o AlterModelTable) apply(s *State) error {
+	m, err := s.model(o.Name)
+	if err != nil {
+		return err
+	}
+	if o.Table == "" {
+		return fmt.Errorf("migrations: AlterModelTable %s: no table", o.Name)
+	}
+	s.retarget(m.Table, o.Table)
+	m.Table = o.Table
+	return nil
+}
+
+func (AlterModelTable) renders() bool { return true }
+
+// database is Django's AlterModelTable.database_forwards: the table
+// renamed, then its automatic many-to-many tables.
+func (o AlterModelTable) database(e *editor, from, to *State) error {
+	m, err := from.model(o.Name)
+	if err != nil {
+		return err
+	}
+	nm, err := to.model(o.Name)
+	if err != nil {
+		return err
+	}
+	e.renameTable(m.Table, nm.Table)
+	for i := range m.Fields {
+		if f := &m.Fields[i]; f.manyToMany() && f.Through == "" {
+			e.renameTable(m.through(f).Table, nm.through(nm.Field(f.Name)).Table)
+		}
+	}
+	return nil
+}
+
+// retarget points the relations to table, of every app's models, to
+// table renamed.
+func (s *State) retarget(table, renamed string) {
+	for _, st := range append([]*State{s}, slices.Collect(maps.Values(s.others))...) {
+		for _, x := range st.Models {
+			for i := range x.Fields {
+				if r := x.Fields[i].Related; r != nil && r.Table == table {
+					r.Table = renamed
+				}
+			}
+		}
+	}
 }

@@ -598,9 +598,11 @@ func (e *editor) dropIndex(name string) {
 }
 
 // fieldAltered is Django's _field_should_be_altered: whether anything
-// but the name (the column aside), blank and on_delete changed.
+// but the name (the column aside), blank, limit_choices_to and on_delete
+// changed.
 func fieldAltered(old, new Field) bool {
 	old.Blank, new.Blank = false, false
+	old.LimitChoicesTo, new.LimitChoicesTo = nil, nil
 	old.Name = new.Name
 	if old.Related != nil && new.Related != nil {
 		o, n := *old.Related, *new.Related
@@ -622,7 +624,7 @@ type related struct {
 func relatedTo(m *ModelState, name string, from, to *State) []related {
 	var out []related
 	for _, r := range from.referrers(m.Table, m.Field(name).Column) {
-		nm := to.Model(r.model.Name)
+		nm := to.appModel(r.app, r.model.Name)
 		if nm == nil {
 			continue
 		}
@@ -952,7 +954,8 @@ func fieldsEqual(a, b Field) bool {
 		a.Null == b.Null && a.Blank == b.Blank && a.Unique == b.Unique && a.DBIndex == b.DBIndex &&
 		a.MaxLength == b.MaxLength && a.MaxDigits == b.MaxDigits && a.DecimalPlaces == b.DecimalPlaces &&
 		a.HasDefault == b.HasDefault && a.Default == b.Default && slices.Equal(a.Choices, b.Choices) &&
-		a.UploadTo == b.UploadTo && a.WidthField == b.WidthField && a.HeightField == b.HeightField
+		a.UploadTo == b.UploadTo && a.WidthField == b.WidthField && a.HeightField == b.HeightField &&
+		slices.Equal(a.LimitChoicesTo, b.LimitChoicesTo) && a.Protocol == b.Protocol
 }
 
 // sameRelation reports relations equal, a Kind of "" being an AutoField:

@@ -2,6 +2,7 @@ package migrations
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -53,6 +54,14 @@ type Field struct {
 	// through=), created by its own model's migrations; "" for Django's
 	// automatic one, which the field creates and drops.
 	Through string
+	// LimitChoicesTo is a relation's limit_choices_to, recorded as
+	// UploadTo is: no schema change (Django's non_db_attrs), but an
+	// AlterField when it changes.
+	LimitChoicesTo []models.Condition
+	// Protocol is a GenericIPAddressField's protocol when it is not
+	// "both" (Django's deconstruct omits the default): "ipv4" or
+	// "ipv6". A change is an AlterField, which SQLite runs as a remake.
+	Protocol string
 }
 
 // manyToMany reports a ManyToManyField, which has no column.
@@ -102,6 +111,13 @@ type State struct {
 	App string
 	// Models are the app's models, in the order they were created.
 	Models []*ModelState
+
+	// others are the states of the project's other apps, by label, as
+	// the migrations Migrate applied before leave them (Django's
+	// ProjectState): their foreign keys to the app's models follow a
+	// primary key altered to another type. Nil for the app alone, as
+	// sqlmigrate sees a migration that depends on no other app.
+	others map[string]*State
 }
 
 // Model returns the model of that name (any case), nil if none.
@@ -127,6 +143,12 @@ func (s *State) Clone() *State {
 	for _, m := range s.Models {
 		c.Models = append(c.Models, m.clone())
 	}
+	if s.others != nil {
+		c.others = make(map[string]*State, len(s.others))
+		for label, o := range s.others {
+			c.others[label] = o.Clone()
+		}
+	}
 	return c
 }
 
@@ -150,6 +172,7 @@ func (m *ModelState) clone() *ModelState {
 
 func (f Field) clone() Field {
 	f.Choices = slices.Clone(f.Choices)
+	f.LimitChoicesTo = slices.Clone(f.LimitChoicesTo)
 	if f.Related != nil {
 		r := *f.Related
 		f.Related = &r
@@ -201,26 +224,73 @@ func (m *ModelState) columns(names []string) []string {
 }
 
 // referrer is a field whose column refers to another's: Django's related
-// object.
+// object, of the model of app.
 type referrer struct {
+	app   string
 	model *ModelState
 	field *Field
 }
 
-// referrers are the fields of s's models with a column that refers to
-// the column of table (Django's _related_non_m2m_objects, within the
-// app), in the models' order.
+// referrers are the fields with a column that refers to the column of
+// table (Django's _related_non_m2m_objects): those of the other apps'
+// models first, by app label, then those of s's models, each in the
+// models' order, as Django's migrate finds them.
 func (s *State) referrers(table, column string) []referrer {
+	var out []referrer
+	for _, label := range slices.Sorted(maps.Keys(s.others)) {
+		out = append(out, s.others[label].ownReferrers(table, column)...)
+	}
+	return append(out, s.ownReferrers(table, column)...)
+}
+
+// ownReferrers are the referrers among s's models.
+func (s *State) ownReferrers(table, column string) []referrer {
 	var out []referrer
 	for _, m := range s.Models {
 		for i := range m.Fields {
 			f := &m.Fields[i]
 			if r := f.Related; r != nil && !f.manyToMany() && r.Table == table && r.Column == column {
-				out = append(out, referrer{m, f})
+				out = append(out, referrer{s.App, m, f})
 			}
 		}
 	}
 	return out
+}
+
+// appModel is the model of that name of the app of that label, s's or
+// one of the others; nil if none.
+func (s *State) appModel(app, name string) *ModelState {
+	if app == s.App {
+		return s.Model(name)
+	}
+	if o := s.others[app]; o != nil {
+		return o.Model(name)
+	}
+	return nil
+}
+
+// withOthers is s beside the states of the project's other apps
+// (project, by label, which may hold s's own).
+func (s *State) withOthers(project map[string]*State) *State {
+	c := *s
+	c.others = map[string]*State{}
+	for label, o := range project {
+		if label != s.App {
+			c.others[label] = o
+		}
+	}
+	return &c
+}
+
+// split is the project's states after s: s's own, the others as s
+// leaves them.
+func (s *State) split(project map[string]*State) {
+	for label, o := range s.others {
+		project[label] = o
+	}
+	c := *s
+	c.others = nil
+	project[s.App] = &c
 }
 
 // lower is Django's model_name: the model's name in lower case.
@@ -262,6 +332,9 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 			Blank: f.Blank, Unique: f.Unique && !f.PrimaryKey, DBIndex: f.DBIndex, MaxLength: f.MaxLength,
 			MaxDigits: f.MaxDigits, DecimalPlaces: f.DecimalPlaces, Choices: slices.Clone(f.Choices),
 			UploadTo: f.UploadTo, WidthField: f.WidthField, HeightField: f.HeightField}
+		if f.Protocol != "both" {
+			mf.Protocol = f.Protocol
+		}
 		switch f.Kind {
 		case models.OneToOneField:
 			mf.Unique = true
@@ -273,6 +346,7 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 		}
 		if f.Related != nil {
 			mf.Related = &Relation{Table: f.Related.Table, Column: f.Related.Column, Kind: refs[f.Related.Table], OnDelete: f.Related.OnDelete}
+			mf.LimitChoicesTo = slices.Clone(f.Related.LimitChoicesTo)
 		}
 		m.Fields = append(m.Fields, mf)
 	}
@@ -281,7 +355,8 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 			continue // Django's ManyToManyRel: the other side's field
 		}
 		mf := Field{Name: mm.Name, Kind: models.ManyToManyField, Blank: mm.Blank,
-			Related: &Relation{Table: mm.Table, Column: mm.Column, Kind: refs[mm.Table]}}
+			Related:        &Relation{Table: mm.Table, Column: mm.Column, Kind: refs[mm.Table]},
+			LimitChoicesTo: slices.Clone(mm.LimitChoicesTo)}
 		if !mm.AutoCreated {
 			mf.Through = mm.Through
 		}

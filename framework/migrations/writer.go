@@ -31,7 +31,15 @@ func Source(pkg string, m Migration, now time.Time) ([]byte, error) {
 		b.WriteString("\t\"github.com/go-drf/drf/framework/models\"\n")
 	}
 	b.WriteString(")\n\n")
-	fmt.Fprintf(&b, "func init() {\n\tApp.Add(migrations.Migration{\n\t\tName: %q,\n\t\tOperations: []migrations.Operation{\n%s\t\t},\n\t})\n}\n", m.Name, src)
+	deps := ""
+	if len(m.Dependencies) > 0 {
+		q := make([]string, len(m.Dependencies))
+		for i, d := range m.Dependencies {
+			q[i] = fmt.Sprintf("{%q, %q}", d[0], d[1])
+		}
+		deps = "Dependencies: [][2]string{" + strings.Join(q, ", ") + "},\n"
+	}
+	fmt.Fprintf(&b, "func init() {\n\tApp.Add(migrations.Migration{\n\t\tName: %q,\n%s\t\tOperations: []migrations.Operation{\n%s\t\t},\n\t})\n}\n", m.Name, deps, src)
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("migrations: format the migration %s: %w", m.Name, err)
@@ -99,6 +107,10 @@ func operationsSource(ops []Operation) string {
 			fmt.Fprintf(&b, "migrations.AddConstraint{Model: %q, Constraint: %s},\n", o.Model, constraintSource(o.Constraint))
 		case RemoveConstraint:
 			fmt.Fprintf(&b, "migrations.RemoveConstraint{Model: %q, Name: %q},\n", o.Model, o.Name)
+		case AlterModelTable:
+			fmt.Fprintf(&b, "migrations.AlterModelTable{Name: %q, Table: %q},\n", o.Name, o.Table)
+		case AlterConstraint:
+			fmt.Fprintf(&b, "migrations.AlterConstraint{Model: %q, Name: %q, Constraint: %s},\n", o.Model, o.Name, constraintSource(o.Constraint))
 		}
 	}
 	return b.String()
@@ -147,10 +159,18 @@ func fieldSource(f Field) string {
 		}
 		parts = append(parts, rel+"}")
 	}
-	for _, opt := range []struct{ name, v string }{{"UploadTo", f.UploadTo}, {"WidthField", f.WidthField}, {"HeightField", f.HeightField}, {"Through", f.Through}} {
+	for _, opt := range []struct{ name, v string }{{"UploadTo", f.UploadTo}, {"WidthField", f.WidthField}, {"HeightField", f.HeightField},
+		{"Through", f.Through}, {"Protocol", f.Protocol}} {
 		if opt.v != "" {
 			parts = append(parts, opt.name+": "+strconv.Quote(opt.v))
 		}
+	}
+	if f.LimitChoicesTo != nil {
+		cs := make([]string, len(f.LimitChoicesTo))
+		for i, c := range f.LimitChoicesTo {
+			cs[i] = fmt.Sprintf("{Column: %q, Value: %q}", c.Column, c.Value)
+		}
+		parts = append(parts, "LimitChoicesTo: []models.Condition{"+strings.Join(cs, ", ")+"}")
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
@@ -204,6 +224,9 @@ func constraintSource(c models.Constraint) string {
 	}
 	if c.NullsNotDistinct {
 		parts = append(parts, "NullsNotDistinct: true")
+	}
+	if c.ViolationErrorMessage != "" {
+		parts = append(parts, "ViolationErrorMessage: "+strconv.Quote(c.ViolationErrorMessage))
 	}
 	return "models.Constraint{" + strings.Join(parts, ", ") + "}"
 }

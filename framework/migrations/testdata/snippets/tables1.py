@@ -1,0 +1,11 @@
+from django.db import models
+
+
+class Tag(models.Model):
+    name = models.CharField(max_length=20)
+
+
+class Snippet(models.Model):
+    title = models.CharField(max_length=50)
+    tag = models.ForeignKey(Tag, on_delete=models.CASCADE)
+    labels = models.ManyToManyField(Tag, blank=True, related_name='+')
