@@ -289,7 +289,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	if hr.Body != nil && hr.Body != http.NoBody && !request.StreamsUploads(h.request.Parsers, hr.Header.Get("Content-Type")) {
 		hr.Body = http.MaxBytesReader(w, hr.Body, h.maxBody)
 	}
-	x := &exchange{req: *request.New(hr, h.request)}
+	x := &exchange{req: *h.request.Wrap(hr)}
 	r := &x.req
 	defer r.Close()
 	var resp *Response

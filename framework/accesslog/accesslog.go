@@ -145,15 +145,15 @@ func New(logger *slog.Logger, next http.Handler) http.Handler {
 		if v := r.Header[requestIDKey]; len(v) > 0 {
 			sent = v[0]
 		}
-		// Three allocations, and a generated ID's string: x, the
-		// context carrying its RequestInfo and the request carrying
-		// that.
-		x := &accessed{sw: StatusWriter{ResponseWriter: w}}
+		// Two allocations, and a generated ID's string: x, which is
+		// also the context carrying its RequestInfo, and the request
+		// carrying that.
+		x := &accessed{Context: r.Context(), sw: StatusWriter{ResponseWriter: w}}
 		info, sw := &x.info, &x.sw
 		info.ID = newRequestID(sent)
 		x.echo[0] = info.ID
 		w.Header()[requestIDKey] = x.echo[:]
-		ctx := WithRequestInfo(r.Context(), info)
+		ctx := context.Context(x)
 		next.ServeHTTP(sw, r.WithContext(ctx))
 		level := slog.LevelInfo
 		if info.Quiet {
@@ -179,13 +179,23 @@ func New(logger *slog.Logger, next http.Handler) http.Handler {
 	})
 }
 
-// accessed is what New keeps of a request, in one allocation: its
-// RequestInfo, the StatusWriter, and the value of the answer's
-// X-Request-ID.
+// accessed is what New keeps of a request, in one allocation: the
+// request's context carrying its RequestInfo (as WithRequestInfo's
+// would), the StatusWriter, and the value of the answer's X-Request-ID.
 type accessed struct {
+	context.Context
 	info RequestInfo
 	sw   StatusWriter
 	echo [1]string
+}
+
+// Value returns the request's RequestInfo for its key, else the value
+// of the context it was made from.
+func (x *accessed) Value(key any) any {
+	if key == (requestInfoKey{}) {
+		return &x.info
+	}
+	return x.Context.Value(key)
 }
 
 // StatusWriter is an http.ResponseWriter that remembers the status its

@@ -111,14 +111,8 @@ func (e *WrappedError) Unwrap() error { return e.Err }
 type Request struct {
 	*http.Request
 
-	authenticators []Authenticator
-	parsers        []Parser
-	maxFields      int
-	anonUser       func() User
-	anonAuth       any
-	logger         *slog.Logger
-	compat         compat.Level
-	formats        *formats.Compiled
+	// config is the view's, shared by its requests.
+	config *Config
 
 	authDone      bool
 	user          User
@@ -132,15 +126,12 @@ type Request struct {
 	dataDone bool
 	data     any
 	dataErr  error
-	maxBody  int64
 	cleanup  func()
 
 	query url.Values
 
 	version          string
 	versioningScheme Versioner
-	versionParam     string
-	formatParam      string
 
 	vary []string
 	// varyBuf backs vary for the usual one or two names.
@@ -196,11 +187,23 @@ type Config struct {
 	MaxBodyBytes int64
 }
 
-// New wraps r.
-func New(r *http.Request, c Config) *Request {
-	return &Request{Request: r, authenticators: c.Authenticators, parsers: c.Parsers, maxFields: c.MaxNumberFields,
-		anonUser: c.UnauthenticatedUser, anonAuth: c.UnauthenticatedToken,
-		versionParam: c.VersionParam, formatParam: c.FormatParam, logger: c.Logger, compat: c.Compatibility, formats: c.Formats, maxBody: c.MaxBodyBytes}
+// New wraps r, with a copy of c.
+func New(r *http.Request, c Config) *Request { return c.Wrap(r) }
+
+// Wrap wraps r with c itself, not a copy: what a view does with the
+// Config it keeps for all its requests, which must not change while they
+// run.
+func (c *Config) Wrap(r *http.Request) *Request { return &Request{Request: r, config: c} }
+
+// noConfig is the Config of a Request built without New or Wrap.
+var noConfig Config
+
+// cfg returns the request's Config.
+func (r *Request) cfg() *Config {
+	if r.config == nil {
+		return &noConfig
+	}
+	return r.config
 }
 
 // Close removes the temporary files of the request's uploads, as Django
@@ -215,15 +218,15 @@ func (r *Request) Close() {
 
 // Compatibility returns the DRF and Django release the view answers as
 // (Config.Compatibility).
-func (r *Request) Compatibility() compat.Level { return r.compat }
+func (r *Request) Compatibility() compat.Level { return r.cfg().Compatibility }
 
 // Formats returns the view's field formats and time zone
 // (Config.Formats), formats.Default when it has none.
 func (r *Request) Formats() *formats.Compiled {
-	if r.formats == nil {
+	if r.cfg().Formats == nil {
 		return formats.Default
 	}
-	return r.formats
+	return r.cfg().Formats
 }
 
 // As returns a copy of r for another method, with r's user and version,
@@ -232,7 +235,8 @@ func (r *Request) Formats() *formats.Compiled {
 func As(r *Request, method string) *Request {
 	hr := r.Request.Clone(r.Context())
 	hr.Method, hr.Body, hr.ContentLength = method, http.NoBody, 0
-	as := New(hr, Config{VersionParam: r.versionParam, FormatParam: r.formatParam, Compatibility: r.compat, Formats: r.formats})
+	c := r.cfg()
+	as := New(hr, Config{VersionParam: c.VersionParam, FormatParam: c.FormatParam, Compatibility: c.Compatibility, Formats: c.Formats})
 	as.SetUser(r.User(), r.Auth())
 	as.SetVersion(r.Version(), r.VersioningScheme())
 	return as
@@ -245,7 +249,7 @@ func (r *Request) Authenticators() []Authenticator {
 	if f := forcedScheme(r.Request); f != nil {
 		return []Authenticator{f}
 	}
-	return r.authenticators
+	return r.cfg().Authenticators
 }
 
 // Authenticate runs the schemes once; later calls return the cached result.
@@ -287,12 +291,12 @@ func runScheme(a Authenticator, r *Request) (u User, auth any, err error) {
 }
 
 func (r *Request) setAnonymous() {
-	if r.anonUser != nil {
-		r.user = r.anonUser()
+	if r.cfg().UnauthenticatedUser != nil {
+		r.user = r.cfg().UnauthenticatedUser()
 	} else {
 		r.user = AnonymousUser{}
 	}
-	r.auth = r.anonAuth
+	r.auth = r.cfg().UnauthenticatedToken
 }
 
 // User returns the authenticated user, or the anonymous user. Use
@@ -338,11 +342,11 @@ func (r *Request) Version() string { return r.version }
 func (r *Request) VersioningScheme() Versioner { return r.versioningScheme }
 
 // VersionParam returns the name of the version parameter (VERSION_PARAM).
-func (r *Request) VersionParam() string { return r.versionParam }
+func (r *Request) VersionParam() string { return r.cfg().VersionParam }
 
 // FormatParam returns the name of the format query parameter
 // (URL_FORMAT_OVERRIDE), "" when the request was built outside a view.
-func (r *Request) FormatParam() string { return r.formatParam }
+func (r *Request) FormatParam() string { return r.cfg().FormatParam }
 
 // formatSuffixParam is the URL parameter of a format suffix, DRF's
 // FORMAT_SUFFIX_KWARG: reverse.FormatSuffixParam, which imports this package.
@@ -407,10 +411,10 @@ func (r *Request) QueryParam(name string) string { return pycompat.QueryGet(r.Qu
 // Logger returns the logger of the request's view (Config.Logger), or
 // slog.Default() for a request built without one.
 func (r *Request) Logger() *slog.Logger {
-	if r.logger == nil {
+	if r.cfg().Logger == nil {
 		return slog.Default()
 	}
-	return r.logger
+	return r.cfg().Logger
 }
 
 // Charset returns the charset parameter of the Content-Type, "" without
@@ -450,15 +454,16 @@ func (r *Request) parse() (any, error) {
 		// is not: no parser takes it.
 		return nil, exceptions.UnsupportedMediaType(ct)
 	}
-	for _, p := range r.parsers {
+	c := r.cfg()
+	for _, p := range c.Parsers {
 		if matchMedia(p.MediaType(), mt) {
 			body := &bodyReader{r: r.Body}
 			var v any
 			var err error
 			if up, ok := p.(UploadParser); ok {
-				v, r.cleanup, err = up.ParseUpload(r.Request, body, UploadLimits{MaxFields: r.maxFields, MaxBytes: r.maxBody})
-			} else if fp, ok := p.(FieldsParser); ok && r.maxFields != 0 {
-				v, err = fp.ParseFields(body, params, r.maxFields)
+				v, r.cleanup, err = up.ParseUpload(r.Request, body, UploadLimits{MaxFields: c.MaxNumberFields, MaxBytes: c.MaxBodyBytes})
+			} else if fp, ok := p.(FieldsParser); ok && c.MaxNumberFields != 0 {
+				v, err = fp.ParseFields(body, params, c.MaxNumberFields)
 			} else {
 				v, err = p.Parse(body, params)
 			}
