@@ -47,7 +47,7 @@ func (g *GenericAPIView[T]) Metadata(v *framework.View, r *request.Request) (*fr
 		if len(actions) > 0 {
 			actions = append(actions, ',')
 		}
-		actions = append(append(actions, `"`+m.method+`":`...), ser.FieldInfo()...)
+		actions = append(append(actions, `"`+m.method+`":`...), ser.FieldInfoAt(r.Compatibility())...)
 	}
 	if len(actions) == 0 || len(base) == 0 || base[len(base)-1] != '}' {
 		return framework.OK(json.RawMessage(base)), nil

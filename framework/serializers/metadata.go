@@ -6,14 +6,27 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/internal/structs"
 )
 
-// FieldInfo describes the fields for an OPTIONS answer, as DRF's
+// FieldInfo describes the fields for an OPTIONS answer, as DRF 3.18's
 // SimpleMetadata does in "actions": per field its type, whether it is
 // required and read-only, its label, its help text, its bounds and a
 // decimal's precision. It is built at setup.
 func (s *Serializer[T]) FieldInfo() json.RawMessage { return s.info }
+
+// FieldInfoAt is FieldInfo as the release level describes the fields
+// (the request's Compatibility): DRF 3.14 lists no decimal's
+// max_digits and decimal_places, types a DurationField "field", and
+// drops the choices of a model field that is not editable (a
+// CharField's "string", not "choice"). Both are built at setup.
+func (s *Serializer[T]) FieldInfoAt(level compat.Level) json.RawMessage {
+	if level == compat.DRF314 {
+		return s.info314
+	}
+	return s.info
+}
 
 var typeNames = map[structs.Kind]string{
 	structs.String: "string",
@@ -42,24 +55,26 @@ var formatTypes = map[string]string{
 // formats are the values of the format option.
 var formats = map[string]bool{"uuid": true, "decimal": true, "json": true}
 
-func fieldInfo(fields []*field) json.RawMessage {
+// fieldInfo is the fields' descriptions as level's SimpleMetadata
+// writes them (FieldInfoAt).
+func fieldInfo(fields []*field, level compat.Level) json.RawMessage {
 	b := []byte{'{'}
 	for i, f := range fields {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, f.key...)
-		b = f.appendInfo(b, false)
+		b = f.appendInfo(b, false, level)
 	}
 	return append(b, '}')
 }
 
-// appendInfo writes the field's SimpleMetadata get_field_info: a list's
-// or a dictionary's child has neither label nor read_only of its own to
-// tell (its required is DRF's default, true).
-func (f *field) appendInfo(b []byte, child bool) []byte {
+// appendInfo writes the field's SimpleMetadata get_field_info at level:
+// a list's or a dictionary's child has neither label nor read_only of
+// its own to tell (its required is DRF's default, true).
+func (f *field) appendInfo(b []byte, child bool, level compat.Level) []byte {
 	b = append(b, `{"type":`...)
-	b = appendString(b, f.typeText())
+	b = appendString(b, f.typeAt(level))
 	b = append(b, `,"required":`...)
 	b = strconv.AppendBool(b, f.required || child)
 	b = append(b, `,"read_only":`...)
@@ -83,21 +98,22 @@ func (f *field) appendInfo(b []byte, child bool) []byte {
 	if f.maxValue != nil {
 		b = append(append(b, `,"max_value":`...), f.maxValue.json()...)
 	}
-	if f.format == "decimal" && f.choices == nil && f.maxDigits >= 0 {
-		// DRF 3.15 and later list a DecimalField's precision.
+	// DRF 3.15 and later list a DecimalField's precision.
+	precision := f.format == "decimal" && f.choices == nil && level != compat.DRF314
+	if precision && f.maxDigits >= 0 {
 		b = strconv.AppendInt(append(b, `,"max_digits":`...), int64(f.maxDigits), 10)
 	}
-	if f.format == "decimal" && f.choices == nil && f.decimalPlaces >= 0 {
+	if precision && f.decimalPlaces >= 0 {
 		b = strconv.AppendInt(append(b, `,"decimal_places":`...), int64(f.decimalPlaces), 10)
 	}
 	if f.nested != nil {
-		b = f.nested.appendNestedInfo(b)
+		b = f.nested.appendNestedInfo(b, level)
 	}
 	if f.group != nil {
-		b = append(append(b, `,"children":`...), fieldInfo(f.group)...)
+		b = append(append(b, `,"children":`...), fieldInfo(f.group, level)...)
 	}
 	if f.container != nil && f.kind != kindMultiple {
-		b = f.container.child.appendInfo(append(b, `,"child":`...), true)
+		b = f.container.child.appendInfo(append(b, `,"child":`...), true, level)
 	}
 	if f.choices != nil && !f.readOnly {
 		b = append(b, `,"choices":[`...)
@@ -116,6 +132,22 @@ func (f *field) appendInfo(b []byte, child bool) []byte {
 		b = append(b, ']')
 	}
 	return append(b, '}')
+}
+
+// typeAt is the field's type name in level's OPTIONS metadata: DRF
+// 3.14's SimpleMetadata has no DurationField ("field"), and its
+// ModelSerializer no choices of a field that is not editable.
+func (f *field) typeAt(level compat.Level) string {
+	switch {
+	case level != compat.DRF314:
+	case f.choices315:
+		plain := *f
+		plain.kind, plain.choices315 = "", false
+		return plain.typeAt(level)
+	case f.kind == "" && f.typeName == "" && f.container == nil && f.sf != nil && f.sf.Kind == structs.Duration:
+		return "field"
+	}
+	return f.typeText()
 }
 
 // labelText is the label tag, else DRF's label of a model field: "ID" for

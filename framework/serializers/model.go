@@ -63,6 +63,7 @@ func (f *field) fromModel(mf *models.Field) error {
 		// DRF 3.18 keeps a read-only field's choices (a ChoiceField).
 		f.readOnly = true
 		if mf.Choices != nil {
+			f.choices315 = true
 			return f.setChoices(mf.Choices)
 		}
 		return nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -192,12 +193,12 @@ func (n *nested) appendNested(b []byte, sf *structs.Field, obj structs.Addr, c *
 // appendNestedInfo writes what SimpleMetadata adds for a nested
 // serializer: its fields' "children", or for many=True the "child" (a
 // read-only nested object without a label) holding them.
-func (n *nested) appendNestedInfo(b []byte) []byte {
+func (n *nested) appendNestedInfo(b []byte, level compat.Level) []byte {
 	if n.many {
 		b = append(b, `,"child":{"type":"nested object","required":false,"read_only":true`...)
 	}
 	b = append(b, `,"children":`...)
-	b = append(b, fieldInfo(n.fields)...)
+	b = append(b, fieldInfo(n.fields, level)...)
 	if n.many {
 		b = append(b, '}')
 	}

@@ -62,6 +62,7 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/reverse"
@@ -144,7 +145,8 @@ type Serializer[T any] struct {
 	uniqueFor []uniqueFor
 	// verbose is the model's verbose name, for the unique message.
 	verbose string
-	info    json.RawMessage
+	// info and info314 are what FieldInfoAt returns at each level.
+	info, info314 json.RawMessage
 	// description is what Description returns.
 	description *framework.SerializerDescription
 	// avgSize is a running estimate of an item's JSON size, to size buffers.
@@ -160,6 +162,9 @@ type field struct {
 	// required314 is required at DRF 3.14 alone: a nullable or blank
 	// field of a unique-together, which DRF 3.18 defaults to None or "".
 	required314 bool
+	// choices315 marks the choices of a model field that is not
+	// editable, which DRF 3.14's ModelSerializer drops.
+	choices315 bool
 	// unique marks a field no two items may share (drf:"unique");
 	// unique315 one from DRF 3.15 on: a UniqueConstraint of the field
 	// alone.
@@ -480,7 +485,7 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 			return nil, fmt.Errorf("serializers: %s: ValidateField(%q): %w", desc.Type, c.field, err)
 		}
 	}
-	s.info = fieldInfo(order)
+	s.info, s.info314 = fieldInfo(order, compat.Current), fieldInfo(order, compat.DRF314)
 	s.description = s.describe()
 	for _, v := range o.validators {
 		fn, ok := v.(func(*T, *Context) error)

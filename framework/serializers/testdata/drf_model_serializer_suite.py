@@ -396,6 +396,41 @@ def relational_write(update):
                       "many_to_many": [t.pk for t in saved.many_to_many.all()], "through": list(saved.through.all())}}
 
 
+def reverse_field(model_class, name):
+    """TestRelationalFieldMappings.test_pk_reverse_*: the fields of a
+    serializer of model_class with its reverse side name, and (beyond
+    DRF's test) the representation of TestIntegration.setUp's rows and a
+    second one, with Supplementary's row from the first relational
+    instance to the first through target."""
+    empty_tables()
+    instance = relational_setup()
+    ThroughTargetModel.objects.create(name='through')
+    Supplementary.objects.create(extra=1, forwards_id=1, backwards=instance)
+    model_class.objects.create(name='unrelated')
+    s = serializer(model_class, fields=('id', 'name', name))
+    return {"info": info(s()), "data": [plain(s(m).data) for m in model_class.objects.order_by('pk')]}
+
+
+def reverse_write(model_class, name, value, save=True):
+    """An update of model_class's first row setting its reverse side name
+    to value (beyond DRF's test), on empty tables given
+    TestIntegration.setUp's rows and a second relational row: valid, the
+    errors, the representation after save() (unless not save) and the
+    relational rows' one-to-one and many-to-many keys after."""
+    empty_tables()
+    relational_setup()
+    RelationalModel.objects.create(foreign_key_id=1, one_to_one=OneToOneTargetModel.objects.create(name='second'))
+    s = serializer(model_class, fields=('id', 'name', name))(model_class.objects.get(pk=1),
+                                                             data={'name': 'renamed', name: value})
+    out = outcome(s)
+    if out["valid"] and save:
+        s.save()
+        out["data"] = plain(s.data)
+    out["rows"] = [[r.pk, r.one_to_one_id, sorted(t.pk for t in r.many_to_many.all())]
+                   for r in RelationalModel.objects.order_by('pk')]
+    return out
+
+
 def bulk_create():
     class BasicModelSerializer(serializers.ModelSerializer):
         class Meta:
@@ -559,6 +594,15 @@ ITEMS = {
     "TestRelationalFieldMappings.test_nested_unique_together_relations": lambda: nested_hyperlinked(UniqueTogetherModel),
     "TestRelationalFieldMappings.test_pk_reverse_foreign_key": lambda: {"info": info(serializer(
         ForeignKeyTargetModel, fields=('id', 'name', 'reverse_foreign_key'))())},
+    "TestRelationalFieldMappings.test_pk_reverse_one_to_one": lambda: dict(
+        reverse_field(OneToOneTargetModel, 'reverse_one_to_one'),
+        valid=reverse_write(OneToOneTargetModel, 'reverse_one_to_one', 2, save=False),
+        invalid=reverse_write(OneToOneTargetModel, 'reverse_one_to_one', 9)),
+    "TestRelationalFieldMappings.test_pk_reverse_many_to_many": lambda: dict(
+        reverse_field(ManyToManyTargetModel, 'reverse_many_to_many'),
+        write=reverse_write(ManyToManyTargetModel, 'reverse_many_to_many', [2]),
+        invalid=reverse_write(ManyToManyTargetModel, 'reverse_many_to_many', [9])),
+    "TestRelationalFieldMappings.test_pk_reverse_through": lambda: reverse_field(ThroughTargetModel, 'reverse_through'),
     "TestIntegration.test_pk_retrieval": lambda: {"data": plain(serializer(RelationalModel, fields='__all__')(
         relational_setup()).data)},
     "TestIntegration.test_pk_create": lambda: relational_write(False),
@@ -584,20 +628,24 @@ ITEMS = {
 }
 
 
+def empty_tables():
+    """Empties the tests app's tables, their keys numbered from 1 again,
+    as each of DRF's TestCases finds them (reset_sequences)."""
+    from django.apps import apps
+    for m in apps.get_app_config("tests").get_models():
+        m.objects.all().delete()
+    with connection.cursor() as c:
+        c.execute("DELETE FROM sqlite_sequence")
+
+
 def main():
     from django.apps import apps
-    tables = list(apps.get_app_config("tests").get_models())
     with connection.schema_editor() as editor:
-        for m in tables:
+        for m in apps.get_app_config("tests").get_models():
             editor.create_model(m)
     answers = {}
     for name, fn in ITEMS.items():
-        # Each item runs on empty tables, numbered from 1, as each of
-        # DRF's TestCases (reset_sequences).
-        for m in tables:
-            m.objects.all().delete()
-        with connection.cursor() as c:
-            c.execute("DELETE FROM sqlite_sequence")
+        empty_tables()
         answers[name] = fn()
     json.dump({
         "versions": {"django": django.get_version(), "rest_framework": rest_framework.VERSION},
