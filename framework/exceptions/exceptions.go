@@ -179,6 +179,11 @@ type FieldError struct {
 	// or key, rendered in place of Messages when set (DRF's ListField and
 	// DictField: {"tags": {"1": ["A valid integer is required."]}}).
 	Items ValidationErrors
+	// List is the errors of a nested list of many=True at the DRF 3.14
+	// level, each item's in order (a ValidationErrors, {} for a valid
+	// item, or its messages), rendered in place of Messages when set:
+	// {"items": [{}, {"name": ["This field is required."]}]}.
+	List []any
 }
 
 // ValidationErrors maps fields to their messages and keeps the fields in
@@ -233,9 +238,12 @@ func (v ValidationErrors) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 		var m []byte
-		if f.Items != nil {
+		switch {
+		case f.List != nil:
+			m, err = json.Marshal(f.List)
+		case f.Items != nil:
 			m, err = f.Items.MarshalJSON()
-		} else {
+		default:
 			m, err = json.Marshal(f.Messages)
 		}
 		if err != nil {

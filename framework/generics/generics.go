@@ -535,13 +535,14 @@ func (g *GenericAPIView[T]) relatedRows(r *request.Request) func(serializers.Rel
 // another item of the view's Source (all of them, as DRF's UniqueValidator
 // and UniqueTogetherValidator read the model's default manager;
 // SourceFor's when there is no Source) holds the values, told apart from
-// stored by the lookup field ("COLUMN__isnull" asks for a null).
+// stored by the lookup field ("COLUMN__LOOKUP" compares by a lookup:
+// "COLUMN__isnull" asks for a null, "COLUMN__iexact" ignores case).
 func (g *GenericAPIView[T]) exists(r *request.Request, stored *T) func(columns, values []string) (bool, error) {
 	return func(columns, values []string) (bool, error) {
 		_, items, err := g.others(r, stored, 2, func(src queryset.Source[T]) queryset.Source[T] {
 			for i, column := range columns {
-				if name, ok := strings.CutSuffix(column, "__isnull"); ok {
-					src = src.Where(name, query.IsNull, values[i])
+				if name, lookup := splitLookup(column); lookup != "" {
+					src = src.Where(name, lookup, values[i])
 				} else {
 					src = src.Filter(column, values[i])
 				}

@@ -44,6 +44,11 @@ func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error 
 		if a != framework.ActionDestroy && g.Serializer == nil && g.SerializerFor == nil {
 			return fmt.Errorf("generics: view of %s needs a Serializer or SerializerFor", name)
 		}
+		if a.Writes() && a != framework.ActionDestroy && g.perform(a) == nil && g.Serializer != nil && g.Serializer.WritableNested() != "" {
+			method := map[bool]string{true: "create", false: "update"}[a == framework.ActionCreate]
+			return fmt.Errorf("generics: %s of %s: The `.%s()` method does not support writable nested fields by default: "+
+				"%q is a NestedList; set a Perform hook that saves its items", a, name, method, g.Serializer.WritableNested())
+		}
 		if a.Writes() && g.perform(a) == nil && cannot != "" {
 			return fmt.Errorf("generics: %s of %s writes but %s; set a Perform hook", a, name, cannot)
 		}

@@ -64,6 +64,33 @@ type (
 		UpdateField int64 `json:"update_field" drf:"required"`
 		StoreField  int64 `json:"store_field" drf:"required"`
 	}
+	// drfListsOfLists is TestNestedListOfListsSerializer's
+	// TestSerializer: a ListSerializer of a ListSerializer of a field is
+	// a ListField of a ListField.
+	drfListsOfLists struct {
+		Integers [][]int64 `json:"integers" drf:"required"`
+		Booleans [][]bool  `json:"booleans" drf:"required"`
+	}
+	// drfIDs is TestNestedListSerializerAllowEmpty's ParentSerializer:
+	// ids = ChildSerializer(many=True) is a NestedList.
+	drfIDs struct {
+		IDs []drfID `json:"ids" drf:"required"`
+	}
+	drfID struct {
+		ID int64 `json:"id" drf:"required"`
+	}
+	// drfWithList is TestSerializerPartialUsage's Serializer of a
+	// list_field = ListSerializer(many=True).
+	drfWithList struct {
+		ExtraField int64             `json:"extra_field" drf:"required"`
+		ListField  []drfUpdateFields `json:"list_field" drf:"required"`
+	}
+	// drfWrapper is TestListSerializerDictErrorBehavior's
+	// WrapperSerializer: a NestedList and a ListField of DictFields.
+	drfWrapper struct {
+		ListSerializer []drfBoolean     `json:"list_serializer" drf:"required"`
+		ListField      []map[string]any `json:"list_field" drf:"required,child.allow_empty=false"`
+	}
 	drfSomeInt struct {
 		SomeInt int64 `json:"some_int" drf:"required"`
 	}
@@ -103,22 +130,8 @@ TestListSerializerDictErrorBehavior.test_listserializer_and_listfield_consistenc
 
 // drfListsNotPortable are the methods the public API cannot express.
 var drfListsNotPortable = map[string]string{
-	"TestListSerializer.test_validate": "a ListSerializer's child is a Serializer[T] of a struct: a list of scalars is a " +
-		"ListField of a struct (TestNestedListSerializer)",
-	"TestListSerializer.test_validate_html_input":              "a ListSerializer of scalars, as test_validate",
 	"TestListSerializer.test_list_serializer_is_subscriptable": "Python's typing (ListSerializer[...]); Go's generics are ListOptions[T]",
-	"TestNestedListSerializerAllowEmpty.test_allow_empty_true": "a nested serializer of many=True is read-only, as " +
-		"ModelSerializer's default (raise_errors_on_nested_writes): no writable nested list field",
-	"TestNestedListSerializerAllowEmpty.test_allow_empty_false":         "a writable nested list field, as test_allow_empty_true",
-	"TestNestedListOfListsSerializer.test_validate":                     "a ListField holds scalars: no list of lists",
-	"TestNestedListOfListsSerializer.test_validate_html_input":          "a list of lists, as test_validate",
-	"TestSerializerPartialUsage.test_as_field_allow_empty_true":         "a writable nested list field (TestNestedListSerializerAllowEmpty)",
-	"TestSerializerPartialUsage.test_update_as_field_allow_empty_true":  "a writable nested list field",
-	"TestSerializerPartialUsage.test_as_field_allow_empty_false":        "a writable nested list field",
-	"TestSerializerPartialUsage.test_update_as_field_allow_empty_false": "a writable nested list field",
-	"TestToRepresentationManagerCheck.test":                             "Django's custom managers and depth=3 of a one-to-one's reverse",
-	"TestListSerializerDictErrorBehavior.test_listserializer_and_listfield_consistency": "a writable nested list field, " +
-		"and a ListField of DictFields (a ListField holds scalars)",
+	"TestToRepresentationManagerCheck.test":                    "Django's custom managers and depth=3 of a one-to-one's reverse",
 }
 
 // TestDRFSerializerLists checks that every method is ported or listed as
@@ -174,6 +187,13 @@ func drfListsItem(name string, answer func(t *testing.T, level framework.Compati
 
 // drfListsItems are the ported items.
 var drfListsItems = []drfListsMethod{
+	// A ListSerializer whose child is a field is a List of its type.
+	drfListsItem("TestListSerializer.test_validate", func(t *testing.T, level framework.Compatibility) any {
+		return drfScalarListOutcome(t, "json", `["123", "456"]`, level)
+	}),
+	drfListsItem("TestListSerializer.test_validate_html_input", func(t *testing.T, level framework.Compatibility) any {
+		return drfScalarListOutcome(t, "form", `[0]=123&[1]=456`, level)
+	}),
 	drfListsItem("TestListSerializerContainingNestedSerializer.test_validate", func(t *testing.T, level framework.Compatibility) any {
 		return drfListOutcome(t, listValidate[drfNestedItem](t, "json", `[{"integer":"123","boolean":"true"},{"integer":"456","boolean":"false"}]`,
 			serializers.ListOptions[drfNestedItem]{}, level))
@@ -227,6 +247,14 @@ var drfListsItems = []drfListsMethod{
 	drfListsItem("TestNestedListSerializer.test_validate_html_input", func(t *testing.T, level framework.Compatibility) any {
 		return drfObjectOutcome(t, objectValidate(t, "form", "integers[0]=123&integers[1]=456&booleans[0]=true&booleans[1]=false", false, drfLists{}, level))
 	}),
+	drfListsItem("TestNestedListOfListsSerializer.test_validate", func(t *testing.T, level framework.Compatibility) any {
+		return drfObjectOutcome(t, objectValidate(t, "json", `{"integers": [["123", "456"], ["789", "0"]], "booleans": [["true", "true"], ["false", "true"]]}`,
+			false, drfListsOfLists{}, level))
+	}),
+	drfListsItem("TestNestedListOfListsSerializer.test_validate_html_input", func(t *testing.T, level framework.Compatibility) any {
+		return drfObjectOutcome(t, objectValidate(t, "form", "integers[0][0]=123&integers[0][1]=456&integers[1][0]=789&integers[1][1]=000&"+
+			"booleans[0][0]=true&booleans[0][1]=true&booleans[1][0]=false&booleans[1][1]=true", false, drfListsOfLists{}, level))
+	}),
 	drfListsItem("TestListFieldHTMLInput.test_listfield_with_indexed_keys", func(t *testing.T, level framework.Compatibility) any {
 		return drfObjectOutcome(t, objectValidate(t, "form", "colors[0]=%23ffffff&colors[1]=%23000000", false, drfColors{}, level))
 	}),
@@ -278,6 +306,17 @@ var drfListsItems = []drfListsMethod{
 	drfListsItem("TestMaxMinLengthListSerializer.test_min_max_length_two_items", drfLengths(2)),
 	drfListsItem("TestMaxMinLengthListSerializer.test_min_max_length_four_items", drfLengths(4)),
 	drfListsItem("TestMaxMinLengthListSerializer.test_min_max_length_six_items", drfLengths(6)),
+	drfListsItem("TestNestedListSerializerAllowEmpty.test_allow_empty_true", drfIDsAllowEmpty(true)),
+	drfListsItem("TestNestedListSerializerAllowEmpty.test_allow_empty_false", drfIDsAllowEmpty(false)),
+	drfListsItem("TestSerializerPartialUsage.test_as_field_allow_empty_true", drfAsField(true, false)),
+	drfListsItem("TestSerializerPartialUsage.test_update_as_field_allow_empty_true", drfAsField(true, true)),
+	drfListsItem("TestSerializerPartialUsage.test_as_field_allow_empty_false", drfAsField(false, false)),
+	drfListsItem("TestSerializerPartialUsage.test_update_as_field_allow_empty_false", drfAsField(false, true)),
+	drfListsItem("TestListSerializerDictErrorBehavior.test_listserializer_and_listfield_consistency", func(t *testing.T, level framework.Compatibility) any {
+		return drfObjectOutcome(t, objectValidate(t, "json", `{"list_serializer": [{"num": "1"}, {"num": "wrong"}, {"num": "0"}, {"num": ""}], `+
+			`"list_field": [{"ok": "x"}, {}, {"valid": "y"}, {}]}`, false, drfWrapper{}, level,
+			serializers.NestedList("list_serializer", serializers.MustNew[drfBoolean](), serializers.ListOptions[drfBoolean]{})))
+	}),
 	drfListsItem("TestListSerializerDictErrorBehavior.test_listserializer_dict_error_format", func(t *testing.T, level framework.Compatibility) any {
 		return drfListOutcome(t, listValidate[drfBoolean](t, "json", `[{"num":"1"},{"num":"x"},{"num":"0"},{"num":"hello"}]`,
 			serializers.ListOptions[drfBoolean]{}, level))
@@ -308,6 +347,86 @@ func drfLengths(n int) func(t *testing.T, level framework.Compatibility) any {
 			out[name] = o
 		}
 		return out
+	}
+}
+
+// drfScalarListOutcome is TestListSerializer's IntegerListSerializer
+// (a ListSerializer whose child is an IntegerField) validating body: a
+// List of int64.
+func drfScalarListOutcome(t *testing.T, mode, body string, level framework.Compatibility) map[string]any {
+	t.Helper()
+	l, err := serializers.NewList[int64]("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, c := edgeInput(t, mode, body, level)
+	items, err := l.Validate(data, serializers.ListOptions[int64]{}, c)
+	if err != nil {
+		return map[string]any{"valid": false, "errors": json.RawMessage(errorJSON(t, err))}
+	}
+	out, err := l.Data(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]any{"valid": true, "errors": []any{}, "validated": out}
+}
+
+// drfIDsAllowEmpty is TestNestedListSerializerAllowEmpty's method of
+// allow_empty, parametrized by partial.
+func drfIDsAllowEmpty(allowEmpty bool) func(t *testing.T, level framework.Compatibility) any {
+	return func(t *testing.T, level framework.Compatibility) any {
+		out := map[string]any{}
+		for _, partial := range []bool{false, true} {
+			ids := serializers.MustNew[drfID]()
+			r := objectValidate(t, "json", `{"ids": []}`, partial, drfIDs{}, level,
+				serializers.NestedList("ids", ids, serializers.ListOptions[drfID]{NotEmpty: !allowEmpty}))
+			o := drfObjectOutcome(t, r)
+			if r.err == nil {
+				// validated_data holds the list given (a partial one
+				// too), where the item holds no list when none was.
+				validated := map[string]any{}
+				if r.obj.IDs != nil {
+					validated["ids"] = renderedWith(t, ids, r.obj.IDs)
+				}
+				o["validated"] = validated
+			}
+			out[fmt.Sprintf("partial=%s", map[bool]string{false: "False", true: "True"}[partial])] = o
+		}
+		return out
+	}
+}
+
+// drfAsField is TestSerializerPartialUsage's method of a list_field
+// ListSerializer(many=True, allow_empty=...) in a partial update: the
+// update of no data, or (update) of extra_field alone and of list_field
+// alone, each item partial.
+func drfAsField(allowEmpty, update bool) func(t *testing.T, level framework.Compatibility) any {
+	return func(t *testing.T, level framework.Compatibility) any {
+		items := serializers.MustNew[drfUpdateFields]()
+		partialUpdate := func(body string) map[string]any {
+			r := objectValidate(t, "json", body, true, drfWithList{}, level,
+				serializers.NestedList("list_field", items, serializers.ListOptions[drfUpdateFields]{NotEmpty: !allowEmpty}))
+			if r.err != nil {
+				return drfObjectOutcome(t, r)
+			}
+			validated := map[string]any{}
+			if r.obj.ExtraField != 0 {
+				validated["extra_field"] = r.obj.ExtraField
+			}
+			if r.obj.ListField != nil {
+				each := []any{}
+				for _, it := range r.obj.ListField {
+					each = append(each, validatedData(t, items, it, true))
+				}
+				validated["list_field"] = each
+			}
+			return map[string]any{"valid": true, "errors": map[string]any{}, "validated": validated}
+		}
+		if !update {
+			return partialUpdate(`{}`)
+		}
+		return map[string]any{"data_1": partialUpdate(`{"extra_field": 2}`),
+			"data_2": partialUpdate(`{"list_field": [{"update_field": 31}, {"update_field": 41}]}`)}
 	}
 }
 

@@ -53,6 +53,13 @@ type (
 		RaceName string `db:"race_name" json:"name" model:"max_length=100"`
 		Position int32  `db:"position" json:"pos"`
 	}
+	// drfvReadOnlySource is ReadOnlySerializer's name =
+	// CharField(source='race_name', default='test', read_only=True).
+	drfvReadOnlySource struct {
+		ID       int64  `db:"id" json:"-"`
+		RaceName string `db:"race_name" json:"name" drf:"read_only,required=false,default=test" model:"max_length=100"`
+		Position int32  `db:"position" json:"position"`
+	}
 	drfvConstraint struct {
 		ID              int64  `db:"id" json:"id"`
 		RaceName        string `db:"race_name" json:"race_name" model:"max_length=100"`
@@ -120,6 +127,8 @@ func (drfvTogetherSource) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "UniquenessTogetherModel", Table: "tests_uniquenesstogethermodel",
 		UniqueTogether: [][]string{{"race_name", "position"}}}
 }
+
+func (drfvReadOnlySource) Meta() models.Meta { return drfvTogetherSource{}.Meta() }
 
 func (drfvConstraint) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "UniqueConstraintModel", Table: "drfv_uniqueconstraintmodel", Constraints: []models.Constraint{
@@ -291,7 +300,8 @@ func (s *drfvSerializer[T]) isValid(t *testing.T, stored *T, partial bool, body 
 }
 
 // uniqueQuery is the ExistsTogether a generic view gives a serializer
-// (DRF's queryset.filter(...).exclude(pk=instance.pk).exists()), on src,
+// (DRF's queryset.filter(...).exclude(pk=instance.pk).exists(), a
+// "COLUMN__LOOKUP" compared by the lookup), on src,
 // counting its queries: whether an item other than stored (nil on a
 // create) holds values in columns.
 func uniqueQuery[T any](src queryset.Source[T], stored *T, queries *int) func(columns, values []string) (bool, error) {
@@ -299,8 +309,9 @@ func uniqueQuery[T any](src queryset.Source[T], stored *T, queries *int) func(co
 		*queries++
 		q := src
 		for i, column := range columns {
-			if name, ok := strings.CutSuffix(column, "__isnull"); ok {
-				q = q.Where(name, query.IsNull, values[i])
+			if cut := strings.LastIndex(column, "__"); cut >= 0 {
+				// "COLUMN__LOOKUP": isnull, or a UniqueValidator's lookup.
+				q = q.Where(column[:cut], query.Lookup(column[cut+2:]), values[i])
 			} else {
 				q = q.Filter(column, values[i])
 			}
@@ -451,6 +462,28 @@ var drfValidatorsItems = map[string]func(t *testing.T, db *sqlx.DB, level framew
 			serializers.HiddenField("race_name", func(*serializers.Context) (string, error) { return "example", nil }))
 		_, errs := s.isValid(t, nil, false, `{"position": 2}`)
 		return drfvErrors("is_valid", errs, `{"non_field_errors": ["The fields race_name, position must make a unique set."]}`)
+	},
+	// Meta.validators is Validators, a read-only field's default in
+	// the set's values.
+	"TestUniquenessTogetherValidation.test_read_only_fields_with_default_and_source": func(t *testing.T, db *sqlx.DB, level framework.Compatibility) string {
+		drfvTogetherSetUp(t, db)
+		s := drfvNew[drfvReadOnlySource](t, db, level, serializers.Validators(serializers.UniqueTogetherValidator{Fields: []string{"name", "position"}}))
+		_, errs := s.isValid(t, nil, false, `{"position": 1}`)
+		return drfvErrors("is_valid", orEmpty(errs), `{}`)
+	},
+	// The repr's assertion, that Meta.validators = [] leaves the
+	// serializer no validator, is what a client sees of it: the fields
+	// as they were, and a duplicate set valid, without a query.
+	"TestUniquenessTogetherValidation.test_allow_explicit_override": func(t *testing.T, db *sqlx.DB, level framework.Compatibility) string {
+		drfvTogetherSetUp(t, db)
+		s := drfvNew[uqTogether](t, db, level, serializers.Validators())
+		if got := drfvExpect("fields", s.ser.FieldNames(), []string{"id", "race_name", "position"}); got != "" {
+			return got
+		}
+		if _, errs := s.isValid(t, nil, false, `{"race_name": "example", "position": 1}`); errs != "" {
+			return "is_valid: " + errs
+		}
+		return drfvExpect("qs_exists calls", s.queries, 0)
 	},
 	// The model's unique-together names the serializer's field, as
 	// DRF's explicit UniqueTogetherValidator(fields=['name', 'position']).
@@ -725,15 +758,13 @@ var drfValidatorsNot314 = map[string]bool{
 var drfValidatorsNotPortable = map[string]string{
 	"TestUniquenessValidation.test_repr":                                                                 "Python's API: a serializer's repr",
 	"TestUniquenessValidation.test_doesnt_pollute_model":                                                 "Python's API: the model field's validators list, which a serializer could change",
-	"TestUniquenessValidation.test_related_model_is_unique":                                              "no counterpart: UniqueValidator(lookup='iexact') on a writable dotted source",
+	"TestUniquenessValidation.test_related_model_is_unique":                                              "no counterpart: a writable dotted source (source='user.username'), read-only here; its UniqueValidator(lookup='iexact') is UniqueValidator{Lookup: query.IExact} (TestUniqueValidatorsAsDRF)",
 	"TestUniquenessTogetherValidation.test_repr":                                                         "Python's API: a serializer's repr",
 	"TestUniquenessTogetherValidation.test_many_update_requires_child_instance":                          "Python's API: a ListSerializer subclass whose update sets no child.instance",
 	"TestUniquenessTogetherValidation.test_ignore_excluded_fields":                                       "Python's API: a serializer's repr",
 	"TestUniquenessTogetherValidation.test_ignore_read_only_fields":                                      "Python's API: a serializer's repr",
-	"TestUniquenessTogetherValidation.test_read_only_fields_with_default_and_source":                     "no counterpart: Meta.validators",
 	"TestUniquenessTogetherValidation.test_default_validator_with_fields_with_source":                    "Python's API: a serializer's repr",
 	"TestUniquenessTogetherValidation.test_default_validator_with_multiple_fields_with_same_source":      "Go's struct: one struct field per column",
-	"TestUniquenessTogetherValidation.test_allow_explicit_override":                                      "no counterpart: Meta.validators",
 	"TestUniquenessTogetherValidation.test_filter_queryset_do_not_skip_existing_attribute":               "Python's API: filter_queryset on a mock queryset",
 	"TestUniquenessTogetherValidation.test_uniq_together_validation_uses_model_fields_method_field":      "Python's API: a serializer's repr",
 	"TestUniquenessTogetherValidation.test_uniq_together_validation_uses_model_fields_with_source_field": "Python's API: a serializer's repr",

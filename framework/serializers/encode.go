@@ -113,6 +113,12 @@ func (f *field) appendValue(b []byte, obj structs.Addr, c *Context) ([]byte, err
 	if f.container != nil {
 		return f.appendContainer(b, obj)
 	}
+	if f.list != nil {
+		return f.list.appendJSON(b, f.sf.Addr(obj), c)
+	}
+	if f.more.render {
+		return f.appendOption(b, obj, c)
+	}
 	// Strings, times and 64-bit integers, most of an item, are read in
 	// place; other kinds through the field's Value.
 	switch k := f.sf.Kind; {

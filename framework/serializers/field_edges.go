@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/go-drf/drf/framework/compat"
-	"github.com/go-drf/drf/internal/structs"
 )
 
 // DRF's messages of the edge cases of its fields (DRF 3.18's; see
@@ -113,34 +112,4 @@ func (f *field) blankNullDecimal(raw any) bool {
 	s, ok := raw.(string)
 	return ok && f.allowNull && (f.format == "decimal" || f.maxDigits >= 0 || f.decimalPlaces >= 0) &&
 		strings.TrimSpace(s) == ""
-}
-
-// appendSet writes a multiple choice's values once each, in their order:
-// DRF's MultipleChoiceField renders a set.
-func (c sliceCodec[E]) appendSet(b []byte, p structs.Addr) ([]byte, error) {
-	b = append(b, '[')
-	seen := map[string]bool{}
-	first := true
-	var one []byte
-	for _, e := range *structs.At[[]E](p) {
-		var err error
-		if one, err = appendScalar(one[:0], c.get(e)); err != nil {
-			return nil, err
-		}
-		if seen[string(one)] {
-			continue
-		}
-		seen[string(one)] = true
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(b, one...)
-	}
-	return append(b, ']'), nil
-}
-
-// setAppender is a slice codec's appendSet.
-type setAppender interface {
-	appendSet(b []byte, p structs.Addr) ([]byte, error)
 }

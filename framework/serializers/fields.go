@@ -39,6 +39,7 @@ const (
 	msgEmail         = "Enter a valid email address."
 	msgURL           = "Enter a valid URL."
 	msgSlug          = "Enter a valid \"slug\" consisting of letters, numbers, underscores or hyphens."
+	msgUnicodeSlug   = "Enter a valid \"slug\" consisting of Unicode letters, numbers, underscores, or hyphens."
 	msgRegex         = "This value does not match the required pattern."
 	msgIP            = "Enter a valid IPv4 or IPv6 address."
 	msgIPv4          = "Enter a valid IPv4 address."
@@ -179,7 +180,10 @@ func (f *field) checkText(s string) string {
 			return msgURL
 		}
 	case kindSlug:
-		if !slugRE.MatchString(s) {
+		if !f.validSlug(s) {
+			if f.more.slugUnicode {
+				return msgUnicodeSlug
+			}
 			return msgSlug
 		}
 	case kindRegex:
@@ -195,15 +199,15 @@ func (f *field) checkText(s string) string {
 // clean_ipv6_address (an IPv4-mapped one unpacked when the protocol is
 // "both"), unless the protocol is IPv4; other text is a CharField's,
 // then checked by the protocol's validator. DRF 3.14 makes every
-// IPAddressField one of "both" and runs the model field's IPv4 or IPv6
-// validator first, with the model's own validators.
+// IPAddressField of a model field one of "both" and runs the model
+// field's IPv4 or IPv6 validator first, with the model's own validators.
 func (f *field) toIP(raw any, level compat.Level) (structs.Value, []string) {
 	s, ok := raw.(string)
 	if !ok {
 		return structs.Value{}, []string{msgIP}
 	}
 	protocol, modelCheck := f.protocol, ""
-	if level == compat.DRF314 {
+	if level == compat.DRF314 && f.modelProtocol {
 		protocol, modelCheck = "", f.protocol
 	}
 	var v structs.Value

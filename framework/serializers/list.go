@@ -1,9 +1,11 @@
 package serializers
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,6 +13,7 @@ import (
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/request"
+	"github.com/go-drf/drf/internal/structs"
 )
 
 // ListOptions are the options of DRF's ListSerializer (many=True) that
@@ -60,20 +63,7 @@ func (s *Serializer[T]) validateList(data any, opts ListOptions[T], partial bool
 	if m, ok := data.(map[string]any); ok && isForm(c) {
 		data = formList(m)
 	}
-	list, ok := data.([]any)
-	var refused string
-	switch {
-	case data == nil:
-		refused = msgNoData
-	case !ok:
-		refused = fmt.Sprintf(msgNotAList, pythonType(data))
-	case opts.NotEmpty && len(list) == 0:
-		refused = msgEmptyList
-	case opts.MaxLength > 0 && len(list) > opts.MaxLength:
-		refused = fmt.Sprintf(msgListMaxLength, opts.MaxLength)
-	case opts.MinLength > 0 && len(list) < opts.MinLength:
-		refused = fmt.Sprintf(msgListMinLength, opts.MinLength)
-	}
+	list, refused := opts.refusal(data)
 	if refused != "" {
 		return nil, nonFieldError(refused)
 	}
@@ -107,14 +97,41 @@ func (s *Serializer[T]) validateList(data any, opts ListOptions[T], partial bool
 	if len(failed) > 0 {
 		return nil, listErrors(len(list), failed, level)
 	}
-	if opts.Validate != nil {
-		if err := opts.Validate(items, c); err != nil {
-			var inv *InvalidError
-			if errors.As(err, &inv) {
-				return nil, nonFieldError(inv.Messages...)
-			}
-			return nil, err
+	return opts.validated(items, c)
+}
+
+// refusal is data as a list, or DRF's message refusing it as a whole:
+// no data, anything but a list, an empty one with NotEmpty, and one
+// outside MaxLength and MinLength.
+func (opts ListOptions[T]) refusal(data any) ([]any, string) {
+	list, ok := data.([]any)
+	switch {
+	case data == nil:
+		return nil, msgNoData
+	case !ok:
+		return nil, fmt.Sprintf(msgNotAList, pythonType(data))
+	case opts.NotEmpty && len(list) == 0:
+		return nil, msgEmptyList
+	case opts.MaxLength > 0 && len(list) > opts.MaxLength:
+		return nil, fmt.Sprintf(msgListMaxLength, opts.MaxLength)
+	case opts.MinLength > 0 && len(list) < opts.MinLength:
+		return nil, fmt.Sprintf(msgListMinLength, opts.MinLength)
+	}
+	return list, ""
+}
+
+// validated runs Validate, when set, on the valid items: an Invalid
+// error's messages are the list's non-field errors.
+func (opts ListOptions[T]) validated(items []T, c *Context) ([]T, error) {
+	if opts.Validate == nil {
+		return items, nil
+	}
+	if err := opts.Validate(items, c); err != nil {
+		var inv *InvalidError
+		if errors.As(err, &inv) {
+			return nil, nonFieldError(inv.Messages...)
 		}
+		return nil, err
 	}
 	return items, nil
 }
@@ -217,4 +234,76 @@ func listErrors(n int, failed map[int]exceptions.FieldError, level compat.Level)
 		}
 	}
 	return exceptions.ValidationError(byIndex)
+}
+
+// List is DRF's ListSerializer whose child is a field
+// (ListSerializer(child=IntegerField())): a list of E, each item
+// validated as a field of type E. E is a type a ListField's items may be:
+// a string, a bool, an int, int32, int64 or float64, a pointer to one (a
+// child of allow_null), a list or dictionary of them, or any.
+type List[E any] struct {
+	// f is the list, as a field of []E.
+	f *field
+}
+
+// NewList makes a List of E whose items take child, the options of a drf
+// tag ("min_value=1,max_value=10"; "child.max_length=3" for the items of
+// a list of lists).
+func NewList[E any](child string) (*List[E], error) {
+	t := reflect.TypeFor[[]E]()
+	c := containerOfType("", t)
+	if c == nil {
+		return nil, fmt.Errorf("serializers: NewList[%s]: a list's items are scalars, pointers to scalars, lists or dictionaries of them, or any", t.Elem())
+	}
+	f := &field{sf: &structs.Field{Type: t}, container: c, allowEmpty: true, maxLength: -1, minLength: -1, maxDigits: -1, decimalPlaces: -1}
+	if child != "" {
+		for _, opt := range splitTag(child) {
+			if err := c.child.applyOption(opt); err != nil {
+				return nil, fmt.Errorf("serializers: NewList[%s]: %w", t.Elem(), err)
+			}
+		}
+	}
+	if err := c.check(); err != nil {
+		return nil, fmt.Errorf("serializers: NewList[%s]: %w", t.Elem(), err)
+	}
+	return &List[E]{f: f}, nil
+}
+
+// Validate reads data, a list, as a ListSerializer of a field validates
+// data=[...]: HTML form input as DRF's parse_html_list reads it ("[0]",
+// "[1]"); the list is refused as a whole as ValidateList refuses it, and
+// the items' errors are each invalid item's messages (or, for a list of
+// lists, its items' by index): DRF's list of every item's ({} for a valid
+// one) at the 3.14 level, an object by index at 3.18. opts.Validate runs
+// last, on the valid items.
+func (l *List[E]) Validate(data any, opts ListOptions[E], c *Context) ([]E, error) {
+	level := levelOf(c)
+	ct := l.f.container
+	form := false
+	if m, ok := data.(map[string]any); ok && isForm(c) {
+		data, form = formList(m), true
+	}
+	list, refused := opts.refusal(data)
+	if refused != "" {
+		return nil, nonFieldError(refused)
+	}
+	items := make([]E, len(list))
+	failed := map[int]exceptions.FieldError{}
+	for i, raw := range list {
+		if form {
+			raw = ct.formItem(raw, level)
+		}
+		if fe := ct.decodeElem(structs.AddrOf(&items[i]), raw, level, formatsOf(c)); fe.Messages != nil || fe.Items != nil {
+			failed[i] = fe
+		}
+	}
+	if len(failed) > 0 {
+		return nil, listErrors(len(list), failed, level)
+	}
+	return opts.validated(items, c)
+}
+
+// Data is the representation of items (DRF's ListSerializer.data).
+func (l *List[E]) Data(items []E) (json.RawMessage, error) {
+	return l.f.appendItems(nil, structs.AddrOf(&items))
 }

@@ -88,7 +88,7 @@ func (f *field) fromModel(mf *models.Field) error {
 	case models.GenericIPAddressField:
 		f.kind = kindIP
 		if mf.Protocol != "both" {
-			f.protocol = mf.Protocol
+			f.protocol, f.modelProtocol = mf.Protocol, true
 		}
 	case models.DecimalField:
 		f.maxDigits, f.decimalPlaces = mf.MaxDigits, mf.DecimalPlaces
@@ -284,7 +284,8 @@ func (s *Serializer[T]) bindSet(d *models.Description, set []string, drf314 bool
 				// value it sets.
 				sf = &field{name: mf.Name, sf: hidden}
 			}
-		} else if !sf.readOnly && !mf.HasDefault {
+		} else if !sf.readOnly && !mf.HasDefault && !s.explicit {
+			// Validators' own validators require their fields.
 			requireUnique(mf, sf, drf314)
 		}
 		if sf == nil {

@@ -71,6 +71,8 @@ func (h hiddenOption) apply(o *options) { o.hidden = append(o.hidden, h) }
 type hiddenField struct {
 	sf  *structs.Field
 	set func(base structs.Addr, c *Context) error
+	// createOnly is CreateOnlyDefault's: set on a create alone.
+	createOnly bool
 }
 
 // HiddenField sets a struct field that the client never sends from def,
@@ -105,6 +107,23 @@ func HiddenField[V any](name string, def func(c *Context) (V, error)) Option {
 			return err
 		}}, nil
 	}}
+}
+
+// CreateOnlyHiddenField is HiddenField with DRF's CreateOnlyDefault: the
+// field is set from def on a create (ValidateNew) alone, and an update
+// leaves it as it is, as DRF's HiddenField(default=CreateOnlyDefault(...))
+// leaves it out of an update's validated data.
+func CreateOnlyHiddenField[V any](name string, def func(c *Context) (V, error)) Option {
+	h := HiddenField(name, def).(hiddenOption)
+	bind := h.bind
+	h.bind = func(desc *structs.Struct) (*hiddenField, error) {
+		hf, err := bind(desc)
+		if hf != nil {
+			hf.createOnly = true
+		}
+		return hf, err
+	}
+	return h
 }
 
 // CurrentUserDefault is the default of DRF's CurrentUserDefault for a

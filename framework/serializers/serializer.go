@@ -76,8 +76,10 @@ type Context struct {
 	Request *request.Request
 	// Exists reports whether an item other than the one being validated
 	// holds value (its text, as a source's Filter reads it) in column: the
-	// queryset of DRF's UniqueValidator, which generic views set. Without
-	// it, unique fields are not checked.
+	// queryset of DRF's UniqueValidator, which generic views set; a
+	// column named "COLUMN__LOOKUP" compares by a UniqueValidator's
+	// lookup ("email__iexact"). Without it, unique fields are not
+	// checked.
 	Exists func(column, value string) (bool, error)
 	// ExistsTogether reports whether an item other than the one being
 	// validated holds values in columns, all at once: the queryset of
@@ -143,6 +145,10 @@ type Serializer[T any] struct {
 	// uniqueFor are the model fields' unique_for_date, unique_for_month
 	// and unique_for_year, run after together.
 	uniqueFor []uniqueFor
+	// explicit reports the Validators option, metaValidators its
+	// validators, which replace together's checks and uniqueFor.
+	explicit       bool
+	metaValidators []metaValidator
 	// verbose is the model's verbose name, for the unique message.
 	verbose string
 	// info and info314 are what FieldInfoAt returns at each level.
@@ -206,8 +212,10 @@ type field struct {
 	// pattern is a RegexField's.
 	pattern *regexp.Regexp
 	// protocol is an IPAddressField's protocol: "ipv4", "ipv6", or ""
-	// for both.
-	protocol string
+	// for both; modelProtocol reports the model field's, which DRF 3.14
+	// checks with the model field's validator instead.
+	protocol      string
+	modelProtocol bool
 	// textarea is DRF's style={'base_template': 'textarea.html'}: a
 	// model's TextField, rendered in a <textarea>.
 	textarea bool
@@ -221,6 +229,8 @@ type field struct {
 	helpText   string
 	validators []models.Validator
 	uniqueText string
+	// uniqueBy is the field's UniqueValidator option, nil for none.
+	uniqueBy *UniqueValidator
 	// verboseName is the model field's verbose_name (its name in
 	// lower-case words), which the unique message names; "" off a model.
 	verboseName string
@@ -243,6 +253,10 @@ type field struct {
 	file *fileField
 	// dt is a datetime's format options (datetime_formats.go).
 	dt *dateTime
+	// more are the options of field_options.go.
+	more fieldOptions
+	// list is a writable nested serializer of many=True (nested_list.go).
+	list *nestedList
 }
 
 // bound is a max_value or min_value: its text for messages, its value.
@@ -270,8 +284,14 @@ type options struct {
 	regexes    [][2]string
 	hidden     []hiddenOption
 	checks     []checkOption
+	// metaValidators are Validators' (nil: not given), uniques the
+	// UniqueValidators.
+	metaValidators []Validator
+	uniques        []UniqueValidator
 	// hyperlinked: Hyperlinked.
 	hyperlinked bool
+	// nestedLists are the NestedList fields.
+	nestedLists []*nestedList
 }
 
 type computed struct {
@@ -396,7 +416,12 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		if sf.NoJSON {
 			continue
 		}
-		f, err := structField(sf, md, links)
+		var f *field
+		if nl := o.nestedListOf(sf); nl != nil {
+			f, err = nl.field(sf)
+		} else {
+			f, err = structField(sf, md, links)
+		}
 		if err == nil && links != nil {
 			err = f.hyperlinkNested()
 		}
@@ -416,7 +441,7 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 			return nil, err
 		}
 	}
-	s := &Serializer[T]{byName: map[string]*field{}, verbose: models.VerboseName(desc.Type.Name())}
+	s := &Serializer[T]{byName: map[string]*field{}, verbose: models.VerboseName(desc.Type.Name()), explicit: o.metaValidators != nil}
 	if err := s.bindOptions(desc, all, &o); err != nil {
 		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
 	}
@@ -476,6 +501,12 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 	if err := s.bindModel(md); err != nil {
 		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
 	}
+	if err := s.bindValidators(o.metaValidators); err != nil {
+		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
+	}
+	if err := s.bindUniques(o.uniques); err != nil {
+		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
+	}
 	for _, c := range o.checks {
 		f, ok := s.byName[c.field]
 		if !ok || f.sf == nil || f.readOnly {
@@ -531,14 +562,14 @@ func (s *Serializer[T]) exclude(desc *structs.Struct, order []*field, o *options
 // bind checks that the field's type is supported, and sets its key and
 // its form keys.
 func (f *field) bind() error {
-	if f.sf != nil && f.container == nil && f.compute == nil && f.nested == nil {
+	if f.sf != nil && f.container == nil && f.compute == nil && f.nested == nil && f.list == nil {
 		if err := f.sf.Supported(); err != nil {
 			return fmt.Errorf("serializers: %w", err)
 		}
 	}
 	f.key = append(appendString(nil, f.name), ':')
 	if f.container != nil {
-		f.container.formKey = regexp.MustCompile(`^` + regexp.QuoteMeta(f.name) + `\[([0-9]+)\]$`)
+		f.container.formKey = regexp.MustCompile(`^` + regexp.QuoteMeta(f.name) + `\[([0-9]+)\](.*)$`)
 	}
 	return nil
 }
@@ -564,6 +595,11 @@ func (s *Serializer[T]) bindOptions(desc *structs.Struct, all map[string]*field,
 			return fmt.Errorf("Regex(%q): %w", r[0], err)
 		}
 		f.kind, f.pattern = kindRegex, re
+	}
+	for _, nl := range o.nestedLists {
+		if f, ok := all[nl.name]; !ok || f.list != nl {
+			return fmt.Errorf("NestedList names %q, which is no field", nl.name)
+		}
 	}
 	for _, h := range o.hidden {
 		hf, err := h.bind(desc)
@@ -619,22 +655,14 @@ func structField(sf *structs.Field, md *modelInfo, links func(table string) stri
 		}
 	}
 	f.bindFile(mf)
+	f.bindFieldOptions()
 	tag, ok := sf.Tag.Lookup("drf")
 	if !ok {
 		f.hyperlink(md, links)
 		return f, f.bindRelation(md)
 	}
 	for _, opt := range splitTag(tag) {
-		opt = strings.TrimSpace(opt)
-		key, val, hasVal := strings.Cut(opt, "=")
-		target := f
-		if k, isChild := strings.CutPrefix(key, "child."); isChild {
-			if f.container == nil {
-				return nil, fmt.Errorf("drf tag option %q needs a list or dictionary field", opt)
-			}
-			target, key = f.container.child, k
-		}
-		if err := target.tagOption(key, val, hasVal, opt); err != nil {
+		if err := f.applyOption(opt); err != nil {
 			return nil, err
 		}
 	}
@@ -670,6 +698,12 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 		return nil
 	}
 	if ok, err := f.fileOption(key, val); ok {
+		if err != nil {
+			return fmt.Errorf("bad drf tag option %q: %w", opt, err)
+		}
+		return nil
+	}
+	if ok, err := f.fieldOption(key, val, hasVal); ok {
 		if err != nil {
 			return fmt.Errorf("bad drf tag option %q: %w", opt, err)
 		}
@@ -803,6 +837,11 @@ func (f *field) checkOptions() error {
 	}
 	if f.readOnly && (f.writeOnly || f.required) {
 		return fmt.Errorf("a read_only field cannot be write_only or required")
+	}
+	if f.container != nil {
+		if err := f.container.check(); err != nil {
+			return err
+		}
 	}
 	return f.bindDefault()
 }

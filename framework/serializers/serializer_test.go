@@ -125,7 +125,7 @@ func TestSetupErrors(t *testing.T) {
 		A string `json:"a" drf:"max_value=3"`
 	}
 	type unsupported struct {
-		A [][]int `json:"a"`
+		A [][][]int `json:"a"`
 	}
 	type nullNotPointer struct {
 		A int `json:"a" drf:"allow_null"`

@@ -31,8 +31,12 @@ type uniqueFor struct {
 // ones too), as DRF's get_unique_for_date_validators; the date field
 // becomes required as DRF's get_uniqueness_extra_kwargs makes it (unless
 // it has a default; at DRF 3.18 alone when it may be null, whose default
-// is None then).
+// is None then). The Validators option replaces them.
 func (s *Serializer[T]) bindUniqueFor(d *models.Description) {
+	if s.explicit {
+		// Validators replaces them.
+		return
+	}
 	for _, mf := range d.Fields {
 		f := s.fieldOf(mf)
 		if f == nil {
@@ -81,19 +85,33 @@ func (s *Serializer[T]) checkUniqueFor(m map[string]any, base structs.Addr, part
 		if v.Null || !ok {
 			continue
 		}
-		dates, err := c.DatesOf(u.field.sf.Column, v.Text(), u.date.Column)
+		held, err := heldInPeriod(c, u.field.sf.Column, v, u.date.Column, u.period, date)
 		if err != nil {
 			return nil, err
 		}
-		for _, text := range dates {
-			if other, ok := dateOfText(text); ok && samePeriod(u.period, date, other) {
-				var errs exceptions.ValidationErrors
-				errs.Add(u.field.name, `This field must be unique for the "`+u.date.Name+`" `+u.period+".")
-				return errs, nil
-			}
+		if held {
+			var errs exceptions.ValidationErrors
+			errs.Add(u.field.name, `This field must be unique for the "`+u.date.Name+`" `+u.period+".")
+			return errs, nil
 		}
 	}
 	return nil, nil
+}
+
+// heldInPeriod reports whether an item other than the one being
+// validated holds v in column with a date in dateColumn of date's
+// period (c's DatesOf).
+func heldInPeriod(c *Context, column string, v structs.Value, dateColumn, period string, date models.Date) (bool, error) {
+	dates, err := c.DatesOf(column, v.Text(), dateColumn)
+	if err != nil {
+		return false, err
+	}
+	for _, text := range dates {
+		if other, ok := dateOfText(text); ok && samePeriod(period, date, other) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // given reports whether DRF's attrs hold the model field mf, f being the
@@ -137,10 +155,16 @@ func dateIn(mf *models.Field, base structs.Addr, create bool) (models.Date, bool
 	if mf.AutoNow || mf.AutoNowAdd && create {
 		return models.DateOf(time.Now().UTC()), true
 	}
-	v := mf.Struct.Get(base)
-	if mf.Struct.Kind == structs.Custom {
+	return dateOf(mf.Struct, base)
+}
+
+// dateOf is the date of the struct field sf's value in base (a time's
+// in UTC); false for null.
+func dateOf(sf *structs.Field, base structs.Addr) (models.Date, bool) {
+	v := sf.Get(base)
+	if sf.Kind == structs.Custom {
 		var err error
-		if v, err = mf.Struct.Valuer(base); err != nil {
+		if v, err = sf.Valuer(base); err != nil {
 			return models.Date{}, false
 		}
 	}

@@ -1,6 +1,7 @@
 package serializers
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -102,25 +103,35 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 	}
 	if !partial {
 		for _, h := range s.hidden {
+			if h.createOnly && !create {
+				continue
+			}
 			if err := h.set(base, c); err != nil {
 				return err
 			}
 		}
 	}
-	msgs, err := s.checkTogether(base, structs.AddrOf(obj), create, level, c)
-	if err != nil {
-		return err
-	}
-	for _, msg := range msgs {
-		errs.Add(exceptions.NonFieldErrors, msg)
-	}
-	forErrs, err := s.checkUniqueFor(m, base, partial, create, form, level, c)
-	if err != nil {
-		return err
-	}
-	if len(forErrs) > 0 {
-		// DRF's dict error, raised past the list errors before it.
-		errs = forErrs
+	if s.explicit {
+		var err error
+		if errs, err = s.checkValidators(m, base, structs.AddrOf(obj), partial, create, form, level, c); err != nil {
+			return err
+		}
+	} else {
+		msgs, err := s.checkTogether(base, structs.AddrOf(obj), create, level, c)
+		if err != nil {
+			return err
+		}
+		for _, msg := range msgs {
+			errs.Add(exceptions.NonFieldErrors, msg)
+		}
+		forErrs, err := s.checkUniqueFor(m, base, partial, create, form, level, c)
+		if err != nil {
+			return err
+		}
+		if len(forErrs) > 0 {
+			// DRF's dict error, raised past the list errors before it.
+			errs = forErrs
+		}
 	}
 	if len(errs) > 0 {
 		return exceptions.ValidationError(errs)
@@ -199,6 +210,10 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base s
 			}
 			if taken {
 				errs.Add(f.name, s.uniqueMessage(f))
+			}
+		case f.list != nil:
+			if err := f.list.decode(f.sf.Addr(base), raw, partial, c, errs); err != nil {
+				return err
 			}
 		case f.container != nil:
 			f.decodeContainer(base, raw, level, formatsOf(c), errs)
@@ -283,20 +298,25 @@ func (s *Serializer[T]) UniqueViolation(columns ...string) error {
 
 // taken is DRF's UniqueValidator of a unique field f (of a
 // UniqueConstraint of f alone, from DRF 3.15 on): whether another item
-// holds v in column (never for null, or without c's Exists).
+// holds v in column, by the UniqueValidator option's lookup (never for
+// null, or without c's Exists).
 func (s *Serializer[T]) taken(f *field, column string, v structs.Value, level compat.Level, c *Context) (bool, error) {
 	if !(f.unique || f.unique315 && level != compat.DRF314) || v.Null || c == nil || c.Exists == nil {
 		return false, nil
 	}
-	return c.Exists(column, v.Text())
+	return c.Exists(f.uniqueColumn(column), v.Text())
 }
 
 // uniqueMessage is Django's message of a value a unique field holds
 // already: "book with this title already exists." (the model's and the
 // field's verbose names: their names in lower-case words, a relation's
 // without "_id"), or the model field's error_messages["unique"] with
-// those names put in.
+// those names put in; a UniqueValidator's message, or DRF's "This field
+// must be unique.".
 func (s *Serializer[T]) uniqueMessage(f *field) string {
+	if f.uniqueBy != nil {
+		return cmp.Or(f.uniqueBy.Message, msgUnique)
+	}
 	label := f.verboseName
 	if label == "" {
 		label = strings.ReplaceAll(f.sf.Column, "_", " ")
@@ -335,6 +355,9 @@ func isForm(c *Context) bool {
 func (f *field) formValue(m map[string]any, partial bool, level compat.Level) (any, bool) {
 	if f.container != nil {
 		return f.formContainer(m, partial, level)
+	}
+	if f.list != nil {
+		return f.formNestedList(m)
 	}
 	if f.group != nil {
 		return f.formGroup(m)
@@ -485,7 +508,7 @@ func (f *field) decodeCustom(base structs.Addr, raw any, form bool, fc *fmts.Com
 			return []string{msg}
 		}
 		js = appendString(nil, text)
-	} else if s, ok := raw.(string); ok && form && f.format == "json" {
+	} else if s, ok := raw.(string); ok && (form || f.more.jsonBinary) && f.format == "json" {
 		js = []byte(s)
 	} else if text, ok := uuidOfInt(raw); ok && f.format == "uuid" {
 		js = appendString(nil, text)

@@ -8,6 +8,7 @@ package formats
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -41,6 +42,15 @@ type Settings struct {
 	// DisableCoerceDecimalToString is COERCE_DECIMAL_TO_STRING = False:
 	// decimals are written as JSON numbers, not strings.
 	DisableCoerceDecimalToString bool
+	// DurationFormat: DURATION_FORMAT (DRF 3.15 and later), the output
+	// of the duration fields: "django" (Django's duration_string, "3
+	// 08:32:01"), ISO8601 ("P3DT08H32M01S") or None (the timedelta as
+	// DRF's JSON encoder writes it, its seconds: "86400.0"); "" gives
+	// "django".
+	DurationFormat string
+	// CoerceBigIntToString is COERCE_BIGINT_TO_STRING (DRF 3.16 and
+	// later): the int64 fields (BigIntegerField) are written as strings.
+	CoerceBigIntToString bool
 	// DisableUseTZ is Django's USE_TZ = False: datetimes are naive, an
 	// input with an offset is moved to UTC and its offset dropped, and
 	// outputs carry no offset.
@@ -63,6 +73,11 @@ type Compiled struct {
 	DateTime, Date, Time Kind
 	// CoerceDecimalToString is COERCE_DECIMAL_TO_STRING.
 	CoerceDecimalToString bool
+	// DurationFormat is DURATION_FORMAT, in lower case ("django",
+	// ISO8601) or None; "" for "django".
+	DurationFormat string
+	// CoerceBigIntToString is COERCE_BIGINT_TO_STRING.
+	CoerceBigIntToString bool
 	// Location is the zone of TIME_ZONE with USE_TZ, nil without USE_TZ
 	// (naive datetimes).
 	Location *time.Location
@@ -83,10 +98,20 @@ const (
 // setting. The zero Settings compile to Default.
 func Compile(s Settings) (*Compiled, error) {
 	if s.DateTimeFormat == "" && s.DateFormat == "" && s.TimeFormat == "" && s.DateTimeInputFormats == nil &&
-		s.DateInputFormats == nil && s.TimeInputFormats == nil && !s.DisableCoerceDecimalToString && !s.DisableUseTZ && s.TimeZone == "" {
+		s.DateInputFormats == nil && s.TimeInputFormats == nil && !s.DisableCoerceDecimalToString && !s.DisableUseTZ && s.TimeZone == "" &&
+		s.DurationFormat == "" && !s.CoerceBigIntToString {
 		return Default, nil
 	}
-	c := &Compiled{CoerceDecimalToString: !s.DisableCoerceDecimalToString}
+	c := &Compiled{CoerceDecimalToString: !s.DisableCoerceDecimalToString, CoerceBigIntToString: s.CoerceBigIntToString}
+	switch d := strings.ToLower(s.DurationFormat); {
+	case s.DurationFormat == None || d == ISO8601:
+		c.DurationFormat = s.DurationFormat
+		if d == ISO8601 {
+			c.DurationFormat = d
+		}
+	case d != "" && d != "django":
+		return nil, fmt.Errorf("DURATION_FORMAT: Unknown duration format provided, got '%s' while expecting 'django', 'iso-8601' or `None`.", s.DurationFormat)
+	}
 	for _, k := range []struct {
 		kind              *Kind
 		name, iso, output string

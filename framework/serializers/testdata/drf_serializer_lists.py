@@ -65,6 +65,10 @@ class TestSerializer(serializers.Serializer):
         return BasicObject(**validated_data)
 
 
+class IntegersSerializer(serializers.ListSerializer):
+    child = serializers.IntegerField()
+
+
 class ObjectListSerializer(serializers.ListSerializer):
     child = TestSerializer()
 
@@ -151,6 +155,11 @@ def lists_html():
         "integers[0]": ["123"], "integers[1]": ["456"], "booleans[0]": ["true"], "booleans[1]": ["false"]})))
 
 
+class ListsOfListsSerializer(serializers.Serializer):
+    integers = serializers.ListSerializer(child=serializers.ListSerializer(child=serializers.IntegerField()))
+    booleans = serializers.ListSerializer(child=serializers.ListSerializer(child=serializers.BooleanField()))
+
+
 class Colors(serializers.Serializer):
     colors = serializers.ListField(allow_null=True, child=serializers.CharField(label="Colors", max_length=7),
                                    required=False)
@@ -211,11 +220,50 @@ class Boolean(serializers.Serializer):
     num = serializers.BooleanField()
 
 
+def nested_allow_empty(allow_empty):
+    class ChildSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+
+    class ParentSerializer(serializers.Serializer):
+        ids = ChildSerializer(many=True, allow_empty=allow_empty)
+
+    return {f"partial={partial}": outcome(ParentSerializer(data={"ids": []}, partial=partial)) for partial in (False, True)}
+
+
+def as_field(allow_empty, update):
+    class Serializer(serializers.Serializer):
+        extra_field = serializers.IntegerField()
+        list_field = Fields(many=True, allow_empty=allow_empty)
+
+    instance = {"extra_field": 1, "list_field": INSTANCE}
+    if not update:
+        return outcome(Serializer(instance, data={}, partial=True))
+    return {"data_1": outcome(Serializer(instance, data={"extra_field": 2}, partial=True)),
+            "data_2": outcome(Serializer(instance, data={"list_field": UPDATES}, partial=True))}
+
+
+def listserializer_and_listfield():
+    class ChildSerializer(serializers.Serializer):
+        num = serializers.BooleanField()
+
+    class WrapperSerializer(serializers.Serializer):
+        list_serializer = ChildSerializer(many=True)
+        list_field = serializers.ListField(child=serializers.DictField(allow_empty=False))
+
+    return outcome(WrapperSerializer(data={
+        "list_serializer": [{"num": "1"}, {"num": "wrong"}, {"num": "0"}, {"num": ""}],
+        "list_field": [{"ok": "x"}, {}, {"valid": "y"}, {}],
+    }))
+
+
 class IntegerListSerializer(serializers.ListSerializer):
     child = IntegerSerializer()
 
 
 ITEMS = {
+    "TestListSerializer.test_validate": lambda: outcome(IntegersSerializer(data=["123", "456"])),
+    "TestListSerializer.test_validate_html_input": lambda: outcome(IntegersSerializer(data=MultiValueDict({
+        "[0]": ["123"], "[1]": ["456"]}))),
     "TestListSerializerContainingNestedSerializer.test_validate": nested_validate,
     "TestListSerializerContainingNestedSerializer.test_create": nested_create,
     "TestListSerializerContainingNestedSerializer.test_serialize": nested_serialize,
@@ -226,6 +274,11 @@ ITEMS = {
     "TestNestedListSerializer.test_serialize": lambda: {"data": plain(ListsSerializer(BasicObject(
         integers=[123, 456], booleans=[True, False])).data)},
     "TestNestedListSerializer.test_validate_html_input": lists_html,
+    "TestNestedListOfListsSerializer.test_validate": lambda: outcome(ListsOfListsSerializer(data={
+        "integers": [["123", "456"], ["789", "0"]], "booleans": [["true", "true"], ["false", "true"]]})),
+    "TestNestedListOfListsSerializer.test_validate_html_input": lambda: outcome(ListsOfListsSerializer(data=MultiValueDict({
+        "integers[0][0]": ["123"], "integers[0][1]": ["456"], "integers[1][0]": ["789"], "integers[1][1]": ["000"],
+        "booleans[0][0]": ["true"], "booleans[0][1]": ["true"], "booleans[1][0]": ["false"], "booleans[1][1]": ["true"]}))),
     "TestListFieldHTMLInput.test_listfield_with_indexed_keys": lambda: outcome(Colors(data=MultiValueDict({
         "colors[0]": ["#ffffff"], "colors[1]": ["#000000"]}))),
     "TestListFieldHTMLInput.test_listfield_standard_form_submission": lambda: outcome(RequiredColors(data=MultiValueDict({
@@ -249,6 +302,13 @@ ITEMS = {
                                                                                partial=True, many=True)),
     "TestSerializerPartialUsage.test_update_allow_empty_false": lambda: outcome(Fields(
         INSTANCE, data=UPDATES, allow_empty=False, partial=True, many=True)),
+    "TestNestedListSerializerAllowEmpty.test_allow_empty_true": lambda: nested_allow_empty(True),
+    "TestNestedListSerializerAllowEmpty.test_allow_empty_false": lambda: nested_allow_empty(False),
+    "TestSerializerPartialUsage.test_as_field_allow_empty_true": lambda: as_field(True, False),
+    "TestSerializerPartialUsage.test_update_as_field_allow_empty_true": lambda: as_field(True, True),
+    "TestSerializerPartialUsage.test_as_field_allow_empty_false": lambda: as_field(False, False),
+    "TestSerializerPartialUsage.test_update_as_field_allow_empty_false": lambda: as_field(False, True),
+    "TestListSerializerDictErrorBehavior.test_listserializer_and_listfield_consistency": listserializer_and_listfield,
     "TestEmptyListSerializer.test_nested_serializer_with_list_json": lambda: outcome(IntegerListSerializer(data=[])),
     "TestEmptyListSerializer.test_nested_serializer_with_list_multipart": lambda: outcome(IntegerListSerializer(
         data=QueryDict(""))),
