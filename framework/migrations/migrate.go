@@ -162,28 +162,45 @@ func Unapplied(ctx context.Context, db *sqlx.DB, migs ...Migration) ([]string, e
 	return missing, nil
 }
 
+// graph indexes migrations as Django's migration graph: each one by its
+// key, and the one before it in its app (previous, -1 for none); a
+// migration given twice counts once, its second place marked dup.
+type graph struct {
+	byKey    map[[2]string]int
+	previous []int
+	dup      []bool
+}
+
+// newGraph indexes migs.
+func newGraph(migs []Migration) graph {
+	g := graph{byKey: map[[2]string]int{}, previous: make([]int, len(migs)), dup: make([]bool, len(migs))}
+	last := map[string]int{}
+	for i, m := range migs {
+		g.previous[i] = -1
+		if _, dup := g.byKey[m.key()]; dup {
+			g.dup[i] = true
+			continue
+		}
+		g.byKey[m.key()] = i
+		if p, ok := last[m.App]; ok {
+			g.previous[i] = p
+		}
+		last[m.App] = i
+	}
+	return g
+}
+
 // plan orders migs as Django's migration graph does: each migration after
 // the one before it in its app and after its Dependencies, otherwise in
 // the order given; a migration given twice counts once.
 func plan(migs []Migration) ([]Migration, error) {
-	byKey := map[[2]string]int{}
-	previous := make([]int, len(migs))
-	last := map[string]int{}
-	for i, m := range migs {
+	for _, m := range migs {
 		if m.App == "" || m.Name == "" {
 			return nil, &MigrationError{Migration: m, Err: errors.New("needs an app and a name")}
 		}
-		if _, dup := byKey[m.key()]; dup {
-			previous[i] = -2
-			continue
-		}
-		byKey[m.key()] = i
-		previous[i] = -1
-		if p, ok := last[m.App]; ok {
-			previous[i] = p
-		}
-		last[m.App] = i
 	}
+	g := newGraph(migs)
+	byKey, previous := g.byKey, g.previous
 	const (
 		unseen = iota
 		visiting
@@ -220,7 +237,7 @@ func plan(migs []Migration) ([]Migration, error) {
 		return nil
 	}
 	for i := range migs {
-		if previous[i] == -2 {
+		if g.dup[i] {
 			continue
 		}
 		if err := visit(i); err != nil {

@@ -214,21 +214,8 @@ func (a *App) StateBefore(name string) (*State, error) {
 // applies them, the other apps' models beside m's app's. A dependency
 // missing from migs is left out.
 func StateAt(m Migration, migs ...Migration) (*State, error) {
-	byKey := map[[2]string]int{}
-	previous := make([]int, len(migs))
-	last := map[string]int{}
-	for i, x := range migs {
-		if _, dup := byKey[x.key()]; dup {
-			previous[i] = -1
-			continue
-		}
-		byKey[x.key()] = i
-		previous[i] = -1
-		if p, ok := last[x.App]; ok {
-			previous[i] = p
-		}
-		last[x.App] = i
-	}
+	g := newGraph(migs)
+	byKey, previous := g.byKey, g.previous
 	seen := make([]bool, len(migs))
 	var order []int
 	var visit func(i int)
