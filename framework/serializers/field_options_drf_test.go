@@ -3,9 +3,9 @@ package serializers_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -125,14 +125,8 @@ func TestFieldOptionsAsDRF(t *testing.T) {
 	}
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
-			b, err := os.ReadFile("testdata/drf_field_options_" + level + ".json")
-			if err != nil {
-				t.Fatal(err)
-			}
 			var drf drfFieldEdges
-			if err := json.Unmarshal(b, &drf); err != nil {
-				t.Fatal(err)
-			}
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_field_options.py", nil, &drf)
 			checked := 0
 			for _, c := range drf.Cases {
 				var name, setting, mode, input string

@@ -6,13 +6,9 @@ setting, a BigIntegerField's coerce_to_string and COERCE_BIGINT_TO_STRING,
 a JSONField's binary, the choices of an integer field and grouped choices,
 and default=.
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318:
-
-    /usr/bin/python3 framework/serializers/testdata/drf_field_options.py \\
-        > framework/serializers/testdata/drf_field_options_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_field_options.py \\
-        > framework/serializers/testdata/drf_field_options_drf318.json
+TestFieldOptionsAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and
+with the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(internal/drfsuite.RunDRF), and compares each answer.
 
 It prints, as JSON, the versions and, for each case of CASES, the field
 (a key of FIELDS), the settings (a key of SETTINGS), how the input
