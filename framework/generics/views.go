@@ -45,7 +45,10 @@ func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error 
 			return fmt.Errorf("generics: view of %s needs a Serializer or SerializerFor", name)
 		}
 		if a.Writes() && a != framework.ActionDestroy && g.perform(a) == nil && g.Serializer != nil && g.Serializer.WritableNested() != "" {
-			method := map[bool]string{true: "create", false: "update"}[a == framework.ActionCreate]
+			method := "update"
+			if a == framework.ActionCreate {
+				method = "create"
+			}
 			return fmt.Errorf("generics: %s of %s: The `.%s()` method does not support writable nested fields by default: "+
 				"%q is a NestedList; set a Perform hook that saves its items", a, name, method, g.Serializer.WritableNested())
 		}
