@@ -31,6 +31,12 @@ import (
 // addition, as Django's non-interactive makemigrations has it: a
 // migration declares a RenameField or a RenameModel.
 func Changes(level compat.Level, from *State, to []*ModelState) ([]Operation, error) {
+	return changes(level, from, to, map[string]string{})
+}
+
+// changes is Changes, retables holding the tables other apps' models
+// had, each to its table now (App.otherTables).
+func changes(level compat.Level, from *State, to []*ModelState, retables map[string]string) ([]Operation, error) {
 	var ops []planned
 	var deleted []string
 	for _, m := range from.Models {
@@ -66,7 +72,6 @@ func Changes(level compat.Level, from *State, to []*ModelState) ([]Operation, er
 	}
 	// A relation to a kept model whose table changed points to the same
 	// model: Django's ForeignKey deconstructs its model, not its table.
-	retables := map[string]string{}
 	for _, m := range kept {
 		if old := from.Model(m.Name); old.Table != m.Table {
 			retables[old.Table] = m.Table
@@ -469,7 +474,7 @@ func (a *App) MakeMigrationAt(level compat.Level, name string, now time.Time) (*
 	if err != nil {
 		return nil, err
 	}
-	ops, err := Changes(level, state, current)
+	ops, err := changes(level, state, current, a.otherTables())
 	if err != nil || len(ops) == 0 {
 		return nil, err
 	}
@@ -482,6 +487,53 @@ func (a *App) MakeMigrationAt(level compat.Level, name string, now time.Time) (*
 		full = full[:5] + name
 	}
 	return &Migration{App: a.Label, Name: full, Dependencies: a.dependencies(ops), Operations: ops}, nil
+}
+
+// otherTables maps each table a model of another registered app had in
+// that app's migrations to the model's table now: a foreign key to
+// either names the same model, as Django's deconstructs its model and
+// not its table, so a table renamed in another app alters no field of
+// this one, before or after that app's AlterModelTable.
+func (a *App) otherTables() map[string]string {
+	registered.Lock()
+	apps := slices.Clone(registered.apps)
+	registered.Unlock()
+	out := map[string]string{}
+	for _, o := range apps {
+		if o.Label == a.Label {
+			continue
+		}
+		had := map[string][]string{} // by model, in lower case
+		s := &State{App: o.Label}
+	replay:
+		for _, m := range o.Migrations() {
+			for _, op := range m.Operations {
+				if r, ok := op.(RenameModel); ok {
+					had[lower(r.NewName)] = had[lower(r.OldName)]
+				}
+				if op.apply(s) != nil {
+					break replay // that app's own makemigrations says why
+				}
+				for _, ms := range s.Models {
+					if k := lower(ms.Name); !slices.Contains(had[k], ms.Table) {
+						had[k] = append(had[k], ms.Table)
+					}
+				}
+			}
+		}
+		for _, t := range o.Models {
+			d, err := models.Describe(t)
+			if err != nil {
+				continue
+			}
+			for _, old := range had[lower(d.Meta.Name)] {
+				if old != d.Meta.Table {
+					out[old] = d.Meta.Table
+				}
+			}
+		}
+	}
+	return out
 }
 
 // dependencies are the Dependencies Django's makemigrations gives a

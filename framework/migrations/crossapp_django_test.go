@@ -92,6 +92,15 @@ func TestCrossAppKeyAsDjango(t *testing.T) {
 					if out := p.run("makemigrations", "--dry-run"); out != "No changes detected\n" {
 						t.Errorf("Django's makemigrations after the migrations printed %q", out)
 					}
+					// Author's table renamed: the books app's foreign key
+					// to it is no change (TestRenamedTableAltersNoOtherApp).
+					writeFile(t, filepath.Join(p.dir, "snippets", "models.py"), strings.Replace(readFile(t, "testdata/crossapp/snippets/models.py"),
+						"max_length=50)\n", "max_length=50)\n\n    class Meta:\n        db_table = 'people'\n", 1))
+					if out := p.run("makemigrations", "--dry-run"); !strings.Contains(out, "Rename table for author to people") ||
+						strings.Contains(out, "books") {
+						t.Errorf("Django's makemigrations after Author's table is renamed printed %q", out)
+					}
+					copyFile(t, "testdata/crossapp/snippets/models.py", filepath.Join(p.dir, "snippets", "models.py"))
 					goDB, err := store.Open(goURL)
 					if err != nil {
 						t.Fatal(err)
@@ -233,5 +242,73 @@ func TestMakeMigrationDependsOnOtherApps(t *testing.T) {
 	}
 	if want := [][2]string{{"authors", "0002_alter_author_id"}}; !slices.Equal(m.Dependencies, want) {
 		t.Errorf("after the authors' second migration the books' depends on %v, want %v", m.Dependencies, want)
+	}
+}
+
+// renamedWriter and renamedEssay are models of two apps whose first has
+// had its table renamed (Meta.Table) since the migrations below.
+type renamedWriter struct {
+	ID   int    `db:"id"`
+	Name string `db:"name" model:"max_length=50"`
+}
+
+func (renamedWriter) Meta() models.Meta {
+	return models.Meta{App: "writers", Name: "Writer", Table: "people"}
+}
+
+type renamedEssay struct {
+	ID       int `db:"id"`
+	WriterID int `db:"writer_id" model:"foreign_key=people,on_delete=cascade"`
+}
+
+func (renamedEssay) Meta() models.Meta { return models.Meta{App: "essays", Name: "Essay"} }
+
+// TestRenamedTableAltersNoOtherApp holds makemigrations to Django's when
+// a model's db_table changes and another app has a foreign key to it:
+// the model's app gets its AlterModelTable, and the other app no change,
+// before that migration exists and after (Django's ForeignKey
+// deconstructs its model, 'writers.writer', never its table), at both
+// levels.
+func TestRenamedTableAltersNoOtherApp(t *testing.T) {
+	writers := migrations.NewApp("writers", renamedWriter{})
+	essays := migrations.NewApp("essays", renamedEssay{})
+	id := migrations.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
+	writers.Add(migrations.Migration{Name: "0001_initial", Operations: []migrations.Operation{
+		migrations.CreateModel{Name: "Writer", Table: "writers_writer", Fields: []migrations.Field{
+			id, {Name: "name", Column: "name", Kind: models.CharField, MaxLength: 50}}}}})
+	essays.Add(migrations.Migration{Name: "0001_initial", Dependencies: [][2]string{{"writers", "0001_initial"}},
+		Operations: []migrations.Operation{migrations.CreateModel{Name: "Essay", Table: "essays_essay", Fields: []migrations.Field{
+			id, {Name: "writer", Column: "writer_id", Kind: models.ForeignKey, DBIndex: true,
+				Related: &migrations.Relation{Table: "writers_writer", Column: "id", OnDelete: models.Cascade}}}}}})
+	describe := func(a *migrations.App, level compat.Level) string {
+		m, err := a.MakeMigrationAt(level, "", testTime)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m == nil {
+			return ""
+		}
+		var ops []string
+		for _, op := range m.Operations {
+			ops = append(ops, op.Describe())
+		}
+		return strings.Join(ops, "; ")
+	}
+	for _, level := range []compat.Level{compat.DRF314, compat.Current} {
+		if got := describe(writers, level); got != "Rename table for writer to people" {
+			t.Errorf("at %s the writers' makemigrations finds %q", level, got)
+		}
+		if got := describe(essays, level); got != "" {
+			t.Errorf("at %s the essays' makemigrations finds %q, want no change", level, got)
+		}
+	}
+	writers.Add(migrations.Migration{Name: "0002_alter_writer_table", Operations: []migrations.Operation{
+		migrations.AlterModelTable{Name: "Writer", Table: "people"}}})
+	for _, level := range []compat.Level{compat.DRF314, compat.Current} {
+		for _, a := range []*migrations.App{writers, essays} {
+			if got := describe(a, level); got != "" {
+				t.Errorf("at %s after the table's migration, %s's makemigrations finds %q", level, a.Label, got)
+			}
+		}
 	}
 }

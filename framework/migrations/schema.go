@@ -599,8 +599,8 @@ func (e *editor) dropIndex(name string) {
 
 // fieldAltered is Django's _field_should_be_altered: whether anything
 // but the name (the column aside), blank, limit_choices_to and on_delete
-// changed.
-func fieldAltered(old, new Field) bool {
+// changed, or choices at Django 5.2 (4.1 added them to non_db_attrs).
+func (e *editor) fieldAltered(old, new Field) bool {
 	old.Blank, new.Blank = false, false
 	old.LimitChoicesTo, new.LimitChoicesTo = nil, nil
 	old.Name = new.Name
@@ -639,7 +639,7 @@ func relatedTo(m *ModelState, name string, from, to *State) []related {
 // PostgreSQL alters the column, and the columns of rels, the foreign
 // keys to it, when its type changes.
 func (e *editor) alterField(m *ModelState, old, new *Field, rels []related) {
-	if !fieldAltered(*old, *new) || old.manyToMany() && new.manyToMany() {
+	if !e.fieldAltered(*old, *new) || old.manyToMany() && new.manyToMany() {
 		// Django alters a many-to-many field's through table only when
 		// its name changes, which a field of the same name keeps.
 		return
