@@ -663,7 +663,8 @@ func (e *editor) alterField(m *ModelState, old, new *Field, rels []related) {
 		e.dropFK(m.Table, old)
 		fkDropped = true
 	}
-	if unique(old) && !unique(new) {
+	becamePK := !old.PrimaryKey && new.PrimaryKey
+	if unique(old) && (!unique(new) || becamePK) {
 		e.exec("ALTER TABLE " + table + " DROP CONSTRAINT " + quoteName(pgName(m.Table, old.Column, "key")))
 	}
 	// A key whose type changes loses the foreign keys to it until their
@@ -736,11 +737,14 @@ func (e *editor) alterField(m *ModelState, old, new *Field, rels []related) {
 	for _, p := range postActions {
 		e.exec(p)
 	}
-	if !unique(old) && unique(new) {
+	if e.uniqueAdded(old, new) {
 		e.exec("ALTER TABLE " + table + " ADD CONSTRAINT " + quoteName(indexName(e.maxName(), m.Table, []string{new.Column}, "_uniq")) + " UNIQUE (" + col + ")")
 	}
 	if (!old.DBIndex || unique(old)) && new.DBIndex && !unique(new) {
 		e.exec("CREATE INDEX " + quoteName(indexName(e.maxName(), m.Table, []string{new.Column}, "")) + " ON " + table + " (" + col + ")")
+	}
+	if becamePK {
+		e.exec("ALTER TABLE " + table + " ADD CONSTRAINT " + quoteName(indexName(e.maxName(), m.Table, []string{new.Column}, "_pk")) + " PRIMARY KEY (" + col + ")")
 	}
 	for _, r := range rels {
 		a, post := e.alterType(r.table, r.old, r.new)
@@ -772,6 +776,18 @@ func (e *editor) alterField(m *ModelState, old, new *Field, rels []related) {
 	if unique(old) && !(new.DBIndex || unique(new)) {
 		e.dropIndex(indexName(e.maxName(), m.Table, []string{old.Column}, "_like"))
 	}
+}
+
+// uniqueAdded is Django's _unique_should_be_added: a field that becomes
+// unique, or a primary key that stops being one and stays unique; Django
+// 5.2 leaves out a field that becomes the primary key, which its primary
+// key constraint makes unique, where Django 3.2 adds a unique constraint
+// beside it.
+func (e *editor) uniqueAdded(old, new *Field) bool {
+	if e.level == compat.Current {
+		return !new.PrimaryKey && new.Unique && (!old.Unique || old.PrimaryKey)
+	}
+	return !unique(old) && unique(new) || old.PrimaryKey && !new.PrimaryKey && new.Unique
 }
 
 // serialTypes are Django 3.2's PostgreSQL serial types and the integer
@@ -861,8 +877,15 @@ func (e *editor) remake(m *ModelState, create *Field, deleteName string, alter *
 	if deleteName != "" {
 		i := slices.IndexFunc(body, func(f Field) bool { return f.Name == deleteName })
 		col := body[i].Column
+		pk := body[i].PrimaryKey
 		body = slices.Delete(body, i, i+1)
 		mapping = slices.DeleteFunc(mapping, func(c copyCol) bool { return c.column == col })
+		if pk && e.level != compat.Current {
+			// Django 3.2 remakes the table from a model class without a
+			// primary key, to which Django gives an automatic "id" (its
+			// rows numbered anew); Django 5.2 keeps the class's fields.
+			body = slices.Insert(body, 0, Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true, AutoCreated: true})
+		}
 		indexes = slices.DeleteFunc(indexes, func(ix Index) bool { return slices.Contains(ix.Fields, deleteName) })
 	}
 	newTable := "new__" + m.Table

@@ -1,0 +1,10 @@
+from django.db import models
+
+
+class Tag(models.Model):
+    code = models.CharField(max_length=10, primary_key=True)
+    name = models.CharField(max_length=20)
+
+
+class Label(models.Model):
+    slug = models.CharField(max_length=10, primary_key=True)
