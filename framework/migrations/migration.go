@@ -79,6 +79,9 @@ func (m Migration) sql(e *editor, before *State) ([]Line, *State, error) {
 		if err := nullsDistinct314(e.level, to); err != nil {
 			return nil, nil, err
 		}
+		if err := e.postgresOnly(to); err != nil {
+			return nil, nil, err
+		}
 		if err := op.database(e, s, to); err != nil {
 			return nil, nil, err
 		}

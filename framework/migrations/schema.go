@@ -126,6 +126,15 @@ func (e *editor) dbType(f *Field) string {
 	}
 	if e.pg() {
 		switch kind {
+		case models.ArrayField:
+			// Django's ArrayField.db_type: the base field's type and
+			// "[size]".
+			if f.Size > 0 {
+				return e.dbType(f.Base) + "[" + strconv.Itoa(f.Size) + "]"
+			}
+			return e.dbType(f.Base) + "[]"
+		case models.HStoreField:
+			return "hstore"
 		case models.AutoField:
 			return "serial"
 		case models.BigAutoField:
@@ -603,6 +612,9 @@ func (e *editor) dropIndex(name string) {
 func (e *editor) fieldAltered(old, new Field) bool {
 	old.Blank, new.Blank = false, false
 	old.LimitChoicesTo, new.LimitChoicesTo = nil, nil
+	if e.level == compat.Current {
+		old.Choices, new.Choices = nil, nil
+	}
 	old.Name = new.Name
 	if old.Related != nil && new.Related != nil {
 		o, n := *old.Related, *new.Related
@@ -978,7 +990,8 @@ func fieldsEqual(a, b Field) bool {
 		a.MaxLength == b.MaxLength && a.MaxDigits == b.MaxDigits && a.DecimalPlaces == b.DecimalPlaces &&
 		a.HasDefault == b.HasDefault && a.Default == b.Default && slices.Equal(a.Choices, b.Choices) &&
 		a.UploadTo == b.UploadTo && a.WidthField == b.WidthField && a.HeightField == b.HeightField &&
-		slices.Equal(a.LimitChoicesTo, b.LimitChoicesTo) && a.Protocol == b.Protocol
+		slices.Equal(a.LimitChoicesTo, b.LimitChoicesTo) && a.Protocol == b.Protocol &&
+		a.Size == b.Size && (a.Base == nil) == (b.Base == nil) && (a.Base == nil || fieldsEqual(*a.Base, *b.Base))
 }
 
 // sameRelation reports relations equal, a Kind of "" being an AutoField:

@@ -62,6 +62,11 @@ type Field struct {
 	// "both" (Django's deconstruct omits the default): "ipv4" or
 	// "ipv6". A change is an AlterField, which SQLite runs as a remake.
 	Protocol string
+	// Base is an ArrayField's base_field (its Kind, MaxLength and Null);
+	// nil for another field.
+	Base *Field
+	// Size is an ArrayField's size, 0 for none.
+	Size int
 }
 
 // manyToMany reports a ManyToManyField, which has no column.
@@ -176,6 +181,10 @@ func (f Field) clone() Field {
 	if f.Related != nil {
 		r := *f.Related
 		f.Related = &r
+	}
+	if f.Base != nil {
+		b := f.Base.clone()
+		f.Base = &b
 	}
 	return f
 }
@@ -334,6 +343,10 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 			UploadTo: f.UploadTo, WidthField: f.WidthField, HeightField: f.HeightField}
 		if f.Protocol != "both" {
 			mf.Protocol = f.Protocol
+		}
+		if b := f.Base; b != nil {
+			mf.Base = &Field{Name: b.Name, Kind: b.Kind, Null: b.Null, MaxLength: b.MaxLength}
+			mf.Size = f.Size
 		}
 		switch f.Kind {
 		case models.OneToOneField:

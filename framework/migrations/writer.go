@@ -172,6 +172,12 @@ func fieldSource(f Field) string {
 		}
 		parts = append(parts, "LimitChoicesTo: []models.Condition{"+strings.Join(cs, ", ")+"}")
 	}
+	if f.Base != nil {
+		parts = append(parts, "Base: &migrations.Field"+fieldSource(*f.Base))
+	}
+	if f.Size != 0 {
+		parts = append(parts, "Size: "+strconv.Itoa(f.Size))
+	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 

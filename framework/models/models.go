@@ -408,6 +408,12 @@ type Field struct {
 	// height_field: the names of the integer fields a save fills with
 	// the image's size (files.go).
 	WidthField, HeightField string
+	// Base is an ArrayField's base_field: its elements' kind and options
+	// (max_length, null for a slice of pointers); nil for another field.
+	Base *Field
+	// Size is an ArrayField's size, the most elements it holds; 0 for
+	// any number.
+	Size int
 
 	declared bool           // the Kind is the tag's field=KIND
 	offset   uintptr        // of the struct field in the model
@@ -497,6 +503,10 @@ const (
 	ForeignKey                Kind = "ForeignKey"
 	OneToOneField             Kind = "OneToOneField"
 	ManyToManyField           Kind = "ManyToManyField"
+	// ArrayField and HStoreField are django.contrib.postgres' fields,
+	// PostgreSQL's array and hstore columns (postgres.go).
+	ArrayField  Kind = "ArrayField"
+	HStoreField Kind = "HStoreField"
 )
 
 // OnDelete is a foreign key's on_delete behaviour.
@@ -1086,6 +1096,8 @@ func newField(sf *structs.Field) (*Field, error) {
 			f.WidthField = val
 		case "height_field":
 			f.HeightField = val
+		case "size":
+			f.Size, err = positive(val)
 		case "foreign_key", "one_to_one":
 			table, column, _ := strings.Cut(val, ".")
 			if column == "" {
@@ -1122,7 +1134,7 @@ func newField(sf *structs.Field) (*Field, error) {
 		default:
 			err = fmt.Errorf("unknown model option %q", opt)
 		}
-		if err == nil && !hasVal && (key == "max_length" || key == "max_digits" || key == "decimal_places" || key == "field" || key == "editable" || key == "protocol" || strings.HasPrefix(key, "unique_for_")) {
+		if err == nil && !hasVal && (key == "max_length" || key == "max_digits" || key == "decimal_places" || key == "field" || key == "editable" || key == "protocol" || key == "size" || strings.HasPrefix(key, "unique_for_")) {
 			err = fmt.Errorf("model option %q needs a value", key)
 		}
 		if err != nil {
@@ -1142,6 +1154,12 @@ func newField(sf *structs.Field) (*Field, error) {
 		}
 	}
 	f.declared = kind != ""
+	if structs.IsCollection(sf.Type) || sf.Type.Kind() == reflect.Pointer && structs.IsCollection(sf.Type.Elem()) {
+		return f, f.postgresField(sf, kind)
+	}
+	if f.Size != 0 {
+		return nil, fmt.Errorf("size needs an ArrayField, a slice")
+	}
 	if kind == "" {
 		kind = kindOf(sf, f.MaxLength)
 	}
@@ -1152,14 +1170,10 @@ func newField(sf *structs.Field) (*Field, error) {
 	if kind == BinaryField && !strings.Contains(","+sf.Tag.Get("model"), ",editable=") {
 		f.Editable = false // Django's BinaryField is editable=False unless told
 	}
+	if err := f.defaultLength(); err != nil {
+		return nil, err
+	}
 	switch kind {
-	case CharField, EmailField, URLField, SlugField:
-		if f.MaxLength == 0 {
-			f.MaxLength = map[Kind]int{CharField: 0, EmailField: 254, URLField: 200, SlugField: 50}[kind]
-		}
-		if f.MaxLength == 0 {
-			return nil, fmt.Errorf("a CharField needs max_length")
-		}
 	case DecimalField:
 		if f.MaxDigits == 0 {
 			return nil, fmt.Errorf("a DecimalField needs max_digits and decimal_places")
@@ -1175,6 +1189,22 @@ func newField(sf *structs.Field) (*Field, error) {
 		return nil, fmt.Errorf("protocol needs a GenericIPAddressField")
 	}
 	return f, nil
+}
+
+// defaultLength gives a CharField, an EmailField, a URLField or a
+// SlugField Django's default max_length, and refuses a CharField
+// without one.
+func (f *Field) defaultLength() error {
+	switch f.Kind {
+	case CharField, EmailField, URLField, SlugField:
+		if f.MaxLength == 0 {
+			f.MaxLength = map[Kind]int{CharField: 0, EmailField: 254, URLField: 200, SlugField: 50}[f.Kind]
+		}
+		if f.MaxLength == 0 {
+			return fmt.Errorf("a CharField needs max_length")
+		}
+	}
+	return nil
 }
 
 func positive(s string) (int, error) {

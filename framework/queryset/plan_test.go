@@ -163,10 +163,10 @@ func TestSetupErrors(t *testing.T) {
 		t.Error("a struct without db tags should be refused")
 	}
 	type unsupported struct {
-		Tags []string `db:"tags"`
+		Parts []struct{ N int } `db:"parts"`
 	}
 	if _, err := NewSlice([]unsupported{}); err == nil {
-		t.Error("a slice-typed column should be refused")
+		t.Error("a column of a slice of structs should be refused")
 	}
 }
 

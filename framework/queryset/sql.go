@@ -123,6 +123,12 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	}
 	t := &sqlTable{m: m, rules: rules, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator,
 		tableRows: c.TableRows && c.Query != "" && c.Table != ""}
+	if d := rules.desc; d != nil && !t.pg {
+		// django.contrib.postgres' fields: an array or an hstore column.
+		if err := d.PostgresOnlyError("SQLite"); err != nil {
+			return nil, fmt.Errorf("queryset: %w", err)
+		}
+	}
 	t.reader = store.ReaderOf(db)
 	if c.Query != "" {
 		t.alias = store.QuoteName("q")

@@ -71,7 +71,8 @@ func fieldInfo(fields []*field, level compat.Level) json.RawMessage {
 
 // appendInfo writes the field's SimpleMetadata get_field_info at level:
 // a list's or a dictionary's child has neither label nor read_only of
-// its own to tell (its required is DRF's default, true).
+// its own to tell (its required is DRF's default, true), unless a model
+// field gave it a label (an ArrayField's base field's).
 func (f *field) appendInfo(b []byte, child bool, level compat.Level) []byte {
 	b = append(b, `{"type":`...)
 	b = appendString(b, f.typeAt(level))
@@ -79,7 +80,7 @@ func (f *field) appendInfo(b []byte, child bool, level compat.Level) []byte {
 	b = strconv.AppendBool(b, f.required || child)
 	b = append(b, `,"read_only":`...)
 	b = strconv.AppendBool(b, f.readOnly)
-	if !child {
+	if !child || f.label != "" {
 		b = append(b, `,"label":`...)
 		b = appendString(b, f.labelText())
 	}

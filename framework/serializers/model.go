@@ -92,6 +92,10 @@ func (f *field) fromModel(mf *models.Field) error {
 		}
 	case models.DecimalField:
 		f.maxDigits, f.decimalPlaces = mf.MaxDigits, mf.DecimalPlaces
+	case models.ArrayField, models.HStoreField:
+		if err := f.fromPostgresField(mf); err != nil {
+			return err
+		}
 	}
 	f.unique, f.verboseName = mf.Unique, strings.ReplaceAll(mf.Name, "_", " ")
 	f.validators, f.uniqueText = mf.Validators, mf.ErrorMessages["unique"]

@@ -48,7 +48,10 @@ type codec struct {
 	// lookup and a decode need.
 	typ reflect.Type
 	// raw reports json.RawMessage, which is stored as its JSON text.
-	raw     bool
+	raw bool
+	// coll reads and writes a slice or map column of PostgreSQL's array
+	// or hstore type (pgarray.go); nil for another type.
+	coll    collection
 	scanner sql.Scanner
 	valuer  driver.Valuer
 	jm      json.Marshaler
@@ -146,6 +149,9 @@ func (c *codec) driverValue(p unsafe.Pointer) (driver.Value, error) {
 		}
 		return string(raw), nil
 	}
+	if c.coll != nil {
+		return c.coll.text(p), nil
+	}
 	x, err := at(c.valuer, noescape(p)).Value()
 	if err != nil {
 		return nil, err
@@ -202,6 +208,18 @@ func (c *codec) scan(p unsafe.Pointer, src any) error {
 			return fmt.Errorf("cannot read %T into json.RawMessage", src)
 		}
 		return nil
+	}
+	if c.coll != nil {
+		switch x := src.(type) {
+		case nil:
+			c.coll.setNil(p)
+			return nil
+		case string:
+			return c.coll.parse(p, x)
+		case []byte:
+			return c.coll.parse(p, string(x))
+		}
+		return fmt.Errorf("cannot read %T into %s", src, c.typ)
 	}
 	return at(c.scanner, p).Scan(src)
 }
@@ -287,6 +305,9 @@ func (f *Field) Marshalers(base Addr) (json.Marshaler, encoding.TextMarshaler) {
 	}
 	var jm json.Marshaler
 	var tm encoding.TextMarshaler
+	if c.coll != nil {
+		return nil, nil
+	}
 	if c.jm != nil {
 		jm = at(c.jm, p)
 	}
@@ -332,6 +353,8 @@ func (c *codec) decode(p unsafe.Pointer, js []byte) error {
 		}
 		*(*json.RawMessage)(p) = append(json.RawMessage(nil), js...)
 		return nil
+	case c.coll != nil:
+		return c.coll.decode(p, js)
 	case c.ju != nil:
 		return at(c.ju, p).UnmarshalJSON(js)
 	}

@@ -34,7 +34,9 @@ const (
 	// driver.Valuer, such as uuid.UUID or a decimal, or json.RawMessage:
 	// it is scanned and bound through those interfaces, compared as its
 	// Valuer's value compares, and serialized through json.Marshaler,
-	// else encoding.TextMarshaler, else as its Valuer's value.
+	// else encoding.TextMarshaler, else as its Valuer's value. A column
+	// of a slice or a map that PostgreSQL's array or hstore type holds
+	// (IsCollection) is Custom too, read and written as that type's text.
 	Custom
 	// Duration is a time.Duration, Django's DurationField (Format
 	// "duration"): its Value's I is in nanoseconds, whole microseconds as
@@ -156,7 +158,10 @@ func (s *Struct) collect(t reflect.Type, base uintptr, seen map[reflect.Type]boo
 		default:
 			f.Kind, f.Bits = kindOf(vt)
 			f.Format = kindFormats[f.Kind]
-			if c, err := codecOf(vt); err != nil {
+			if c := collectionCodec(vt); c != nil && f.Column != "" {
+				// A column of PostgreSQL's array or hstore type.
+				f.Kind, f.custom = Custom, c
+			} else if c, err := codecOf(vt); err != nil {
 				f.Kind, f.custom = Unsupported, &codec{err: err}
 			} else if c != nil {
 				f.Kind, f.Bits, f.custom, f.Format = Custom, 0, c, c.format
