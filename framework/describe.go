@@ -81,6 +81,10 @@ type FieldDescription struct {
 	// IntegerKey reports a writable relational field of integer keys (a
 	// PrimaryKeyRelatedField whose model's key is an AutoField).
 	IntegerKey bool
+	// Initial is the field's initial value (DRF's initial=) as JSON, which
+	// a new item's forms start from; "" for its type's own ("" for a
+	// string, false for a boolean, null for most others).
+	Initial string
 }
 
 // RelatedLister is a Describer that lists the choices of a writable

@@ -193,8 +193,8 @@ func (p *pageData) addForms(v *framework.View, r *request.Request, resp *framewo
 }
 
 // initialContent is DRF's raw data for a new item: each writable field's
-// initial value ("" for strings, false for booleans, null otherwise), as
-// JSON indented by 4.
+// initial value (its initial=, else "" for strings, false for booleans,
+// null otherwise), as JSON indented by 4.
 func initialContent(fields []framework.FieldDescription) string {
 	var b strings.Builder
 	b.WriteString("{")
@@ -210,6 +210,8 @@ func initialContent(fields []framework.FieldDescription) string {
 		name, _ := json.Marshal(f.Name)
 		b.WriteString("\n    " + string(name) + ": ")
 		switch {
+		case f.Initial != "":
+			b.WriteString(f.Initial)
 		case textTypes[f.Type] && f.Format == "":
 			// A CharField's initial ""; a UUIDField's is None.
 			b.WriteString(`""`)
@@ -239,9 +241,27 @@ func isFileField(f framework.FieldDescription) bool {
 var textTypes = map[string]bool{"string": true, "email": true, "url": true, "slug": true, "regex": true}
 
 // htmlFields are the inputs of the writable fields, with the item's
-// values when it is given.
+// values when it is given, else each field's initial= (DRF's form of an
+// unbound serializer).
 func htmlFields(fields []framework.FieldDescription, item map[string]any) []formField {
 	var out []formField
+	var initial map[string]any
+	for _, f := range fields {
+		if item == nil && f.Initial != "" && !f.ReadOnly {
+			dec := json.NewDecoder(strings.NewReader(f.Initial))
+			dec.UseNumber()
+			var v any
+			if dec.Decode(&v) == nil {
+				if initial == nil {
+					initial = map[string]any{}
+				}
+				initial[f.Name] = v
+			}
+		}
+	}
+	if item == nil {
+		item = initial
+	}
 	for _, f := range fields {
 		if f.ReadOnly {
 			continue

@@ -31,6 +31,7 @@ func (f *field) description() framework.FieldDescription {
 		DecimalPlaces: max(f.decimalPlaces, 0), TextArea: f.textarea,
 		Related: f.rel != nil && !f.readOnly, Many: f.many,
 		IntegerKey: f.rel != nil && !f.readOnly && f.rel.kind == relPK && f.rel.integerKey(),
+		Initial:    f.more.initialJSON,
 	}
 	for _, v := range f.validators {
 		if v.Pattern != "" {

@@ -396,6 +396,11 @@ var drfFieldsClasses = []drfFieldValues{
 			{`"P999999999D"`, `"P999999999DT00H00M00S"`}},
 		out:     rendered[optDurationISO](),
 		outputs: [][2]string{{`289921000123000`, `"P3DT08H32M01.000123S"`}}},
+	// DRF's path is the test file's folder, its valid input the test
+	// file: here the folder testdata/filepath and a file of it.
+	{class: "TestFilePathField", field: field[fpFiles](),
+		valid:   [][2]string{{`"testdata/filepath/alpha.txt"`, `"testdata/filepath/alpha.txt"`}},
+		invalid: [][2]string{{`"wrong_path"`, `["\"wrong_path\" is not a valid path choice."]`}}},
 	{class: "TestIPv4AddressField", field: field[optIPv4](),
 		valid:   [][2]string{{`"127.0.0.1"`, `"127.0.0.1"`}, {`"192.168.33.255"`, `"192.168.33.255"`}},
 		invalid: [][2]string{{`"127001"`, `["Enter a valid IPv4 address."]`}, {`"127.122.111.2231"`, `["Enter a valid IPv4 address."]`}}},
@@ -528,8 +533,7 @@ var drfFields314 = map[string]string{
 var drfFieldsNotPortable = map[string]string{
 	"TestIsSimpleCallable":    "Python's API: callables",
 	"TestSource":              "Python's API: source= names a Python attribute or callable (a Go field's source is its struct field)",
-	"TestInitial":             "not built: initial=, an unbound serializer's data and the browsable form's empty values",
-	"TestInitialWithCallable": "not built: initial=, an unbound serializer's data and the browsable form's empty values",
+	"TestInitialWithCallable": "Python's API: callables (drf:\"initial=\" is a value, as drf:\"default=\")",
 	"TestInvalidErrorKey":     "Python's API: error_messages keys",
 	"Test5087Regression":      "Python's API: Field.bind",
 	"TestTyping":              "Python's API: typing subscripts",
@@ -537,7 +541,6 @@ var drfFieldsNotPortable = map[string]string{
 	"TestCreateOnlyDefault.test_create_only_default_callable_sets_context": "Python's API: a callable's requires_context (CreateOnlyHiddenField's function is given the Context)",
 	"TestInvalidImageField.test_invalid_inputs goodimage.html":             "Python's API: a _DjangoImageField of a custom validator",
 	"TestCharField.test_iterable_validators":                               "Python iterables of validator callables",
-	"TestFilePathField":                                                    "no counterpart: FilePathField",
 	"TestLocalizedDecimalField":                                            "no counterpart: localize=True, Django's number formats of LANGUAGE_CODE (the framework formats no numbers by locale)",
 	"TestQuantizedValueForDecimal":                                         "Python's API: Decimal quantize",
 	"TestNormalizedOutputValueDecimalField":                                "Python's API: to_representation of a Decimal; decimal_drf_test.go pins normalize_output",
@@ -562,7 +565,6 @@ var drfFieldsNotPortable = map[string]string{
 	"TestHStoreField.test_no_source_on_child":               "Python's API: source= on a child",
 	"TestJSONField.test_invalid_inputs":                     "a set and float('inf'), which no JSON body carries",
 	"MockRequest":                                           "a test helper, not a test",
-	"TestFilePathFieldRequired":                             "no counterpart: FilePathField",
 	"TestSerializerMethodField":                             "Python's API: method names (Computed takes a function)",
 	"TestModelField":                                        "Python's API: ModelField",
 	"TestValidationErrorCode":                               "Python's API: a Django ValidationError's code and params, which no response shows (DRF's errors render their messages alone)",
@@ -600,10 +602,11 @@ var drfFieldsTestClasses = strings.Fields(`TestIsSimpleCallable TestEmpty TestSo
 // drfFieldsOtherPorted are the classes ported outside drfFieldsClasses:
 // FieldValues (drfFieldValues and TestDRFFields) and those of
 // TestDRFFieldsMethods, TestDRFFieldsEmpty, TestDRFFieldsFiles and
-// TestDRFFieldsOptions.
+// TestDRFFieldsOptions; TestInitial is framework/browsable's
+// TestInitialFormsAsDRF too (the forms an unbound serializer fills).
 var drfFieldsOtherPorted = []string{"FieldValues", "TestEmpty", "TestReadOnly", "TestWriteOnly", "TestBooleanHTMLInput", "TestHTMLInput",
 	"TestFileField", "TestFieldFieldWithName", "TestInvalidImageField", "TestValidImageField", "TestFileFieldContext",
-	"TestCreateOnlyDefault", "TestCoercionBigIntegerField"}
+	"TestCreateOnlyDefault", "TestCoercionBigIntegerField", "TestFilePathFieldRequired", "TestInitial"}
 
 // TestDRFFieldsAccounted: every class of DRF's test_fields.py is ported,
 // or listed as not portable with its reason.
@@ -1063,5 +1066,24 @@ func TestDRFFieldsOptions(t *testing.T) {
 	updated := published{Text: "example"}
 	if err := s.Validate(map[string]any{"text": "example"}, &updated, false, nil); err != nil || updated != (published{"", "example"}) {
 		t.Errorf("TestCreateOnlyDefault.test_create_only_default_is_not_provided_on_update: %v %v", updated, err)
+	}
+	// A FilePathField not required has Django's blank choice, and an
+	// input without it leaves it as it is (DRF's SkipField).
+	fp := serializers.MustNew[fpFiles]().Description().Fields[0]
+	if fp.Required || len(fp.Choices) == 0 || fp.Choices[0] != (framework.Choice{Value: "", Label: "---------"}) {
+		t.Errorf("TestFilePathFieldRequired.test_required_passed_to_both_django_file_path_field_and_base: %+v", fp)
+	}
+	if got, body := drfKept(t, fpFiles{F: "kept"}, "json", `{}`, framework.DRF318); body != "" || got.F != "kept" {
+		t.Errorf("TestFilePathFieldRequired.test_required_passed_to_both_django_file_path_field_and_base: %v %s", got, body)
+	}
+	// An unbound serializer's data: the initial of initial=, else the
+	// field's own (TestInitialFormsAsDRF pins the forms built of them).
+	type initial struct {
+		InitialField int64 `json:"initial_field" drf:"initial=123"`
+		BlankField   int64 `json:"blank_field"`
+	}
+	fields := serializers.MustNew[initial]().Description().Fields
+	if fields[0].Initial != "123" || fields[1].Initial != "" {
+		t.Errorf("TestInitial.test_initial: %q %q", fields[0].Initial, fields[1].Initial)
 	}
 }

@@ -34,6 +34,12 @@ type fieldOptions struct {
 	bigintString *bool
 	// jsonBinary is a JSONField's binary=True.
 	jsonBinary bool
+	// filePath is a FilePathField's (filepath.go).
+	filePath *filePath
+	// initial is the initial= text, initialJSON its value as JSON
+	// (initial.go); "" when unset.
+	initial     *string
+	initialJSON string
 	// render reports a field appendOption writes.
 	render bool
 }
@@ -41,6 +47,9 @@ type fieldOptions struct {
 // fieldOption applies a drf tag option of fieldOptions; ok is false for
 // another option.
 func (f *field) fieldOption(key, val string, hasVal bool) (ok bool, err error) {
+	if ok, err := f.filePathOption(key, val, hasVal); ok {
+		return true, err
+	}
 	o := &f.more
 	switch {
 	case key == "allow_unicode":
@@ -77,6 +86,11 @@ func (f *field) fieldOption(key, val string, hasVal bool) (ok bool, err error) {
 		on, err := strconv.ParseBool(val)
 		o.bigintString = &on
 		return true, err
+	case key == "initial":
+		o.initial = &val
+		if !hasVal {
+			return true, fmt.Errorf("initial needs a value")
+		}
 	case key == "binary":
 		if f.format != "json" || f.container != nil {
 			return true, fmt.Errorf("binary needs a JSON field")
@@ -90,6 +104,16 @@ func (f *field) fieldOption(key, val string, hasVal bool) (ok bool, err error) {
 		return false, nil
 	}
 	return true, nil
+}
+
+// checkFieldOptions binds the options of field_options.go that need the
+// field's other options: a FilePathField's choices (which depend on
+// required), then initial= (read as the field reads its input).
+func (f *field) checkFieldOptions() error {
+	if err := f.bindFilePath(); err != nil {
+		return err
+	}
+	return f.bindInitial()
 }
 
 // bindFieldOptions marks the fields appendOption writes whatever their

@@ -127,6 +127,9 @@ func (f *field) toChoice(raw any) (structs.Value, []string) {
 			return c.v, nil
 		}
 	}
+	if f.more.filePath != nil {
+		return structs.Value{}, []string{fmt.Sprintf(msgInvalidPath, text)}
+	}
 	return structs.Value{}, []string{fmt.Sprintf(msgInvalidChoice, text)}
 }
 

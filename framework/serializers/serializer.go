@@ -843,6 +843,9 @@ func (f *field) checkOptions() error {
 			return err
 		}
 	}
+	if err := f.checkFieldOptions(); err != nil {
+		return err
+	}
 	return f.bindDefault()
 }
 
