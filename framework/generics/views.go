@@ -12,8 +12,10 @@ import (
 )
 
 // CheckActions reports a setup error when g cannot serve the actions: no
-// source, no serializer, a source that cannot write for a write with no
-// Perform hook, or an ObjectType other than *T. Routers call it on registration.
+// source, no serializer, a source that cannot write or a serializer with
+// a writable NestedList or dotted-source field (WritableNested) for a
+// write with no Perform hook, or an ObjectType other than *T. Routers
+// call it on registration.
 func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error {
 	name := g.DefaultBasename()
 	g.missing = missingDetail[T]()
@@ -44,13 +46,14 @@ func (g *GenericAPIView[T]) CheckActions(actions ...framework.ViewAction) error 
 		if a != framework.ActionDestroy && g.Serializer == nil && g.SerializerFor == nil {
 			return fmt.Errorf("generics: view of %s needs a Serializer or SerializerFor", name)
 		}
-		if a.Writes() && a != framework.ActionDestroy && g.perform(a) == nil && g.Serializer != nil && g.Serializer.WritableNested() != "" {
-			method := "update"
+		if a.Writes() && a != framework.ActionDestroy && g.perform(a) == nil && g.Serializer != nil {
+			method, hook := "update", "PerformUpdate"
 			if a == framework.ActionCreate {
-				method = "create"
+				method, hook = "create", "PerformCreate"
 			}
-			return fmt.Errorf("generics: %s of %s: The `.%s()` method does not support writable nested fields by default: "+
-				"%q is a NestedList; set a Perform hook that saves its items", a, name, method, g.Serializer.WritableNested())
+			if err := g.Serializer.WritableNested(method); err != nil {
+				return fmt.Errorf("generics: %s of %s: %w\nSet %s, the explicit `.%s()`, to save it", a, name, err, hook, method)
+			}
 		}
 		if a.Writes() && g.perform(a) == nil && cannot != "" {
 			return fmt.Errorf("generics: %s of %s writes but %s; set a Perform hook", a, name, cannot)

@@ -121,6 +121,10 @@ func manyToManyFetch(m *models.ManyToMany) (*reverseFetch, error) {
 	if err != nil {
 		return f, err
 	}
+	// The related keys are the through table's To column, not the key
+	// of a through model described with its own.
+	f.value = store.QuoteName(m.To)
+	f.order = f.value
 	through, related := store.QuoteName(m.Through), store.QuoteName(m.Table)
 	var order []string
 	for _, d := range models.OfTable(m.Table) {

@@ -65,7 +65,7 @@ func fromModel(d *models.Description, c SQLConfig) (SQLConfig, error) {
 	inner := true
 	names := joinColumns(d)
 	for i, j := range d.Joins {
-		links, err := joinLinks(j)
+		links, err := j.Links()
 		if err != nil {
 			return c, fmt.Errorf("%s.%s: %w", d.Type.Name(), j.Field.Name, err)
 		}
@@ -135,16 +135,27 @@ func modelOf[T any](m *model, declared bool) (*modelRules, error) {
 		m.names = append(m.names, jf.Column)
 	}
 	for _, rev := range d.Reverses {
+		via, err := rev.Via(d)
+		if err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", d.Type.Name(), rev.Field.Name, err)
+		}
 		f, err := newReverseFetch(rev)
 		if err != nil {
 			return nil, fmt.Errorf("%s.%s: %w", d.Type.Name(), rev.Field.Name, err)
+		}
+		if via != nil {
+			f.nested.via = via
 		}
 		r.reverses = append(r.reverses, f)
 		if f.nested == nil {
 			r.m2m = append(r.m2m, newReverseKeys(rev))
 		}
 	}
-	for _, mm := range d.ManyToMany {
+	for _, declared := range d.ManyToMany {
+		mm, err := declared.ThroughKeys(d.Meta.Table)
+		if err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", d.Type.Name(), declared.Field.Name, err)
+		}
 		f, err := manyToManyFetch(mm)
 		if err != nil {
 			return nil, fmt.Errorf("%s.%s: %w", d.Type.Name(), mm.Field.Name, err)

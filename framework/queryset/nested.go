@@ -1,6 +1,7 @@
 package queryset
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -30,10 +31,11 @@ type RelatedFinder interface {
 	ListRelated(ctx context.Context, table, value, display string, limit int, where ...models.Condition) ([][2]string, error)
 }
 
-// FindRelated runs SELECT key FROM table WHERE column = value AND where,
-// one row; a column across relations ("nested__name", as Django's
-// get(nested__name=value)) is compared on the related rows of the models
-// described so far. A value its column cannot hold (not an integer, a NUL
+// FindRelated runs SELECT key FROM table WHERE column = value AND where:
+// the first row by key where several match (Django's get() raises
+// MultipleObjectsReturned). A column across relations ("nested__name",
+// as Django's get(nested__name=value)) is compared on the related rows
+// of the models described so far. A value its column cannot hold (not an integer, a NUL
 // character) is in no row.
 func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value string, integer bool, key string, where ...models.Condition) (string, bool, error) {
 	match := store.QuoteName(column) + " = ?"
@@ -56,9 +58,9 @@ func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value str
 	} else if strings.ContainsRune(value, 0) {
 		return "", false, nil
 	}
-	cond, args := conditionsSQL(where, []any{arg})
+	cond, args := conditionsSQL(store.QuoteName(table), where, []any{arg})
 	q := s.t.db.Rebind("SELECT " + store.QuoteName(key) + " FROM " + store.QuoteName(table) +
-		" WHERE " + match + cond + " LIMIT 1")
+		" WHERE " + match + cond + " ORDER BY " + store.QuoteName(key) + " LIMIT 1")
 	var got any
 	err := s.t.db.QueryRowContext(ctx, q, args...).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -90,6 +92,10 @@ type nestedFetch struct {
 	from, match, order string
 	// fk is a nested one's foreign key; nil for many.
 	fk *models.Field
+	// via is the foreign key of T a nested many is read through (DRF's
+	// source='bar.foos'): its rows are matched with the items' values of
+	// it, not their keys, and an item whose via is null holds nil.
+	via *models.Field
 	// elem is a nested many's element type: a page's elements are
 	// allocated at once, the only reflection of the read.
 	elem reflect.Type
@@ -155,7 +161,7 @@ func (n *nestedFetch) columnsOf(t reflect.Type, alias string, path []*structs.Fi
 		}
 		if md != nil {
 			if j := joinOf(md, f); j != nil {
-				links, err := joinLinks(j)
+				links, err := j.Links()
 				if err != nil {
 					return fmt.Errorf("%v.%s: %w", t, f.Name, err)
 				}
@@ -288,12 +294,15 @@ func (s *SQLSource[T]) fillNested(ctx context.Context, db queryer, n *nestedFetc
 	match := s.t.key // the field rows are matched on
 	args := keys
 	targets := byKey
-	if n.fk != nil {
-		match = n.fk.Struct
+	if link := cmp.Or(n.fk, n.via); link != nil {
+		match = link.Struct
 		args, targets = nil, map[string][]structs.Addr{}
 		for _, item := range items {
 			base := structs.AddrOf(item)
 			if match.IsNull(base) {
+				if n.via != nil {
+					*structs.At[structs.SliceHeader](n.field.Addr(base)) = structs.SliceHeader{}
+				}
 				continue
 			}
 			k := match.Get(base).Text()
@@ -421,11 +430,44 @@ func (n *nestedFetch) set(p structs.Addr, values []any) error {
 // ListRelated lists the value and display columns, as text, of up to
 // limit rows of table that meet where, ordered by the value column (all
 // of them for a limit of 0): the choices of a relational field's select
-// (RelatedFinder).
+// (RelatedFinder). A column across foreign keys ("nested__name", a slug
+// through relations) is read by a join per link, and a row that reaches
+// no value by it is none of the choices.
 func (s *SQLSource[T]) ListRelated(ctx context.Context, table, value, display string, limit int, where ...models.Condition) ([][2]string, error) {
-	cond, args := conditionsSQL(where, nil)
-	q := "SELECT " + store.QuoteName(value) + ", " + store.QuoteName(display) + " FROM " +
-		store.QuoteName(table) + strings.Replace(cond, " AND ", " WHERE ", 1) + " ORDER BY " + store.QuoteName(value)
+	from := store.QuoteName(table)
+	var joins strings.Builder
+	joined := map[string]bool{}
+	column := func(name string) (string, error) {
+		if !strings.Contains(name, "__") {
+			return from + "." + store.QuoteName(name), nil
+		}
+		p, err := relatedPath(table, name)
+		if err != nil {
+			return "", err
+		}
+		links := make([]*models.Field, len(p.steps))
+		for i, step := range p.steps {
+			if step.fk == nil {
+				return "", fmt.Errorf("queryset: %q of the table %q is no column across foreign keys", name, table)
+			}
+			links[i] = step.fk
+		}
+		alias, _ := joinSQL(&joins, joined, from, "", links, false)
+		return store.QuoteName(alias) + "." + store.QuoteName(p.mf.Column), nil
+	}
+	v, err := column(value)
+	if err != nil {
+		return nil, err
+	}
+	d, err := column(display)
+	if err != nil {
+		return nil, err
+	}
+	cond, args := conditionsSQL(from, where, nil)
+	if strings.Contains(value, "__") {
+		cond += " AND " + v + " IS NOT NULL"
+	}
+	q := "SELECT " + v + ", " + d + " FROM " + from + joins.String() + strings.Replace(cond, " AND ", " WHERE ", 1) + " ORDER BY " + v
 	if limit > 0 {
 		q += " LIMIT " + strconv.Itoa(limit)
 	}
@@ -447,11 +489,12 @@ func (s *SQLSource[T]) ListRelated(ctx context.Context, table, value, display st
 }
 
 // conditionsSQL is where as SQL to add to a WHERE clause (" AND col = ?"
-// each) and args with their values appended.
-func conditionsSQL(where []models.Condition, args []any) (string, []any) {
+// each, col of the table from, quoted) and args with their values
+// appended.
+func conditionsSQL(from string, where []models.Condition, args []any) (string, []any) {
 	var b strings.Builder
 	for _, c := range where {
-		b.WriteString(" AND " + store.QuoteName(c.Column) + " = ?")
+		b.WriteString(" AND " + from + "." + store.QuoteName(c.Column) + " = ?")
 		args = append(args, c.Value)
 	}
 	return b.String(), args

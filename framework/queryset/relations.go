@@ -57,7 +57,11 @@ func relationPathOf(d *models.Description, name string) (*relationPath, error) {
 		}
 		for _, m := range d.ManyToMany {
 			if m.Name == part {
-				step.m, table = m, m.Table
+				through, err := m.ThroughKeys(d.Meta.Table)
+				if err != nil {
+					return nil, fmt.Errorf("queryset: lookup %q: %w", name, err)
+				}
+				step.m, table = through, m.Table
 			}
 		}
 		if table == "" {
@@ -118,6 +122,10 @@ func reverseStep(d *models.Description, name string) (relationStep, *models.Desc
 			for _, owner := range models.OfTable(g.Related.Table) {
 				for _, m := range owner.ManyToMany {
 					if m.RelatedName == name && m.Through == r.Model.Meta.Table && m.Table == d.Meta.Table {
+						m, err := m.ThroughKeys(owner.Meta.Table)
+						if err != nil {
+							continue
+						}
 						back := &models.ManyToMany{Name: name, Table: owner.Meta.Table, Column: owner.PrimaryKey.Column,
 							Through: m.Through, From: m.To, To: m.From}
 						return relationStep{m: back, key: d.PrimaryKey.Column}, owner
@@ -257,40 +265,6 @@ func (t *sqlTable) orderJoins(order []orderTerm) (joins string, last map[*relati
 		last[o.path] = alias
 	}
 	return b.String(), last
-}
-
-// joinLinks are the foreign keys a dotted source's join follows: its Via,
-// then each of Through on the related model of the one before, among the
-// models described so far (models.OfTable). A field a null link can leave
-// without a row must hold null.
-func joinLinks(j *models.Join) ([]*models.Field, error) {
-	links := []*models.Field{j.Via}
-	for _, name := range j.Through {
-		table := links[len(links)-1].Related.Table
-		described := models.OfTable(table)
-		if len(described) == 0 {
-			return nil, fmt.Errorf("source %q: no model of the table %q is described (declare its source, serializer or migrations first)", j.Source, table)
-		}
-		var fk *models.Field
-		for _, d := range described {
-			if f := d.Field(name); f != nil && f.Related != nil {
-				fk = f
-				break
-			}
-		}
-		if fk == nil {
-			return nil, fmt.Errorf("source %q: %q is no foreign key of the table %q", j.Source, name, table)
-		}
-		links = append(links, fk)
-	}
-	if len(links) > 1 && !j.Field.Nullable {
-		for _, l := range links {
-			if l.Null {
-				return nil, fmt.Errorf("source %q passes the nullable foreign key %s: %s must be a pointer or an sql.Null type", j.Source, l.Name, j.Field.Name)
-			}
-		}
-	}
-	return links, nil
 }
 
 // joinSQL adds to joins the joins of links from the table named from

@@ -79,7 +79,9 @@ func describe[T any]() (*model, error) {
 			}
 		}
 		for _, mm := range d.ManyToMany {
-			m.many[mm.Name] = newManyLookup(mm)
+			if mm, err := mm.ThroughKeys(d.Meta.Table); err == nil {
+				m.many[mm.Name] = newManyLookup(mm)
+			}
 		}
 	}
 	return m, nil

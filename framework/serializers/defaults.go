@@ -26,6 +26,10 @@ func (f *field) bindDefault() error {
 	}
 	text := *f.defText
 	switch {
+	case f.nested != nil && f.nested.via != nil && text == "[]":
+		// A nested list through a foreign key: [] when that is null.
+		f.nested.orEmpty = true
+		return nil
 	case f.many || f.rel != nil && f.rel.many != nil:
 		return fmt.Errorf("The field '%s' is a ManyToMany field and cannot have a default value of %s.", f.name, text)
 	case slices.ContainsFunc(splitTag(f.sf.Tag.Get("drf")), func(opt string) bool { return strings.TrimSpace(opt) == "required" }):

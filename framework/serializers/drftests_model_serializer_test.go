@@ -303,10 +303,6 @@ var msNotPortable = map[string]string{
 	"TestModelSerializer.test_abstract_model": "Django's API: an abstract model (a Go model is a struct; an embedded " +
 		"struct is no model of its own)",
 	"TestRegularFieldMappings.test_missing_superclass_field": "Python's API: a serializer class's parent's declared fields",
-	"TestPosgresFieldsMapping.test_hstore_field": "no counterpart: PostgreSQL's HStoreField (a column holds one " +
-		"value of a Go type internal/structs reads and writes; an hstore needs its own column kind there and in the sources)",
-	"TestPosgresFieldsMapping.test_array_field": "no counterpart: PostgreSQL's ArrayField (a column holds one " +
-		"value of a Go type internal/structs reads and writes; an array needs its own column kind there and in the sources)",
 	"TestPosgresFieldsMapping.test_json_field": "DRF skips it: django.contrib.postgres' JSONField, which Django 3.1 " +
 		"and later replace by models.JSONField (TestDjangoJSONFieldMapping)",
 	"TestRelationalFieldDisplayValue.test_default_display_value": "Python's API: a model's __str__ in a related " +
@@ -314,8 +310,6 @@ var msNotPortable = map[string]string{
 	"TestRelationalFieldDisplayValue.test_custom_display_value":         "Python's API: a RelatedField subclass's display_value",
 	"TestSerializerMetaClass.test_meta_class_fields_option":             "Go's types: Fields takes names, never one string",
 	"TestSerializerMetaClass.test_meta_class_exclude_option":            "Go's types: Exclude takes names, never one string",
-	"Issue7550TestCase.test_dotted_source":                              msReverseThroughFK,
-	"Issue7550TestCase.test_dotted_source_with_default":                 msReverseThroughFK,
 	"TestDecimalFieldMappings.test_decimal_field_has_decimal_validator": "Python's API: a field's validators list",
 	"TestMetaInheritance.test_extra_kwargs_not_altered":                 "Python's API: a serializer's Meta inherited by a subclass",
 	"Issue4897TestCase.test_should_assert_if_writing_readonly_fields":   "Python's API: a misspelt Meta attribute (Go's options are typed)",
@@ -323,11 +317,6 @@ var msNotPortable = map[string]string{
 	"Issue6110Test.test_model_serializer_custom_manager_error_message":  "Django's API: a model without an objects manager",
 	"Issue6751Test.test_model_serializer_save_m2m_after_instance":       "Django's API: the m2m_changed signal",
 }
-
-// msReverseThroughFK is why Issue7550TestCase is not portable.
-const msReverseThroughFK = "no counterpart: a dotted source through a foreign key to the target's reverse accessor " +
-	"(bar.foos: the rows whose foreign key holds this row's value of it); a reverse accessor's fetch is keyed by " +
-	"the page's primary keys, this one needs one keyed by the page's values of a foreign key column"
 
 // msDiffer are the ported items the framework answers otherwise, each
 // with why (docs/drf-differences.md); a key that starts with a level's
@@ -337,9 +326,6 @@ var msDiffer = map[string]string{
 		"\"leave it out of 'exclude'\", not DRF's \"if inherited from a parent serializer, disable with `text = None`\"",
 	"drf314 TestRegularFieldMappings.test_invalid_field": "a setup error is in DRF 3.18's words at both levels " +
 		"(DRF 3.14's lacks \" in `TestSerializer`\"): New returns it before any API's level is known",
-	"TestRelationalFieldMappings.test_pk_reverse_through": "the reverse side of a many-to-many through a declared " +
-		"model reads the through table by the automatic table's column names, not the through model's foreign keys " +
-		"(a defect: the related keys read empty)",
 }
 
 // msItem is a ported method: answer is the Go counterpart's observation,
@@ -600,6 +586,14 @@ var msItems = []msItem{
 	}},
 	{"TestGenericIPAddressFieldValidation.test_ip_address_validation_with_protocol_ipv6", func(t *testing.T, level framework.Compatibility) any {
 		return msInputs[msIPv6Address](t, level, "address", "not an ip address", "192.0.2.1", "2001:db8::1")
+	}},
+	// The fields of django.contrib.postgres, which need no table to be
+	// described and to validate (model_postgres_drf_test.go).
+	{"TestPosgresFieldsMapping.test_hstore_field", func(t *testing.T, level framework.Compatibility) any {
+		return msPostgresOutcomes[msHStore, msHStore](t, level, msHStoreInputs)
+	}},
+	{"TestPosgresFieldsMapping.test_array_field", func(t *testing.T, level framework.Compatibility) any {
+		return msPostgresOutcomes[msArray, msArrayInput](t, level, msArrayInputs)
 	}},
 	{"TestDjangoJSONFieldMapping.test_json_field", func(t *testing.T, level framework.Compatibility) any {
 		return map[string]any{"info": msInfo[msJSON](t, level)}
@@ -913,6 +907,9 @@ var msTables = []string{
 	`CREATE TABLE "tests_nestedforeignkeysource" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "name" varchar(100) NOT NULL, ` +
 		`"target_id" bigint NULL REFERENCES "tests_nullableforeignkeysource" ("id") DEFERRABLE INITIALLY DEFERRED)`,
 	`CREATE TABLE "tests_uniquechoicemodel" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "name" varchar(254) NOT NULL UNIQUE)`,
+	`CREATE TABLE "tests_issue7550barmodel" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT)`,
+	`CREATE TABLE "tests_issue7550foomodel" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "text" varchar(100) NOT NULL, ` +
+		`"bar_id" bigint NULL REFERENCES "tests_issue7550barmodel" ("id") DEFERRABLE INITIALLY DEFERRED)`,
 }
 
 // msDB is a new SQLite database holding msTables, and rows.
@@ -923,10 +920,25 @@ func msDB(t *testing.T, rows ...string) *sqlx.DB {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	msCreate(t, db, rows...)
+	return db
+}
+
+// msCreate creates msTables on db (SQLite's or PostgreSQL's) and inserts
+// rows. The through model Supplementary is described first, as Django
+// knows every model: a source of a model with a many-to-many field
+// through it reads its foreign keys.
+func msCreate(t *testing.T, db *sqlx.DB, rows ...string) {
+	t.Helper()
+	if _, err := models.Of[msSupplementary](); err != nil {
+		t.Fatal(err)
+	}
 	for _, stmt := range append(slices.Clone(msTables), rows...) {
+		if store.DialectOf(db) == store.PostgreSQL {
+			stmt = strings.ReplaceAll(stmt, "integer NOT NULL PRIMARY KEY AUTOINCREMENT", "serial NOT NULL PRIMARY KEY")
+		}
 		db.MustExec(stmt)
 	}
-	return db
 }
 
 // msIntegrationSetUp is TestIntegration.setUp's rows: the instance 1, its

@@ -40,6 +40,15 @@ type (
 		UserID int64  `db:"user_id" json:"user" model:"one_to_one=tests_uniquenessmodel"`
 		Email  string `db:"email" json:"email" model:"unique,max_length=80"`
 	}
+	// drfvRelatedUsername is RelatedModelSerializer: username =
+	// CharField(source='user.username'), a dotted source declared
+	// writable, with fields ('username', 'email').
+	drfvRelatedUsername struct {
+		ID       int64  `db:"id" json:"-"`
+		UserID   int64  `db:"user_id" json:"-" model:"one_to_one=tests_uniquenessmodel"`
+		Username string `json:"username" drf:"source=user.username,read_only=false"`
+		Email    string `db:"email" json:"email" model:"unique,max_length=80"`
+	}
 	// drfvInteger is UniquenessIntegerSerializer: a CharField, unique
 	// against IntegerFieldModel's integer column.
 	drfvInteger struct {
@@ -122,6 +131,8 @@ type (
 func (drfvRelated) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "RelatedModel", Table: "drfv_relatedmodel"}
 }
+
+func (drfvRelatedUsername) Meta() models.Meta { return drfvRelated{}.Meta() }
 
 func (drfvTogetherSource) Meta() models.Meta {
 	return models.Meta{App: "tests", Name: "UniquenessTogetherModel", Table: "tests_uniquenesstogethermodel",
@@ -415,6 +426,20 @@ var drfValidatorsItems = map[string]func(t *testing.T, db *sqlx.DB, level framew
 		}
 		return drfvExpect("validated_data", got.Username, "existing")
 	},
+	// The username's UniqueValidator(queryset=UniquenessModel.objects.all(),
+	// lookup='iexact') is UniqueValidator{Queryset, Lookup}.
+	"TestUniquenessValidation.test_related_model_is_unique": func(t *testing.T, db *sqlx.DB, level framework.Compatibility) string {
+		drfvSetUp(t, db, []string{"tests_uniquenessmodel", "drfv_relatedmodel"}, `INSERT INTO "tests_uniquenessmodel" ("username") VALUES ('existing')`)
+		s := drfvNew[drfvRelatedUsername](t, db, level, drfvUsernameUnique(db))
+		_, errs := s.isValid(t, nil, false, `{"username": "Existing", "email": "new-email@example.com"}`)
+		if diff := drfvErrors("is_valid", errs, `{"username": ["This field must be unique."]}`); diff != "" {
+			return diff
+		}
+		if _, errs := s.isValid(t, nil, false, `{"username": "new-username", "email": "new-email@example.com"}`); errs != "" {
+			return "is_valid: " + errs
+		}
+		return ""
+	},
 	"TestUniquenessValidation.test_value_error_treated_as_not_unique": func(t *testing.T, db *sqlx.DB, level framework.Compatibility) string {
 		drfvSetUp(t, db, []string{"drfv_integerfieldmodel"})
 		// The queryset is IntegerFieldModel's: the column the CharField
@@ -645,6 +670,14 @@ var drfValidatorsItems = map[string]func(t *testing.T, db *sqlx.DB, level framew
 	},
 }
 
+// drfvUsernameUnique is RelatedModelSerializer's
+// UniqueValidator(queryset=UniquenessModel.objects.all(), lookup='iexact')
+// of its username, on db.
+func drfvUsernameUnique(db *sqlx.DB) serializers.UniqueValidator {
+	return serializers.UniqueValidator{Field: "username", Lookup: query.IExact,
+		Queryset: queryset.Into(queryset.MustSQL[uqUser](db, queryset.SQLConfig{}), nil)}
+}
+
 // drfvUniqueFor is the items of TestUniquenessForDateValidation,
 // UniqueForMonthTests and UniqueForYearTests: a row of slug "existing"
 // published on stored, then a create of the same slug published on
@@ -758,7 +791,6 @@ var drfValidatorsNot314 = map[string]bool{
 var drfValidatorsNotPortable = map[string]string{
 	"TestUniquenessValidation.test_repr":                                                                 "Python's API: a serializer's repr",
 	"TestUniquenessValidation.test_doesnt_pollute_model":                                                 "Python's API: the model field's validators list, which a serializer could change",
-	"TestUniquenessValidation.test_related_model_is_unique":                                              "no counterpart: a writable dotted source (source='user.username'), read-only here; its UniqueValidator(lookup='iexact') is UniqueValidator{Lookup: query.IExact} (TestUniqueValidatorsAsDRF)",
 	"TestUniquenessTogetherValidation.test_repr":                                                         "Python's API: a serializer's repr",
 	"TestUniquenessTogetherValidation.test_many_update_requires_child_instance":                          "Python's API: a ListSerializer subclass whose update sets no child.instance",
 	"TestUniquenessTogetherValidation.test_ignore_excluded_fields":                                       "Python's API: a serializer's repr",

@@ -124,15 +124,24 @@ func (f *field) formNestedList(m map[string]any) (any, bool) {
 	return formList(sub), true
 }
 
-// WritableNested names a writable NestedList field of the serializer, ""
-// for none: DRF's default create() and update() refuse to save writable
-// nested fields, and a generic view without PerformCreate or
-// PerformUpdate refuses them at setup.
-func (s *Serializer[T]) WritableNested() string {
+// WritableNested is DRF's raise_errors_on_nested_writes for method,
+// "create" or "update": the refusal, naming the field and in DRF's words,
+// of a writable NestedList or dotted-source field, which ModelSerializer's
+// default create() and update() do not save; nil for none. A generic view
+// without PerformCreate or PerformUpdate refuses it at setup.
+func (s *Serializer[T]) WritableNested(method string) error {
 	for _, f := range s.fields {
-		if f.list != nil && !f.readOnly {
-			return f.name
+		var what string
+		switch {
+		case f.list != nil && !f.readOnly:
+			what = "a NestedList"
+		case f.writableDotted():
+			what = "a writable dotted source"
+		default:
+			continue
 		}
+		err := &writableError{dotted: f.list == nil, method: method}
+		return fmt.Errorf("%q is %s: %w", f.name, what, ofSerializer(err, reflect.TypeFor[T]()))
 	}
-	return ""
+	return nil
 }

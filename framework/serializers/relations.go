@@ -113,17 +113,18 @@ func (f *field) hyperlink(md *modelInfo, links func(table string) string) {
 // HyperlinkedRelatedField; a reverse accessor's keys, or a many-to-many
 // field's, a writable PrimaryKeyRelatedField(many=True) (with view_name,
 // HyperlinkedRelatedField(many=True)); a
-// struct, or a reverse accessor's slice of structs, a nested serializer.
+// struct, or a reverse accessor's slice of structs, a nested serializer;
+// a dotted source declared writable, a field of its type (bindDotted).
 func (f *field) bindRelation(md *modelInfo) error {
 	err := f.bindRelationKind(md)
 	switch {
 	case err != nil:
-	case f.rel == nil && f.sf.Column == "" && (f.required || f.writeOnly) && strings.Contains(f.source(), "."):
-		err = &writableError{dotted: true}
 	case f.rel != nil:
 		f.rel.display = cmp.Or(f.display, f.rel.slug, f.rel.key)
 	case f.display != "":
 		err = fmt.Errorf("display needs a writable relational field")
+	case f.sf.Column == "" && f.compute == nil && strings.Contains(f.source(), "."):
+		f.bindDotted()
 	}
 	if err != nil {
 		return err
@@ -185,16 +186,11 @@ func (f *field) bindRelationKind(md *modelInfo) error {
 
 // bindSlug makes a SlugRelatedField of a dotted source through a foreign
 // key (drf:"source=owner.username,slug_related"): read by the join,
-// written by looking the slug up in the related table.
+// written by looking the slug up in the related table. A source through
+// more foreign keys (source=owner.team.name) is DRF 3.15's
+// slug_field='team__name', its links and column checked here.
 func (f *field) bindSlug(md *modelInfo) error {
-	var join *models.Join
-	if md != nil {
-		for _, j := range md.desc.Joins {
-			if j.Field.Name == f.sf.Name {
-				join = j
-			}
-		}
-	}
+	join := joinOf(md, f.sf)
 	if join == nil {
 		return fmt.Errorf("slug_related needs a dotted source through a foreign key of a model (source=owner.username)")
 	}
@@ -206,16 +202,49 @@ func (f *field) bindSlug(md *modelInfo) error {
 	default:
 		return fmt.Errorf("slug_related needs a string or integer slug, not %v", f.sf.Type)
 	}
+	if err := slugChain(join); err != nil {
+		return err
+	}
 	via := join.Via
 	f.readOnly, f.typeName = false, "field"
 	f.required = f.required || !(via.Null || via.Blank || via.HasDefault)
 	f.allowNull = f.allowNull || via.Null
+	if len(join.Through) > 0 {
+		// The pointer a null link after the first needs is the read's:
+		// the field takes null as its foreign key does.
+		f.allowNull = via.Null
+	}
 	if f.allowNull && !f.sf.Nullable {
 		return fmt.Errorf("the foreign key %s may be null: the slug field must be a pointer or an sql.Null type", via.Column)
 	}
 	f.rel = &relation{kind: relSlug, fk: via.Struct, table: via.Related.Table, key: via.Related.Column,
-		slug: join.Column, integer: f.sf.Kind != structs.String}
+		slug: join.Lookup(), integer: f.sf.Kind != structs.String}
 	return nil
+}
+
+// slugChain checks the foreign keys a slug through relations follows
+// (models.Join.Links) and that the last related model has its column, as
+// Django's get(team__name=...) resolves them; a slug of the related
+// table itself needs no check.
+func slugChain(join *models.Join) error {
+	if len(join.Through) == 0 {
+		return nil
+	}
+	links, err := join.Links()
+	if err != nil {
+		return err
+	}
+	table := links[len(links)-1].Related.Table
+	described := models.OfTable(table)
+	if len(described) == 0 {
+		return fmt.Errorf("source %q: no model of the table %q is described (declare its source, serializer or migrations first)", join.Source, table)
+	}
+	for _, d := range described {
+		if d.Field(join.Column) != nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("source %q: %q is no field of the table %q", join.Source, join.Column, table)
 }
 
 // RelatedViolation is the validation error of a foreign key column (or a

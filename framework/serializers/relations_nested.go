@@ -1,6 +1,7 @@
 package serializers
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -30,12 +31,22 @@ type nested struct {
 	size uintptr
 	// fk is the foreign key of a nested one: null when it is.
 	fk *structs.Field
+	// via is the foreign key a nested many is read through (DRF's
+	// source='bar.foos'), nil for none; when it is null the list is
+	// orEmpty's [] (DRF's default=[]) or else nullVia, as DRF's
+	// get_attribute() fails on None.
+	via     *structs.Field
+	orEmpty bool
+	nullVia error
 }
 
 // writableError refuses a writable nested or dotted-source field, as
-// DRF's ModelSerializer.create() asserts (raise_errors_on_nested_writes).
+// DRF's ModelSerializer.create() and update() assert
+// (raise_errors_on_nested_writes); method is "create" or "update", ""
+// giving "create".
 type writableError struct {
 	dotted     bool
+	method     string
 	serializer string
 }
 
@@ -44,8 +55,9 @@ func (e *writableError) Error() string {
 	if e.dotted {
 		what, set = "dotted-source", "dotted-source serializer"
 	}
-	return fmt.Sprintf("The `.create()` method does not support writable %s fields by default.\n"+
-		"Write an explicit `.create()` method for serializer `%s`, or set `read_only=True` on %s fields.", what, e.serializer, set)
+	method := cmp.Or(e.method, "create")
+	return fmt.Sprintf("The `.%s()` method does not support writable %s fields by default.\n"+
+		"Write an explicit `.%s()` method for serializer `%s`, or set `read_only=True` on %s fields.", method, what, method, e.serializer, set)
 }
 
 // ofSerializer names the serializer of type t in a writableError.
@@ -75,6 +87,17 @@ func (f *field) bindNested(md *modelInfo) (bool, error) {
 		}
 		if m := manyToManyOf(md, f.sf); m != nil {
 			f.helpText = m.HelpText
+		}
+		if r := reverseOf(md.desc, f.sf); r != nil {
+			via, err := r.Via(md.desc)
+			if err != nil {
+				return true, err
+			}
+			if via != nil {
+				n.via = via.Struct
+				n.nullVia = fmt.Errorf("serializers: field %s: its source %s passes the null foreign key %s "+
+					"(DRF's get_attribute() fails on None): give it default=[]", f.name, f.source(), via.Name)
+			}
 		}
 		t = t.Elem()
 		n.size = t.Size()
@@ -175,6 +198,12 @@ func (n *nested) appendNested(b []byte, sf *structs.Field, obj structs.Addr, c *
 			return append(b, "null"...), nil
 		}
 		return appendFields(b, n.fields, sf.Addr(obj), c)
+	}
+	if n.via != nil && n.via.IsNull(obj) {
+		if n.orEmpty {
+			return append(b, "[]"...), nil
+		}
+		return nil, n.nullVia
 	}
 	s := structs.At[structs.SliceHeader](sf.Addr(obj))
 	b = append(b, '[')

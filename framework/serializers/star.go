@@ -99,7 +99,7 @@ func (f *field) formGroup(m map[string]any) (any, bool) {
 // serializer of source='*' validates it: null is refused, anything but
 // an object is the nested serializer's non-field error, and its fields'
 // errors are nested under the group.
-func (s *Serializer[T]) validateGroup(f *field, base structs.Addr, raw any, partial, form bool, level compat.Level, c *Context, errs *exceptions.ValidationErrors) error {
+func (s *Serializer[T]) validateGroup(f *field, base, stored structs.Addr, raw any, partial, form bool, level compat.Level, c *Context, errs *exceptions.ValidationErrors) error {
 	m, ok := raw.(map[string]any)
 	switch {
 	case raw == nil:
@@ -110,7 +110,7 @@ func (s *Serializer[T]) validateGroup(f *field, base structs.Addr, raw any, part
 		return nil
 	}
 	var sub exceptions.ValidationErrors
-	if err := s.validateFields(f.group, m, base, partial, form, level, c, &sub); err != nil {
+	if err := s.validateFields(f.group, m, base, stored, partial, form, level, c, &sub); err != nil {
 		return err
 	}
 	if len(sub) > 0 {

@@ -95,7 +95,13 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 			return err
 		}
 	}
-	if err := s.validateFields(s.fields, m, base, partial, form, level, c, &errs); err != nil {
+	// stored is the item an update changes, as its UniqueValidators'
+	// querysets leave it out.
+	var stored structs.Addr
+	if !create {
+		stored = structs.AddrOf(obj)
+	}
+	if err := s.validateFields(s.fields, m, base, stored, partial, form, level, c, &errs); err != nil {
 		return err
 	}
 	if len(errs) > 0 {
@@ -160,8 +166,9 @@ func (s *Serializer[T]) validate(data any, obj *T, partial, create bool, c *Cont
 }
 
 // validateFields reads the fields of m into base, adding their errors to
-// errs: each field's own validation, then its ValidateField check.
-func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base structs.Addr, partial, form bool, level compat.Level, c *Context, errs *exceptions.ValidationErrors) error {
+// errs: each field's own validation, then its ValidateField check; stored
+// is the item an update changes (nil on a create).
+func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base, stored structs.Addr, partial, form bool, level compat.Level, c *Context, errs *exceptions.ValidationErrors) error {
 	for _, f := range fields {
 		if f.readOnly {
 			continue
@@ -192,7 +199,7 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base s
 		before := len(*errs)
 		switch {
 		case f.group != nil:
-			if err := s.validateGroup(f, base, raw, partial, form, level, c, errs); err != nil {
+			if err := s.validateGroup(f, base, stored, raw, partial, form, level, c, errs); err != nil {
 				return err
 			}
 		case f.rel != nil:
@@ -204,7 +211,7 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base s
 			}
 			// A one-to-one field is unique: DRF's UniqueValidator on
 			// the key the field looked up.
-			taken, err := s.taken(f, f.rel.fk.Column, f.rel.fk.Get(base), level, c)
+			taken, err := s.taken(f, f.rel.fk.Column, f.rel.fk.Get(base), stored, level, c)
 			if err != nil {
 				return err
 			}
@@ -233,7 +240,7 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base s
 			if len(msgs) > 0 {
 				break
 			}
-			taken, err := s.taken(f, f.sf.Column, v, level, c)
+			taken, err := s.taken(f, f.sf.Column, v, stored, level, c)
 			if err != nil {
 				return err
 			}
@@ -299,8 +306,12 @@ func (s *Serializer[T]) UniqueViolation(columns ...string) error {
 // taken is DRF's UniqueValidator of a unique field f (of a
 // UniqueConstraint of f alone, from DRF 3.15 on): whether another item
 // holds v in column, by the UniqueValidator option's lookup (never for
-// null, or without c's Exists).
-func (s *Serializer[T]) taken(f *field, column string, v structs.Value, level compat.Level, c *Context) (bool, error) {
+// null, or without c's Exists); a UniqueValidator's Queryset is asked
+// instead, leaving stored out.
+func (s *Serializer[T]) taken(f *field, column string, v structs.Value, stored structs.Addr, level compat.Level, c *Context) (bool, error) {
+	if u := f.uniqueBy; u != nil && u.Queryset != nil && !v.Null {
+		return u.takenIn(v.Text(), stored, c)
+	}
 	if !(f.unique || f.unique315 && level != compat.DRF314) || v.Null || c == nil || c.Exists == nil {
 		return false, nil
 	}

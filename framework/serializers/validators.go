@@ -2,12 +2,15 @@ package serializers
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -21,7 +24,7 @@ const msgUnique = "This field must be unique."
 // the check a model field's unique (or a UniqueConstraint of the field
 // alone) derives, and works on any field of a column, unique in the
 // model or not. The queryset is the view's, as for the model's checks
-// (Context.Exists).
+// (Context.Exists), or Queryset.
 type UniqueValidator struct {
 	// Field is the serializer's field, by its JSON name.
 	Field string
@@ -31,6 +34,20 @@ type UniqueValidator struct {
 	// field__lookup: "" is query.Exact; query.IExact ignores case.
 	// Exact, IExact, Contains, IContains, GT, GTE, LT and LTE are taken.
 	Lookup query.Lookup
+	// Queryset is DRF's queryset= of another model's rows, as
+	// queryset.Into(users, nil) gives it: the value must be in none of
+	// them, compared with their field named as the field's column, or as
+	// the last name of its dotted source (source=user.username compares
+	// username, as DRF's source_attrs[-1]); on an update, the row keyed
+	// as the item is left out (DRF's exclude(pk=instance.pk)). nil is the
+	// view's queryset. A writable dotted source's check needs one.
+	Queryset query.Query
+
+	// column is Queryset's field compared, and key the item's primary
+	// key when Queryset has a field of its column (nil: none is left
+	// out), set by New.
+	column string
+	key    *models.Field
 }
 
 func (u UniqueValidator) apply(o *options) { o.uniques = append(o.uniques, u) }
@@ -44,7 +61,22 @@ var uniqueLookups = []query.Lookup{"", query.Exact, query.IExact, query.Contains
 func (s *Serializer[T]) bindUniques(uniques []UniqueValidator) error {
 	for _, u := range uniques {
 		f := s.byName[u.Field]
-		if f == nil || !ofColumn(f) {
+		switch {
+		case f != nil && u.Queryset != nil && (ofColumn(f) || f.writableDotted()):
+			u.column = f.sf.Column
+			if f.sf.Column == "" {
+				src := f.source()
+				u.column = src[strings.LastIndexByte(src, '.')+1:]
+			}
+			if !slices.Contains(u.Queryset.Fields(), u.column) {
+				return fmt.Errorf("UniqueValidator(%q): its Queryset has no field %q", u.Field, u.column)
+			}
+			if s.model != nil && slices.Contains(u.Queryset.Fields(), s.model.PrimaryKey.Column) {
+				u.key = s.model.PrimaryKey
+			}
+		case f != nil && f.writableDotted():
+			return fmt.Errorf("UniqueValidator(%q): a dotted source is unique in another model's rows: give its Queryset", u.Field)
+		case f == nil || !ofColumn(f):
 			return fmt.Errorf("UniqueValidator names %q, which is no field of a column", u.Field)
 		}
 		if !slices.Contains(uniqueLookups, u.Lookup) {
@@ -54,6 +86,27 @@ func (s *Serializer[T]) bindUniques(uniques []UniqueValidator) error {
 		f.unique, f.unique315 = true, false
 	}
 	return nil
+}
+
+// takenIn is the check of a UniqueValidator's own Queryset: whether a
+// row holds text in its field, by its lookup, but the row keyed as
+// stored, the item an update changes (nil on a create). A value the
+// field's type refuses is in no row, as DRF's qs_exists answers.
+func (u *UniqueValidator) takenIn(text string, stored structs.Addr, c *Context) (bool, error) {
+	ctx := context.Background()
+	if c != nil && c.Request != nil {
+		ctx = c.Request.Context()
+	}
+	q := u.Queryset.Where(u.column, cmp.Or(u.Lookup, query.Exact), text)
+	n, err := q.Count(ctx)
+	if errors.Is(err, query.ErrInvalidValue) {
+		return false, nil
+	}
+	if err != nil || n == 0 || stored.IsNil() || u.key == nil {
+		return n > 0, err
+	}
+	self, err := q.Where(u.key.Column, query.Exact, u.key.Struct.Get(stored).Text()).Count(ctx)
+	return n > self, err
 }
 
 // uniqueColumn is the column (and lookup, "COLUMN__iexact") a unique
