@@ -6,8 +6,10 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework/compat"
+	fmts "github.com/go-drf/drf/internal/formats"
 	"github.com/go-drf/drf/internal/pycompat"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -143,15 +145,19 @@ func (d decimalText) quantizeWith(places int, mode string) (string, bool) {
 
 // checkDecimal is DRF's DecimalField reading of raw: str() of it, a
 // finite number, within max_digits and decimal_places, quantized to
-// decimal_places. It returns the number's text, without exponent or
-// underscores, as a JSON string.
-func (f *field) checkDecimal(raw any) ([]byte, string) {
-	if s, ok := raw.(string); ok && len(s) > maxNumberLength {
-		return nil, msgTooLarge
-	}
+// decimal_places. A localized field reads it in num's format first. It
+// returns the number's text, without exponent or underscores, as a JSON
+// string.
+func (f *field) checkDecimal(raw any, num *fmts.Number) ([]byte, string) {
 	s, ok := pythonStr(raw)
 	if !ok {
 		return nil, msgNumber
+	}
+	if s = pycompat.Strip(s); f.localize {
+		s = num.Sanitize(s)
+	}
+	if utf8.RuneCountInString(s) > maxNumberLength {
+		return nil, msgTooLarge
 	}
 	d, ok := parseDecimal(s)
 	if !ok {
@@ -245,4 +251,13 @@ func (f *field) decimalOutput(obj structs.Addr, level compat.Level) (string, boo
 		text = strings.TrimRight(strings.TrimRight(text, "0"), ".")
 	}
 	return text, ok
+}
+
+// numberOf is the number format of c's request's language
+// (formats.English outside a request).
+func numberOf(c *Context) *fmts.Number {
+	if c == nil || c.Request == nil {
+		return fmts.English
+	}
+	return fmts.NumberFrom(c.Request.Context())
 }

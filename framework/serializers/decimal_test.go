@@ -58,7 +58,7 @@ func TestDecimalOptionsNeedADecimal(t *testing.T) {
 	type rounded struct {
 		Price float64 `json:"price" drf:"rounding=ROUND_UP"`
 	}
-	if _, err := New[rounded](); err == nil || !strings.Contains(err.Error(), "Price: coerce_to_string, rounding and normalize_output need a decimal field") {
+	if _, err := New[rounded](); err == nil || !strings.Contains(err.Error(), "Price: coerce_to_string, rounding, normalize_output and localize need a decimal field") {
 		t.Errorf("rounding on a float: %v", err)
 	}
 	type uuidBound struct {

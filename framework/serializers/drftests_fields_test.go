@@ -541,7 +541,6 @@ var drfFieldsNotPortable = map[string]string{
 	"TestCreateOnlyDefault.test_create_only_default_callable_sets_context": "Python's API: a callable's requires_context (CreateOnlyHiddenField's function is given the Context)",
 	"TestInvalidImageField.test_invalid_inputs goodimage.html":             "Python's API: a _DjangoImageField of a custom validator",
 	"TestCharField.test_iterable_validators":                               "Python iterables of validator callables",
-	"TestLocalizedDecimalField":                                            "no counterpart: localize=True, Django's number formats of LANGUAGE_CODE (the framework formats no numbers by locale)",
 	"TestQuantizedValueForDecimal":                                         "Python's API: Decimal quantize",
 	"TestNormalizedOutputValueDecimalField":                                "Python's API: to_representation of a Decimal; decimal_drf_test.go pins normalize_output",
 	"TestRoundingDecimalField":                                             "Python's API: to_representation of a Decimal; decimal_drf_test.go pins rounding and its setup error",
@@ -602,11 +601,13 @@ var drfFieldsTestClasses = strings.Fields(`TestIsSimpleCallable TestEmpty TestSo
 // drfFieldsOtherPorted are the classes ported outside drfFieldsClasses:
 // FieldValues (drfFieldValues and TestDRFFields) and those of
 // TestDRFFieldsMethods, TestDRFFieldsEmpty, TestDRFFieldsFiles and
-// TestDRFFieldsOptions; TestInitial is framework/browsable's
+// TestDRFFieldsOptions; TestLocalizedDecimalField is
+// TestDRFLocalizedDecimalField; TestInitial is framework/browsable's
 // TestInitialFormsAsDRF too (the forms an unbound serializer fills).
 var drfFieldsOtherPorted = []string{"FieldValues", "TestEmpty", "TestReadOnly", "TestWriteOnly", "TestBooleanHTMLInput", "TestHTMLInput",
 	"TestFileField", "TestFieldFieldWithName", "TestInvalidImageField", "TestValidImageField", "TestFileFieldContext",
-	"TestCreateOnlyDefault", "TestCoercionBigIntegerField", "TestFilePathFieldRequired", "TestInitial"}
+	"TestCreateOnlyDefault", "TestCoercionBigIntegerField", "TestFilePathFieldRequired", "TestInitial",
+	"TestLocalizedDecimalField"}
 
 // TestDRFFieldsAccounted: every class of DRF's test_fields.py is ported,
 // or listed as not portable with its reason.

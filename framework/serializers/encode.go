@@ -157,9 +157,13 @@ func (f *field) appendCustom(b []byte, obj structs.Addr, c *Context) ([]byte, er
 	if !f.coerceSet && f.format == "decimal" {
 		number = !formatsOf(c).CoerceDecimalToString
 	}
-	if f.decimalPlaces >= 0 || number || f.normalize {
+	number = number && !f.localize // localize=True is coerce_to_string=True
+	if f.decimalPlaces >= 0 || number || f.normalize || f.localize {
 		if text, ok := f.decimalOutput(obj, levelOf(c)); ok {
-			if f.kind == kindChoice || number {
+			switch {
+			case f.localize:
+				return appendString(b, numberOf(c).Localize(text)), nil
+			case f.kind == kindChoice || number:
 				return appendDecimalFloat(b, text), nil
 			}
 			return appendString(b, text), nil

@@ -12,6 +12,10 @@
 //     min_value=X (a duration's in DRF's format, "3 00:00:00"),
 //     max_digits=N and decimal_places=N (a decimal field's precision,
 //     checked on input, and the places written, as DRF's DecimalField),
+//     localize (a decimal read and written in the number format of the
+//     request's language, which framework/translation's LocaleMiddleware
+//     chooses: "1,5" in Polish; always as a string, as DRF's
+//     DecimalField(localize=True)),
 //     format=uuid|decimal|json (what a Scanner/Valuer type holds),
 //     unique (no two items may hold the same value: DRF's
 //     UniqueValidator, "book with this title already exists.", checked
@@ -189,6 +193,9 @@ type field struct {
 	// coerceSet reports coerce_to_string set on the field, over the
 	// settings' COERCE_DECIMAL_TO_STRING.
 	coerceSet bool
+	// localize is a decimal's localize=True: its input and output in
+	// the number format of the request's language.
+	localize bool
 	// def is the drf tag's default: the value a create or a full update
 	// that leaves the field out gets (DRF's default=); nil when unset.
 	def *structs.Value
@@ -791,6 +798,8 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 		f.rounding = val
 	case "normalize_output":
 		f.normalize = true
+	case "localize":
+		f.localize = true
 	case "default":
 		f.defText = &val
 	default:
@@ -823,8 +832,8 @@ func (f *field) checkOptions() error {
 	if (f.maxDigits >= 0 || f.decimalPlaces >= 0) && f.format != "decimal" {
 		return fmt.Errorf("max_digits and decimal_places need a decimal field")
 	}
-	if (f.coerceSet || f.normalize || f.rounding != "") && f.format != "decimal" {
-		return fmt.Errorf("coerce_to_string, rounding and normalize_output need a decimal field")
+	if (f.coerceSet || f.normalize || f.rounding != "" || f.localize) && f.format != "decimal" {
+		return fmt.Errorf("coerce_to_string, rounding, normalize_output and localize need a decimal field")
 	}
 	if (f.maxValue != nil && f.maxValue.r != nil || f.minValue != nil && f.minValue.r != nil) && f.format != "decimal" {
 		return fmt.Errorf("max_value and min_value need a number field")

@@ -229,7 +229,7 @@ func (s *Serializer[T]) validateFields(fields []*field, m map[string]any, base, 
 				errs.Add(f.name, msg)
 			}
 		case f.sf.Kind == structs.Custom:
-			for _, msg := range f.decodeCustom(base, raw, form, formatsOf(c)) {
+			for _, msg := range f.decodeCustom(base, raw, form, c) {
 				errs.Add(f.name, msg)
 			}
 		default:
@@ -498,7 +498,8 @@ func (f *field) checked(v structs.Value, msgs []string) (structs.Value, []string
 // through the type's decoder (a form's text, for a JSON field, is the
 // JSON itself, as DRF's JSONField reads HTML input). A value the type
 // refuses gets DRF's message for the field's type.
-func (f *field) decodeCustom(base structs.Addr, raw any, form bool, fc *fmts.Compiled) []string {
+func (f *field) decodeCustom(base structs.Addr, raw any, form bool, c *Context) []string {
+	fc := formatsOf(c)
 	if raw == nil && !f.allowNull {
 		return []string{msgNull}
 	}
@@ -523,9 +524,9 @@ func (f *field) decodeCustom(base structs.Addr, raw any, form bool, fc *fmts.Com
 		js = []byte(s)
 	} else if text, ok := uuidOfInt(raw); ok && f.format == "uuid" {
 		js = appendString(nil, text)
-	} else if raw != nil && (f.maxDigits >= 0 || f.decimalPlaces >= 0 || f.maxValue != nil || f.minValue != nil) {
+	} else if raw != nil && (f.maxDigits >= 0 || f.decimalPlaces >= 0 || f.maxValue != nil || f.minValue != nil || f.localize) {
 		var msg string
-		if js, msg = f.checkDecimal(raw); msg != "" {
+		if js, msg = f.checkDecimal(raw, numberOf(c)); msg != "" {
 			return []string{msg}
 		}
 	} else {

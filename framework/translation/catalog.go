@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/internal/formats"
 )
 
 // The catalogs scripts/generate-translations reads from the installed
@@ -39,6 +40,37 @@ type catalogFile struct {
 	// Catalogs hold each language's translations by message index: a
 	// string, or {"plural": expr, "forms": [...]}.
 	Catalogs map[string]map[string]json.RawMessage
+	// Numbers are Django's number formats by lower-case language code,
+	// "" the global settings' (get_format under USE_L10N).
+	Numbers map[string]numberFormat
+}
+
+// numberFormat is a language's number format as stored.
+type numberFormat struct {
+	Decimal      string `json:"decimal"`
+	Thousand     string `json:"thousand"`
+	ThousandNFKD string `json:"thousand_nfkd"`
+	Grouping     []int  `json:"grouping"`
+}
+
+// number returns the number format of the language code as Django's
+// get_format finds it (the code's, else its generic language's, else the
+// global settings'), under USE_THOUSAND_SEPARATOR when thousands is set;
+// nil when it reads and writes numbers as formats.English does.
+func (c *catalog) number(code string, thousands bool) *formats.Number {
+	code = strings.ToLower(code)
+	nf, ok := c.file.Numbers[code]
+	if !ok {
+		generic, _, _ := strings.Cut(code, "-")
+		if nf, ok = c.file.Numbers[generic]; !ok {
+			nf = c.file.Numbers[""]
+		}
+	}
+	if nf.Decimal == "." && !thousands {
+		return nil
+	}
+	return &formats.Number{Decimal: nf.Decimal, Thousand: nf.Thousand, ThousandNFKD: nf.ThousandNFKD,
+		Grouping: nf.Grouping, UseThousandSeparator: thousands}
 }
 
 // catalog is one level's catalogs, compiled: the matchers of the

@@ -5,12 +5,14 @@ import (
 	"strings"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/internal/formats"
 )
 
 // LocaleMiddleware is Django's django.middleware.locale.LocaleMiddleware,
 // placed as Django's documentation places it, after SessionMiddleware:
 // it chooses each request's language (get_language_from_request), has the
-// exception handler answer in it (framework.WithTranslator), and sets
+// exception handler answer in it (framework.WithTranslator) and localized
+// decimals read and written in its number format, and sets
 // the answer's Content-Language, unless already set, and adds
 // Accept-Language to its Vary, before the Cookie that the session adds.
 // Misconfiguration (a malformed language code) is an error here.
@@ -26,8 +28,16 @@ func LocaleMiddleware(c Config) (func(http.Handler) http.Handler, error) {
 func (l *locale) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		code := l.languageFrom(r)
-		if t := l.translator(code); t != nil {
-			r = r.WithContext(framework.WithTranslator(r.Context(), t))
+		t, n := l.translator(code), l.numbers[strings.ToLower(code)]
+		if t != nil || n != nil {
+			ctx := r.Context()
+			if t != nil {
+				ctx = framework.WithTranslator(ctx, t)
+			}
+			if n != nil {
+				ctx = formats.WithNumber(ctx, n)
+			}
+			r = r.WithContext(ctx)
 		}
 		lw := &localeWriter{ResponseWriter: w, language: toLanguage(code)}
 		next.ServeHTTP(lw, r)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/internal/formats"
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
@@ -35,6 +36,10 @@ type Config struct {
 	// LanguageCookieName: LANGUAGE_COOKIE_NAME; "" gives
 	// "django_language".
 	LanguageCookieName string
+	// UseThousandSeparator: USE_THOUSAND_SEPARATOR, localized decimals
+	// (a serializer field's localize) written with their digits grouped
+	// ("1 234,5" in Polish), and read with or without.
+	UseThousandSeparator bool
 	// Compatibility is the DRF and Django release whose catalogs and
 	// rules apply (framework.Settings.Compatibility).
 	Compatibility framework.Compatibility
@@ -57,6 +62,10 @@ type locale struct {
 	languages []string
 	known     map[string]bool
 	level     compat.Level
+	// numbers are the number formats of the languages a request may be
+	// answered in (LANGUAGES and LANGUAGE_CODE), by lower-case code; nil
+	// for those that read and write numbers as formats.English does.
+	numbers map[string]*formats.Number
 }
 
 // newLocale checks c and compiles the catalogs of its level; an invalid
@@ -89,6 +98,10 @@ func newLocale(c Config) (*locale, error) {
 		}
 		l.languages = append(l.languages, code)
 		l.known[code] = true
+	}
+	l.numbers = map[string]*formats.Number{}
+	for _, code := range append(l.languages, l.languageCode) {
+		l.numbers[strings.ToLower(code)] = cat.number(code, c.UseThousandSeparator)
 	}
 	return l, nil
 }
