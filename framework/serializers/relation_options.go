@@ -228,10 +228,8 @@ func (f *field) bindLookup(md *modelInfo) error {
 	}
 	via := join.Via
 	f.compute, f.link, f.container, f.typeName, f.readOnly = links, true, nil, "field", false
-	f.required = f.required || !(via.Null || via.Blank || via.HasDefault)
-	f.allowNull = f.allowNull || via.Null
-	if f.allowNull && !f.sf.Nullable {
-		return fmt.Errorf("the foreign key %s may be null: the lookup field must be a pointer or an sql.Null type", via.Column)
+	if err := f.writesThrough(via, "lookup"); err != nil {
+		return err
 	}
 	f.rel = &relation{kind: relLink, fk: via.Struct, table: via.Related.Table, key: via.Related.Column,
 		lookup: join.Column, integer: f.sf.Kind != structs.String, route: f.viewName}

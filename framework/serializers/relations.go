@@ -207,18 +207,32 @@ func (f *field) bindSlug(md *modelInfo) error {
 	}
 	via := join.Via
 	f.readOnly, f.typeName = false, "field"
-	f.required = f.required || !(via.Null || via.Blank || via.HasDefault)
-	f.allowNull = f.allowNull || via.Null
-	if len(join.Through) > 0 {
-		// The pointer a null link after the first needs is the read's:
-		// the field takes null as its foreign key does.
-		f.allowNull = via.Null
-	}
-	if f.allowNull && !f.sf.Nullable {
-		return fmt.Errorf("the foreign key %s may be null: the slug field must be a pointer or an sql.Null type", via.Column)
+	// The pointer a null link after the first needs is the read's: the
+	// field takes null as its foreign key does, whatever the tag says.
+	f.nullSet = f.nullSet && len(join.Through) == 0
+	if err := f.writesThrough(via, "slug"); err != nil {
+		return err
 	}
 	f.rel = &relation{kind: relSlug, fk: via.Struct, table: via.Related.Table, key: via.Related.Column,
 		slug: join.Lookup(), integer: f.sf.Kind != structs.String}
+	return nil
+}
+
+// writesThrough derives the options of a field written through the
+// foreign key via, as DRF's ModelSerializer builds its relational field:
+// required unless the key has null, blank or a default, and null allowed
+// as the key allows it, whatever the Go type (a pointer read of a
+// NOT NULL key is no null to write), unless tagged allow_null. A key
+// that may be null needs a field that holds null; what names the field
+// in that error ("slug").
+func (f *field) writesThrough(via *models.Field, what string) error {
+	f.required = f.required || !(via.Null || via.Blank || via.HasDefault)
+	if !f.nullSet {
+		f.allowNull = via.Null
+	}
+	if f.allowNull && !f.sf.Nullable {
+		return fmt.Errorf("the foreign key %s may be null: the %s field must be a pointer or an sql.Null type", via.Column, what)
+	}
 	return nil
 }
 

@@ -196,6 +196,9 @@ type field struct {
 	// localize is a decimal's localize=True: its input and output in
 	// the number format of the request's language.
 	localize bool
+	// nullSet reports allow_null set by the drf tag, over what a
+	// foreign key a field writes through derives.
+	nullSet bool
 	// def is the drf tag's default: the value a create or a full update
 	// that leaves the field out gets (DRF's default=); nil when unset.
 	def *structs.Value
@@ -727,6 +730,7 @@ func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 			on, err = strconv.ParseBool(val)
 		}
 		*f.flag(key) = on
+		f.nullSet = f.nullSet || key == "allow_null"
 	case "unique":
 		f.unique = true
 	case "no_trim":

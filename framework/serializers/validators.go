@@ -12,6 +12,7 @@ import (
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/structs"
 )
 
@@ -91,7 +92,9 @@ func (s *Serializer[T]) bindUniques(uniques []UniqueValidator) error {
 // takenIn is the check of a UniqueValidator's own Queryset: whether a
 // row holds text in its field, by its lookup, but the row keyed as
 // stored, the item an update changes (nil on a create). A value the
-// field's type refuses is in no row, as DRF's qs_exists answers.
+// column's type refuses (query.ErrInvalidValue, or PostgreSQL's
+// DataError: an integer out of the column's range) is in no row, as
+// DRF's qs_exists answers.
 func (u *UniqueValidator) takenIn(text string, stored structs.Addr, c *Context) (bool, error) {
 	ctx := context.Background()
 	if c != nil && c.Request != nil {
@@ -99,7 +102,7 @@ func (u *UniqueValidator) takenIn(text string, stored structs.Addr, c *Context) 
 	}
 	q := u.Queryset.Where(u.column, cmp.Or(u.Lookup, query.Exact), text)
 	n, err := q.Count(ctx)
-	if errors.Is(err, query.ErrInvalidValue) {
+	if errors.Is(err, query.ErrInvalidValue) || store.IsDataError(err) {
 		return false, nil
 	}
 	if err != nil || n == 0 || stored.IsNil() || u.key == nil {
