@@ -62,13 +62,11 @@ func HashersFor(level compat.Level) Hashers {
 // 5.2's parameters: its defaults, then bcrypt (without SHA-256).
 var AllHashers = append(DefaultHashers[:len(DefaultHashers):len(DefaultHashers)], BCryptHasher{})
 
-// HashersNamed returns the hashers of AllHashers with these algorithm
+// HashersNamedFor returns the hashers of AllHashers with these algorithm
 // names ("argon2", "pbkdf2_sha256", ...), in this order: a Django site's
-// PASSWORD_HASHERS in Go, with Django 5.2's parameters.
-func HashersNamed(names ...string) (Hashers, error) { return HashersNamedFor(compat.Current, names...) }
-
-// HashersNamedFor is HashersNamed with the parameters of the Django
-// release level names: Django 3.2's PBKDF2 iterations at compat.DRF314.
+// PASSWORD_HASHERS in Go, with the parameters of the Django release
+// level names (Django 3.2's PBKDF2 iterations at compat.DRF314, else
+// Django 5.2's).
 func HashersNamedFor(level compat.Level, names ...string) (Hashers, error) {
 	var hs Hashers
 	for _, name := range names {

@@ -324,13 +324,13 @@ func TestHashersNamedFor(t *testing.T) {
 	}
 }
 
-func TestHashersNamed(t *testing.T) {
+func TestHashersNamedInOrder(t *testing.T) {
 	t.Parallel()
-	hs, err := auth.HashersNamed("argon2", "scrypt", "pbkdf2_sha256")
+	hs, err := auth.HashersNamedFor(compat.Current, "argon2", "scrypt", "pbkdf2_sha256")
 	if err != nil || len(hs) != 3 || hs[0] != (auth.Argon2Hasher{}) || hs[1] != (auth.ScryptHasher{}) || hs[2] != (auth.PBKDF2Hasher{}) {
-		t.Errorf("HashersNamed = %v, %v", hs, err)
+		t.Errorf("HashersNamedFor = %v, %v", hs, err)
 	}
-	if _, err := auth.HashersNamed("pbkdf2_sha256", "md5"); err == nil || !strings.Contains(err.Error(), `"md5"`) {
+	if _, err := auth.HashersNamedFor(compat.Current, "pbkdf2_sha256", "md5"); err == nil || !strings.Contains(err.Error(), `"md5"`) {
 		t.Errorf("an unknown name: %v", err)
 	}
 }

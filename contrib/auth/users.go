@@ -27,9 +27,8 @@ var ErrInvalidCredentials = errors.New("auth: invalid credentials")
 // ErrUsernameTaken is returned by Create when the username exists already.
 var ErrUsernameTaken = errors.New("auth: that username is already taken")
 
-// CreateHook runs inside the transaction that inserts a new user, after the
-// insert (u.ID is set); an error rolls the whole creation back.
-type CreateHook func(ctx context.Context, tx *sqlx.Tx, u *User) error
+// createHook is a function OnCreate registers.
+type createHook = func(ctx context.Context, tx *sqlx.Tx, u *User) error
 
 // Users reads and writes auth_user. The zero value with DB set is ready;
 // a Users must not be copied after its first use.
@@ -45,15 +44,17 @@ type Users struct {
 	Lockout *Lockout
 
 	mu    sync.RWMutex
-	hooks []CreateHook
+	hooks []createHook
 }
 
 // userColumns lists auth_user's columns in table order.
 var userColumns = Columns("")
 
-// OnCreate registers fn to run inside every later Create's transaction, in
-// registration order (the token app uses it to give each new user a token).
-func (s *Users) OnCreate(fn CreateHook) {
+// OnCreate registers fn to run inside every later Create's transaction,
+// after the insert (u.ID is set), in registration order (the token app
+// uses it to give each new user a token); an error of fn rolls the whole
+// creation back.
+func (s *Users) OnCreate(fn func(ctx context.Context, tx *sqlx.Tx, u *User) error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.hooks = append(s.hooks, fn)
@@ -126,7 +127,7 @@ func (s *Users) insert(ctx context.Context, u *User, username, rawPassword strin
 		row.LastLogin = &t
 	}
 	s.mu.RLock()
-	hooks := append([]CreateHook(nil), s.hooks...)
+	hooks := append([]createHook(nil), s.hooks...)
 	s.mu.RUnlock()
 	src, err := tables.Of[User](s.DB)
 	if err != nil {

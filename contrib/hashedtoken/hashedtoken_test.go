@@ -165,7 +165,7 @@ func storedHashed(t *testing.T, dsn string) {
 			t.Errorf("column %s holds the key: %q", col, s)
 		}
 	}
-	if rows[0]["digest"] != Digest(key) || rows[0]["token_key"] != random[:prefixLength] {
+	if rows[0]["digest"] != digest(key) || rows[0]["token_key"] != random[:prefixLength] {
 		t.Errorf("row %v", rows[0])
 	}
 	if strings.Contains(f.send(t, "GET", "/auth/tokens/", "Bearer "+key, "").Body, key) {
@@ -179,7 +179,7 @@ func keysBeforeThePrefix(t *testing.T, dsn string) {
 	f := newFixture(t, dsn, Tokens{})
 	old := strings.Repeat("0123456789abcdef", 4)
 	f.db.MustExec(f.db.Rebind(`INSERT INTO "hashedtoken_token" ("digest", "token_key", "name", "created", "expiry", "user_id") VALUES (?, ?, ?, ?, NULL, ?)`),
-		Digest(old), old[:prefixLength], "old", store.FormatTime(f.clock), f.alice.ID)
+		digest(old), old[:prefixLength], "old", store.FormatTime(f.clock), f.alice.ID)
 	if a := f.send(t, "GET", "/whoami/", "Bearer "+old, ""); a.Status != 200 || a.JSON()["username"] != "alice" {
 		t.Errorf("a key without the prefix: %d %s", a.Status, a.Body)
 	}

@@ -108,10 +108,10 @@ func (t *Token) LogValue() slog.Value {
 	return slog.GroupValue(slog.Int64("id", t.ID), slog.String("prefix", t.Prefix), slog.Int64("user_id", t.UserID))
 }
 
-// Digest returns the hexadecimal SHA-256 of key, what the table stores.
+// digest returns the hexadecimal SHA-256 of key, what the table stores.
 // Keys are 256 random bits, so a fast hash is enough: no one can search
 // such a space, salted or not.
-func Digest(key string) string {
+func digest(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(sum[:])
 }
@@ -172,7 +172,7 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 	}
 	key = generateKey()
 	now := s.clock().Truncate(time.Microsecond)
-	tok = &Token{Name: name, Prefix: key[len(KeyPrefix):][:prefixLength], Digest: Digest(key), Created: now, UserID: userID}
+	tok = &Token{Name: name, Prefix: key[len(KeyPrefix):][:prefixLength], Digest: digest(key), Created: now, UserID: userID}
 	if ttl := s.ttl(); ttl > 0 {
 		exp := now.Add(ttl)
 		tok.Expiry = &exp
@@ -232,7 +232,7 @@ func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	var tok Token
 	u := new(auth.User)
 	dest := append([]any{&tok.ID, &tok.Digest, &tok.Prefix, &tok.Name, &tok.Created, &tok.Expiry, &tok.UserID}, u.ScanDest()...)
-	err := store.On(ctx, s.DB).QueryRowContext(ctx, getQuery.For(s.DB), Digest(key)).Scan(dest...)
+	err := store.On(ctx, s.DB).QueryRowContext(ctx, getQuery.For(s.DB), digest(key)).Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
