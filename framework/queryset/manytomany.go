@@ -225,63 +225,140 @@ func (s *SQLSource[T]) setRelations(ctx context.Context, tx *sqlx.Tx, key any, r
 				return err
 			}
 		}
-		through, from, to := store.QuoteName(m.Through), store.QuoteName(m.From), store.QuoteName(m.To)
-		if len(r.keys) > 0 {
-			found, err := s.t.column(ctx, tx, m.Table, m.Column, m.Column, r.keys)
-			if err != nil {
-				return err
-			}
-			if len(found) < len(r.keys) {
-				have := map[string]bool{}
-				for _, k := range found {
-					have[columnText(k)] = true
-				}
-				for _, k := range r.keys {
-					if t := fmt.Sprint(k); !have[t] {
-						return &MissingRelatedError{Column: m.Name, Value: t}
-					}
-				}
-			}
-		}
-		old, err := s.t.column(ctx, tx, m.Through, m.To, m.From, []any{key})
-		if err != nil {
+		if err := s.t.relate(ctx, tx, key, m, r.keys, true); err != nil {
 			return err
-		}
-		want := map[string]bool{}
-		for _, k := range r.keys {
-			want[fmt.Sprint(k)] = true
-		}
-		had := map[string]bool{}
-		gone := false
-		for _, k := range old {
-			t := columnText(k)
-			had[t] = true
-			gone = gone || !want[t]
-		}
-		if gone {
-			q := "DELETE FROM " + through + " WHERE " + from + " = ?"
-			if len(r.keys) > 0 {
-				q += " AND " + to + " NOT IN (" + marks(len(r.keys)) + ")"
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(q), append([]any{key}, r.keys...)...); err != nil {
-				return err
-			}
-		}
-		var rows []string
-		var args []any
-		for _, k := range r.keys {
-			if !had[fmt.Sprint(k)] {
-				rows, args = append(rows, "(?, ?)"), append(args, key, k)
-			}
-		}
-		if len(rows) > 0 {
-			q := "INSERT INTO " + through + " (" + from + ", " + to + ") VALUES " + strings.Join(rows, ", ")
-			if _, err := tx.ExecContext(ctx, tx.Rebind(q), args...); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
+}
+
+// relate inserts in tx the through rows of m that relate the row whose
+// key is key to the related rows of keys, those it lacks, in the order
+// listed; replace deletes its other through rows first (set(), where
+// add() keeps them). A key that names no related row is a
+// MissingRelatedError naming the field.
+func (t *sqlTable) relate(ctx context.Context, tx *sqlx.Tx, key any, m *models.ManyToMany, keys []any, replace bool) error {
+	through, from, to := store.QuoteName(m.Through), store.QuoteName(m.From), store.QuoteName(m.To)
+	if len(keys) > 0 {
+		found, err := t.column(ctx, tx, m.Table, m.Column, m.Column, keys)
+		if err != nil {
+			return err
+		}
+		if len(found) < len(keys) {
+			have := map[string]bool{}
+			for _, k := range found {
+				have[columnText(k)] = true
+			}
+			for _, k := range keys {
+				if t := fmt.Sprint(k); !have[t] {
+					return &MissingRelatedError{Column: m.Name, Value: t}
+				}
+			}
+		}
+	}
+	old, err := t.column(ctx, tx, m.Through, m.To, m.From, []any{key})
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, k := range keys {
+		want[fmt.Sprint(k)] = true
+	}
+	had := map[string]bool{}
+	gone := false
+	for _, k := range old {
+		t := columnText(k)
+		had[t] = true
+		gone = gone || !want[t]
+	}
+	if gone && replace {
+		q := "DELETE FROM " + through + " WHERE " + from + " = ?"
+		if len(keys) > 0 {
+			q += " AND " + to + " NOT IN (" + marks(len(keys)) + ")"
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(q), append([]any{key}, keys...)...); err != nil {
+			return err
+		}
+	}
+	var rows []string
+	var args []any
+	for _, k := range keys {
+		if !had[fmt.Sprint(k)] {
+			rows, args = append(rows, "(?, ?)"), append(args, key, k)
+		}
+	}
+	if len(rows) > 0 {
+		q := "INSERT INTO " + through + " (" + from + ", " + to + ") VALUES " + strings.Join(rows, ", ")
+		if _, err := tx.ExecContext(ctx, tx.Rebind(q), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AddRelated relates item to the rows of keys through its many-to-many
+// field named field (its Django name), Django's
+// item.field.add(*keys): the through rows it lacks are inserted, in one
+// transaction (a savepoint of the one ctx carries, if any), and those it
+// has are left. keys are the related rows' keys, as text; one that names
+// no row is a MissingRelatedError naming the field, and nothing is added.
+// The field must be of an automatic through table (a declared through
+// model's rows are written through its own source).
+func (s *SQLSource[T]) AddRelated(ctx context.Context, item *T, field string, keys ...string) error {
+	m, key, args, err := s.relatedKeys(item, field, keys)
+	if err != nil {
+		return err
+	}
+	return store.InTx(ctx, s.t.db, func(tx *sqlx.Tx) error {
+		return s.t.relate(ctx, tx, key, m, args, false)
+	})
+}
+
+// RemoveRelated removes the relations of item to the rows of keys through
+// its many-to-many field named field, Django's item.field.remove(*keys):
+// their through rows are deleted, in one statement; a key item is not
+// related to is no error. It joins the transaction ctx carries, as
+// store.Write does.
+func (s *SQLSource[T]) RemoveRelated(ctx context.Context, item *T, field string, keys ...string) error {
+	m, key, args, err := s.relatedKeys(item, field, keys)
+	if err != nil || len(args) == 0 {
+		return err
+	}
+	_, err = store.Exec(ctx, s.t.db, "DELETE FROM "+store.QuoteName(m.Through)+" WHERE "+store.QuoteName(m.From)+" = ? AND "+
+		store.QuoteName(m.To)+" IN ("+marks(len(args))+")", append([]any{key}, args...)...)
+	return err
+}
+
+// relatedKeys resolves AddRelated's and RemoveRelated's arguments: the
+// many-to-many field named field, item's key, and keys, each once, as
+// arguments of the related key's type.
+func (s *SQLSource[T]) relatedKeys(item *T, field string, keys []string) (*models.ManyToMany, any, []any, error) {
+	ml := s.t.m.many[field]
+	if ml == nil || !ml.m.AutoCreated && !ml.m.Reverse {
+		return nil, nil, nil, fmt.Errorf("queryset: %s has no many-to-many field %q of an automatic through table", s.t.m.desc.Type, field)
+	}
+	key, err := s.t.arg(s.t.key, structs.AddrOf(item))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	args := make([]any, 0, len(keys))
+	seen := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if !ml.integer {
+			args = append(args, k)
+			continue
+		}
+		n, err := strconv.ParseInt(k, 10, 64)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%w: field %q: %q is not a key", query.ErrInvalidValue, field, k)
+		}
+		args = append(args, n)
+	}
+	return ml.m, key, args, nil
 }
 
 // setReverse sets the reverse foreign key rev of the row whose key is key

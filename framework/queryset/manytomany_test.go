@@ -1,11 +1,13 @@
 package queryset_test
 
 import (
+	"context"
 	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/XSAM/otelsql"
@@ -125,6 +127,12 @@ func TestManyToManySource(t *testing.T) {
 		if !slices.EqualFunc(got, [][]int64{{1, 3}, {}, {2}}, slices.Equal) {
 			t.Errorf("the relation read %v", got)
 		}
+		// NoPrefetch reads the rows alone, in one query, the relation
+		// left nil.
+		bare, err := posts.NoPrefetch().Match(queryset.Lookup("title", query.Exact, "one")).Slice(ctx, 0, 10)
+		if n := queries(); err != nil || n != 1 || len(bare) != 1 || bare[0].Title != "one" || bare[0].Tags != nil {
+			t.Errorf("NoPrefetch: %d queries (%v), want 1; %+v", n, err, bare)
+		}
 
 		// A lookup by the relation: each post related to any of the keys,
 		// once (Django's filter(tags__in=...).distinct()).
@@ -190,6 +198,72 @@ func TestManyToManySource(t *testing.T) {
 		var left int
 		if err := db.Get(&left, `SELECT COUNT(*) FROM "blog_post_tags"`); err != nil || left != 0 {
 			t.Errorf("%d through rows left (%v), want 0", left, err)
+		}
+	})
+}
+
+// AddRelated and RemoveRelated are Django's add() and remove() of one
+// many-to-many field: the through rows of the keys listed inserted (those
+// there kept) or deleted, the others left alone; a key that names no row
+// adds nothing.
+func TestAddAndRemoveRelated(t *testing.T) {
+	countingDialects(t, func(t *testing.T, db *sqlx.DB, _ func() int) {
+		m2mTables(t, db)
+		tags := queryset.MustSQL[m2mTag](db, queryset.SQLConfig{})
+		posts := queryset.MustSQL[m2mPost](db, queryset.SQLConfig{})
+		for _, name := range []string{"go", "sql", "web"} {
+			if err := tags.Insert(ctx, &m2mTag{Name: name}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := &m2mPost{Title: "one", Tags: []int64{3}}
+		other := &m2mPost{Title: "two", Tags: []int64{1}}
+		for _, it := range []*m2mPost{p, other} {
+			if err := posts.Insert(ctx, it); err != nil {
+				t.Fatal(err)
+			}
+		}
+		related := func(it *m2mPost) []int64 {
+			t.Helper()
+			got, err := posts.Filter("id", strconv.FormatInt(it.ID, 10)).Slice(ctx, 0, 1)
+			if err != nil || len(got) != 1 {
+				t.Fatalf("%v %v", err, got)
+			}
+			return got[0].Tags
+		}
+		if err := posts.AddRelated(ctx, p, "tags", "1", "3", "1"); err != nil || !slices.Equal(related(p), []int64{1, 3}) {
+			t.Errorf("add 1, 3: %v %v", err, related(p))
+		}
+		var missing *queryset.MissingRelatedError
+		if err := posts.AddRelated(ctx, p, "tags", "2", "99"); !errors.As(err, &missing) || missing.Column != "tags" || missing.Value != "99" ||
+			!slices.Equal(related(p), []int64{1, 3}) {
+			t.Errorf("add 2, 99: %v %v", err, related(p))
+		}
+		if err := posts.AddRelated(ctx, p, "tags", "x"); !errors.Is(err, query.ErrInvalidValue) {
+			t.Errorf("add x: %v", err)
+		}
+		if err := posts.AddRelated(ctx, p, "title", "1"); err == nil {
+			t.Error("add to a field that is no many-to-many one: no error")
+		}
+		if err := posts.RemoveRelated(ctx, p, "tags", "1", "2"); err != nil || !slices.Equal(related(p), []int64{3}) {
+			t.Errorf("remove 1, 2: %v %v", err, related(p))
+		}
+		if !slices.Equal(related(other), []int64{1}) {
+			t.Errorf("the other post's tags: %v", related(other))
+		}
+		// Inside an atomic block they commit or roll back with it.
+		undo := errors.New("undo")
+		err := posts.Atomic(ctx, func(ctx context.Context) error {
+			if err := posts.AddRelated(ctx, p, "tags", "2"); err != nil {
+				return err
+			}
+			if err := posts.RemoveRelated(ctx, p, "tags", "3"); err != nil {
+				return err
+			}
+			return undo
+		})
+		if !errors.Is(err, undo) || !slices.Equal(related(p), []int64{3}) {
+			t.Errorf("rolled back: %v %v", err, related(p))
 		}
 	})
 }

@@ -112,6 +112,17 @@ func (s *SQLSource[T]) Match(qs ...Q) *SQLSource[T] {
 	return s.with(st)
 }
 
+// NoPrefetch returns the source reading its items' columns alone, as
+// Django reads a model's rows until a relation is asked for
+// (prefetch_related(None)): the many-to-many fields, reverse accessors and
+// nested rows that Slice otherwise fills, with one query each, are left
+// nil.
+func (s *SQLSource[T]) NoPrefetch() *SQLSource[T] {
+	st := s.st
+	st.columnsOnly = true
+	return s.with(st)
+}
+
 // sql is c's WHERE term, its values in args's order.
 func (c qcond) sql(t *sqlTable) string {
 	if c.leaf != nil {

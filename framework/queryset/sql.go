@@ -460,7 +460,7 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if len(s.t.rules.reverses) > 0 {
+	if len(s.t.rules.reverses) > 0 && !s.st.columnsOnly {
 		rows.Close()
 		if err := s.prefetch(ctx, db, items); err != nil {
 			return nil, err

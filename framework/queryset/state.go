@@ -153,7 +153,10 @@ type state struct {
 	lookups  []lookupCond
 	anyOf    []qcond // conditions of Match that are more than lookups
 	none     bool    // matches nothing, whatever else it says
-	err      error
+	// columnsOnly leaves the relations that a read fetches after the rows
+	// unread (SQLSource.NoPrefetch).
+	columnsOnly bool
+	err         error
 }
 
 // orderBy replaces the ordering; a field named again is dropped, as
