@@ -95,7 +95,8 @@ type Keys struct {
 	// them: the Django site's PASSWORD_HASHERS, in its order (nil means
 	// auth.DefaultHashers, Django's defaults).
 	Hashers auth.Hashers
-	// Now is the clock of expiry; nil means time.Now.
+	// Now is the clock of expiry and of the keys' creation; nil means
+	// time.Now.
 	Now func() time.Time
 }
 
@@ -105,9 +106,6 @@ func (s *Keys) now() time.Time {
 	}
 	return time.Now()
 }
-
-// columns are the table's columns, in its order.
-const columns = `"id", "created", "name", "revoked", "expiry_date", "hashed_key", "prefix"`
 
 // Create makes a key named name, expiring at expiry (nil: never), and
 // returns it with the full key "PREFIX.SECRET", which is not stored and
@@ -132,17 +130,7 @@ func (s *Keys) Create(ctx context.Context, name string, expiry *time.Time) (*API
 			t := expiry.UTC().Truncate(time.Microsecond)
 			k.ExpiryDate = &t
 		}
-		var exp any
-		if k.ExpiryDate != nil {
-			exp = store.FormatTime(*k.ExpiryDate)
-		}
-		// Created is the Keys' clock, which the model's auto_now_add would
-		// replace by the time of the insert.
-		err = store.Write(ctx, s.DB, func(q store.Querier) error {
-			_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO "rest_framework_api_key_apikey" (`+columns+`) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-				k.ID, store.FormatTime(k.Created), k.Name, false, exp, k.HashedKey, k.Prefix)
-			return err
-		})
+		err = s.insert(ctx, k)
 		if store.IsUniqueViolation(err) {
 			// Another key has this prefix (one chance in 62^8): draw again.
 			continue
@@ -152,6 +140,29 @@ func (s *Keys) Create(ctx context.Context, name string, expiry *time.Time) (*API
 		}
 		return k, key, nil
 	}
+}
+
+// insert writes k as a new row. The model's auto_now_add sets Created
+// to the time of the insert, as Django's create() does; with a clock of
+// its own (Now), the Keys then write the clock's time over it, as Django
+// would with an update, in the insert's transaction.
+func (s *Keys) insert(ctx context.Context, k *APIKey) error {
+	src, err := tables.Of[APIKey](s.DB)
+	if err != nil {
+		return err
+	}
+	if s.Now == nil {
+		return src.Insert(ctx, k)
+	}
+	created := k.Created
+	return store.Atomic(ctx, s.DB, func(ctx context.Context) error {
+		if err := src.Insert(ctx, k); err != nil {
+			return err
+		}
+		k.Created = created
+		_, err := src.Match(queryset.Lookup("id", query.Exact, k.ID)).UpdateAll(ctx, k, "created")
+		return err
+	})
 }
 
 // Get returns the key with that prefix, revoked or not, or ErrNotFound.

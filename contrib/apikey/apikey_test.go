@@ -369,3 +369,37 @@ func TestSHA512Keys(t *testing.T) {
 		}
 	}
 }
+
+// A key's created is the Keys' clock when they have one (Now), else the
+// time of the insert (auto_now_add), in the row as in the key returned.
+func TestCreatedByTheClock(t *testing.T) {
+	dialects(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		db := open(t, dsn)
+		migrate(t, db)
+		clock := time.Date(2024, 2, 29, 12, 30, 0, 123456000, time.UTC)
+		created := func(k *apikey.APIKey) time.Time {
+			t.Helper()
+			var at time.Time
+			if err := db.Get(&at, db.Rebind(`SELECT "created" FROM "rest_framework_api_key_apikey" WHERE "prefix" = ?`), k.Prefix); err != nil {
+				t.Fatal(err)
+			}
+			return at.UTC()
+		}
+		k, _, err := (&apikey.Keys{DB: db, Hashers: cheap, Now: func() time.Time { return clock }}).Create(ctx, "clocked", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at := created(k); !at.Equal(clock) || !k.Created.Equal(clock) {
+			t.Errorf("with a clock: stored %s, returned %s; want %s", at, k.Created, clock)
+		}
+		before := time.Now().Add(-time.Second)
+		k, _, err = (&apikey.Keys{DB: db, Hashers: cheap}).Create(ctx, "now", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at := created(k); at.Before(before) || !at.Equal(k.Created) {
+			t.Errorf("without a clock: stored %s, returned %s; want the time of the insert", at, k.Created)
+		}
+	})
+}

@@ -1,9 +1,13 @@
 package auth_test
 
 import (
+	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework/migrations"
+	"github.com/go-drf/drf/framework/store"
 )
 
 // BenchmarkCheck measures one password check by each hasher with Django's
@@ -35,4 +39,39 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGet measures the read of a user by its key and by its
+// username on SQLite, as authentication reads one on every request.
+//
+//	go test -run '^$' -bench Get -benchmem ./contrib/auth/
+func BenchmarkGet(b *testing.B) {
+	db, err := store.Open(filepath.Join(b.TempDir(), "db.sqlite3"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	if _, err := migrations.Migrate(ctx, db, auth.Migrations...); err != nil {
+		b.Fatal(err)
+	}
+	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1}}}
+	u, err := users.CreateUser(ctx, "alice", "alice@example.com", "pass")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("id", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := users.Get(ctx, u.ID); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("username", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := users.GetByUsername(ctx, "alice"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

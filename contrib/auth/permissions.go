@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -153,9 +154,13 @@ func (u *User) HasPerms(ctx context.Context, perms ...string) (bool, error) {
 var errUnbound = errors.New("auth: the user was not read through Users, and has no database to read its permissions from (BindDB)")
 
 // userPermsQuery is ModelBackend's get_all_permissions of one user: its
-// own permissions and its groups'. It stays SQL: it reads each
-// permission's app label through a join, which the Permission model does
-// not declare, and through the automatic through tables.
+// own permissions and its groups'. It stays SQL, one query where a
+// source needs three: a source reads its model's fields only, with no
+// values_list("content_type__app_label", "codename") across the foreign
+// key (a second query, of the content types), and its lookups reach a
+// reverse side by its related_name only, which Group.permissions has not
+// (Django's default related query name, "group"), so the groups'
+// permissions take a query of their own.
 const userPermsQuery = `SELECT ct."app_label", p."codename" FROM "auth_permission" p ` +
 	`JOIN "django_content_type" ct ON ct."id" = p."content_type_id" ` +
 	`WHERE p."id" IN (SELECT "permission_id" FROM "auth_user_user_permissions" WHERE "user_id" = ?) ` +
@@ -234,16 +239,11 @@ func (s *Users) GrantPermission(ctx context.Context, u *User, perm string) error
 	if err != nil {
 		return err
 	}
-	// auth_user_user_permissions is User.user_permissions' automatic
-	// through table, which has no model to write a row of it through.
-	return store.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		var n int
-		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT count(*) FROM "auth_user_user_permissions" WHERE "user_id" = ? AND "permission_id" = ?`), u.ID, id); err != nil || n > 0 {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, tx.Rebind(`INSERT INTO "auth_user_user_permissions" ("user_id", "permission_id") VALUES (?, ?)`), u.ID, id)
+	src, err := tables.Of[User](s.DB)
+	if err != nil {
 		return err
-	})
+	}
+	return src.AddRelated(ctx, u, "user_permissions", strconv.FormatInt(int64(id), 10))
 }
 
 // RevokePermission removes perm from u's own permissions (Django's
@@ -256,9 +256,9 @@ func (s *Users) RevokePermission(ctx context.Context, u *User, perm string) erro
 	if err != nil {
 		return err
 	}
-	// The automatic through table, as GrantPermission's.
-	return store.Write(ctx, s.DB, func(q store.Querier) error {
-		_, err := q.ExecContext(ctx, q.Rebind(`DELETE FROM "auth_user_user_permissions" WHERE "user_id" = ? AND "permission_id" = ?`), u.ID, id)
+	src, err := tables.Of[User](s.DB)
+	if err != nil {
 		return err
-	})
+	}
+	return src.RemoveRelated(ctx, u, "user_permissions", strconv.FormatInt(int64(id), 10))
 }

@@ -22,8 +22,9 @@ import (
 	"github.com/go-drf/drf/contrib/sessions"
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/framework/query"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
@@ -275,8 +276,11 @@ type tokenList struct {
 // page returns adminPageSize tokens with their users after skipping
 // offset, how many match and how many there are.
 func (l tokenList) page(ctx context.Context, offset int) (toks []*Token, matches, total int, err error) {
-	const from = ` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id"`
-	where, args := searchWhere(store.DialectOf(l.db), l.column, l.terms)
+	// The lookups across user read the User model's declaration, which
+	// its source describes.
+	if _, err := tables.Of[auth.User](l.db); err != nil {
+		return nil, 0, 0, err
+	}
 	src, err := tables.Of[Token](l.db)
 	if err != nil {
 		return nil, 0, 0, err
@@ -284,30 +288,27 @@ func (l tokenList) page(ctx context.Context, offset int) (toks []*Token, matches
 	if total, err = src.Count(ctx); err != nil {
 		return nil, 0, 0, err
 	}
-	// The matches and the page stay SQL: they search and order by the
-	// user's columns through a join that the Token model does not declare.
-	q := store.On(ctx, l.db)
+	// Django's admin search over search_fields ("user__username"): each
+	// term in the user's column, ignoring case.
+	searched := src
+	for _, term := range l.terms {
+		searched = searched.Match(queryset.Lookup("user__"+l.column, query.IContains, term))
+	}
 	matches = total
-	if where != "" {
-		if err := q.GetContext(ctx, &matches, q.Rebind(`SELECT count(*)`+from+where), args...); err != nil {
+	if len(l.terms) > 0 {
+		if matches, err = searched.Count(ctx); err != nil {
 			return nil, 0, 0, err
 		}
 	}
-	order := ` ORDER BY t."created" DESC, t."user_id" DESC`
+	order := []query.Order{{Field: "created", Desc: true}, {Field: "user_id", Desc: true}}
 	if l.byName {
-		order = ` ORDER BY u."` + l.column + `", t."key" DESC`
+		order = []query.Order{{Field: "user__" + l.column}, {Field: "key", Desc: true}}
 	}
-	var rows []tokenRow
-	err = q.SelectContext(ctx, &rows, q.Rebind(`SELECT `+tokenColumns+from+where+order+` LIMIT ? OFFSET ?`),
-		append(args, adminPageSize, offset)...)
-	if err != nil {
+	if toks, err = searched.OrderBy(order...).Slice(ctx, offset, adminPageSize); err != nil {
 		return nil, 0, 0, err
 	}
-	toks = make([]*Token, len(rows))
-	for i := range rows {
-		toks[i] = rows[i].token(l.db)
-	}
-	return toks, matches, total, nil
+	toks, err = withUsers(ctx, l.db, toks)
+	return toks, matches, total, err
 }
 
 // forbidden answers 403 with the page that names the user.

@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/go-drf/drf/framework/store"
 )
 
 // pySpace is the whitespace of Python's \s in a str pattern (str.isspace).
@@ -35,29 +33,4 @@ func searchTerms(q string) []string {
 		}
 	}
 	return terms
-}
-
-// likeEscaper escapes the wildcards of a LIKE pattern with backslashes, as
-// Django's prep_for_like_query.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
-// searchWhere is the condition that column (of u, auth_user) holds every
-// term, ignoring case, as Django's icontains lookup in the dialect d (on
-// SQLite, LIKE, which ignores the case of ASCII letters only), and its
-// arguments; "" when there are no terms.
-func searchWhere(d store.Dialect, column string, terms []string) (string, []any) {
-	var conds []string
-	args := make([]any, 0, len(terms))
-	for _, t := range terms {
-		if d == store.PostgreSQL {
-			conds = append(conds, `UPPER(u."`+column+`"::text) LIKE UPPER(?)`)
-		} else {
-			conds = append(conds, `u."`+column+`" LIKE ? ESCAPE '\'`)
-		}
-		args = append(args, "%"+likeEscaper.Replace(t)+"%")
-	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
 }

@@ -175,8 +175,9 @@ func (row *tokenRow) token(db *sqlx.DB) *Token {
 
 // getQuery is Get's statement: the token and its user by the key. It
 // stays SQL: every authenticated request reads it, and one join reads the
-// token and its user, where the model layer would read the user in a
-// second query.
+// token and its user, where the model layer reads the user in a second
+// query (the Token's source, then the User's with NoPrefetch: 23µs and 68
+// allocations against 8.3µs and 35 on SQLite).
 var getQuery = store.NewLookup(`SELECT ` + tokenColumns +
 	` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = `)
 
@@ -236,19 +237,46 @@ func (s *Tokens) List(ctx context.Context, limit, offset int) ([]*Token, int, er
 	if err != nil {
 		return nil, 0, err
 	}
-	// The page stays SQL: one join reads the tokens with their users.
-	var rows []tokenRow
-	q := store.On(ctx, s.DB)
-	err = q.SelectContext(ctx, &rows, q.Rebind(`SELECT `+tokenColumns+` FROM "authtoken_token" t `+
-		`JOIN "auth_user" u ON u."id" = t."user_id" ORDER BY t."created" DESC, t."user_id" DESC LIMIT ? OFFSET ?`), limit, offset)
+	toks, err := src.OrderBy(query.Order{Field: "created", Desc: true}, query.Order{Field: "user_id", Desc: true}).Slice(ctx, offset, limit)
 	if err != nil {
 		return nil, 0, err
 	}
-	toks := make([]*Token, len(rows))
-	for i := range rows {
-		toks[i] = rows[i].token(s.DB)
+	toks, err = withUsers(ctx, s.DB, toks)
+	return toks, total, err
+}
+
+// withUsers reads the users of toks into their User, with one query for
+// all, as Django's prefetch_related("user"): the users' columns alone,
+// HasPerm reading their permissions from db. A token whose user is gone
+// is left out.
+func withUsers(ctx context.Context, db *sqlx.DB, toks []*Token) ([]*Token, error) {
+	if len(toks) == 0 {
+		return toks, nil
 	}
-	return toks, total, nil
+	src, err := tables.Of[auth.User](db)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(toks))
+	for i, t := range toks {
+		ids[i] = strconv.FormatInt(t.UserID, 10)
+	}
+	users, err := src.NoPrefetch().Match(queryset.Lookup("id", query.In, ids...)).Slice(ctx, 0, -1)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*auth.User, len(users))
+	for _, u := range users {
+		u.BindDB(db)
+		byID[u.ID] = u
+	}
+	out := toks[:0]
+	for _, t := range toks {
+		if t.User = byID[t.UserID]; t.User != nil {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // CreateOnUserCreation registers a hook on users that gives every user

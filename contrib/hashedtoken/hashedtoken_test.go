@@ -171,6 +171,20 @@ func storedHashed(t *testing.T, dsn string) {
 	if strings.Contains(f.send(t, "GET", "/auth/tokens/", "Bearer "+key, "").Body, key) {
 		t.Error("the listing shows the key")
 	}
+	// Without a clock of its own, a token's created is the time of its
+	// insert (auto_now_add), and its expiry TTL after the store's now.
+	before := time.Now().UTC().Add(-time.Second)
+	_, tok, err := (&Tokens{DB: f.db}).Create(context.Background(), f.alice.ID, "phone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created time.Time
+	if err := f.db.Get(&created, f.db.Rebind(`SELECT "created" FROM "hashedtoken_token" WHERE "id" = ?`), tok.ID); err != nil {
+		t.Fatal(err)
+	}
+	if created.Before(before) || !created.Equal(tok.Created) || tok.Expiry.Sub(created).Round(time.Second) != defaultTTL {
+		t.Errorf("without a clock: created %s (returned %s), expiry %s", created, tok.Created, tok.Expiry)
+	}
 }
 
 // A key made before KeyPrefix (the random part alone, its digest stored)

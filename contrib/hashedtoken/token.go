@@ -195,17 +195,18 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 				return ErrLimit
 			}
 		}
-		var expiry any
-		if tok.Expiry != nil {
-			expiry = store.FormatTime(*tok.Expiry)
+		if s.now == nil {
+			return src.Insert(ctx, tok)
 		}
-		// Created is the store's clock, which the model's auto_now_add
-		// would replace by the time of the insert.
-		return store.Write(ctx, s.DB, func(q store.Querier) error {
-			return q.QueryRowContext(ctx, q.Rebind(`INSERT INTO "hashedtoken_token" ("digest", "token_key", "name", "created", "expiry", "user_id") `+
-				`VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`),
-				tok.Digest, tok.Prefix, tok.Name, store.FormatTime(tok.Created), expiry, tok.UserID).Scan(&tok.ID)
-		})
+		// The model's auto_now_add sets Created to the time of the insert,
+		// as Django's create() does; the store's own clock is written over
+		// it, as Django would with an update.
+		if err := src.Insert(ctx, tok); err != nil {
+			return err
+		}
+		tok.Created = now
+		_, err := src.Match(byID(tok.ID)).UpdateAll(ctx, tok, "created")
+		return err
 	})
 	if err != nil {
 		return "", nil, err
@@ -216,7 +217,9 @@ func (s *Tokens) Create(ctx context.Context, userID int64, name string) (key str
 // getQuery is Get's statement: the token, its columns in the order Get
 // scans them, and its user (auth.Columns), by the digest. It stays SQL:
 // every authenticated request reads it, and one join reads the token and
-// its user, where the model layer would read the user in a second query.
+// its user, where the model layer reads the user in a second query (the
+// Token's source, then the User's with NoPrefetch: 22µs and 73
+// allocations against 11µs and 41 on SQLite).
 var getQuery = store.NewLookup(`SELECT t."id", t."digest", t."token_key", t."name", t."created", t."expiry", t."user_id", ` +
 	auth.Columns("u") + ` FROM "hashedtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."digest" = `)
 
