@@ -1,10 +1,8 @@
 package browsable_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -19,6 +17,7 @@ import (
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/routers"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // Note is the model of the form tests.
@@ -210,20 +209,14 @@ func selects(body string) map[string][]string {
 
 // The selects of the page's PUT form hold the options DRF's
 // HTMLFormRenderer renders for the same fields and values
-// (framework/serializers/testdata/drf_fields.json: the model form filled
+// (framework/serializers/testdata/drf_fields.py: the model form filled
 // with language "go", the extras form with colors ["red"]).
 func TestSelectsAsDRFRendersThem(t *testing.T) {
-	b, err := os.ReadFile("../serializers/testdata/drf_fields.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var drf struct {
 		Model  string `json:"model_form_filled"`
 		Extras string `json:"extras_form_filled"`
 	}
-	if err := json.Unmarshal(b, &drf); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, framework.DRF314, "../serializers/testdata/drf_fields.py", nil, &drf)
 	want := map[string][]string{"language": selects(drf.Model)["language"], "colors": selects(drf.Extras)["colors"]}
 	if len(want["language"]) != 2 || len(want["colors"]) != 2 {
 		t.Fatalf("DRF's selects not found: %v", want)
@@ -327,22 +320,16 @@ func widgets(blocks []string) map[string]string {
 
 // The POST forms of the model serializer and of the serializer of every
 // other field type have, field by field, the inputs DRF 3.14's
-// HTMLFormRenderer renders for the same serializers (drf_fields.json):
+// HTMLFormRenderer renders for the same serializers (drf_fields.py):
 // a select, a multiple select, a textarea, a checkbox, email, url, number
 // and text inputs, DRF's note for a list or a dictionary; read-only and
 // hidden fields have none.
 func TestFormInputsAsDRFRendersThem(t *testing.T) {
-	b, err := os.ReadFile("../serializers/testdata/drf_fields.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var drf struct {
 		Model  string `json:"model_form"`
 		Extras string `json:"extras_form"`
 	}
-	if err := json.Unmarshal(b, &drf); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, framework.DRF314, "../serializers/testdata/drf_fields.py", nil, &drf)
 	api := framework.NewAPI(nil, settings)
 	var router routers.SimpleRouter
 	snippets := &generics.ModelViewSet[drfSnippet]{}

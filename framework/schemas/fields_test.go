@@ -2,13 +2,14 @@ package schemas_test
 
 import (
 	"encoding/json"
-	"os"
 	"reflect"
 	"testing"
 
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // extras holds the field types of framework/serializers'
@@ -28,24 +29,18 @@ type extras struct {
 }
 
 // The schema of each field type is DRF 3.14's map_field for the same
-// field (AutoSchema.map_serializer, in drf_fields.json): a choice is an
-// enum of strings, a multiple choice an array of them, an email and a URL
-// strings of their formats, a list an array of its child's type (without
-// the child's bounds), a dictionary an object. DRF's regex patterns of
-// the URL, slug and regex fields are not written.
+// field (AutoSchema.map_serializer, which drf_fields.py prints): a choice
+// is an enum of strings, a multiple choice an array of them, an email and
+// a URL strings of their formats, a list an array of its child's type
+// (without the child's bounds), a dictionary an object. DRF's regex
+// patterns of the URL, slug and regex fields are not written.
 func TestFieldSchemasAsDRF(t *testing.T) {
-	b, err := os.ReadFile("../serializers/testdata/drf_fields.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var drf struct {
 		Extras struct {
 			Properties map[string]map[string]any `json:"properties"`
 		} `json:"extras_openapi"`
 	}
-	if err := json.Unmarshal(b, &drf); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, framework.DRF314, "../serializers/testdata/drf_fields.py", nil, &drf)
 	colors := []models.Choice{{Value: "red", Label: "Red"}, {Value: "green", Label: "Green"}}
 	ser := serializers.MustNew[extras](serializers.Choices("color", colors), serializers.Choices("colors", colors),
 		serializers.Regex("code", `^[A-Z]{3}$`))

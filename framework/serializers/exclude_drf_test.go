@@ -3,7 +3,6 @@ package serializers_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // excludeComment is testdata/drf_exclude.py's Comment (DRF's
@@ -49,14 +49,8 @@ func TestExcludeAsDRF(t *testing.T) {
 	}
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
-			b, err := os.ReadFile("testdata/drf_exclude_" + level + ".json")
-			if err != nil {
-				t.Fatal(err)
-			}
 			var drf drfExclude
-			if err := json.Unmarshal(b, &drf); err != nil {
-				t.Fatal(err)
-			}
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_exclude.py", nil, &drf)
 			if len(drf.Inputs) == 0 || drf.Declared == "" {
 				t.Fatal("no answers")
 			}

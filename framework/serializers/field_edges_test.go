@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // The one-field serializers of testdata/drf_field_edges.py's FIELDS, each
@@ -144,14 +144,8 @@ func TestFieldEdgesAsDRF(t *testing.T) {
 	}
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
-			b, err := os.ReadFile("testdata/drf_field_edges_" + level + ".json")
-			if err != nil {
-				t.Fatal(err)
-			}
 			var drf drfFieldEdges
-			if err := json.Unmarshal(b, &drf); err != nil {
-				t.Fatal(err)
-			}
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_field_edges.py", nil, &drf)
 			if len(drf.Cases) == 0 {
 				t.Fatal("no cases")
 			}

@@ -4,21 +4,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // drfAnswers are DRF 3.14's answers for the serializers of
-// testdata/drf_fields.py, which wrote testdata/drf_fields.json:
-//
-//	/usr/bin/python3 framework/serializers/testdata/drf_fields.py > framework/serializers/testdata/drf_fields.json
+// testdata/drf_fields.py, which loadDRF runs (drfsuite.RunDRF).
 type drfAnswers struct {
 	ModelInfo    json.RawMessage `json:"model_info"`
 	ExtrasInfo   json.RawMessage `json:"extras_info"`
@@ -33,18 +32,12 @@ type drfResult struct {
 
 func loadDRF(t *testing.T) drfAnswers {
 	t.Helper()
-	b, err := os.ReadFile("testdata/drf_fields.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var raw struct {
 		drfAnswers
 		ModelErrors  map[string]drfResult `json:"model_errors"`
 		ExtrasErrors map[string]drfResult `json:"extras_errors"`
 	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, framework.DRF314, "testdata/drf_fields.py", nil, &raw)
 	a := raw.drfAnswers
 	a.ModelErrors, a.ExtrasErrors = raw.ModelErrors, raw.ExtrasErrors
 	return a
@@ -311,10 +304,6 @@ type texts struct {
 // address is cleaned as theirs (an IPv4-mapped address unpacked, IPv6 in
 // lower case, the zone dropped).
 func TestTextValidatorsAsDjango(t *testing.T) {
-	b, err := os.ReadFile("testdata/drf_fields.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	type answer struct {
 		Valid  *string  `json:"valid"`
 		Errors []string `json:"errors"`
@@ -324,10 +313,8 @@ func TestTextValidatorsAsDjango(t *testing.T) {
 		URLs   map[string]answer `json:"urls"`
 		IPs    map[string]answer `json:"ips"`
 	}
+	drfsuite.RunDRF(t, framework.DRF314, "testdata/drf_fields.py", nil, &all)
 	drf := map[string]map[string]answer{}
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
 	drf["emails"], drf["urls"], drf["ips"] = all.Emails, all.URLs, all.IPs
 	ser := serializers.MustNew[texts]()
 	for group, name := range map[string]string{"emails": "email", "urls": "url", "ips": "ip"} {

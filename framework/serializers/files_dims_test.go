@@ -18,6 +18,7 @@ import (
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -69,7 +70,7 @@ type drfDims struct {
 }
 
 // TestImageDimensionsAsDRF sends the multipart bodies of
-// testdata/drf_files_dims.py (recorded with DRF 3.14 / Django 3.2 and DRF
+// testdata/drf_files_dims.py (run with DRF 3.14 / Django 3.2 and DRF
 // 3.18 / Django 5.2, with Debian's Pillow) to generic views of
 // ModelSerializers over an ImageField with width_field and height_field,
 // on SQLite and PostgreSQL: an upload fills them with its size (PNG, GIF,
@@ -81,18 +82,12 @@ func TestImageDimensionsAsDRF(t *testing.T) {
 		dimsMedia = t.TempDir()
 	}
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
-		b, err := os.ReadFile("testdata/drf_files_dims_" + level + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var drf drfDims
-		if err := json.Unmarshal(b, &drf); err != nil {
-			t.Fatal(err)
-		}
-		if len(drf.Steps) == 0 {
-			t.Fatal("no steps")
-		}
 		t.Run(level, func(t *testing.T) {
+			var drf drfDims
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_files_dims.py", nil, &drf)
+			if len(drf.Steps) == 0 {
+				t.Fatal("no steps")
+			}
 			testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
 				t.Cleanup(func() {
 					entries, _ := os.ReadDir(dimsMedia)

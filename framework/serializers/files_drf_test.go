@@ -3,7 +3,6 @@ package serializers_test
 import (
 	"encoding/base64"
 	"encoding/json"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // drfUpload is testdata/drf_files.py's UploadSerializer.
@@ -72,8 +72,8 @@ type drfFiles struct {
 }
 
 // TestFileFieldsAsDRF sends the multipart bodies of testdata/drf_files.py
-// (recorded with DRF 3.14 / Django 3.2 and DRF 3.18 / Django 5.2, both
-// with Debian's Pillow) through the MultiPartParser to a FileField, an
+// (run with DRF 3.14 / Django 3.2 and DRF 3.18 / Django 5.2, both with
+// Debian's Pillow) through the MultiPartParser to a FileField, an
 // ImageField and a FileField of allow_empty_file and allow_null, and
 // compares each answer with DRF's: a file, none, text, an empty file, a
 // name too long, images of each format, corrupt ones and a decompression
@@ -81,19 +81,13 @@ type drfFiles struct {
 // (absolute URLs through the request, names with use_url=False), OPTIONS
 // and the OpenAPI schemas of the fields.
 func TestFileFieldsAsDRF(t *testing.T) {
-	for _, level := range []string{"drf314", "drf318"} {
-		b, err := os.ReadFile("testdata/drf_files_" + level + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var drf drfFiles
-		if err := json.Unmarshal(b, &drf); err != nil {
-			t.Fatal(err)
-		}
-		if len(drf.Cases) == 0 {
-			t.Fatal("no cases")
-		}
+	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
+			var drf drfFiles
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_files.py", nil, &drf)
+			if len(drf.Cases) == 0 {
+				t.Fatal("no cases")
+			}
 			s := serializers.MustNew[drfUpload]()
 			api := framework.NewAPI(nil, framework.Settings{})
 			api.Handle("/upload/", framework.View{

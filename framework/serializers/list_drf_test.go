@@ -2,12 +2,12 @@ package serializers_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // listItem is testdata/drf_list.py's ItemSerializer.
@@ -36,17 +36,11 @@ func TestValidateListAsDRF(t *testing.T) {
 	}
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
-			b, err := os.ReadFile("testdata/drf_list_" + level + ".json")
-			if err != nil {
-				t.Fatal(err)
-			}
 			var drf struct {
 				Versions map[string]string               `json:"versions"`
 				Lists    map[string][][2]json.RawMessage `json:"lists"`
 			}
-			if err := json.Unmarshal(b, &drf); err != nil {
-				t.Fatal(err)
-			}
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_list.py", nil, &drf)
 			if len(drf.Lists) != len(lists) {
 				t.Fatalf("%d lists, want %d", len(drf.Lists), len(lists))
 			}

@@ -2,7 +2,6 @@ package serializers_test
 
 import (
 	"encoding/json"
-	"os"
 	"strconv"
 	"testing"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -56,24 +56,18 @@ type drfManyToMany struct {
 }
 
 // A ModelSerializer over many-to-many fields answers as DRF 3.14's and
-// DRF 3.18's (testdata/drf_manytomany_*.json) through generic views, on
+// DRF 3.18's (testdata/drf_manytomany.py) through generic views, on
 // SQLite and PostgreSQL: the keys read, JSON and form writes (a
 // partial one leaving a field out leaves it alone), each error in DRF's
 // words, and OPTIONS; and a HyperlinkedModelSerializer's hyperlinks.
 func TestManyToManyAsDRF(t *testing.T) {
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
-		b, err := os.ReadFile("testdata/drf_manytomany_" + level + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var drf drfManyToMany
-		if err := json.Unmarshal(b, &drf); err != nil {
-			t.Fatal(err)
-		}
-		if len(drf.Steps) == 0 {
-			t.Fatal("no steps")
-		}
 		t.Run(level, func(t *testing.T) {
+			var drf drfManyToMany
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_manytomany.py", nil, &drf)
+			if len(drf.Steps) == 0 {
+				t.Fatal("no steps")
+			}
 			testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
 				id := "integer NOT NULL PRIMARY KEY AUTOINCREMENT"
 				if store.DialectOf(db) == store.PostgreSQL {

@@ -3,7 +3,6 @@ package serializers_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // choiceModel is testdata/drf_model_serializer.py's ChoiceModel: a
@@ -53,14 +53,8 @@ func TestModelSerializerAsDRF(t *testing.T) {
 	}
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
-			b, err := os.ReadFile("testdata/drf_model_serializer_" + level + ".json")
-			if err != nil {
-				t.Fatal(err)
-			}
 			var drf drfModelSerializer
-			if err := json.Unmarshal(b, &drf); err != nil {
-				t.Fatal(err)
-			}
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_model_serializer.py", nil, &drf)
 			if len(drf.Inputs) == 0 || drf.MissingField == "" {
 				t.Fatal("no answers")
 			}

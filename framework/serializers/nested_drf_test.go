@@ -2,7 +2,6 @@ package serializers_test
 
 import (
 	"encoding/json"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/go-drf/drf/framework/pagination"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -192,7 +192,7 @@ func blogTables(t *testing.T, db *sqlx.DB) {
 }
 
 // Nested serializers that follow relations answer as DRF 3.14's and
-// DRF 3.18's (testdata/drf_nested_*.json), on SQLite and PostgreSQL: a
+// DRF 3.18's (testdata/drf_nested.py), on SQLite and PostgreSQL: a
 // dotted source through a foreign key inside a nested comment (the
 // issue's user that rendered ""), a nested author, nested tags of a
 // many-to-many field in the tag model's ordering, nested comments of a
@@ -201,16 +201,10 @@ func blogTables(t *testing.T, db *sqlx.DB) {
 // dotted source; OPTIONS as SimpleMetadata's. A page costs one query per
 // relation, however many rows it holds.
 func TestNestedRelationsAsDRF(t *testing.T) {
-	for _, level := range []string{"drf314", "drf318"} {
-		b, err := os.ReadFile("testdata/drf_nested_" + level + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var drf drfNested
-		if err := json.Unmarshal(b, &drf); err != nil {
-			t.Fatal(err)
-		}
+	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
+			var drf drfNested
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_nested.py", nil, &drf)
 			countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 				blogTables(t, db)
 				api := framework.NewAPI(nil, framework.Settings{})
@@ -276,23 +270,23 @@ func TestNestedRelationsAsDRF(t *testing.T) {
 					}
 				}
 			})
-		})
-		// Writable nested and dotted-source fields are refused at setup
-		// (a dotted source by a view without a Perform hook:
-		// WritableNested), in the words of DRF's assertion when such a
-		// create is saved.
-		for _, w := range []struct {
-			err  error
-			want string
-		}{
-			{newErr[writableNested](), drf.WritableNested},
-			{serializers.MustNew[writableDotted]().WritableNested("create"), drf.WritableDotted},
-		} {
-			want, _, _ := strings.Cut(w.want, "`__main__.")
-			if w.err == nil || !strings.Contains(w.err.Error(), want) || !strings.Contains(w.err.Error(), "or set `read_only=True`") {
-				t.Errorf("%s: setup error %v\nDRF: %s", level, w.err, w.want)
+			// Writable nested and dotted-source fields are refused at setup
+			// (a dotted source by a view without a Perform hook:
+			// WritableNested), in the words of DRF's assertion when such a
+			// create is saved.
+			for _, w := range []struct {
+				err  error
+				want string
+			}{
+				{newErr[writableNested](), drf.WritableNested},
+				{serializers.MustNew[writableDotted]().WritableNested("create"), drf.WritableDotted},
+			} {
+				want, _, _ := strings.Cut(w.want, "`__main__.")
+				if w.err == nil || !strings.Contains(w.err.Error(), want) || !strings.Contains(w.err.Error(), "or set `read_only=True`") {
+					t.Errorf("%s: setup error %v\nDRF: %s", level, w.err, w.want)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -365,26 +359,20 @@ func (slugPost) Meta() models.Meta {
 }
 
 // A many-to-many field of slugs is DRF's SlugRelatedField(many=True)
-// (testdata/drf_nested_*.json's slug steps), on SQLite and PostgreSQL:
+// (testdata/drf_nested.py's slug steps), on SQLite and PostgreSQL:
 // read in the tag model's ordering, written by name in JSON and forms,
 // each error in DRF's words, and OPTIONS.
 func TestSlugManyAsDRF(t *testing.T) {
-	for _, level := range []string{"drf314", "drf318"} {
-		b, err := os.ReadFile("testdata/drf_nested_" + level + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var drf struct {
-			Steps [][]json.RawMessage        `json:"slug_steps"`
-			Info  map[string]json.RawMessage `json:"slug_info"`
-		}
-		if err := json.Unmarshal(b, &drf); err != nil {
-			t.Fatal(err)
-		}
-		if len(drf.Steps) == 0 {
-			t.Fatal("no steps")
-		}
+	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
+			var drf struct {
+				Steps [][]json.RawMessage        `json:"slug_steps"`
+				Info  map[string]json.RawMessage `json:"slug_info"`
+			}
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_nested.py", nil, &drf)
+			if len(drf.Steps) == 0 {
+				t.Fatal("no steps")
+			}
 			testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
 				blogTables(t, db)
 				g := generics.GenericAPIView[slugPost]{Source: queryset.MustSQL[slugPost](db, queryset.SQLConfig{}), Serializer: serializers.MustNew[slugPost]()}

@@ -3,12 +3,12 @@ package serializers_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // optionCase answers the questions a testdata/drf_*.py of field options
@@ -51,9 +51,9 @@ func newOptionCase[T any](t *testing.T) optionCase {
 }
 
 // checkOptionAnswers compares fields with what testdata/<script>.py
-// printed at each level ({"versions", "fields": {name: {"inputs":
-// [[input, {"validated"|"errors": ...}]], "outputs": [[stored,
-// rendered]]}}}), byte for byte once compacted: an item ("name input" or
+// prints at each level, run by drfsuite.RunDRF ({"versions", "fields":
+// {name: {"inputs": [[input, {"validated"|"errors": ...}]], "outputs":
+// [[stored, rendered]]}}}), byte for byte once compacted: an item ("name input" or
 // "name stored S", or at one level alone "drf318: name input") listed in
 // differ must answer otherwise, any other as DRF. extra checks the rest of the file at a level.
 func checkOptionAnswers(t *testing.T, script string, fields map[string]optionCase, differ map[string]string,
@@ -67,10 +67,8 @@ func checkOptionAnswers(t *testing.T, script string, fields map[string]optionCas
 	}
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
-			raw, err := os.ReadFile("testdata/" + script + "_" + level + ".json")
-			if err != nil {
-				t.Fatal(err)
-			}
+			var raw json.RawMessage
+			drfsuite.RunDRF(t, compatibility, "testdata/"+script+".py", nil, &raw)
 			var drf struct {
 				Versions map[string]string `json:"versions"`
 				Fields   map[string]struct {

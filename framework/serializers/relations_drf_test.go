@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -18,13 +17,12 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
 // drfRelations are DRF 3.14's answers for the relational fields of
-// testdata/drf_relations.py, which wrote testdata/drf_relations.json:
-//
-//	/usr/bin/python3 framework/serializers/testdata/drf_relations.py > framework/serializers/testdata/drf_relations.json
+// testdata/drf_relations.py, which loadRelations runs (drfsuite.RunDRF).
 type drfRelations struct {
 	PKInfo        json.RawMessage            `json:"pk_info"`
 	SlugInfo      json.RawMessage            `json:"slug_info"`
@@ -43,14 +41,8 @@ type drfRelations struct {
 
 func loadRelations(t *testing.T) drfRelations {
 	t.Helper()
-	b, err := os.ReadFile("testdata/drf_relations.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var a drfRelations
-	if err := json.Unmarshal(b, &a); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, framework.DRF314, "testdata/drf_relations.py", nil, &a)
 	return a
 }
 

@@ -1,9 +1,7 @@
 package serializers_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,6 +15,7 @@ import (
 	"github.com/go-drf/drf/framework/generics"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -58,14 +57,8 @@ func formSelects(body, prefix string) map[string][]string {
 // (drf:"display=username") shown, "--------" first for a nullable key; beyond 1000 rows,
 // DRF's disabled "More than 1000 items..." ends the list.
 func TestRelationalFormSelectsAsDRF(t *testing.T) {
-	b, err := os.ReadFile("testdata/drf_relations.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var drf map[string]any
-	if err := json.Unmarshal(b, &drf); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, framework.DRF314, "testdata/drf_relations.py", nil, &drf)
 	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
 		relTables(t, db)
 		api := framework.NewAPI(nil, framework.Settings{Renderers: framework.Renderers(framework.JSONRenderer{}, browsable.Renderer{})})

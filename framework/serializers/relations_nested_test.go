@@ -5,7 +5,6 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -142,13 +142,7 @@ func TestNestedSerializersAsDRF(t *testing.T) {
 		UserNested    map[string]map[string]any `json:"usernested_info"`
 		UserNestedOut json.RawMessage           `json:"usernested_data"`
 	}
-	raw, err := os.ReadFile("testdata/drf_relations.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &extra); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, framework.DRF314, "testdata/drf_relations.py", nil, &extra)
 	readInfo := map[string]json.RawMessage{}
 	for k, v := range drf.ReadOnlyInfo {
 		if k != "snippets" {

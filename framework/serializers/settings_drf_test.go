@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/formats"
 )
 
@@ -103,10 +103,6 @@ func TestSettingsFormatsAsDRF(t *testing.T) {
 	}
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
-			raw, err := os.ReadFile("testdata/drf_settings_" + level + ".json")
-			if err != nil {
-				t.Fatal(err)
-			}
 			var drf struct {
 				Versions map[string]string
 				Cases    map[string]struct {
@@ -114,9 +110,7 @@ func TestSettingsFormatsAsDRF(t *testing.T) {
 					Outputs [][3]json.RawMessage
 				}
 			}
-			if err := json.Unmarshal(raw, &drf); err != nil {
-				t.Fatal(err)
-			}
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_settings.py", nil, &drf)
 			if len(drf.Cases) != len(settingsCases) {
 				t.Fatalf("%d cases, want %d", len(drf.Cases), len(settingsCases))
 			}

@@ -2,12 +2,12 @@ package serializers_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // starItem is testdata/drf_star.py's item, flat: x beside the fields of
@@ -53,14 +53,8 @@ func TestGroupAsDRF(t *testing.T) {
 	flat := serializers.MustNew[starItem]()
 	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
-			b, err := os.ReadFile("testdata/drf_star_" + level + ".json")
-			if err != nil {
-				t.Fatal(err)
-			}
 			var drf drfStar
-			if err := json.Unmarshal(b, &drf); err != nil {
-				t.Fatal(err)
-			}
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_star.py", nil, &drf)
 			if len(drf.Inputs) == 0 {
 				t.Fatal("no answers")
 			}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"testing"
 
@@ -60,13 +59,9 @@ func TestUniqueConstraintAsDRF(t *testing.T) {
 			Source:     queryset.MustSQL[constrained](db, queryset.SQLConfig{}),
 			Serializer: serializers.MustNew[constrained](),
 		}
-		for _, level := range []string{"drf314", "drf318"} {
+		for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 			t.Run(level, func(t *testing.T) {
-				compat := framework.DRF314
-				if level == "drf318" {
-					compat = framework.DRF318
-				}
-				api := framework.NewAPI(nil, framework.Settings{Compatibility: compat})
+				api := framework.NewAPI(nil, framework.Settings{Compatibility: compatibility})
 				api.Handle("/articles/", generics.ListCreateAPIView(g))
 				api.Handle("/articles/{pk}/", generics.RetrieveUpdateAPIView(g))
 				c := apitest.New(t, api)
@@ -76,14 +71,8 @@ func TestUniqueConstraintAsDRF(t *testing.T) {
 				} else {
 					db.MustExec(`ALTER SEQUENCE "blog_article_id_seq" RESTART`)
 				}
-				b, err := os.ReadFile("testdata/drf_unique_constraint_" + level + ".json")
-				if err != nil {
-					t.Fatal(err)
-				}
 				var drf drfUniqueTogether
-				if err := json.Unmarshal(b, &drf); err != nil {
-					t.Fatal(err)
-				}
+				drfsuite.RunDRF(t, compatibility, "testdata/drf_unique_constraint.py", nil, &drf)
 				if len(drf.Steps) == 0 {
 					t.Fatal("no steps")
 				}

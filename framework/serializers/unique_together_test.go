@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -15,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -66,7 +66,7 @@ func TestUniqueTogetherWithHiddenField(t *testing.T) {
 		api.Handle("/articles/{pk}/", generics.RetrieveUpdateAPIView(g))
 		c := apitest.New(t, api)
 		users := map[string]member{"alice": 1, "bob": 2}
-		for _, level := range []string{"drf314", "drf318"} {
+		for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 			t.Run(level, func(t *testing.T) {
 				db.MustExec(`DELETE FROM "blog_article"`)
 				if db.DriverName() == "sqlite3" {
@@ -74,14 +74,8 @@ func TestUniqueTogetherWithHiddenField(t *testing.T) {
 				} else {
 					db.MustExec(`ALTER SEQUENCE "blog_article_id_seq" RESTART`)
 				}
-				b, err := os.ReadFile("testdata/drf_unique_together_" + level + ".json")
-				if err != nil {
-					t.Fatal(err)
-				}
 				var drf drfUniqueTogether
-				if err := json.Unmarshal(b, &drf); err != nil {
-					t.Fatal(err)
-				}
+				drfsuite.RunDRF(t, compatibility, "testdata/drf_unique_together.py", nil, &drf)
 				if len(drf.Steps) == 0 {
 					t.Fatal("no steps")
 				}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -231,7 +231,7 @@ func TestValidatorsAsDRF(t *testing.T) {
 			"conditional":   uqCase[uqConditional](db),
 			"active":        uqCase[uqActive](db),
 		}
-		for _, level := range []string{"drf314", "drf318"} {
+		for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 			t.Run(level, func(t *testing.T) {
 				for i := len(tables) - 1; i >= 0; i-- {
 					name, _, _ := strings.Cut(tables[i], " ")
@@ -243,21 +243,14 @@ func TestValidatorsAsDRF(t *testing.T) {
 				db.MustExec(`CREATE UNIQUE INDEX "conditional_unique" ON "tests_conditionalmodel" ("race_name", "position") WHERE "state" = 'new'`)
 				db.MustExec(`CREATE UNIQUE INDEX "active_name_unique" ON "tests_activemodel" ("name") WHERE "active"`)
 				db.MustExec(`INSERT INTO "tests_uniquenessmodel" ("username") VALUES ('existing'), ('second')`)
-				b, err := os.ReadFile("testdata/drf_validators_" + level + ".json")
-				if err != nil {
-					t.Fatal(err)
-				}
 				var drf struct {
 					Versions map[string]string   `json:"versions"`
 					Steps    [][]json.RawMessage `json:"steps"`
 				}
-				if err := json.Unmarshal(b, &drf); err != nil {
-					t.Fatal(err)
-				}
+				drfsuite.RunDRF(t, compatibility, "testdata/drf_validators.py", nil, &drf)
 				if len(drf.Steps) == 0 {
 					t.Fatal("no steps")
 				}
-				compatibility := map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318}[level]
 				for _, step := range drf.Steps {
 					var serializer, method string
 					var id *int64

@@ -1,13 +1,10 @@
 """DRF's answers for the format options of DateTimeField (the drf tag's
 format, input_formats and default_timezone).
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_datetime.py \\
-        > framework/serializers/testdata/drf_datetime_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_datetime.py \\
-        > framework/serializers/testdata/drf_datetime_drf318.json
+TestDateTimeOptionsAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and
+with the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 From DRF 3.18's tests/test_fields.py (TestCustomInputFormatDateTimeField,
 TestCustomOutputFormatDateTimeField, TestDefaultTZDateTimeField,

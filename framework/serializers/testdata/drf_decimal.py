@@ -1,13 +1,10 @@
 """DRF's answers for the options of DecimalField (the drf tag's
 coerce_to_string, rounding, normalize_output, min_value and max_value).
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_decimal.py \\
-        > framework/serializers/testdata/drf_decimal_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_decimal.py \\
-        > framework/serializers/testdata/drf_decimal_drf318.json
+TestDecimalOptionsAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and
+with the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 From DRF 3.18's tests/test_fields.py (TestMinMaxDecimalField,
 TestAllowEmptyStrDecimalFieldWithValidators, TestNoMaxDigitsDecimalField,

@@ -1,12 +1,9 @@
 """DRF's answers for Meta.exclude on a ModelSerializer (serializers.Exclude).
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_exclude.py \\
-        > framework/serializers/testdata/drf_exclude_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_exclude.py \\
-        > framework/serializers/testdata/drf_exclude_drf318.json
+TestExcludeAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and with the
+DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 From DRF 3.18's tests/test_model_serializer.py (TestSerializerMetaClass:
 test_meta_class_fields_and_exclude_options,

@@ -1,13 +1,10 @@
 """DRF's answers for the field edge cases of issue 41 (DRF 3.18's
 tests/test_fields.py ported onto framework/serializers).
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318:
-
-    /usr/bin/python3 framework/serializers/testdata/drf_field_edges.py \
-        > framework/serializers/testdata/drf_field_edges_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_field_edges.py \
-        > framework/serializers/testdata/drf_field_edges_drf318.json
+TestFieldEdgesAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and with
+the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 It prints, as JSON, the versions and, for each case of CASES, the field
 (a key of FIELDS), how the input arrives ("json": the text of a JSON

@@ -1,13 +1,14 @@
 """DRF 3.14's answers for the serializer fields of framework/serializers.
 
-Run with Debian's Django 3.2 / DRF 3.14:
-
-    /usr/bin/python3 framework/serializers/testdata/drf_fields.py
+The tests that pin it (fields_drf_test.go, and framework/schemas' and
+framework/browsable's) run it with Debian's Django 3.2 / DRF 3.14,
+through internal/drfsuite.RunDRF.
 
 It prints, as JSON, the OPTIONS metadata (SimpleMetadata), the errors of
 invalid input, the validated data of valid input and the browsable form
 (HTMLFormRenderer) of a model serializer and a plain serializer holding
-every non-relational field type; fields_drf_test.go pins what it prints.
+every non-relational field type (a set as a sorted list); fields_drf_test.go
+pins what it prints.
 """
 import json
 
@@ -84,7 +85,7 @@ def info(ser):
 def errors(cls, data, **kw):
     s = cls(data=data, **kw)
     if s.is_valid():
-        return {"valid": json.loads(json.dumps(s.validated_data, default=str))}
+        return {"valid": json.loads(json.dumps(s.validated_data, default=lambda v: sorted(v) if isinstance(v, set) else str(v)))}
     return {"errors": s.errors}
 
 

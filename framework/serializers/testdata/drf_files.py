@@ -1,12 +1,9 @@
 """DRF's answers for the FileField and ImageField of framework/serializers.
 
-Run with Debian's Django 3.2 / DRF 3.14 / Pillow (python3-pil), and with
-the DRF 3.18 / Django 5.2 of conformance/reference/drf318:
-
-    /usr/bin/python3 framework/serializers/testdata/drf_files.py \
-        > framework/serializers/testdata/drf_files_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_files.py \
-        > framework/serializers/testdata/drf_files_drf318.json
+TestFileFieldsAsDRF runs it with Debian's Django 3.2 / DRF 3.14 / Pillow
+(python3-pil), and with the DRF 3.18 / Django 5.2 of
+conformance/reference/drf318 (scripts/install-references lays it out),
+through internal/drfsuite.RunDRF, and compares each answer.
 
 It prints, as JSON, the versions and, for each case of CASES, the raw
 multipart/form-data body sent (base64), whether the validation is

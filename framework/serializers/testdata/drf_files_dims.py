@@ -1,12 +1,9 @@
 """DRF's answers for an ImageField's width_field and height_field.
 
-Run with Debian's Django 3.2 / DRF 3.14 / Pillow (python3-pil), and with
-the DRF 3.18 / Django 5.2 of conformance/reference/drf318:
-
-    /usr/bin/python3 framework/serializers/testdata/drf_files_dims.py \
-        > framework/serializers/testdata/drf_files_dims_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_files_dims.py \
-        > framework/serializers/testdata/drf_files_dims_drf318.json
+TestImageDimensionsAsDRF runs it with Debian's Django 3.2 / DRF 3.14 /
+Pillow (python3-pil), and with the DRF 3.18 / Django 5.2 of
+conformance/reference/drf318 (scripts/install-references lays it out),
+through internal/drfsuite.RunDRF, and compares each answer.
 
 It sends STEPS, multipart bodies, to generic views of a ModelSerializer
 over Photo (an ImageField whose width and height fields are read-only,

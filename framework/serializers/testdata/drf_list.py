@@ -1,13 +1,10 @@
 """DRF's answers for a ListSerializer (many=True) validating a list of items
 (Serializer.ValidateList).
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_list.py \\
-        > framework/serializers/testdata/drf_list_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_list.py \\
-        > framework/serializers/testdata/drf_list_drf318.json
+TestValidateListAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and with
+the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 From DRF 3.18's tests/test_serializer_lists.py (TestListSerializer,
 TestListSerializerClass, TestNestedListSerializer's validation,

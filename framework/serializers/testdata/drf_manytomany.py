@@ -1,12 +1,9 @@
 """DRF's answers for a ModelSerializer over many-to-many fields.
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_manytomany.py \\
-        > framework/serializers/testdata/drf_manytomany_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_manytomany.py \\
-        > framework/serializers/testdata/drf_manytomany_drf318.json
+TestManyToManyAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and with
+the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 It prints, as JSON, the versions, the serializers' OPTIONS fields, and
 for each step of STEPS (a create or an update, of JSON or of form data)

@@ -1,12 +1,9 @@
 """DRF's answers for the model serializer mappings of framework/serializers.
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_model_serializer.py \
-        > framework/serializers/testdata/drf_model_serializer_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_model_serializer.py \
-        > framework/serializers/testdata/drf_model_serializer_drf318.json
+TestModelSerializerAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and
+with the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 From DRF 3.18's tests/test_model_serializer.py: a field declared on a
 ModelSerializer but left out of Meta.fields (test_missing_field), a

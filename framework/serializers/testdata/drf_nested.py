@@ -1,12 +1,9 @@
 """DRF's answers for nested serializers that follow relations.
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_nested.py \\
-        > framework/serializers/testdata/drf_nested_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_nested.py \\
-        > framework/serializers/testdata/drf_nested_drf318.json
+TestNestedRelationsAsDRF and TestSlugManyAsDRF runs it with Debian's Django
+3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2 of
+conformance/reference/drf318 (scripts/install-references lays it out),
+through internal/drfsuite.RunDRF, and compares each answer.
 
 A small blog: posts by an author, with tags (many-to-many) and comments,
 each by a user and maybe reviewed. It prints, as JSON, the versions, the

@@ -1,8 +1,8 @@
 """DRF 3.14's answers for the relational fields of framework/serializers.
 
-Run with Debian's Django 3.2 / DRF 3.14:
-
-    /usr/bin/python3 framework/serializers/testdata/drf_relations.py > framework/serializers/testdata/drf_relations.json
+The tests that pin it (relations_drf_test.go, relations_form_test.go,
+relations_nested_test.go) run it with Debian's Django 3.2 / DRF 3.14,
+through internal/drfsuite.RunDRF.
 
 It prints, as JSON, the OPTIONS metadata (SimpleMetadata), the
 representation, the errors of invalid input and the validated data of

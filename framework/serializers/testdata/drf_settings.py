@@ -3,13 +3,10 @@
 TIME_FORMAT, TIME_INPUT_FORMATS, COERCE_DECIMAL_TO_STRING) and Django's
 USE_TZ and TIME_ZONE, with and without a field's own options.
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_settings.py \\
-        > framework/serializers/testdata/drf_settings_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_settings.py \\
-        > framework/serializers/testdata/drf_settings_drf318.json
+TestSettingsFormatsAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and
+with the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 For each case of CASES (the settings, over USE_TZ=True and TIME_ZONE='UTC')
 it prints, as JSON, for each field of FIELDS and each of its inputs the

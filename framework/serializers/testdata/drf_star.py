@@ -1,12 +1,9 @@
 """DRF's answers for nested serializers of source='*' (serializers.Group).
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_star.py \\
-        > framework/serializers/testdata/drf_star_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_star.py \\
-        > framework/serializers/testdata/drf_star_drf318.json
+TestGroupAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and with the
+DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 From DRF 3.18's tests/test_serializer.py (TestStarredSource), with an
 optional nested serializer and a plain field beside them: it prints, as

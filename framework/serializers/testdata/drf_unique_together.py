@@ -1,12 +1,9 @@
 """DRF's answers for unique_together with a HiddenField of framework/serializers.
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_unique_together.py \
-        > framework/serializers/testdata/drf_unique_together_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_unique_together.py \
-        > framework/serializers/testdata/drf_unique_together_drf318.json
+TestUniqueTogetherWithHiddenField runs it with Debian's Django 3.2 / DRF
+3.14, and with the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 It prints, as JSON, the versions and, for each step of STEPS (a create, a
 full or a partial update, by a user), the errors of a ModelSerializer

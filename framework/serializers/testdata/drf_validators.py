@@ -1,12 +1,9 @@
 """DRF's answers for the uniqueness validators of framework/serializers.
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/serializers/testdata/drf_validators.py \
-        > framework/serializers/testdata/drf_validators_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/serializers/testdata/drf_validators.py \
-        > framework/serializers/testdata/drf_validators_drf318.json
+TestValidatorsAsDRF runs it with Debian's Django 3.2 / DRF 3.14, and with
+the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 The models and serializers are those of DRF 3.18's tests/test_validators.py
 (UniquenessModel, RelatedModel, UniquenessTogetherModel,
