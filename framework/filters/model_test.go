@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -13,12 +12,14 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/filters"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -111,7 +112,7 @@ func answer(t *testing.T, fs filters.FilterSet, src queryset.Source[comment], ra
 	return "[200," + string(b) + "]"
 }
 
-// djangoFilter is what filterset_answers.py printed at one level.
+// djangoFilter is what filterset_answers.py prints at one level.
 type djangoFilter struct {
 	Versions   map[string]string          `json:"versions"`
 	SetupError string                     `json:"setup_error"`
@@ -119,21 +120,17 @@ type djangoFilter struct {
 	Answers    map[string]json.RawMessage `json:"answers"`
 }
 
-func loadDjangoFilter(t *testing.T, level string) djangoFilter {
+// loadDjangoFilter runs filterset_answers.py on level's DRF and
+// django-filter (drfsuite.RunDRF).
+func loadDjangoFilter(t *testing.T, level framework.Compatibility) djangoFilter {
 	t.Helper()
-	b, err := os.ReadFile("testdata/filterset_" + level + ".json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var d djangoFilter
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, level, "testdata/filterset_answers.py", nil, &d)
 	return d
 }
 
 // unlike314 are the queries DRF 3.14's django-filter answers otherwise
-// (testdata/filterset_drf314.json), and why: the framework answers them
+// (filterset_answers.py at DRF 3.14), and why: the framework answers them
 // as Django 5.2 does at both levels.
 var unlike314 = map[string]string{
 	"post=99999999999999999999": "a 500 in Django 3.2 (the SQLite driver cannot bind the key; docs/drf-differences.md, no-server-errors)",
@@ -154,8 +151,8 @@ func TestFilterSetOfModel(t *testing.T) {
 	fs := filters.MustFilterSet[comment]("CommentFilter", commentFilter)
 	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
 		comments := blogApp(t, db)
-		for _, level := range []string{"drf318", "drf314"} {
-			d := loadDjangoFilter(t, level)
+		for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
+			d := loadDjangoFilter(t, compatibility)
 			queries := make([]string, 0, len(d.Answers))
 			for q := range d.Answers {
 				queries = append(queries, q)
@@ -175,7 +172,7 @@ func TestFilterSetOfModel(t *testing.T) {
 			}
 		}
 	})
-	d := loadDjangoFilter(t, "drf318")
+	d := loadDjangoFilter(t, framework.DRF318)
 	params := fs.SchemaParameters(nil)
 	if len(params) != len(d.Labels) {
 		t.Fatalf("%d schema parameters, django-filter has %d", len(params), len(d.Labels))

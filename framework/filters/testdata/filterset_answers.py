@@ -1,12 +1,9 @@
 """django-filter's answers for the FilterSet of framework/filters' model tests.
 
-Run with Debian's Django 3.2 / DRF 3.14 / django-filter 23.1, and with the
-DRF 3.18 / Django 5.2 / django-filter 25.1 of conformance/reference/drf318
-(scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/filters/testdata/filterset_answers.py > framework/filters/testdata/filterset_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/filters/testdata/filterset_answers.py \
-        > framework/filters/testdata/filterset_drf318.json
+TestFilterSetOfModel runs it with Debian's Django 3.2 / DRF 3.14 /
+django-filter 23.1, and with the DRF 3.18 / Django 5.2 / django-filter 25.1
+of conformance/reference/drf318 (scripts/install-references lays it out),
+through internal/drfsuite.RunDRF, and compares each answer.
 
 It prints, as JSON, the versions, the error that refuses a FilterSet
 naming a field its model lacks when the class is made, the filters

@@ -1,13 +1,9 @@
 """django-filter's answers for a FilterSet over a many-to-many field.
 
-Run with Debian's Django 3.2 / django-filter 23.1, and with the Django 5.2
-/ django-filter 25.1 of conformance/reference/drf318
-(scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/filters/testdata/filterset_manytomany.py \\
-        > framework/filters/testdata/filterset_manytomany_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/filters/testdata/filterset_manytomany.py \\
-        > framework/filters/testdata/filterset_manytomany_drf318.json
+TestManyToManyFilterAsDjangoFilter runs it with Debian's Django 3.2 /
+django-filter 23.1, and with the Django 5.2 / django-filter 25.1 of
+conformance/reference/drf318 (scripts/install-references lays it out),
+through internal/drfsuite.RunDRF, and compares each answer.
 
 It prints, as JSON, the versions, the filter django-filter derives from
 Meta.fields = ["tags"] (its class, its distinct and its label), and for

@@ -1,13 +1,9 @@
 """django-filter's answers for lookups across relations.
 
-Run with Debian's Django 3.2 / django-filter 23.1, and with the Django 5.2
-/ django-filter 25.1 of conformance/reference/drf318
-(scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/filters/testdata/filterset_relations.py \\
-        > framework/filters/testdata/filterset_relations_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/filters/testdata/filterset_relations.py \\
-        > framework/filters/testdata/filterset_relations_drf318.json
+TestRelationLookupsAsDjangoFilter runs it with Debian's Django 3.2 /
+django-filter 23.1, and with the Django 5.2 / django-filter 25.1 of
+conformance/reference/drf318 (scripts/install-references lays it out),
+through internal/drfsuite.RunDRF, and compares each answer.
 
 A small blog: posts by an author with tags (many-to-many), comments on
 posts. It prints, as JSON, the versions, the filters django-filter
