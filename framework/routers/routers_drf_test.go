@@ -3,7 +3,6 @@ package routers_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -20,9 +19,10 @@ import (
 	"github.com/go-drf/drf/framework/routers"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
-// drfRouters is what testdata/drf_routers.py printed at one level.
+// drfRouters is what testdata/drf_routers.py prints at one level.
 type drfRouters struct {
 	Versions      map[string]string     `json:"versions"`
 	URLs          map[string][][]string `json:"urls"`
@@ -45,18 +45,14 @@ type drfExchange struct {
 	Seen   []framework.ViewAction `json:"seen"`
 }
 
-func loadRouters(t *testing.T, level string) drfRouters {
+// loadRouters runs testdata/drf_routers.py on level's DRF
+// (drfsuite.RunDRF).
+func loadRouters(t *testing.T, level framework.Compatibility) drfRouters {
 	t.Helper()
-	b, err := os.ReadFile("testdata/drf_routers_" + level + ".json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var d drfRouters
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, level, "testdata/drf_routers.py", nil, &d)
 	if len(d.Actions) == 0 || len(d.Lookups) == 0 || len(d.ExtraActions) == 0 {
-		t.Fatal("no exchanges recorded")
+		t.Fatal("no exchanges")
 	}
 	return d
 }
@@ -168,13 +164,9 @@ func routes(api *framework.API) [][]string {
 // lookup_value_regex, and the 404 naming the model, as DRF 3.14 and 3.18
 // answer them (testdata/drf_routers.py).
 func TestRoutersAsDRF(t *testing.T) {
-	for _, level := range []string{"drf314", "drf318"} {
+	for level, compat := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
 		t.Run(level, func(t *testing.T) {
-			drf := loadRouters(t, level)
-			compat := framework.DRF318
-			if level == "drf314" {
-				compat = framework.DRF314
-			}
+			drf := loadRouters(t, compat)
 			src := notesDB(t)
 			vs := &noteViewSet{}
 			vs.Source, vs.SerializerFor = src, vs.serializerFor
@@ -288,7 +280,7 @@ var menuLink = regexp.MustCompile(`<li><a href="([^"]*)">([^<]*)</a></li>`)
 // TestExtraActionsMenu: the browsable page of a viewset's route lists the
 // extra actions of its kind, list or detail, as DRF's Extra Actions menu.
 func TestExtraActionsMenu(t *testing.T) {
-	drf := loadRouters(t, "drf318")
+	drf := loadRouters(t, framework.DRF318)
 	src := notesDB(t)
 	vs := &noteViewSet{}
 	vs.Source, vs.Serializer = src, noteSerializer
@@ -320,7 +312,7 @@ func TestExtraActionsMenu(t *testing.T) {
 // TestDefaultBasename: a generic viewset's routes are named after its
 // model's object_name, lower-cased, as DRF's get_default_basename.
 func TestDefaultBasename(t *testing.T) {
-	drf := loadRouters(t, "drf318")
+	drf := loadRouters(t, framework.DRF318)
 	vs := &generics.ReadOnlyModelViewSet[routerNote]{}
 	vs.Source, vs.Serializer = notesDB(t), noteSerializer
 	if got := vs.DefaultBasename(); got != drf.Basename {
@@ -331,7 +323,7 @@ func TestDefaultBasename(t *testing.T) {
 // TestActionOnExistingRoute: an extra action named as a standard action
 // is refused at registration, in DRF's words.
 func TestActionOnExistingRoute(t *testing.T) {
-	drf := loadRouters(t, "drf318")
+	drf := loadRouters(t, framework.DRF318)
 	vs := &noteViewSet{}
 	vs.Source, vs.Serializer = notesDB(t), noteSerializer
 	defer func() {

@@ -1,12 +1,9 @@
 """DRF's answers for the routers and generic viewsets of framework/routers.
 
-Run with Debian's Django 3.2 / DRF 3.14, and with the DRF 3.18 / Django 5.2
-of conformance/reference/drf318 (scripts/install-references lays it out):
-
-    /usr/bin/python3 framework/routers/testdata/drf_routers.py \
-        > framework/routers/testdata/drf_routers_drf314.json
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 framework/routers/testdata/drf_routers.py \
-        > framework/routers/testdata/drf_routers_drf318.json
+routers_drf_test.go runs it with Debian's Django 3.2 / DRF 3.14, and with
+the DRF 3.18 / Django 5.2 of conformance/reference/drf318
+(scripts/install-references lays it out), through internal/drfsuite.RunDRF,
+and compares each answer.
 
 It prints, as JSON: the versions; "urls", each router's routes (regex and
 name) for the configurations of ROUTERS; "default_basename", the basename
