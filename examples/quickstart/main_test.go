@@ -10,15 +10,16 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/contrib/auth"
+	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
-// drfQuickstart is testdata/drf_quickstart.json: real DRF's answers to
-// the quickstart's exchanges (testdata/drf_quickstart.py says how it was
-// made).
+// drfQuickstart is real DRF's answers to the quickstart's exchanges, as
+// testdata/drf_quickstart.py prints them.
 type drfQuickstart struct {
 	Versions  map[string]string `json:"versions"`
 	Exchanges []struct {
@@ -49,14 +50,8 @@ func TestQuickstartAsDRF(t *testing.T) {
 }
 
 func quickstartAsDRF(t *testing.T, dsn string) {
-	b, err := os.ReadFile("testdata/drf_quickstart.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var drf drfQuickstart
-	if err := json.Unmarshal(b, &drf); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, framework.DRF318, "testdata/drf_quickstart.py", nil, &drf)
 	if len(drf.Exchanges) == 0 {
 		t.Fatal("no exchanges")
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"reflect"
 	"testing"
 
@@ -16,23 +15,18 @@ import (
 	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite"
 )
 
 // The OpenAPI components of the quickstart's serializers, and of a
 // ModelSerializer of User's keys and many-to-many fields, are DRF's
-// map_serializer of the same serializers (testdata/drf_quickstart_schema.json,
-// made by drf_quickstart.py --schema): a link is a string, a
+// map_serializer of the same serializers (what testdata/drf_quickstart.py
+// prints given "schema"): a link is a string, a
 // many-to-many field an array of links or of integer keys, with Django's
 // help texts and the username's pattern.
 func TestSchemaAsDRF(t *testing.T) {
-	b, err := os.ReadFile("testdata/drf_quickstart_schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want map[string]any
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatal(err)
-	}
+	drfsuite.RunDRF(t, framework.DRF318, "testdata/drf_quickstart.py", "schema", &want)
 	db, err := store.Open(":memory:")
 	if err != nil {
 		t.Fatal(err)

@@ -3,17 +3,17 @@ examples/quickstart's test to compare with: the same serializers, viewsets,
 router and settings as the tutorial's, over django.contrib.auth's User and
 Group.
 
-Run with the DRF 3.18 / Django 5.2 of conformance/reference/drf318:
+main_test.go and schema_test.go run it with the DRF 3.18 / Django 5.2 of
+conformance/reference/drf318, through internal/drfsuite.RunDRF:
 
     PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 \
-        examples/quickstart/testdata/drf_quickstart.py \
-        > examples/quickstart/testdata/drf_quickstart.json
+        examples/quickstart/testdata/drf_quickstart.py < /dev/null
 
-With --schema it prints instead, as JSON, DRF's OpenAPI map_serializer of
-the quickstart's two serializers and of PKUserSerializer (a
-ModelSerializer of User's keys and many-to-many fields), which
-schema_test.go compares with the components go-drf generates
-(drf_quickstart_schema.json).
+Given "schema" as JSON on its stdin (echo '"schema"' | ...), it prints
+instead, as JSON, DRF's OpenAPI map_serializer of the quickstart's two
+serializers and of PKUserSerializer (a ModelSerializer of User's keys and
+many-to-many fields), which schema_test.go compares with the components
+go-drf generates.
 
 Otherwise it makes the superuser admin (password "pw-admin") and the user bob, then
 sends each exchange of EXCHANGES through Django's test client, and prints,
@@ -198,7 +198,7 @@ def schema():
     print()
 
 
-if "--schema" in sys.argv:
+if json.loads(sys.stdin.read() or "null") == "schema":
     schema()
 else:
     main()
