@@ -3,15 +3,15 @@ package pycompat
 import (
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"slices"
-	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 )
 
-// golden is testdata/python.json, Python's and Django's answers
-// (testdata/golden.py writes it).
+// golden is Python's and Django's answers, as testdata/golden.py prints
+// them.
 type golden struct {
 	Python  string
 	Modules map[string]string
@@ -51,22 +51,13 @@ type goldenText struct {
 	Error string
 }
 
-var loadGolden = sync.OnceValues(func() (*golden, error) {
-	b, err := os.ReadFile("testdata/python.json")
-	if err != nil {
-		return nil, err
-	}
-	var g golden
-	return &g, json.Unmarshal(b, &g)
-})
-
+// readGolden runs testdata/golden.py with Debian's Python and Django
+// (pyrun.Run).
 func readGolden(t *testing.T) *golden {
 	t.Helper()
-	g, err := loadGolden()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	var g golden
+	pyrun.Run(t, pyrun.DRF314, "testdata/golden.py", nil, &g)
+	return &g
 }
 
 func unhexString(t *testing.T, s string) string {

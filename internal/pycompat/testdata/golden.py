@@ -1,11 +1,12 @@
-"""Writes python.json, the answers of Python and Django that codec_test.go,
+"""Prints, as JSON, the answers of Python and Django that codec_test.go,
 query_test.go and multipart_test.go hold the package to: codecs.lookup()
 names, decoding with each kind of codec (bytes.decode strict and "replace",
 codecs.getreader's read()), Django's QueryDict, cgi.parse_header and
-Django's MultiPartParser. Run it with Debian 12's
-Python 3.11 and Django 3.2, the reference's:
+Django's MultiPartParser. The tests run it (readGolden, through
+internal/drfsuite/pyrun) with Debian 12's Python 3.11 and Django 3.2, the
+reference's:
 
-    cd internal/pycompat/testdata && /usr/bin/python3 golden.py
+    /usr/bin/python3 internal/pycompat/testdata/golden.py
 """
 import cgi
 import codecs
@@ -204,4 +205,4 @@ modules = {m: codecs.lookup(m).name for m in MODULES}
 json.dump({'python': '%d.%d.%d' % sys.version_info[:3], 'modules': modules,
            'lookups': [{'label': l.encode('latin-1').hex(), 'name': lookup(l)} for l in labels],
            'decodes': decodes, 'queries': queries, 'headers': headers, 'multiparts': multiparts},
-          open('python.json', 'w'), separators=(',', ':'), ensure_ascii=False)
+          sys.stdout, separators=(',', ':'), ensure_ascii=False)
