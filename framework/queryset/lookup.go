@@ -152,7 +152,7 @@ const (
 // beyond the field's range bounds every value or none. Other kinds parse
 // as Parse does.
 func parseBound(f *structs.Field, op query.Lookup, i int, text string) (structs.Value, int, error) {
-	if f.Kind != structs.Int && f.Kind != structs.Uint {
+	if f.Kind != structs.Int && f.Kind != structs.Uint || plainInteger(f.Kind, text) {
 		v, err := f.Parse(text)
 		return v, matchSome, err
 	}
@@ -180,6 +180,19 @@ func parseBound(f *structs.Field, op query.Lookup, i int, text string) (structs.
 	}
 	v, err := f.Parse(n.String())
 	return v, matchSome, err
+}
+
+// plainInteger reports whether text is an integer of kind's range in
+// decimal digits alone (a key of a URL, mostly), which Parse reads as
+// it is, without parseBound's arithmetic.
+func plainInteger(kind structs.Kind, text string) bool {
+	var err error
+	if kind == structs.Int {
+		_, err = strconv.ParseInt(text, 10, 64)
+	} else {
+		_, err = strconv.ParseUint(text, 10, 64)
+	}
+	return err == nil
 }
 
 // lookupSQL is the WHERE term of c, its values in lookupArgs's order.
