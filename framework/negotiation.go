@@ -264,7 +264,7 @@ func negotiate(r *request.Request, renderers []Renderer, own []MediaType, format
 // joined by "," as WSGI servers join them. A header present but empty is
 // "", which no renderer satisfies (406), as in DRF.
 func acceptHeader(h http.Header) string {
-	if v, ok := pycompat.HeaderValue(h, "Accept"); ok {
+	if v, ok := pycompat.HeaderLines(h["Accept"]); ok {
 		return v
 	}
 	return "*/*"

@@ -87,7 +87,7 @@ type header struct {
 
 func authorization(r *request.Request) header {
 	var h header
-	rest := HeaderValue(r.Header, "Authorization")
+	rest, _ := pycompat.HeaderLines(r.Header["Authorization"])
 	for h.n < 3 {
 		start := 0
 		for start < len(rest) && asciiSpace(rest[start]) {

@@ -11,7 +11,15 @@ import (
 // (gunicorn's join), and whether the request has the header at all. One
 // line is returned as it is, without allocating.
 func HeaderValue(h http.Header, name string) (string, bool) {
-	switch vs := h.Values(name); len(vs) {
+	return HeaderLines(h.Values(name))
+}
+
+// HeaderLines is HeaderValue of a header's lines that the caller looked
+// up itself, as h[key] with key in its canonical form
+// (textproto.CanonicalMIMEHeaderKey): a header read on every request
+// then costs no canonicalization of its name.
+func HeaderLines(vs []string) (string, bool) {
+	switch len(vs) {
 	case 0:
 		return "", false
 	case 1:
