@@ -34,7 +34,7 @@ type API struct {
 	router   chi.Router
 	routes   *reverse.Routes
 	notFound *http.Handler
-	hosts    allowedHosts
+	hosts    *allowedHosts
 	// errorType is the Content-Type of Django's 400 page (errorPageType).
 	errorType string
 	// endpoints are the views registered, children's included.

@@ -5,28 +5,34 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/go-drf/drf/internal/pycompat"
 )
 
-// allowedHosts is Settings.AllowedHosts lowercased, as Django compares.
-type allowedHosts []string
+// allowedHosts is Settings.AllowedHosts lowercased, as Django compares,
+// and the host last found allowed: a server's requests nearly all name
+// the same host, which is then not parsed again.
+type allowedHosts struct {
+	patterns []string
+	last     atomic.Pointer[string]
+}
 
-func newAllowedHosts(patterns []string) allowedHosts {
+func newAllowedHosts(patterns []string) *allowedHosts {
 	if len(patterns) == 0 {
 		return nil
 	}
-	a := make(allowedHosts, len(patterns))
+	a := &allowedHosts{patterns: make([]string, len(patterns))}
 	for i, p := range patterns {
-		a[i] = strings.ToLower(p)
+		a.patterns[i] = strings.ToLower(p)
 	}
 	return a
 }
 
 // allows is Django's validate_host: "*" matches any domain, ".example.com"
 // example.com and its subdomains, anything else the domain exactly.
-func (a allowedHosts) allows(domain string) bool {
-	for _, p := range a {
+func (a *allowedHosts) allows(domain string) bool {
+	for _, p := range a.patterns {
 		if p == "*" || p == domain || p != "" && p[0] == '.' && (strings.HasSuffix(domain, p) || domain == p[1:]) {
 			return true
 		}
@@ -53,9 +59,14 @@ func splitDomainPort(host string) (domain, port string) {
 // checkHost reports whether the host of r (the one its absolute links
 // would use) is allowed; when it is not, it has answered Django's 400 page
 // and logged Django's DisallowedHost message.
-func (a allowedHosts) checkHost(w http.ResponseWriter, r *http.Request, host string, log *slog.Logger, contentType string) bool {
+func (a *allowedHosts) checkHost(w http.ResponseWriter, r *http.Request, host string, log *slog.Logger, contentType string) bool {
+	if last := a.last.Load(); last != nil && *last == host {
+		return true
+	}
 	domain, _ := splitDomainPort(host)
 	if domain != "" && a.allows(domain) {
+		allowed := host
+		a.last.Store(&allowed)
 		return true
 	}
 	msg := "Invalid HTTP_HOST header: " + pycompat.Repr(host) + "."
