@@ -248,11 +248,24 @@ func (g *GenericAPIView[T]) GetSerializer(v *framework.View, r *request.Request)
 
 // SerializerContext returns the context serializers get (get_serializer_context).
 func (g *GenericAPIView[T]) SerializerContext(r *request.Request) *serializers.Context {
-	c := &serializers.Context{Request: r}
+	c := &serializers.Context{}
+	g.setContext(c, r)
+	return c
+}
+
+// setContext makes c the context serializers get for r.
+func (g *GenericAPIView[T]) setContext(c *serializers.Context, r *request.Request) {
+	*c = serializers.Context{Request: r}
 	if g.ContextValues != nil {
 		c.Values = g.ContextValues(r)
 	}
-	return c
+}
+
+// retrieval is what RetrieveModel allocates per request, in one
+// allocation: the serializer's context and the answer.
+type retrieval struct {
+	ctx  serializers.Context
+	resp framework.Response
 }
 
 // GetObject returns the item the URL names (get_object): the filtered
@@ -658,14 +671,17 @@ func (g *GenericAPIView[T]) RetrieveModel(v *framework.View, r *request.Request)
 	if err != nil {
 		return nil, err
 	}
-	out, err := ser.Data(obj, g.SerializerContext(r))
+	a := &retrieval{}
+	g.setContext(&a.ctx, r)
+	out, err := ser.Data(obj, &a.ctx)
 	if err != nil {
 		return nil, err
 	}
 	if g.Conditional != nil {
 		return g.Conditional.tagged(r, out), nil
 	}
-	return framework.OK(out), nil
+	a.resp = framework.Response{Status: http.StatusOK, Data: out}
+	return &a.resp, nil
 }
 
 // UpdateModel answers PUT: every required field must be given (UpdateModelMixin.update).
