@@ -151,9 +151,9 @@ const stateKey = "drf.state"
 // connState is what a connection of the pool keeps from one operation to
 // the next.
 type connState struct {
-	ping  bool              // idle long enough to be pinged before it is used
-	timer *statementTimer   // nil without statement_timeout
-	convs map[string][]conv // the Reader's convs of each query's columns (convsOf)
+	ping  bool                // idle long enough to be pinged before it is used
+	timer *statementTimer     // nil without statement_timeout
+	cols  map[string]*columns // the Reader's of each query's result (columnsOf)
 }
 
 // stateOf returns the connState of conn.
@@ -212,7 +212,7 @@ const (
 // Connect takes a connection from the pool within the acquire timeout
 // (see acquire).
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
-	conn, err := acquire(ctx, c, takeStdlib)
+	conn, _, err := acquire(ctx, c, takeStdlib)
 	if err != nil {
 		return nil, err
 	}
@@ -240,9 +240,10 @@ func takeStdlib(c *connector, ctx context.Context) (*stdlib.Conn, error) {
 // acquire takes a slot and a connection with take within the acquire
 // timeout, attempting again after a pause one that the server refused
 // for a transient reason, and pinging first one idle for over a second;
-// past the timeout the error wraps ErrUnavailable. The caller gives the
-// slot back (release) with the connection.
-func acquire[T pooledConn](ctx context.Context, c *connector, take func(*connector, context.Context) (T, error)) (T, error) {
+// past the timeout the error wraps ErrUnavailable. It returns the
+// connection's connState too. The caller gives the slot back (release)
+// with the connection.
+func acquire[T pooledConn](ctx context.Context, c *connector, take func(*connector, context.Context) (T, error)) (T, *connState, error) {
 	var none, pending T // pending: taken at once, to be pinged within the timeout
 	var refused error   // the last transient refusal
 	select {
@@ -250,15 +251,15 @@ func acquire[T pooledConn](ctx context.Context, c *connector, take func(*connect
 		// A slot at once: the pool has a connection for it, idle or new.
 		got, err := take(c, ctx)
 		if err == nil {
-			if !stateOf(got.Conn()).ping {
-				return got, nil
+			if st := stateOf(got.Conn()); !st.ping {
+				return got, st, nil
 			}
 			pending = got
 			break
 		}
 		c.release()
 		if !transientConnect(err) {
-			return none, c.unavailable(ctx, err, nil)
+			return none, nil, c.unavailable(ctx, err, nil)
 		}
 		refused = err
 	default:
@@ -277,7 +278,7 @@ func acquire[T pooledConn](ctx context.Context, c *connector, take func(*connect
 		}
 		if got != none {
 			if alive(actx, got) {
-				return got, nil
+				return got, stateOf(got.Conn()), nil
 			}
 			c.release()
 			continue // another connection, within the timeout
@@ -292,7 +293,7 @@ func acquire[T pooledConn](ctx context.Context, c *connector, take func(*connect
 		if actx.Err() != nil {
 			err = actx.Err()
 		}
-		return none, c.unavailable(ctx, err, refused)
+		return none, nil, c.unavailable(ctx, err, refused)
 	}
 }
 

@@ -60,17 +60,27 @@ var resultFormats = pgx.QueryResultFormatsByOID{
 	pgtype.XIDOID: 1,
 }
 
+// pgProtocolViolation is the SQLSTATE of a Bind whose result formats do
+// not fit the statement's columns.
+const pgProtocolViolation = "08P01"
+
 // Query runs query, with "$n" placeholders, and returns its rows, which
 // hold a connection until they are closed (or read to their end).
 func (r *Reader) Query(ctx context.Context, query string, args ...any) (*Rows, error) {
 	rows := &Rows{c: r.c, ctx: ctx, query: query}
-	all := append(append(rows.argv[:0], resultFormats), args...)
+	all := append(append(rows.argv[:0], nil), args...)
 	for attempt := 1; ; attempt++ {
-		conn, err := acquire(ctx, r.c, takePool)
+		conn, state, err := acquire(ctx, r.c, takePool)
 		if err != nil {
 			return nil, err
 		}
-		rows.conn, rows.state, rows.rows, rows.done = conn, stateOf(conn.Conn()), nil, false
+		rows.conn, rows.state, rows.rows, rows.done = conn, state, nil, false
+		// The formats resultFormats chose for the columns when the
+		// connection last ran the query, else resultFormats.
+		cols := state.cols[query]
+		if all[0] = resultFormats; cols != nil {
+			all[0] = cols.formats
+		}
 		rows.timer = rows.state.timer.start()
 		if conn.Conn().IsClosed() {
 			err = pgconn.ErrConnClosed
@@ -81,11 +91,35 @@ func (r *Reader) Query(ctx context.Context, query string, args ...any) (*Rows, e
 			}
 		}
 		if err == nil {
-			rows.first = true
+			fields := rows.rows.FieldDescriptions()
+			if cols == nil {
+				cols = state.columnsOf(query, conn.Conn().TypeMap(), fields)
+			} else if !sameColumns(cols.convs, fields) {
+				// The columns changed (a table altered, and the statement
+				// prepared again without failing a run): the formats asked
+				// for may not be resultFormats' for them. The query is sent
+				// again, as on a connection that never ran it.
+				delete(state.cols, query)
+				_ = rows.finish(nil)
+				attempt--
+				continue
+			}
+			rows.convs, rows.first = cols.convs, true
 			return rows, nil
 		}
-		retry := pgconn.SafeToRetry(err) || isSessionEnded(err) || errors.Is(err, pgconn.ErrConnClosed)
+		// pgx prepares a statement that failed again; so are its columns
+		// found again. A Bind refused for formats that no longer fit the
+		// columns is sent again with resultFormats.
+		resend := cols != nil && pgCode(err) == pgProtocolViolation
+		if cols != nil {
+			delete(state.cols, query)
+		}
+		retry := resend || pgconn.SafeToRetry(err) || isSessionEnded(err) || errors.Is(err, pgconn.ErrConnClosed)
 		err = rows.finish(err)
+		if resend && ctx.Err() == nil && !errors.Is(err, ErrUnavailable) {
+			attempt--
+			continue
+		}
 		if !retry || ctx.Err() != nil || errors.Is(err, ErrUnavailable) || attempt == maxReadAttempts {
 			return nil, err
 		}
@@ -106,7 +140,7 @@ type Rows struct {
 	more  bool
 	done  bool
 	err   error
-	convs []conv // of each column, once the first row is read
+	convs []conv // of each column
 
 	// What Time scans a timestamp into, kept here so that it costs no
 	// allocation of its own.
@@ -259,9 +293,6 @@ func (r *Rows) Time(i int) (t time.Time, ok bool) {
 // column returns the raw value of column i of the current row (nil for
 // NULL) and its conv.
 func (r *Rows) column(i int) ([]byte, *conv) {
-	if r.convs == nil {
-		r.convs = r.state.convsOf(r.query, r.rows.Conn().TypeMap(), r.rows.FieldDescriptions())
-	}
 	return r.rows.RawValues()[i], &r.convs[i]
 }
 
@@ -325,23 +356,33 @@ type conv struct {
 	plan   pgtype.ScanPlan
 }
 
-// maxCachedConvs bounds the convs a connection keeps, as pgx bounds the
-// statements it keeps prepared (512 by default).
-const maxCachedConvs = 512
+// maxCachedColumns bounds the results a connection keeps the columns of,
+// as pgx bounds the statements it keeps prepared (512 by default).
+const maxCachedColumns = 512
 
-// convsOf returns the convs of the columns fields of query's result, made
-// once per connection and statement, as pgx prepares the statement once:
-// made again when the result's columns changed (a table altered).
-func (st *connState) convsOf(query string, m *pgtype.Map, fields []pgconn.FieldDescription) []conv {
-	if convs, ok := st.convs[query]; ok && sameColumns(convs, fields) {
-		return convs
+// columns is what a connection keeps of a query's result, from the run
+// that found its columns, as pgx keeps the statement prepared: the convs
+// of the columns, and the result formats that resultFormats chose for
+// them, which the next runs ask for outright (pgx would look each
+// column's type up in resultFormats again on every run).
+type columns struct {
+	convs   []conv
+	formats any // a pgx.QueryResultFormats, boxed once
+}
+
+// columnsOf makes and keeps the columns of query's result, fields, read
+// in the formats resultFormats chose.
+func (st *connState) columnsOf(query string, m *pgtype.Map, fields []pgconn.FieldDescription) *columns {
+	if st.cols == nil || len(st.cols) >= maxCachedColumns {
+		st.cols = make(map[string]*columns)
 	}
-	if st.convs == nil || len(st.convs) >= maxCachedConvs {
-		st.convs = make(map[string][]conv)
+	formats := make(pgx.QueryResultFormats, len(fields))
+	for i := range fields {
+		formats[i] = fields[i].Format
 	}
-	convs := newConvs(m, fields)
-	st.convs[query] = convs
-	return convs
+	cols := &columns{convs: newConvs(m, fields), formats: formats}
+	st.cols[query] = cols
+	return cols
 }
 
 // sameColumns reports whether convs were made for columns of fields' types.

@@ -251,6 +251,52 @@ func TestReaderColumnsChangeType(t *testing.T) {
 	}
 }
 
+// TestReaderColumnsChangeUnseen: a connection reads a query's columns as
+// they are now when they changed while pgx had dropped the statement
+// from its cache, so that no run failed: the result formats it asked for
+// the old columns are not what it asks for the new ones, whether the
+// server applied them to the new columns (one format applies to every
+// column) or refused them (two formats for four columns).
+func TestReaderColumnsChangeUnseen(t *testing.T) {
+	db := openPostgres(t, "&pool_max_conns=1&statement_cache_capacity=1")
+	ctx := context.Background()
+	read := func(query string) *store.Rows {
+		t.Helper()
+		rows, err := store.ReaderOf(db).Query(ctx, query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rows.Next() {
+			t.Fatalf("%s: no row: %v", query, rows.Err())
+		}
+		return rows
+	}
+	for _, table := range []string{"one", "two"} {
+		db.MustExec(`CREATE TABLE "` + table + `" ("a" integer)`)
+		db.MustExec(`INSERT INTO "` + table + `" VALUES (5)`)
+		if table == "two" {
+			db.MustExec(`ALTER TABLE "two" ADD "z" text DEFAULT 'z'`)
+		}
+		query := `SELECT * FROM "` + table + `"`
+		rows := read(query)
+		before := rows.Columns()
+		rows.Close()
+		db.MustExec(`ALTER TABLE "` + table + `" ADD "b" integer DEFAULT 7, ADD "c" text DEFAULT 'x'`)
+		read(`SELECT 1`).Close() // pgx's one cached statement now
+		rows = read(query)
+		if rows.Columns() != before+2 {
+			t.Fatalf("%s: %d columns after %d, want %d", table, rows.Columns(), before, before+2)
+		}
+		a, okA := rows.Int(0)
+		b, okB := rows.Int(before)
+		c, okC := rows.Text(before + 1)
+		if a != 5 || b != 7 || c != "x" || !okA || !okB || !okC {
+			t.Errorf("%s: %v %v %q (%v %v %v), want 5 7 \"x\"", table, a, b, c, okA, okB, okC)
+		}
+		rows.Close()
+	}
+}
+
 // TestReaderOnlyWhereItTraces: a database opened with Options.OpenDB
 // (framework/telemetry's traced pool) and an SQLite one have no Reader.
 func TestReaderOnlyWhereItTraces(t *testing.T) {
