@@ -54,7 +54,8 @@ type FieldDescription struct {
 	// ReadOnly, WriteOnly, Required, AllowBlank and AllowNull are the
 	// field's options.
 	ReadOnly, WriteOnly, Required, AllowBlank, AllowNull bool
-	// MaxLength and MinLength bound a string's length; -1 when unset.
+	// MaxLength and MinLength bound a string's length, or a list's number
+	// of items; -1 when unset.
 	MaxLength, MinLength int
 	// MaxValue and MinValue bound a number, as JSON numbers; "" when unset.
 	MaxValue, MinValue string

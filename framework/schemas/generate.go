@@ -656,11 +656,16 @@ func FieldSchema(f framework.FieldDescription) *Schema {
 			s.Type = []string{typ, "null"}
 		}
 	}
+	maxLength, minLength := &s.MaxLength, &s.MinLength
+	if f.Type == "list" {
+		// DRF's maxItems and minItems of a ListField's length validators.
+		maxLength, minLength = &s.MaxItems, &s.MinItems
+	}
 	if f.MaxLength >= 0 {
-		s.MaxLength = &f.MaxLength
+		*maxLength = &f.MaxLength
 	}
 	if f.MinLength >= 0 {
-		s.MinLength = &f.MinLength
+		*minLength = &f.MinLength
 	}
 	s.Maximum, s.Minimum = json.Number(f.MaxValue), json.Number(f.MinValue)
 	if f.Format == "decimal" {

@@ -130,6 +130,8 @@ type Schema struct {
 	WriteOnly            bool             `json:"writeOnly,omitempty"`
 	MaxLength            *int             `json:"maxLength,omitempty"`
 	MinLength            *int             `json:"minLength,omitempty"`
+	MaxItems             *int             `json:"maxItems,omitempty"`
+	MinItems             *int             `json:"minItems,omitempty"`
 	MultipleOf           json.Number      `json:"multipleOf,omitempty"`
 	Maximum              json.Number      `json:"maximum,omitempty"`
 	Minimum              json.Number      `json:"minimum,omitempty"`

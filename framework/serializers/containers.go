@@ -34,7 +34,10 @@ type container struct {
 	// unvalidated marks elements of type any (DRF's _UnvalidatedField):
 	// any JSON value, null included, kept as it is.
 	unvalidated bool
-	codec       containerCodec
+	// size is an ArrayField's size, the most items the list holds
+	// (Django's ArrayMaxLengthValidator); 0 for none.
+	size  int
+	codec containerCodec
 	// formKey matches a list's indexed keys in HTML input, "tags[0]" or
 	// "tags[0]name"; nil for a list inside a list.
 	formKey *regexp.Regexp
@@ -286,7 +289,7 @@ func (f *field) decodeItems(p structs.Addr, raw any, level compat.Level, fc *fmt
 	// DRF's min_length and max_length are validators of a valid list.
 	var lengths []string
 	if !c.isMap {
-		lengths = f.listLength(len(items))
+		lengths = append(c.sizeCheck(len(items), level), f.listLength(len(items))...)
 	}
 	var itemErrs exceptions.ValidationErrors
 	c.codec.fill(p, keys, len(items), len(lengths) == 0, func(i int, elem structs.Addr) bool {

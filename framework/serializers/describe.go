@@ -55,6 +55,12 @@ func (f *field) description() framework.FieldDescription {
 	if f.container != nil && f.kind != kindMultiple {
 		child := f.container.child.description()
 		d.Child = &child
+		if d.MaxLength < 0 && f.container.size > 0 {
+			// An ArrayField's size, as DRF's schema reads the model
+			// field's ArrayMaxLengthValidator (max_length's comes last
+			// and wins).
+			d.MaxLength = f.container.size
+		}
 	}
 	return d
 }
