@@ -210,7 +210,7 @@ func (e *editor) dbType(f *Field) string {
 			return "BLOB"
 		}
 	}
-	// CharField, EmailField, URLField, SlugField.
+	// CharField, EmailField, URLField, SlugField, FilePathField.
 	return fmt.Sprintf("varchar(%d)", f.MaxLength)
 }
 
@@ -313,7 +313,7 @@ func (e *editor) effectiveDefault(f *Field) (string, bool) {
 func emptyStringsAllowed(k models.Kind) bool {
 	switch k {
 	case models.CharField, models.TextField, models.EmailField, models.URLField, models.SlugField,
-		models.BinaryField, models.GenericIPAddressField, models.FileField, models.ImageField:
+		models.BinaryField, models.GenericIPAddressField, models.FileField, models.ImageField, models.FilePathField:
 		return true
 	}
 	return false
@@ -991,7 +991,8 @@ func fieldsEqual(a, b Field) bool {
 		a.HasDefault == b.HasDefault && a.Default == b.Default && slices.Equal(a.Choices, b.Choices) &&
 		a.UploadTo == b.UploadTo && a.WidthField == b.WidthField && a.HeightField == b.HeightField &&
 		slices.Equal(a.LimitChoicesTo, b.LimitChoicesTo) && a.Protocol == b.Protocol &&
-		a.Size == b.Size && (a.Base == nil) == (b.Base == nil) && (a.Base == nil || fieldsEqual(*a.Base, *b.Base))
+		a.Size == b.Size && (a.Base == nil) == (b.Base == nil) && (a.Base == nil || fieldsEqual(*a.Base, *b.Base)) &&
+		(a.FilePath == nil) == (b.FilePath == nil) && (a.FilePath == nil || *a.FilePath == *b.FilePath)
 }
 
 // sameRelation reports relations equal, a Kind of "" being an AutoField:

@@ -67,6 +67,9 @@ type Field struct {
 	Base *Field
 	// Size is an ArrayField's size, 0 for none.
 	Size int
+	// FilePath is a FilePathField's path, match, recursive, allow_files
+	// and allow_folders, recorded as UploadTo is; nil for another field.
+	FilePath *models.FilePath
 }
 
 // manyToMany reports a ManyToManyField, which has no column.
@@ -185,6 +188,10 @@ func (f Field) clone() Field {
 	if f.Base != nil {
 		b := f.Base.clone()
 		f.Base = &b
+	}
+	if f.FilePath != nil {
+		fp := *f.FilePath
+		f.FilePath = &fp
 	}
 	return f
 }
@@ -347,6 +354,10 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 		if b := f.Base; b != nil {
 			mf.Base = &Field{Name: b.Name, Kind: b.Kind, Null: b.Null, MaxLength: b.MaxLength}
 			mf.Size = f.Size
+		}
+		if f.FilePath != nil {
+			fp := *f.FilePath
+			mf.FilePath = &fp
 		}
 		switch f.Kind {
 		case models.OneToOneField:

@@ -178,6 +178,10 @@ func fieldSource(f Field) string {
 	if f.Size != 0 {
 		parts = append(parts, "Size: "+strconv.Itoa(f.Size))
 	}
+	if fp := f.FilePath; fp != nil {
+		parts = append(parts, fmt.Sprintf("FilePath: &models.FilePath{Path: %q, Match: %q, Recursive: %t, AllowFiles: %t, AllowFolders: %t}",
+			fp.Path, fp.Match, fp.Recursive, fp.AllowFiles, fp.AllowFolders))
+	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 

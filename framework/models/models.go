@@ -36,7 +36,9 @@
 // related table, as a query string), and for a file
 // upload_to=PATTERN, and for an image width_field=NAME and
 // height_field=NAME (files.go), and for a GenericIPAddressField
-// protocol=both|IPv4|IPv6.
+// protocol=both|IPv4|IPv6, and for a FilePathField (a string of
+// path=DIR) match=REGEX, recursive, allow_files and allow_folders
+// (filepath.go).
 //
 // Nullability follows the Go type: a pointer or an sql.Null type is
 // null=True. A field without a kind of its own is derived from its Go
@@ -414,6 +416,9 @@ type Field struct {
 	// Size is an ArrayField's size, the most elements it holds; 0 for
 	// any number.
 	Size int
+	// FilePath is a FilePathField's options (filepath.go); nil for
+	// another field.
+	FilePath *FilePath
 
 	declared bool           // the Kind is the tag's field=KIND
 	offset   uintptr        // of the struct field in the model
@@ -499,6 +504,7 @@ const (
 	JSONField                 Kind = "JSONField"
 	BinaryField               Kind = "BinaryField"
 	FileField                 Kind = "FileField"
+	FilePathField             Kind = "FilePathField"
 	ImageField                Kind = "ImageField"
 	ForeignKey                Kind = "ForeignKey"
 	OneToOneField             Kind = "OneToOneField"
@@ -1055,6 +1061,8 @@ func newField(sf *structs.Field) (*Field, error) {
 		}
 		var err error
 		switch key {
+		case "path", "match", "recursive", "allow_files", "allow_folders":
+			err = f.filePathOption(key, val, hasVal)
 		case "primary_key":
 			f.PrimaryKey = true
 		case "null":
@@ -1159,6 +1167,10 @@ func newField(sf *structs.Field) (*Field, error) {
 	}
 	if f.Size != 0 {
 		return nil, fmt.Errorf("size needs an ArrayField, a slice")
+	}
+	kind, err := f.filePathField(sf, kind)
+	if err != nil {
+		return nil, err
 	}
 	if kind == "" {
 		kind = kindOf(sf, f.MaxLength)

@@ -22,6 +22,11 @@ const msgInvalidPath = "\"%s\" is not a valid path choice."
 type filePath struct {
 	path, match                         string
 	recursive, allowFiles, allowFolders bool
+	// ofModel marks the FilePathField of a model field, whose choices
+	// start with the blank one even when it is required: DRF's
+	// ModelSerializer passes no required= for a required model field,
+	// and Django's form field takes None as not required.
+	ofModel bool
 }
 
 // filePathOption applies a drf tag option of a FilePathField; ok is false
@@ -60,7 +65,7 @@ func (f *field) filePathOption(key, val string, hasVal bool) (ok bool, err error
 // the files and/or folders under path (of a name match searches),
 // valued by their path and labelled by their name, or, recursively, by
 // their path under path; with the blank choice "---------" first unless
-// the field is required.
+// the field is required (or, of a model field, always).
 func (f *field) bindFilePath() error {
 	fp := f.more.filePath
 	if fp == nil {
@@ -81,7 +86,7 @@ func (f *field) bindFilePath() error {
 	}
 	matches := func(name string) bool { return re == nil || re.MatchString(name) }
 	var cs []models.Choice
-	if !f.required {
+	if !f.required || fp.ofModel {
 		cs = append(cs, models.Choice{Value: "", Label: "---------"})
 	}
 	found, err := fp.choices(matches)

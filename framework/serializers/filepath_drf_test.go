@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework"
+	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/internal/drfsuite"
 )
@@ -162,6 +164,99 @@ func TestFilePathFieldAsDRF(t *testing.T) {
 					if got := f.answer(t, mode, input, compatibility); !sameJSON(t, []byte(got), c[2]) {
 						t.Errorf("%s %s %s (DRF %s):\n got %s\nwant %s", name, mode, input, drf.Versions["rest_framework"], got, c[2])
 					}
+				}
+			}
+		})
+	}
+}
+
+// fpModel is drf_model_filepath.py's FilePathModel: models.FilePathField
+// of the tree testdata/filepath, required, blank, and null.
+type fpModel struct {
+	ID       int64   `db:"id" json:"-"`
+	Template string  `db:"template" json:"template" model:"path=testdata/filepath"`
+	Sheet    string  `db:"sheet" json:"sheet" model:"path=testdata/filepath,match=[.]txt$,recursive,blank"`
+	Folder   *string `db:"folder" json:"folder" model:"path=testdata/filepath,allow_files=false,allow_folders"`
+}
+
+func (fpModel) Meta() models.Meta { return models.Meta{App: "tests", Name: "FilePathModel"} }
+
+// drfModelFilePath is what drf_model_filepath.py printed at one level.
+type drfModelFilePath struct {
+	Versions map[string]string          `json:"versions"`
+	Info     map[string]json.RawMessage `json:"info"`
+	Inputs   [][2]json.RawMessage       `json:"inputs"`
+}
+
+// drfModelFilePathOutcome is DRF's outcome of one input.
+type drfModelFilePathOutcome struct {
+	Valid     bool                       `json:"valid"`
+	Errors    map[string]json.RawMessage `json:"errors"`
+	Validated json.RawMessage            `json:"validated"`
+}
+
+// TestModelFilePathFieldAsDRF: a model's FilePathField is DRF's
+// FilePathField of its path, match, recursive, allow_files and
+// allow_folders (ModelSerializer's build_standard_field), its choices
+// starting with the blank one even when it is required (DRF passes no
+// required=), as drf_model_filepath.py's DRF answers at each level. At
+// the DRF 3.14 level a field that is not required answers as DRF 3.15
+// and later do (fpOnly318).
+func TestModelFilePathFieldAsDRF(t *testing.T) {
+	s := serializers.MustNew[fpModel]()
+	optional := []string{"sheet", "folder"}
+	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
+		t.Run(level, func(t *testing.T) {
+			var drf drfModelFilePath
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_model_filepath.py", nil, &drf)
+			var info map[string]json.RawMessage
+			if err := json.Unmarshal(s.FieldInfoAt(compatibility), &info); err != nil {
+				t.Fatal(err)
+			}
+			if len(info) != len(drf.Info) {
+				t.Errorf("OPTIONS has %d fields, DRF %d", len(info), len(drf.Info))
+			}
+			for name, want := range drf.Info {
+				if compatibility == framework.DRF314 && slices.Contains(optional, name) {
+					want = json.RawMessage(strings.Replace(string(want), `"required": true`, `"required": false`, 1))
+				}
+				if !sameJSON(t, info[name], want) {
+					t.Errorf("%s OPTIONS (DRF %s):\n got %s\nwant %s", name, drf.Versions["rest_framework"], info[name], want)
+				}
+			}
+			if len(drf.Inputs) == 0 {
+				t.Fatal("no inputs")
+			}
+			for _, in := range drf.Inputs {
+				var want drfModelFilePathOutcome
+				if err := json.Unmarshal(in[1], &want); err != nil {
+					t.Fatal(err)
+				}
+				if compatibility == framework.DRF314 {
+					for _, name := range optional {
+						if e, ok := want.Errors[name]; ok && sameJSON(t, e, []byte(`["This field is required."]`)) {
+							delete(want.Errors, name)
+						}
+					}
+					if !want.Valid && len(want.Errors) == 0 {
+						continue
+					}
+				}
+				data, ctx := edgeInput(t, "json", string(in[0]), compatibility)
+				var obj fpModel
+				got := drfModelFilePathOutcome{Valid: true, Errors: map[string]json.RawMessage{}, Validated: json.RawMessage("null")}
+				if err := s.ValidateNew(data, &obj, ctx); err != nil {
+					got.Valid = false
+					if err := json.Unmarshal([]byte(strings.TrimPrefix(errorBody(err), "400 ")), &got.Errors); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					got.Validated, _ = json.Marshal(map[string]any{"template": obj.Template, "sheet": obj.Sheet, "folder": obj.Folder})
+				}
+				gotJSON, _ := json.Marshal(got)
+				wantJSON, _ := json.Marshal(want)
+				if !sameJSON(t, gotJSON, wantJSON) {
+					t.Errorf("%s (DRF %s):\n got %s\nwant %s", in[0], drf.Versions["rest_framework"], gotJSON, wantJSON)
 				}
 			}
 		})

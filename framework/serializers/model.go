@@ -54,9 +54,10 @@ func (m *modelInfo) field(sf *structs.Field) *models.Field {
 // character fields); choices make a ChoiceField (without max_length);
 // EmailField, URLField, SlugField and GenericIPAddressField are their DRF
 // fields (an IPAddressField of the model field's protocol); a TextField
-// is written in a textarea; unique adds UniqueValidator (with the
-// field's error_messages["unique"]); the field's help_text and
-// validators are the model field's.
+// is written in a textarea; a FilePathField is DRF's FilePathField of
+// its path, match, recursive, allow_files and allow_folders; unique adds
+// UniqueValidator (with the field's error_messages["unique"]); the
+// field's help_text and validators are the model field's.
 func (f *field) fromModel(mf *models.Field) error {
 	f.helpText = mf.HelpText
 	if mf.Generated() || !mf.Editable {
@@ -92,6 +93,10 @@ func (f *field) fromModel(mf *models.Field) error {
 		}
 	case models.DecimalField:
 		f.maxDigits, f.decimalPlaces = mf.MaxDigits, mf.DecimalPlaces
+	case models.FilePathField:
+		fp := mf.FilePath
+		f.more.filePath = &filePath{path: fp.Path, match: fp.Match, recursive: fp.Recursive,
+			allowFiles: fp.AllowFiles, allowFolders: fp.AllowFolders, ofModel: true}
 	case models.ArrayField, models.HStoreField:
 		if err := f.fromPostgresField(mf); err != nil {
 			return err

@@ -669,7 +669,10 @@ func structField(sf *structs.Field, md *modelInfo, links func(table string) stri
 	tag, ok := sf.Tag.Lookup("drf")
 	if !ok {
 		f.hyperlink(md, links)
-		return f, f.bindRelation(md)
+		if err := f.bindRelation(md); err != nil {
+			return nil, err
+		}
+		return f, f.bindFilePath()
 	}
 	for _, opt := range splitTag(tag) {
 		if err := f.applyOption(opt); err != nil {
