@@ -150,8 +150,8 @@ type MultiPartParser struct {
 	MaxMemorySize int64
 }
 
-// FileUploadMaxMemorySize is Django's FILE_UPLOAD_MAX_MEMORY_SIZE.
-const FileUploadMaxMemorySize = 2621440
+// fileUploadMaxMemorySize is Django's FILE_UPLOAD_MAX_MEMORY_SIZE.
+const fileUploadMaxMemorySize = 2621440
 
 // maxNumberFiles is Django's DATA_UPLOAD_MAX_NUMBER_FILES.
 const maxNumberFiles = 100
@@ -196,7 +196,7 @@ func (p MultiPartParser) ParseUpload(r *http.Request, body io.Reader, limits req
 // (TemporaryFileUploadHandler); of a body of unknown length, in memory
 // until MaxMemorySize bytes of files are.
 func (p MultiPartParser) uploads(contentLength int64) *uploads {
-	memory := cmp.Or(p.MaxMemorySize, FileUploadMaxMemorySize)
+	memory := cmp.Or(p.MaxMemorySize, fileUploadMaxMemorySize)
 	if contentLength > memory {
 		memory = 0
 	}
@@ -256,14 +256,14 @@ type FileUploadParser struct {
 // MediaType returns */*.
 func (FileUploadParser) MediaType() string { return "*/*" }
 
-// MsgMissingFilename is FileUploadParser's error for a body without a
+// msgMissingFilename is FileUploadParser's error for a body without a
 // file name, DRF's words.
-const MsgMissingFilename = "Missing filename. Request should include a Content-Disposition header with a filename parameter."
+const msgMissingFilename = "Missing filename. Request should include a Content-Disposition header with a filename parameter."
 
 // Parse refuses: the file name comes from the request, which ParseUpload
 // has.
 func (FileUploadParser) Parse(io.Reader, map[string]string) (any, error) {
-	return nil, exceptions.ParseError(MsgMissingFilename)
+	return nil, exceptions.ParseError(msgMissingFilename)
 }
 
 // ParseUpload reads r's body as one file; limits do not apply, as in
@@ -271,7 +271,7 @@ func (FileUploadParser) Parse(io.Reader, map[string]string) (any, error) {
 func (p FileUploadParser) ParseUpload(r *http.Request, body io.Reader, _ request.UploadLimits) (any, func(), error) {
 	name := uploadFilename(r)
 	if name == "" {
-		return nil, nil, exceptions.ParseError(MsgMissingFilename)
+		return nil, nil, exceptions.ParseError(msgMissingFilename)
 	}
 	u := MultiPartParser(p).uploads(r.ContentLength)
 	err := u.NewFile("file", name, r.Header.Get("Content-Type"))

@@ -225,7 +225,7 @@ func TestFileUploadParser(t *testing.T) {
 		{"/upload/", `attachment; filename="dir/cover.png"`, content, 200, fmt.Sprintf(`{"file":"cover.png|image/png|%d|true"}`, len(content))},
 		{"/upload/", `attachment; filename*=utf-8''caf%C3%A9.png`, []byte("x"), 200, `{"file":"café.png|image/png|1|false"}`},
 		{"/upload/from-url.png", "", []byte("x"), 200, `{"file":"from-url.png|image/png|1|false"}`},
-		{"/upload/", "", []byte("x"), 400, `{"detail":"` + framework.MsgMissingFilename + `"}`},
+		{"/upload/", "", []byte("x"), 400, `{"detail":"Missing filename. Request should include a Content-Disposition header with a filename parameter."}`},
 		{"/upload/", `attachment; filename=".."`, []byte("x"), 400, `{"detail":"Could not derive file name from '..'"}`},
 	} {
 		req := httptest.NewRequest("POST", c.path, bytes.NewReader(c.body))
