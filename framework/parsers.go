@@ -98,10 +98,10 @@ func (FormParser) MediaType() string { return "application/x-www-form-urlencoded
 // for its syntax (pycompat.AppendQuery, in the Content-Type's charset):
 // fields split on "&" only, "+" is a space, a "%" not followed by two hex
 // digits stays as it is, a field without "=" is blank, and bytes that do
-// not decode become U+FFFD. A body of more than DefaultMaxNumberFields
+// not decode become U+FFFD. A body of more than defaultMaxNumberFields
 // fields is refused.
 func (p FormParser) Parse(body io.Reader, params map[string]string) (any, error) {
-	return p.ParseFields(body, params, DefaultMaxNumberFields)
+	return p.ParseFields(body, params, defaultMaxNumberFields)
 }
 
 // ParseFields is Parse with at most maxFields fields (negative: no limit).
@@ -160,11 +160,11 @@ const maxNumberFiles = 100
 func (MultiPartParser) MediaType() string { return "multipart/form-data" }
 
 // Parse reads a multipart/form-data body whose Content-Type has params
-// (the boundary, a charset); a body of more than DefaultMaxNumberFields
+// (the boundary, a charset); a body of more than defaultMaxNumberFields
 // fields is refused. Outside a request, which removes temporary files,
 // it keeps whole files in memory: a view's requests use ParseUpload.
 func (p MultiPartParser) Parse(body io.Reader, params map[string]string) (any, error) {
-	return p.ParseFields(body, params, DefaultMaxNumberFields)
+	return p.ParseFields(body, params, defaultMaxNumberFields)
 }
 
 // ParseFields is Parse with at most maxFields fields (negative: no limit).
@@ -178,7 +178,7 @@ func (p MultiPartParser) ParseFields(body io.Reader, params map[string]string, m
 }
 
 // ParseUpload reads the body of r, its Content-Type as sent, with at most
-// limits.MaxFields fields (0: DefaultMaxNumberFields, negative: no limit)
+// limits.MaxFields fields (0: defaultMaxNumberFields, negative: no limit)
 // and 100 files, the fields of at most limits.MaxBytes bytes (0: no
 // limit). Django's errors are 400 "Multipart form parse error - ..." in
 // its words: a type not in lowercase ("Invalid Content-Type: ..."), a
@@ -205,7 +205,7 @@ func (p MultiPartParser) uploads(contentLength int64) *uploads {
 
 func (MultiPartParser) parse(body io.Reader, contentType string, maxFields int, maxFieldBytes int64, files *uploads) (any, func(), error) {
 	if maxFields == 0 {
-		maxFields = DefaultMaxNumberFields
+		maxFields = defaultMaxNumberFields
 	}
 	boundary, err := pycompat.MultipartBoundary(contentType)
 	if err != nil {

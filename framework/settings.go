@@ -241,8 +241,8 @@ func setupFormats(h *handler, s *Settings) error {
 // DefaultMaxBodyBytes is Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
 const DefaultMaxBodyBytes = 2621440
 
-// DefaultMaxNumberFields is Django's DATA_UPLOAD_MAX_NUMBER_FIELDS.
-const DefaultMaxNumberFields = 1000
+// defaultMaxNumberFields is Django's DATA_UPLOAD_MAX_NUMBER_FIELDS.
+const defaultMaxNumberFields = 1000
 
 // defaultSettings are used by views with no Settings.
 var defaultSettings = &Settings{}

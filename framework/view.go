@@ -153,7 +153,7 @@ func compile(v View, s *Settings) *handler {
 		allow:         strings.Join(v.AllowedMethods(), ", "),
 		vary:          len(v.Renderers.items) > 1,
 		maxBody:       cmp.Or(s.MaxBodyBytes, DefaultMaxBodyBytes),
-		maxFields:     cmp.Or(s.MaxNumberFields, DefaultMaxNumberFields),
+		maxFields:     cmp.Or(s.MaxNumberFields, defaultMaxNumberFields),
 		handle:        s.ExceptionHandler,
 		log:           s.logger(),
 	}

@@ -68,9 +68,12 @@ import (
 // FilePath and FilePathField): 5 that were second spellings or read by
 // their own package alone went (auth.HashersNamed and CreateHook,
 // hashedtoken.Digest, framework.MsgMissingFilename and
-// FileUploadMaxMemorySize).
+// FileUploadMaxMemorySize). Then 1490: query's ContainedBy, Overlap
+// and Len (django.contrib.postgres' ArrayField lookups), with
+// framework.DefaultMaxNumberFields, the default behind
+// Settings.MaxNumberFields, unexported.
 const (
-	maxNames   = 1488
+	maxNames   = 1490
 	maxAnySigs = 68
 )
 
