@@ -69,6 +69,13 @@ const (
 	Range     Lookup = "range"     // between the two values, both included
 	IsNull    Lookup = "isnull"    // null when the value is "true", not null when "false"
 	Date      Lookup = "date"      // a date-time whose date (in UTC) is the value, YYYY-MM-DD
+
+	// The lookups of django.contrib.postgres' ArrayField, whose values
+	// are the array's elements (Contains and Exact compare with the
+	// array of them too).
+	ContainedBy Lookup = "contained_by" // every element is one of the values
+	Overlap     Lookup = "overlap"      // an element is one of the values
+	Len         Lookup = "len"          // the array holds the value's number of elements
 )
 
 // ErrInvalidValue is the error of a filter value or a position that does
@@ -107,7 +114,8 @@ type Query interface {
 	// values (their text forms; numbers may be decimals, "2.5", "1e1",
 	// which an integer field truncates toward zero first, as Django's
 	// IntegerField does): one value, or the list of In, or the two bounds
-	// of Range. Null fields match only IsNull.
+	// of Range, or an ArrayField's elements (Contains, ContainedBy,
+	// Overlap and Exact on one). Null fields match only IsNull.
 	Where(field string, lookup Lookup, values ...string) Query
 	// Count returns the number of items.
 	Count(ctx context.Context) (int, error)

@@ -130,9 +130,12 @@ func (s *SliceSource[T]) checkLookup(field string, lookup query.Lookup) error {
 	if _, many := s.m.many[field]; many && lookup != query.IsNull {
 		return nil
 	}
-	_, path, err := s.m.lookupTarget(field, lookup)
+	f, path, err := s.m.lookupTarget(field, lookup)
 	if err == nil && path != nil {
 		err = fmt.Errorf("queryset: lookup %q across relations needs an SQL source", field)
+	}
+	if _, array := s.m.arrays[f]; err == nil && array && lookup != query.IsNull {
+		err = arrayOnSlice(field, lookup)
 	}
 	return err
 }

@@ -32,6 +32,9 @@ type lookupCond struct {
 	// path is a lookup across relations, whose f is the related
 	// column's; nil for a column of the model.
 	path *relationPath
+	// array is a lookup on an ArrayField: vs holds the array's text, or
+	// len's number.
+	array bool
 }
 
 // lookupTarget is the field a lookup by op compares: a column of the
@@ -41,6 +44,9 @@ type lookupCond struct {
 // compared.
 func (m *model) lookupTarget(field string, op query.Lookup) (f *structs.Field, path *relationPath, err error) {
 	f, err = m.lookupField(field)
+	if err == nil {
+		err = m.checkArrayLookup(field, f, nil, op)
+	}
 	if _, unknown := errors.AsType[*UnknownFieldError](err); !unknown {
 		return f, nil, err
 	}
@@ -53,7 +59,7 @@ func (m *model) lookupTarget(field string, op query.Lookup) (f *structs.Field, p
 	if err != nil {
 		return nil, nil, err
 	}
-	return path.f, path, nil
+	return path.f, path, m.checkArrayLookup(field, path.f, path, op)
 }
 
 // where adds the condition field lookup values; see query.Query's Where.
@@ -69,6 +75,13 @@ func (s state) where(m *model, field string, op query.Lookup, values []string) s
 	c := lookupCond{f: f, op: op, path: path}
 	bad := func() state {
 		s.err = errors.Join(s.err, fmt.Errorf("%w: field %q: lookup %s of %q", query.ErrInvalidValue, field, op, values))
+		return s
+	}
+	if elem, ok := m.arrays[f]; ok && path == nil && op != query.IsNull {
+		if !arrayWhere(&c, elem, values) {
+			return bad()
+		}
+		s.lookups = append(s.lookups[:len(s.lookups):len(s.lookups)], c)
 		return s
 	}
 	switch op {
@@ -208,6 +221,9 @@ func (t *sqlTable) lookupSQL(c lookupCond) string {
 		}, c.op == query.IsNull && c.null)
 	}
 	col := t.col(c.f)
+	if c.array {
+		return arraySQL(col, c.op)
+	}
 	switch c.op {
 	case query.IsNull:
 		if c.null {
@@ -251,12 +267,13 @@ func (t *sqlTable) lookupArgs(args []any, c lookupCond) []any {
 	if c.many != nil {
 		return append(args, c.keys...)
 	}
-	switch c.op {
-	case query.IsNull:
+	switch {
+	case c.array:
+	case c.op == query.IsNull:
 		return args
-	case query.Contains, query.IContains, query.IExact:
+	case c.op == query.Contains || c.op == query.IContains || c.op == query.IExact:
 		return append(args, t.likeArg(c.f, c.pattern))
-	case query.Date:
+	case c.op == query.Date:
 		return append(args, c.day)
 	}
 	for _, v := range c.vs {
@@ -288,6 +305,9 @@ func (c lookupCond) shape(b *strings.Builder, m *model) {
 	b.WriteString("w" + string(c.op) + strconv.Itoa(m.index[c.f]) + "," + strconv.Itoa(len(c.vs)))
 	if c.null {
 		b.WriteByte('n')
+	}
+	if c.array {
+		b.WriteByte('a')
 	}
 }
 
@@ -354,6 +374,9 @@ func (s *SliceSource[T]) Where(field string, op query.Lookup, values ...string) 
 	st := s.st.where(s.m, field, op, values)
 	if st.err == nil && len(st.lookups) > 0 && st.lookups[len(st.lookups)-1].path != nil {
 		st.err = fmt.Errorf("queryset: lookup %q across relations needs an SQL source", field)
+	}
+	if st.err == nil && len(st.lookups) > 0 && st.lookups[len(st.lookups)-1].array {
+		st.err = arrayOnSlice(field, op)
 	}
 	return s.with(st)
 }

@@ -45,6 +45,8 @@ type model struct {
 	// than columns ([]orderTerm, ascending, by name), so that a request
 	// resolves none again.
 	paths, orders sync.Map
+	// arrays are the model's ArrayFields, with their elements' kind.
+	arrays map[*structs.Field]structs.Kind
 }
 
 func describe[T any]() (*model, error) {
@@ -73,6 +75,7 @@ func describe[T any]() (*model, error) {
 	// (NewSQL); a lookup then knows the columns alone.
 	if d, err := models.Of[T](); err == nil {
 		m.rel = d
+		m.arrays = m.arraysOf(d)
 		for _, f := range d.Fields {
 			if f.Related != nil && f.Name != f.Column {
 				m.keys[f.Name] = m.byColumn[f.Column]
