@@ -123,6 +123,11 @@ type Filter struct {
 	many *relatedKey
 	// bareDates: a DateTime value may be a bare date (FilterSet.Compatibility).
 	bareDates bool
+	// array is a lookup on an ArrayField but len, set by NewFilterSet:
+	// its value is the comma-separated elements of the array compared
+	// with, as django-filter's BaseCSVFilter reads them (the filter that
+	// a FilterSet's filter_overrides declares for an ArrayField).
+	array bool
 }
 
 // relatedKey is a foreign key, whose values a filter reads as Django's
@@ -138,6 +143,7 @@ var verboseLookups = map[query.Lookup]string{
 	query.Contains: "contains", query.IContains: "contains", query.In: "is in", query.GT: "is greater than",
 	query.GTE: "is greater than or equal to", query.LT: "is less than", query.LTE: "is less than or equal to",
 	query.Range: "is in range", query.IsNull: "is null", query.Date: "date",
+	query.ContainedBy: "is contained by", query.Overlap: "overlaps", query.Len: "len",
 }
 
 // label is the filter's Label, else django-filter's: the field's path
@@ -315,6 +321,8 @@ func NewFilterSet[T any](name string, fs FilterSet) (FilterSet, error) {
 			}
 			kind := mf.Struct.Kind
 			f.related = &relatedKey{table: mf.Related.Table, column: mf.Related.Column, integer: kind == structs.Int || kind == structs.Uint}
+		case mf.Kind == models.ArrayField:
+			f.array = f.Lookup != query.Len
 		case mf.Choices != nil && (f.Lookup == "" || f.Lookup == query.Exact):
 			f.Value = Choice
 			if f.Choices == nil {
@@ -410,7 +418,7 @@ func (f Filter) read(raw string, maxItems, maxLength int) (values []string, msg 
 	if raw == "" {
 		return nil, ""
 	}
-	if f.Lookup != query.In && f.Lookup != query.Range {
+	if f.Lookup != query.In && f.Lookup != query.Range && !f.array {
 		v, ok, msg := f.readOne(raw)
 		if msg != "" || !ok {
 			return nil, msg
@@ -428,12 +436,17 @@ func (f Filter) read(raw string, maxItems, maxLength int) (values []string, msg 
 	switch n := strings.Count(raw, ",") + 1; {
 	case f.Lookup == query.Range && n != 2:
 		return nil, msgRangeValues
-	case f.Lookup == query.In && n > maxItems:
+	case (f.Lookup == query.In || f.array) && n > maxItems:
 		return nil, fmt.Sprintf(msgListLength, n, maxItems)
 	}
 	items := strings.Split(raw, ",")
 	values = []string{}
 	for _, item := range items {
+		if f.array && f.Value == Text {
+			// A CharField's item, stripped, is kept when empty ("").
+			values = append(values, pycompat.Strip(item))
+			continue
+		}
 		v, ok, msg := f.readOne(item)
 		if msg != "" {
 			return nil, msg
