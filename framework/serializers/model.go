@@ -45,6 +45,22 @@ func (m *modelInfo) field(sf *structs.Field) *models.Field {
 	return nil
 }
 
+// textField makes f the DRF field of a text model field of kind: a
+// TextField written in a textarea (unless it has choices), an
+// EmailField, URLField or SlugField DRF's field of that name.
+func (f *field) textField(kind models.Kind, textarea bool) {
+	switch kind {
+	case models.TextField:
+		f.textarea = textarea
+	case models.EmailField:
+		f.kind = kindEmail
+	case models.URLField:
+		f.kind = kindURL
+	case models.SlugField:
+		f.kind = kindSlug
+	}
+}
+
 // fromModel derives the field's options from its model field, as DRF's
 // ModelSerializer.build_standard_field and get_field_kwargs do: an auto
 // primary key or a field that is not editable (auto_now, auto_now_add,
@@ -77,15 +93,8 @@ func (f *field) fromModel(mf *models.Field) error {
 			f.maxLength = mf.MaxLength
 		}
 	}
+	f.textField(mf.Kind, mf.Choices == nil)
 	switch mf.Kind {
-	case models.TextField:
-		f.textarea = mf.Choices == nil
-	case models.EmailField:
-		f.kind = kindEmail
-	case models.URLField:
-		f.kind = kindURL
-	case models.SlugField:
-		f.kind = kindSlug
 	case models.GenericIPAddressField:
 		f.kind = kindIP
 		if mf.Protocol != "both" {

@@ -37,16 +37,7 @@ func (f *field) fromPostgresField(mf *models.Field) error {
 	if base.MaxLength > 0 {
 		child.maxLength = base.MaxLength
 	}
-	switch base.Kind {
-	case models.TextField:
-		child.textarea = true
-	case models.EmailField:
-		child.kind = kindEmail
-	case models.URLField:
-		child.kind = kindURL
-	case models.SlugField:
-		child.kind = kindSlug
-	}
+	child.textField(base.Kind, true)
 	return nil
 }
 
