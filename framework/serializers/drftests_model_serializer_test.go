@@ -846,7 +846,7 @@ func init() {
 			return map[string]any{"info": msInfo[msNestedRelational](t, level)}
 		}},
 		msItem{"TestRelationalFieldMappings.test_hyperlinked_relations", func(t *testing.T, level framework.Compatibility) any {
-			return map[string]any{"info": msInfo[msRelational](t, level, serializers.Hyperlinked(), serializers.Exclude("id"))}
+			return map[string]any{"info": msInfo[msRelational](t, level, serializers.Hyperlinked())}
 		}},
 		msItem{"TestRelationalFieldMappings.test_nested_hyperlinked_relations", func(t *testing.T, level framework.Compatibility) any {
 			return map[string]any{"info": msInfo[msNestedHyperlinked](t, level, serializers.Hyperlinked())}

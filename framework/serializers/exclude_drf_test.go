@@ -31,6 +31,9 @@ type drfExclude struct {
 	Declared         string              `json:"declared"`
 	Unknown          string              `json:"unknown"`
 	Fields           []string            `json:"fields"`
+	HyperlinkedAll   []string            `json:"hyperlinked_all"`
+	HyperlinkedExcl  []string            `json:"hyperlinked_exclude"`
+	HyperlinkedPK    string              `json:"hyperlinked_pk"`
 	Inputs           [][]json.RawMessage `json:"inputs"`
 }
 
@@ -119,14 +122,41 @@ func TestExcludeAsDRF(t *testing.T) {
 	}
 }
 
-// TestExcludeHyperlinkedURL: the "url" field of Hyperlinked is no
-// declared field (DRF's url_field_name), so Exclude may leave it out.
-func TestExcludeHyperlinkedURL(t *testing.T) {
-	s, err := serializers.New[excludeComment](serializers.Hyperlinked(), serializers.Exclude("url", "email"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(s.FieldNames(), ","); got != "id,content,created" {
-		t.Errorf("fields %s", got)
+// TestHyperlinkedFieldsAsDRF: Hyperlinked without Fields has DRF's
+// HyperlinkedModelSerializer's default fields, the "url" first and in
+// place of the primary key (drf_exclude.py, DRF 3.14 and 3.18); the url
+// is no declared field (DRF's url_field_name), so Exclude may leave it
+// out, and excluding the primary key is DRF's setup error, since it is
+// not among them.
+func TestHyperlinkedFieldsAsDRF(t *testing.T) {
+	for level, compatibility := range map[string]framework.Compatibility{"drf314": framework.DRF314, "drf318": framework.DRF318} {
+		t.Run(level, func(t *testing.T) {
+			var drf drfExclude
+			drfsuite.RunDRF(t, compatibility, "testdata/drf_exclude.py", nil, &drf)
+			if len(drf.HyperlinkedAll) == 0 || drf.HyperlinkedPK == "" {
+				t.Fatal("no answers")
+			}
+			for _, c := range []struct {
+				what string
+				opts []serializers.Option
+				want []string
+			}{
+				{"all", nil, drf.HyperlinkedAll},
+				{"url and email excluded", []serializers.Option{serializers.Exclude("url", "email")}, drf.HyperlinkedExcl},
+			} {
+				s, err := serializers.New[excludeComment](append(c.opts, serializers.Hyperlinked())...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := strings.Join(s.FieldNames(), ","), strings.Join(c.want, ","); got != want {
+					t.Errorf("%s: fields %s, want %s", c.what, got, want)
+				}
+			}
+			_, err := serializers.New[excludeComment](serializers.Hyperlinked(), serializers.Exclude("id"))
+			want := "serializers: " + strings.ReplaceAll(drf.HyperlinkedPK, "ExampleSerializer", "Serializer[serializers_test.excludeComment]")
+			if err == nil || err.Error() != want {
+				t.Errorf("the primary key excluded: %v, want %s", err, want)
+			}
+		})
 	}
 }

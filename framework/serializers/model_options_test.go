@@ -212,8 +212,8 @@ func (label) Meta() models.Meta  { return models.Meta{App: "lib", Name: "Label"}
 func (volume) Meta() models.Meta { return models.Meta{App: "lib", Name: "Volume"} }
 
 // A HyperlinkedModelSerializer's nested rows (depth=1) behind generic
-// views, on SQLite and PostgreSQL: each nested object has its own url
-// first, the link to its model's detail route, as DRF's
+// views, on SQLite and PostgreSQL: the item and each nested object have
+// their own url first, the link to its model's detail route, as DRF's
 // HyperlinkedModelSerializer nests HyperlinkedModelSerializers; a null
 // foreign key is null; OPTIONS (FieldInfo) lists the nested url.
 func TestNestedHyperlinked(t *testing.T) {
@@ -246,10 +246,9 @@ func TestNestedHyperlinked(t *testing.T) {
 		api.Handle("/labels/{pk}/", generics.RetrieveAPIView(labels), framework.Named("label-detail"))
 		c := apitest.New(t, api)
 		r := c.Get("/volumes/")
-		want := `[{"title":"Go","shelf":{"url":"http://testserver/shelves/2/","name":"low"},` +
-			`"labels":[{"url":"http://testserver/labels/1/","text":"red"},{"url":"http://testserver/labels/2/","text":"blue"}],` +
-			`"url":"http://testserver/volumes/1/"},` +
-			`{"title":"Loose","shelf":null,"labels":[],"url":"http://testserver/volumes/2/"}]`
+		want := `[{"url":"http://testserver/volumes/1/","title":"Go","shelf":{"url":"http://testserver/shelves/2/","name":"low"},` +
+			`"labels":[{"url":"http://testserver/labels/1/","text":"red"},{"url":"http://testserver/labels/2/","text":"blue"}]},` +
+			`{"url":"http://testserver/volumes/2/","title":"Loose","shelf":null,"labels":[]}]`
 		if got := fmt.Sprintf("%d %s", r.Status, r.Body); got != "200 "+want {
 			t.Errorf("GET /volumes/: %s, want 200 %s", got, want)
 		}

@@ -320,7 +320,8 @@ func (f optionFunc) apply(o *options) { f(o) }
 // Hyperlinked makes the serializer DRF's HyperlinkedModelSerializer. It
 // gains a "url" field, the link to each item's detail route,
 // "{model}-detail" (the model's name in lower case, as DRF's
-// get_detail_view_name), which Fields places as any other. Its foreign
+// get_detail_view_name): first and in place of the primary key, as in
+// DRF's default fields, unless Fields names them. Its foreign
 // keys, many-to-many fields and reverse accessors' keys without a
 // view_name are links to their related model's detail route
 // (HyperlinkedRelatedField) rather than keys:
@@ -450,6 +451,11 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 		if err := add(f); err != nil {
 			return nil, err
 		}
+		if c.implicit {
+			// DRF's HyperlinkedModelSerializer names its url field first
+			// (get_default_field_names).
+			order = slices.Insert(order[:len(order)-1], 0, f)
+		}
 	}
 	s := &Serializer[T]{byName: map[string]*field{}, verbose: models.VerboseName(desc.Type.Name()), explicit: o.metaValidators != nil}
 	if err := s.bindOptions(desc, all, &o); err != nil {
@@ -457,6 +463,13 @@ func New[T any](opts ...Option) (*Serializer[T], error) {
 	}
 	if order, err = s.group(all, order, &o); err != nil {
 		return nil, fmt.Errorf("serializers: %s: %w", desc.Type, err)
+	}
+	if o.hyperlinked && o.fields == nil {
+		// HyperlinkedModelSerializer's default fields have the url in
+		// place of the primary key.
+		if key := md.desc.PrimaryKey; key != nil {
+			order = slices.DeleteFunc(order, func(f *field) bool { return f.sf != nil && f.sf.Column == key.Column })
+		}
 	}
 	if order, err = s.exclude(desc, order, &o); err != nil {
 		return nil, err

@@ -11,7 +11,10 @@ test_declared_fields_with_exclude_option) and tests/test_generics.py
 (TestCreateModelWithAutoNowAddField, whose serializer excludes an
 auto_now_add field): it prints, as JSON, the setup errors of fields and
 exclude together, of a declared field excluded and of an unknown field
-excluded, then the fields of a serializer excluding "created", and its
+excluded, then the fields of a serializer excluding "created", the
+default fields of a HyperlinkedModelSerializer (all, and excluding "url"
+and "email"), its error for an excluded primary key, and the first
+serializer's
 errors or validated representation for each input of INPUTS;
 exclude_drf_test.go pins what it prints.
 """
@@ -44,8 +47,8 @@ class Comment(models.Model):
         app_label = "tests"
 
 
-def setup_error(meta, **declared):
-    ExampleSerializer = type("ExampleSerializer", (serializers.ModelSerializer,),
+def setup_error(meta, base=serializers.ModelSerializer, **declared):
+    ExampleSerializer = type("ExampleSerializer", (base,),
                              dict(declared, Meta=type("Meta", (), dict(meta, model=Comment))))
     try:
         ExampleSerializer().fields
@@ -58,6 +61,13 @@ class CommentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Comment
         exclude = ("created",)
+
+
+def hyperlinked_fields(**meta):
+    """The fields of a HyperlinkedModelSerializer of Comment with meta."""
+    HyperlinkedSerializer = type("HyperlinkedSerializer", (serializers.HyperlinkedModelSerializer,),
+                                 {"Meta": type("Meta", (), dict(meta, model=Comment))})
+    return list(HyperlinkedSerializer().fields)
 
 
 INPUTS = [
@@ -81,6 +91,9 @@ def main():
         "declared": setup_error({"exclude": ("content",)}, content=serializers.CharField()),
         "unknown": setup_error({"exclude": ("missing",)}),
         "fields": list(CommentSerializer().fields),
+        "hyperlinked_all": hyperlinked_fields(fields="__all__"),
+        "hyperlinked_exclude": hyperlinked_fields(exclude=("url", "email")),
+        "hyperlinked_pk": setup_error({"exclude": ("id",)}, base=serializers.HyperlinkedModelSerializer),
         "inputs": answers,
     }, sys.stdout, indent=1)
     print()
