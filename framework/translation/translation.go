@@ -100,7 +100,7 @@ func newLocale(c Config) (*locale, error) {
 		l.known[code] = true
 	}
 	l.numbers = map[string]*formats.Number{}
-	for _, code := range append(l.languages, l.languageCode) {
+	for _, code := range slices.Concat(l.languages, []string{l.languageCode}) {
 		l.numbers[strings.ToLower(code)] = cat.number(code, c.UseThousandSeparator)
 	}
 	return l, nil
