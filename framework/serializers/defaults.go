@@ -2,7 +2,6 @@ package serializers
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/go-drf/drf/framework/compat"
@@ -32,7 +31,7 @@ func (f *field) bindDefault() error {
 		return nil
 	case f.many || f.rel != nil && f.rel.many != nil:
 		return fmt.Errorf("The field '%s' is a ManyToMany field and cannot have a default value of %s.", f.name, text)
-	case slices.ContainsFunc(splitTag(f.sf.Tag.Get("drf")), func(opt string) bool { return strings.TrimSpace(opt) == "required" }):
+	case tagRequires(f.sf):
 		return fmt.Errorf("May not set both `required` and `default`")
 	case f.container != nil || f.rel != nil || f.nested != nil || f.file != nil || f.compute != nil:
 		return fmt.Errorf("a default needs a field of one string, number or boolean")

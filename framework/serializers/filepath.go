@@ -65,7 +65,9 @@ func (f *field) filePathOption(key, val string, hasVal bool) (ok bool, err error
 // the files and/or folders under path (of a name match searches),
 // valued by their path and labelled by their name, or, recursively, by
 // their path under path; with the blank choice "---------" first unless
-// the field is required (or, of a model field, always).
+// the field is required (a model field's only when its drf tag says so,
+// as DRF's extra_kwargs required=True: the required it derives is not
+// passed on to Django's form field).
 func (f *field) bindFilePath() error {
 	fp := f.more.filePath
 	if fp == nil {
@@ -86,7 +88,7 @@ func (f *field) bindFilePath() error {
 	}
 	matches := func(name string) bool { return re == nil || re.MatchString(name) }
 	var cs []models.Choice
-	if !f.required || fp.ofModel {
+	if fp.ofModel && !tagRequires(f.sf) || !fp.ofModel && !f.required {
 		cs = append(cs, models.Choice{Value: "", Label: "---------"})
 	}
 	found, err := fp.choices(matches)

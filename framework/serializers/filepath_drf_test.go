@@ -181,10 +181,21 @@ type fpModel struct {
 
 func (fpModel) Meta() models.Meta { return models.Meta{App: "tests", Name: "FilePathModel"} }
 
+// fpModelRequired is fpModel's first two fields with drf_model_filepath.py's
+// extra_kwargs required=True.
+type fpModelRequired struct {
+	ID       int64  `db:"id" json:"-"`
+	Template string `db:"template" json:"template" model:"path=testdata/filepath" drf:"required"`
+	Sheet    string `db:"sheet" json:"sheet" model:"path=testdata/filepath,match=[.]txt$,recursive,blank" drf:"required=true"`
+}
+
+func (fpModelRequired) Meta() models.Meta { return models.Meta{App: "tests", Name: "FilePathModel"} }
+
 // drfModelFilePath is what drf_model_filepath.py printed at one level.
 type drfModelFilePath struct {
 	Versions map[string]string          `json:"versions"`
 	Info     map[string]json.RawMessage `json:"info"`
+	Required map[string]json.RawMessage `json:"info_required"`
 	Inputs   [][2]json.RawMessage       `json:"inputs"`
 }
 
@@ -199,7 +210,9 @@ type drfModelFilePathOutcome struct {
 // FilePathField of its path, match, recursive, allow_files and
 // allow_folders (ModelSerializer's build_standard_field), its choices
 // starting with the blank one even when it is required (DRF passes no
-// required=), as drf_model_filepath.py's DRF answers at each level. At
+// required=) unless the drf tag makes it required (extra_kwargs
+// required=True, which DRF does pass on), as drf_model_filepath.py's DRF
+// answers at each level. At
 // the DRF 3.14 level a field that is not required answers as DRF 3.15
 // and later do (fpOnly318).
 func TestModelFilePathFieldAsDRF(t *testing.T) {
@@ -222,6 +235,18 @@ func TestModelFilePathFieldAsDRF(t *testing.T) {
 				}
 				if !sameJSON(t, info[name], want) {
 					t.Errorf("%s OPTIONS (DRF %s):\n got %s\nwant %s", name, drf.Versions["rest_framework"], info[name], want)
+				}
+			}
+			var required map[string]json.RawMessage
+			if err := json.Unmarshal(serializers.MustNew[fpModelRequired]().FieldInfoAt(compatibility), &required); err != nil {
+				t.Fatal(err)
+			}
+			if len(drf.Required) != 2 {
+				t.Errorf("DRF's required fields: %s", drf.Required)
+			}
+			for name, want := range drf.Required {
+				if !sameJSON(t, required[name], want) {
+					t.Errorf("%s required, OPTIONS (DRF %s):\n got %s\nwant %s", name, drf.Versions["rest_framework"], required[name], want)
 				}
 			}
 			if len(drf.Inputs) == 0 {

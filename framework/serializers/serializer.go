@@ -714,6 +714,19 @@ func splitTag(tag string) []string {
 	return opts
 }
 
+// tagRequires reports whether the drf tag of sf makes it required
+// ("required", or "required=true"): DRF's extra_kwargs required=True over
+// what a model field derives.
+func tagRequires(sf *structs.Field) bool {
+	for _, opt := range splitTag(sf.Tag.Get("drf")) {
+		if k, v, hasVal := strings.Cut(strings.TrimSpace(opt), "="); k == "required" {
+			on, err := strconv.ParseBool(v)
+			return !hasVal || on && err == nil
+		}
+	}
+	return false
+}
+
 // tagOption applies one option of the drf tag.
 func (f *field) tagOption(key, val string, hasVal bool, opt string) error {
 	sf := f.sf

@@ -3,7 +3,8 @@ DRF's build_standard_field maps it to its FilePathField, passing path,
 match, recursive, allow_files and allow_folders, whose choices are read
 from the tree testdata/filepath. It prints the serializer's OPTIONS
 description, the choices of each field and the outcome of validating
-each input.
+each input, and the OPTIONS description of a second serializer whose
+extra_kwargs make two fields required.
 
 TestModelFilePathFieldAsDRF (filepath_drf_test.go) runs it from the
 package's directory (the paths are relative to it) with Debian's Django
@@ -52,6 +53,14 @@ class FilePathSerializer(serializers.ModelSerializer):
         fields = ["template", "sheet", "folder"]
 
 
+class RequiredFilePathSerializer(serializers.ModelSerializer):
+    """extra_kwargs required=True reaches Django's form field: no blank choice."""
+    class Meta:
+        model = FilePathModel
+        fields = ["template", "sheet"]
+        extra_kwargs = {"template": {"required": True}, "sheet": {"required": True}}
+
+
 INPUTS = [
     {"template": ROOT + "/alpha.txt", "sheet": ROOT + "/sub/inner/zeta.txt", "folder": ROOT + "/sub"},
     {"template": ROOT + "/beta.md", "sheet": ROOT + "/Gamma.txt", "folder": None},
@@ -76,6 +85,7 @@ fields = FilePathSerializer().fields
 json.dump({
     "versions": {"rest_framework": rest_framework.VERSION, "django": django.get_version()},
     "info": json.loads(json.dumps(SimpleMetadata().get_serializer_info(FilePathSerializer()))),
+    "info_required": json.loads(json.dumps(SimpleMetadata().get_serializer_info(RequiredFilePathSerializer()))),
     "choices": {name: [[k, v] for k, v in fields[name].choices.items()] for name in fields},
     "inputs": [[data, outcome(data)] for data in INPUTS],
 }, sys.stdout, indent=1)
