@@ -286,9 +286,15 @@ func locked(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error 
 }
 
 // apply runs m's lines unless m is recorded, records it, and reports
-// whether it ran.
+// whether it ran. The lines run with a context that carries db (DBFrom)
+// and the migration's transaction (store.WithTx), whose OnCommit
+// callbacks run once it has committed.
 func apply(ctx context.Context, db *sqlx.DB, m Migration, lines []Line) (ran bool, err error) {
+	end := func(bool) {} // of the last attempt's transaction
 	err = locked(ctx, db, func(tx *sqlx.Tx) error {
+		end(false) // InTx runs again a transaction it rolled back
+		var txCtx context.Context
+		txCtx, end = store.WithTx(context.WithValue(ctx, dbKey{}, db), db, tx)
 		ran = false
 		// Under the lock this check cannot race with another process
 		// migrating.
@@ -299,7 +305,7 @@ func apply(ctx context.Context, db *sqlx.DB, m Migration, lines []Line) (ran boo
 		if n > 0 {
 			return nil
 		}
-		if err := run(ctx, tx, lines); err != nil {
+		if err := run(txCtx, tx, lines); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO "django_migrations" ("app", "name", "applied") VALUES (?, ?, ?)`),
@@ -307,11 +313,12 @@ func apply(ctx context.Context, db *sqlx.DB, m Migration, lines []Line) (ran boo
 		ran = err == nil
 		return err
 	})
+	end(err == nil)
 	return ran && err == nil, err
 }
 
-// run runs a migration's lines: each statement executed, each RunGo's
-// function called, in order.
+// run runs a migration's lines in tx, each statement executed, each
+// RunGo's function called with ctx, in order.
 func run(ctx context.Context, tx *sqlx.Tx, lines []Line) error {
 	for _, l := range lines {
 		if l.Run != nil {

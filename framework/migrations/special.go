@@ -56,8 +56,24 @@ func (o RunSQL) database(e *editor, _, _ *State) error {
 // sqlmigrate prints that it cannot be written as SQL. It leaves the
 // models' state alone; a migration written by hand declares it.
 type RunGo struct {
-	// Func is the function.
+	// Func is the function. Its ctx carries the migrated database
+	// (DBFrom) and tx as that database's transaction (store.WithTx):
+	// the querysets, stores and store.Atomic blocks it runs on it with
+	// ctx write in tx, and store.OnCommit defers work until the
+	// migration has committed.
 	Func func(ctx context.Context, tx *sqlx.Tx) error
+}
+
+// dbKey is the context key of the database a RunGo's Func migrates.
+type dbKey struct{}
+
+// DBFrom returns the database that Migrate is migrating, from the
+// context it calls a RunGo's Func with (Django's
+// schema_editor.connection, which a RunPython function writes with);
+// nil from another context.
+func DBFrom(ctx context.Context) *sqlx.DB {
+	db, _ := ctx.Value(dbKey{}).(*sqlx.DB)
+	return db
 }
 
 // Describe returns "Raw Python operation", as Django's sqlmigrate names

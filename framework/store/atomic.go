@@ -17,7 +17,7 @@ type txKey struct{}
 // atomicTx is a transaction of db that contexts carry, Django's atomic
 // block: begun at its first use (a request that only reads opens none),
 // joined by InTx and Atomic through savepoints, ended by its outermost
-// block.
+// block; or one its caller began and ends (WithTx).
 type atomicTx struct {
 	db    *sqlx.DB
 	ctx   context.Context // the outermost block's: the transaction lives under it
@@ -95,9 +95,34 @@ func enter(ctx context.Context, db *sqlx.DB) (context.Context, *block, error) {
 		}
 		return ctx, b, nil
 	}
+	ctx, t := carry(ctx, db, nil)
+	return ctx, &block{t: t}, nil
+}
+
+// carry returns a copy of ctx that carries t, a new transaction of db
+// (tx, or nil to begin at its first use), before those ctx carries.
+func carry(ctx context.Context, db *sqlx.DB, tx *sqlx.Tx) (context.Context, *atomicTx) {
 	outer, _ := ctx.Value(txKey{}).(*atomicTx)
-	t := &atomicTx{db: db, ctx: ctx, outer: outer}
-	return context.WithValue(ctx, txKey{}, t), &block{t: t}, nil
+	t := &atomicTx{db: db, ctx: ctx, outer: outer, tx: tx}
+	return context.WithValue(ctx, txKey{}, t), t
+}
+
+// close marks t ended and takes its transaction, the error that broke it
+// and its callbacks, which it holds no more.
+func (t *atomicTx) close() (tx *sqlx.Tx, broken error, onCommit, afterEnd []func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.ended.Store(true)
+	tx, broken, onCommit, afterEnd = t.tx, t.broken, t.onCommit, t.afterEnd
+	t.onCommit, t.afterEnd = nil, nil
+	return tx, broken, onCommit, afterEnd
+}
+
+// runAll calls each of fns, in order.
+func runAll(fns []func()) {
+	for _, fn := range fns {
+		fn()
+	}
 }
 
 // end leaves the block. A nil err commits it: the outermost block's
@@ -113,16 +138,8 @@ func (b *block) end(err error) error {
 	if b.tx != nil {
 		return b.release(err)
 	}
-	t.mu.Lock()
-	t.ended.Store(true)
-	tx, broken, callbacks, after := t.tx, t.broken, t.onCommit, t.afterEnd
-	t.onCommit, t.afterEnd = nil, nil
-	t.mu.Unlock()
-	defer func() {
-		for _, fn := range after {
-			fn()
-		}
-	}()
+	tx, broken, callbacks, after := t.close()
+	defer runAll(after)
 	if err == nil && broken != nil {
 		err = fmt.Errorf("store: the transaction was rolled back, since a savepoint of it could not be: %w", broken)
 	}
@@ -137,9 +154,7 @@ func (b *block) end(err error) error {
 			return err
 		}
 	}
-	for _, fn := range callbacks {
-		fn()
-	}
+	runAll(callbacks)
 	return nil
 }
 
@@ -210,6 +225,25 @@ func Atomic(ctx context.Context, db *sqlx.DB, fn func(ctx context.Context) error
 		return err
 	}
 	return b.run(ctx, fn)
+}
+
+// WithTx returns a copy of ctx that carries tx, a transaction of db its
+// caller began, as db's transaction: InTx, Atomic, Write, On, TxOf and
+// the framework's querysets on db run in it with that context, and the
+// blocks nested in it are savepoints of it. The context does not own
+// tx: the caller commits it or rolls it back, then calls end, with
+// whether it committed, to run the OnCommit callbacks registered under
+// the context (when it did) and the AfterEnd ones; from then on the
+// context carries tx no more.
+func WithTx(ctx context.Context, db *sqlx.DB, tx *sqlx.Tx) (_ context.Context, end func(committed bool)) {
+	ctx, t := carry(ctx, db, tx)
+	return ctx, func(committed bool) {
+		_, _, callbacks, after := t.close()
+		defer runAll(after)
+		if committed {
+			runAll(callbacks)
+		}
+	}
 }
 
 // inSavepoint runs fn in a savepoint of the transaction of db that ctx
