@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -51,21 +50,23 @@ var defaultPermissions = [...]string{"add", "change", "delete", "view"}
 // handlers create_contenttypes and create_permissions do after each
 // migrate: rows that exist are left as they are, so it may run again.
 // Give the models in the order of Django's INSTALLED_APPS and of each
-// app's models, and the ids are Django's.
-func CreatePermissions(ctx context.Context, tx *sqlx.Tx, models ...Model) error {
+// app's models, and the ids are Django's. The rows are written in the
+// transaction of db that ctx carries, if any (a RunGo's, store.Atomic).
+func CreatePermissions(ctx context.Context, db *sqlx.DB, models ...Model) error {
+	types, err := tables.Of[contenttypes.ContentType](db)
+	if err != nil {
+		return err
+	}
+	perms, err := tables.Of[Permission](db)
+	if err != nil {
+		return err
+	}
 	for _, m := range models {
 		if m.AppLabel == "" || m.Name == "" || m.Name != strings.ToLower(m.Name) {
 			return fmt.Errorf("auth: model %q.%q needs an app label and a lower-case name", m.AppLabel, m.Name)
 		}
-		// These statements run in the migration's transaction, tx, which a
-		// source's writes cannot join.
-		var ct int64
-		err := tx.GetContext(ctx, &ct, tx.Rebind(`SELECT "id" FROM "django_content_type" WHERE "app_label" = ? AND "model" = ?`), m.AppLabel, m.Name)
-		if errors.Is(err, sql.ErrNoRows) {
-			err = tx.QueryRowContext(ctx, tx.Rebind(`INSERT INTO "django_content_type" ("app_label", "model") VALUES (?, ?) RETURNING "id"`),
-				m.AppLabel, m.Name).Scan(&ct)
-		}
-		if err != nil {
+		ct := contenttypes.ContentType{AppLabel: m.AppLabel, Model: m.Name}
+		if _, err := types.GetOrCreate(ctx, &ct, "app_label", "model"); err != nil {
 			return fmt.Errorf("auth: content type %s.%s: %w", m.AppLabel, m.Name, err)
 		}
 		verbose := m.VerboseName
@@ -73,17 +74,9 @@ func CreatePermissions(ctx context.Context, tx *sqlx.Tx, models ...Model) error 
 			verbose = m.Name
 		}
 		for _, action := range defaultPermissions {
-			codename := action + "_" + m.Name
-			var n int
-			if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT count(*) FROM "auth_permission" WHERE "content_type_id" = ? AND "codename" = ?`), ct, codename); err != nil {
-				return err
-			}
-			if n > 0 {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO "auth_permission" ("name", "content_type_id", "codename") VALUES (?, ?, ?)`),
-				"Can "+action+" "+verbose, ct, codename); err != nil {
-				return fmt.Errorf("auth: permission %s.%s: %w", m.AppLabel, codename, err)
+			p := Permission{Name: "Can " + action + " " + verbose, ContentTypeID: ct.ID, Codename: action + "_" + m.Name}
+			if _, err := perms.GetOrCreate(ctx, &p, "content_type", "codename"); err != nil {
+				return fmt.Errorf("auth: permission %s.%s: %w", m.AppLabel, p.Codename, err)
 			}
 		}
 	}
@@ -91,15 +84,15 @@ func CreatePermissions(ctx context.Context, tx *sqlx.Tx, models ...Model) error 
 }
 
 // PermissionsMigration returns a migration, recorded as app.name, that
-// runs CreatePermissions for models: put it after the migrations that
-// create their tables. Django would create the same rows after its own
-// migrate, and the migration adds only what is missing, so a database
-// Django migrated is left as it is. Like any migration it runs once: the
-// models of a later version need a PermissionsMigration of their own,
-// under another name.
+// runs CreatePermissions for models in the migrated database: put it
+// after the migrations that create their tables. Django would create the
+// same rows after its own migrate, and the migration adds only what is
+// missing, so a database Django migrated is left as it is. Like any
+// migration it runs once: the models of a later version need a
+// PermissionsMigration of their own, under another name.
 func PermissionsMigration(app, name string, models ...Model) migrations.Migration {
-	return migrations.Migration{App: app, Name: name, Operations: []migrations.Operation{migrations.RunGo{Func: func(ctx context.Context, tx *sqlx.Tx) error {
-		return CreatePermissions(ctx, tx, models...)
+	return migrations.Migration{App: app, Name: name, Operations: []migrations.Operation{migrations.RunGo{Func: func(ctx context.Context, _ *sqlx.Tx) error {
+		return CreatePermissions(ctx, migrations.DBFrom(ctx), models...)
 	}}}}
 }
 

@@ -164,7 +164,8 @@ func TestPermissionTablesAreDjangos(t *testing.T) {
 
 // TestPermissionsMigrationAddsOnlyWhatIsMissing: on a database that has
 // some of the rows, the default permissions are completed, not doubled,
-// and running CreatePermissions again adds nothing.
+// and running CreatePermissions again adds nothing; in a transaction
+// the context carries, its rows are undone with the transaction.
 func TestPermissionsMigrationAddsOnlyWhatIsMissing(t *testing.T) {
 	testservers.Dialects(t, func(t *testing.T, db *sqlx.DB) {
 		ctx := context.Background()
@@ -175,9 +176,18 @@ func TestPermissionsMigrationAddsOnlyWhatIsMissing(t *testing.T) {
 		db.MustExec(db.Rebind(`INSERT INTO "auth_permission" ("name", "content_type_id", "codename") VALUES (?, 1, ?)`), "Custom name", "change_book")
 		book := auth.Model{AppLabel: "bookshelf", Name: "book"}
 		for range 2 {
-			if err := store.InTx(ctx, db, func(tx *sqlx.Tx) error { return auth.CreatePermissions(ctx, tx, book) }); err != nil {
+			if err := auth.CreatePermissions(ctx, db, book); err != nil {
 				t.Fatal(err)
 			}
+		}
+		undone := errors.New("undone")
+		if err := store.Atomic(ctx, db, func(ctx context.Context) error {
+			if err := auth.CreatePermissions(ctx, db, auth.Model{AppLabel: "bookshelf", Name: "shelf"}); err != nil {
+				return err
+			}
+			return undone
+		}); !errors.Is(err, undone) {
+			t.Fatalf("Atomic: %v", err)
 		}
 		var got []string
 		if err := db.Select(&got, `SELECT "codename" || ':' || "name" FROM "auth_permission" ORDER BY "id"`); err != nil {
@@ -186,9 +196,14 @@ func TestPermissionsMigrationAddsOnlyWhatIsMissing(t *testing.T) {
 		if want := "change_book:Custom name add_book:Can add book delete_book:Can delete book view_book:Can view book"; strings.Join(got, " ") != want {
 			t.Errorf("permissions: %v, want %s", got, want)
 		}
-		if err := store.InTx(ctx, db, func(tx *sqlx.Tx) error {
-			return auth.CreatePermissions(ctx, tx, auth.Model{AppLabel: "x", Name: "Book"})
-		}); err == nil {
+		var types []string
+		if err := db.Select(&types, `SELECT "app_label" || '.' || "model" FROM "django_content_type" WHERE "app_label" = 'bookshelf' ORDER BY "id"`); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(types, " ") != "bookshelf.book" {
+			t.Errorf("content types %v, want [bookshelf.book]", types)
+		}
+		if err := auth.CreatePermissions(ctx, db, auth.Model{AppLabel: "x", Name: "Book"}); err == nil {
 			t.Error("a model name with capitals was taken")
 		}
 	})
