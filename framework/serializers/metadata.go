@@ -110,6 +110,9 @@ func (f *field) appendInfo(b []byte, child bool, level compat.Level) []byte {
 	if f.nested != nil {
 		b = f.nested.appendNestedInfo(b, level)
 	}
+	if f.list != nil {
+		b = f.list.appendInfo(b, f, level)
+	}
 	if f.group != nil {
 		b = append(append(b, `,"children":`...), fieldInfo(f.group, level)...)
 	}

@@ -1,11 +1,14 @@
 package serializers
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
+	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/internal/structs"
 )
@@ -21,6 +24,10 @@ type nestedList struct {
 	decode func(p structs.Addr, raw any, partial bool, c *Context, errs *exceptions.ValidationErrors) error
 	// appendJSON writes the []E at p.
 	appendJSON func(b []byte, p structs.Addr, c *Context) ([]byte, error)
+	// children is the item serializer's OPTIONS description at a level;
+	// minLength and maxLength the list's bounds, 0 for none.
+	children             func(level compat.Level) json.RawMessage
+	minLength, maxLength int
 }
 
 // NestedList makes the field name, of type []E, a writable nested
@@ -38,7 +45,8 @@ type nestedList struct {
 // PerformUpdate get them in the validated item. The field's own options
 // (required, read_only, write_only, label) are its drf tag's.
 func NestedList[E any](name string, s *Serializer[E], opts ListOptions[E]) Option {
-	nl := &nestedList{name: name, typ: reflect.TypeFor[[]E]()}
+	nl := &nestedList{name: name, typ: reflect.TypeFor[[]E](), children: s.FieldInfoAt,
+		minLength: opts.MinLength, maxLength: opts.MaxLength}
 	nl.decode = func(p structs.Addr, raw any, partial bool, c *Context, errs *exceptions.ValidationErrors) error {
 		if raw == nil {
 			errs.Add(name, msgNull)
@@ -96,6 +104,26 @@ func (nl *nestedList) field(sf *structs.Field) (*field, error) {
 		}
 	}
 	return f, nil
+}
+
+// appendInfo writes what SimpleMetadata adds for f, the field of nl: the
+// list's bounds, then its "child", the item serializer as a nested object
+// with the list's required, read_only and label (DRF's many_init passes
+// them on to the child).
+func (nl *nestedList) appendInfo(b []byte, f *field, level compat.Level) []byte {
+	if nl.minLength > 0 {
+		b = strconv.AppendInt(append(b, `,"min_length":`...), int64(nl.minLength), 10)
+	}
+	if nl.maxLength > 0 {
+		b = strconv.AppendInt(append(b, `,"max_length":`...), int64(nl.maxLength), 10)
+	}
+	b = strconv.AppendBool(append(b, `,"child":{"type":"nested object","required":`...), f.required)
+	b = strconv.AppendBool(append(b, `,"read_only":`...), f.readOnly)
+	if f.label != "" {
+		b = appendString(append(b, `,"label":`...), f.label)
+	}
+	b = append(append(b, `,"children":`...), nl.children(level)...)
+	return append(b, '}')
 }
 
 // nestedListOf is the NestedList of o that names sf, nil for none.
