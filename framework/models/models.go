@@ -55,10 +55,19 @@
 // field, the column "id" is it. A BinaryField is editable=false unless its
 // tag says editable=true, as in Django (so DRF makes it read-only).
 //
-// Two kinds of field read related rows rather than a column:
+// These fields read related rows rather than a column:
 //   - a field without a `db` column whose `drf` tag has a dotted source
 //     through a foreign key (`drf:"source=owner.username"`) is read by a
 //     join, as select_related would (read-only, as DRF's ReadOnlyField);
+//   - a struct field, or a pointer to a struct, without a `db` column and
+//     named by a foreign key of the model (its JSON name, or its `drf`
+//     source: `drf:"source=user"`) holds the related row, its columns by
+//     their `db` tags (DRF's nested serializer, read-only): read with one
+//     query per page, as prefetch_related would, or joined into the
+//     page's query when the data source's SelectRelated names it, as
+//     select_related would; one that JSON does not show (`json:"-"`, a
+//     token's User) is read only then, as Django reads a relation when
+//     asked for it;
 //   - a slice field tagged `model:"reverse=TABLE.COLUMN"` holds the keys
 //     of the rows of TABLE whose COLUMN references this row, a reverse
 //     accessor (`snippets`), read with one query per page, as

@@ -26,6 +26,11 @@ type modelRules struct {
 	fks                                 []*models.Field
 	reverses                            []*reverseFetch
 	m2m                                 []*manyToMany // of automatic through tables, and reverse keys
+	// ones are the nested rows of foreign keys (nestedOnes), which
+	// SelectRelated joins in; those JSON shows are read after the rows
+	// too, among reverses, and those it does not only when joined, as
+	// Django reads a relation when asked for it.
+	ones []*nestedFetch
 }
 
 // fromModel fills in what c, which has no Query, leaves empty from T's
@@ -165,11 +170,14 @@ func modelOf[T any](m *model, declared bool) (*modelRules, error) {
 			r.m2m = append(r.m2m, newManyToMany(mm))
 		}
 	}
-	nested, err := nestedOnes(d)
-	if err != nil {
+	if r.ones, err = nestedOnes(d); err != nil {
 		return nil, err
 	}
-	r.reverses = append(r.reverses, nested...)
+	for _, n := range r.ones {
+		if !n.field.NoJSON {
+			r.reverses = append(r.reverses, &reverseFetch{nested: n})
+		}
+	}
 	return r, nil
 }
 
@@ -298,21 +306,18 @@ func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) err
 	if len(items) == 0 {
 		return nil
 	}
-	byKey := make(map[string][]structs.Addr, len(items))
-	args := make([]any, 0, len(items))
-	for _, item := range items {
-		base := structs.AddrOf(item)
-		k := s.t.key.Get(base).Text()
-		if _, seen := byKey[k]; !seen {
-			arg, err := s.t.arg(s.t.key, base)
-			if err != nil {
+	var byKey map[string][]structs.Addr
+	var args []any
+	for _, f := range s.t.rules.reverses {
+		if f.nested != nil && s.joins(f.nested) {
+			continue // read by the items' query
+		}
+		if byKey == nil {
+			var err error
+			if byKey, args, err = s.itemsByKey(items); err != nil {
 				return err
 			}
-			args = append(args, arg)
 		}
-		byKey[k] = append(byKey[k], base)
-	}
-	for _, f := range s.t.rules.reverses {
 		if f.nested != nil {
 			if err := s.fillNested(ctx, db, f.nested, items, args, byKey); err != nil {
 				return err
@@ -329,6 +334,25 @@ func (s *SQLSource[T]) prefetch(ctx context.Context, db queryer, items []*T) err
 		}
 	}
 	return nil
+}
+
+// itemsByKey are items by their key's text, and their keys as arguments.
+func (s *SQLSource[T]) itemsByKey(items []*T) (map[string][]structs.Addr, []any, error) {
+	byKey := make(map[string][]structs.Addr, len(items))
+	args := make([]any, 0, len(items))
+	for _, item := range items {
+		base := structs.AddrOf(item)
+		k := s.t.key.Get(base).Text()
+		if _, seen := byKey[k]; !seen {
+			arg, err := s.t.arg(s.t.key, base)
+			if err != nil {
+				return nil, nil, err
+			}
+			args = append(args, arg)
+		}
+		byKey[k] = append(byKey[k], base)
+	}
+	return byKey, args, nil
 }
 
 func (s *SQLSource[T]) fill(ctx context.Context, db queryer, q string, args []any, f *reverseFetch, byKey map[string][]structs.Addr) error {

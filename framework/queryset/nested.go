@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,8 +81,10 @@ func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value str
 // struct's own dotted sources and nested structs of its foreign keys are
 // joined into that query, as select_related joins them.
 type nestedFetch struct {
-	// field is the struct or slice field of T.
+	// field is the struct or slice field of T; link, a nested one's way
+	// to its struct.
 	field *structs.Field
+	link  *nestedLink
 	// selects are the SQL of the columns read after the one matched;
 	// reads, what each is read into.
 	selects []string
@@ -107,26 +110,81 @@ type nestedFetch struct {
 // NULL; guard is -1 when the value is always there.
 type nestedRead struct {
 	f     *structs.Field
-	path  []*structs.Field
+	path  []*nestedLink
 	guard int
+}
+
+// nestedLink is a field that holds a nested row: a struct, or a pointer
+// to one, which is nil until a row is read into it.
+type nestedLink struct {
+	f *structs.Field
+	// elem is a pointer's struct type, nil for a struct; off, the
+	// pointer's offset in the struct that has it.
+	elem reflect.Type
+	off  uintptr
+}
+
+// newLink is the link of f, a field of the struct t.
+func newLink(t reflect.Type, f *structs.Field) (*nestedLink, error) {
+	l := &nestedLink{f: f}
+	if f.Type.Kind() != reflect.Pointer {
+		return l, nil
+	}
+	sf, ok := t.FieldByName(f.Name)
+	if !ok {
+		return nil, fmt.Errorf("%v.%s is ambiguous", t, f.Name)
+	}
+	for at, i := t, 0; i < len(sf.Index); i++ {
+		field := at.Field(sf.Index[i])
+		l.off, at = l.off+field.Offset, field.Type
+	}
+	l.elem = f.Type.Elem()
+	return l, nil
+}
+
+// in is the nested struct of the item (or nested struct) at base, a new
+// one when the pointer that holds it is nil.
+func (l *nestedLink) in(base structs.Addr) structs.Addr {
+	if l.elem == nil {
+		return l.f.Addr(base)
+	}
+	p := structs.At[structs.Addr](base.Add(l.off))
+	if p.IsNil() {
+		*p = structs.New(l.elem)
+	}
+	return *p
+}
+
+// structOf is the struct type of a nested row's field: t, or what t
+// points to; nil when it is neither.
+func structOf(t reflect.Type) reflect.Type {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	return t
 }
 
 // newNestedFetch describes the nested struct of field, of type t, read
 // from table.
 func newNestedFetch(field *structs.Field, t reflect.Type, table string) (*nestedFetch, error) {
 	n := &nestedFetch{field: field, from: store.QuoteName(table)}
-	if err := n.columnsOf(t, table, nil, -1); err != nil {
+	if err := n.columnsOf(t, table, nil, -1, false); err != nil {
 		return nil, err
 	}
 	return n, nil
 }
 
 // columnsOf adds the columns of the struct t, read from alias, to n's
-// query: its own, its dotted sources (joined through a foreign key), and
-// its nested structs of foreign keys (joined too, their fields read into
-// the struct at path), each guarded by guard. Any other field that JSON
-// shows is refused: a nested serializer would render it empty.
-func (n *nestedFetch) columnsOf(t reflect.Type, alias string, path []*structs.Field, guard int) error {
+// query: its own, its dotted sources (joined through a foreign key, by
+// LEFT OUTER JOINs when outer), and its nested structs of foreign keys
+// (joined too, their fields read into the struct at path), each guarded
+// by guard. Its many-to-many fields and reverse accessors are left nil,
+// as NoPrefetch leaves them. Any other field that JSON shows is refused:
+// a nested serializer would render it empty.
+func (n *nestedFetch) columnsOf(t reflect.Type, alias string, path []*nestedLink, guard int, outer bool) error {
 	desc, err := structs.Describe(t)
 	if err != nil {
 		return err
@@ -151,7 +209,7 @@ func (n *nestedFetch) columnsOf(t reflect.Type, alias string, path []*structs.Fi
 	from := store.QuoteName(alias)
 	join := func(links []*models.Field) string {
 		var b strings.Builder
-		as, _ := joinSQL(&b, joined, from, alias, links, guard >= 0)
+		as, _ := joinSQL(&b, joined, from, alias, links, outer)
 		n.from += b.String()
 		return as
 	}
@@ -170,9 +228,17 @@ func (n *nestedFetch) columnsOf(t reflect.Type, alias string, path []*structs.Fi
 				continue
 			}
 			if fk := nestedForeignKey(md, f); fk != nil {
-				if err := n.columnsOf(f.Type, join([]*models.Field{fk}), append(path[:len(path):len(path)], f), at[fk.Column]); err != nil {
+				link, err := newLink(t, f)
+				if err != nil {
 					return err
 				}
+				if err := n.columnsOf(structOf(f.Type), join([]*models.Field{fk}), append(path[:len(path):len(path)], link), at[fk.Column], true); err != nil {
+					return err
+				}
+				continue
+			}
+			if slices.ContainsFunc(md.ManyToMany, func(m *models.ManyToMany) bool { return m.Field.Name == f.Name }) ||
+				slices.ContainsFunc(md.Reverses, func(r *models.Reverse) bool { return r.Field.Name == f.Name }) {
 				continue
 			}
 		}
@@ -191,11 +257,11 @@ func joinOf(d *models.Description, f *structs.Field) *models.Join {
 	return nil
 }
 
-// nestedForeignKey is the foreign key of d that a struct field f names,
-// by its drf source or else its JSON name (as the serializer's nested
-// fields do); nil when f is no struct naming one.
+// nestedForeignKey is the foreign key of d that a struct field f (or a
+// pointer to a struct) names, by its drf source or else its JSON name (as
+// the serializer's nested fields do); nil when f is no struct naming one.
 func nestedForeignKey(d *models.Description, f *structs.Field) *models.Field {
-	if f.Column != "" || f.Type.Kind() != reflect.Struct || f.Kind != structs.Unsupported {
+	if f.Column != "" || structOf(f.Type) == nil || f.Kind != structs.Unsupported {
 		return nil
 	}
 	rel := f.JSON
@@ -268,22 +334,25 @@ func nestedThrough(m *models.ManyToMany) (*nestedFetch, error) {
 	return n, nil
 }
 
-// nestedOnes are the fetches of d's struct fields that name a foreign key
-// of the model, by their drf source or else their JSON name (as the
-// serializer's nested fields do).
-func nestedOnes(d *models.Description) ([]*reverseFetch, error) {
-	var out []*reverseFetch
+// nestedOnes are the fetches of d's struct fields (or pointers to
+// structs) that name a foreign key of the model, by their drf source or
+// else their JSON name (as the serializer's nested fields do).
+func nestedOnes(d *models.Description) ([]*nestedFetch, error) {
+	var out []*nestedFetch
 	for _, sf := range d.Struct.Fields {
 		fk := nestedForeignKey(d, sf)
 		if fk == nil {
 			continue
 		}
-		n, err := newNestedFetch(sf, sf.Type, fk.Related.Table)
+		n, err := newNestedFetch(sf, structOf(sf.Type), fk.Related.Table)
+		if err == nil {
+			n.link, err = newLink(d.Type, sf)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s.%s: %w", d.Type.Name(), sf.Name, err)
 		}
 		n.fk, n.match = fk, store.QuoteName(fk.Related.Table)+"."+store.QuoteName(fk.Related.Column)
-		out = append(out, &reverseFetch{nested: n})
+		out = append(out, n)
 	}
 	return out, nil
 }
@@ -345,7 +414,7 @@ func (s *SQLSource[T]) fillNested(ctx context.Context, db queryer, n *nestedFetc
 			return err
 		}
 		for _, base := range targets[k.Text()] {
-			if err := n.set(n.field.Addr(base), row[1:]); err != nil {
+			if err := n.set(n.link.in(base), row[1:]); err != nil {
 				return err
 			}
 		}
@@ -410,19 +479,11 @@ func (n *nestedFetch) set(p structs.Addr, values []any) error {
 		}
 		at := p
 		for _, sub := range r.path {
-			at = sub.Addr(at)
+			at = sub.in(at)
 		}
-		if r.f.Kind == structs.Custom {
-			if err := r.f.Scan(at, values[i]); err != nil {
-				return err
-			}
-			continue
-		}
-		v, err := r.f.FromDB(values[i])
-		if err != nil {
+		if err := setFromDB(r.f, at, values[i]); err != nil {
 			return err
 		}
-		r.f.Set(at, v)
 	}
 	return nil
 }

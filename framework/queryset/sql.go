@@ -85,9 +85,15 @@ type sqlTable struct {
 	tableRows bool   // SQLConfig.TableRows, with a Query and a Table
 	counter   Counter
 	estimator Counter
+	related   []*relatedJoin          // the nested rows SelectRelated joins in
+	unique    map[*structs.Field]bool // the fields one row holds a value of at most (Get)
 	cache     sync.Map
 	cached    atomic.Int64
 	reader    *store.Reader // db's native reader, on PostgreSQL
+	// made is the source NewSQL made (*SQLSource[T]), and selected its
+	// SelectRelated sources by their state.related, each made once.
+	made     any
+	selected sync.Map
 }
 
 // Bounds of the SQL text cache: clients choose orderings and search terms,
@@ -116,6 +122,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("queryset: %w", err)
 	}
+	ownRows := c.Query == "" // the model's rows, not a hand-written SELECT's
 	if d := rules.desc; d != nil && c.Query == "" && (declared || len(d.Joins) > 0) {
 		if c, err = fromModel(d, c); err != nil {
 			return nil, fmt.Errorf("queryset: %w", err)
@@ -142,6 +149,9 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 		names[i] = t.col(f)
 	}
 	t.columns = strings.Join(names, ", ")
+	if t.related, err = t.relatedJoins(rules.ones); err != nil {
+		return nil, fmt.Errorf("queryset: %w", err)
+	}
 	keyName := c.Key
 	if keyName == "" {
 		keyName = "id"
@@ -149,6 +159,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	if t.key, err = m.field(keyName); err != nil {
 		return nil, fmt.Errorf("queryset: key: %w", err)
 	}
+	t.unique = uniqueFields(m, t.key, rules.desc, ownRows)
 	t.readsRow = c.Query == ""
 	if t.readsRow {
 		t.returning = " RETURNING " + t.columns
@@ -181,6 +192,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	if s.st.err != nil {
 		return nil, fmt.Errorf("queryset: %T: ordering: %w", *new(T), s.st.err)
 	}
+	t.made = s
 	return s, nil
 }
 
@@ -367,8 +379,17 @@ func (s *SQLSource[T]) Slice(ctx context.Context, offset, limit int) ([]*T, erro
 	if limit == 0 || s.st.none {
 		return []*T{}, nil
 	}
-	return s.query(ctx, s.t.db, s.sliceSQL(offset, limit), s.args(nil), limit)
+	args := argBuffers.Get().(*[]any)
+	*args = s.args((*args)[:0])
+	items, err := s.query(ctx, s.t.db, s.sliceSQL(offset, limit), *args, limit)
+	clear(*args)
+	argBuffers.Put(args)
+	return items, err
 }
+
+// argBuffers are the buffers of the arguments of the slices read
+// (*[]any), for the next: the statement holds none once read.
+var argBuffers = sync.Pool{New: func() any { return new([]any) }}
 
 // sliceSQL is the statement of Slice. LIMIT and OFFSET are written into
 // the text rather than bound: SQLite plans a statement for its bound LIMIT
@@ -409,8 +430,27 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 	}
 	defer rows.Close()
 	cols := s.t.m.columns
+	width := len(cols) // the columns read, the joined rows' included
+	for r := range s.joined() {
+		width += r.width
+	}
 	typed, _ := rows.(*store.Rows)
 	var holders, dest []any
+	if typed == nil || width > len(cols) {
+		buf := scanBuffers.Get().(*[]any)
+		defer func() {
+			clear(*buf)
+			scanBuffers.Put(buf)
+		}()
+		if cap(*buf) < 2*width {
+			*buf = make([]any, 2*width)
+		}
+		*buf = (*buf)[:2*width]
+		holders, dest = (*buf)[:width], (*buf)[width:]
+		for i := range holders {
+			dest[i] = &holders[i]
+		}
+	}
 	items := []*T{}
 	var spare *T
 	if limit == 1 {
@@ -429,19 +469,15 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 		}
 		base := structs.AddrOf(item)
 		if typed != nil {
-			if err := scanTyped(typed, cols, base); err != nil {
+			if err := scanTyped(typed, cols, base, width); err != nil {
 				return nil, err
 			}
-		} else {
-			if holders == nil {
-				// The scanned values and the pointers to them share one
-				// allocation.
-				both := make([]any, 2*len(cols))
-				holders, dest = both[:len(cols)], both[len(cols):]
-				for i := range holders {
-					dest[i] = &holders[i]
+			for i := len(cols); i < width; i++ {
+				if holders[i], err = typed.Value(i); err != nil {
+					return nil, err
 				}
 			}
+		} else {
 			if err := rows.Scan(dest...); err != nil {
 				return nil, err
 			}
@@ -450,6 +486,13 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 					return nil, err
 				}
 			}
+		}
+		at := len(cols)
+		for r := range s.joined() {
+			if err := r.fill(base, holders[at:at+r.width]); err != nil {
+				return nil, err
+			}
+			at += r.width
 		}
 		items = append(items, item)
 		if len(items) == limit {
@@ -469,12 +512,17 @@ func (s *SQLSource[T]) query(ctx context.Context, db queryer, q string, args []a
 	return items, nil
 }
 
-// scanTyped reads the current row of rs into the item at base: each
-// column that has its field's type straight into the field, the others
-// as rows.Scan reads them (setFromDB).
-func scanTyped(rs *store.Rows, cols []*structs.Field, base structs.Addr) error {
-	if n := rs.Columns(); n != len(cols) {
-		return fmt.Errorf("queryset: %d columns for %d fields", n, len(cols))
+// scanBuffers are the buffers of the values a query scans and the
+// pointers to them (*[]any), of the queries done, for the next.
+var scanBuffers = sync.Pool{New: func() any { return new([]any) }}
+
+// scanTyped reads the first columns of the current row of rs, of width
+// columns, into the item at base: each column that has its field's type
+// straight into the field, the others as rows.Scan reads them
+// (setFromDB).
+func scanTyped(rs *store.Rows, cols []*structs.Field, base structs.Addr, width int) error {
+	if n := rs.Columns(); n != width {
+		return fmt.Errorf("queryset: %d columns for %d fields", n, width)
 	}
 	for i, f := range cols {
 		v := structs.Value{Kind: f.Kind}
@@ -542,7 +590,8 @@ func (s *SQLSource[T]) lateLookup() bool {
 func (s *SQLSource[T]) lateSQL(offset, limit int) string {
 	inner := s.orderTerms(func(f *structs.Field) string { return store.QuoteName(f.Column) }, nil, true)
 	outer := s.orderTerms(s.t.col, nil, true)
-	return "SELECT " + s.t.columns + " FROM " + s.t.from + " WHERE " + s.t.col(s.t.key) + " IN (SELECT " +
+	columns, joins := s.relatedSQL()
+	return "SELECT " + s.t.columns + columns + " FROM " + s.t.from + joins + " WHERE " + s.t.col(s.t.key) + " IN (SELECT " +
 		store.QuoteName(s.t.key.Column) + " FROM " + store.QuoteName(s.t.table) + " ORDER BY " + strings.Join(inner, ", ") +
 		" LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(offset) + ") ORDER BY " + strings.Join(outer, ", ")
 }
@@ -583,15 +632,12 @@ func (s *SQLSource[T]) sql(kind byte) string {
 		return q.(string)
 	}
 	var b strings.Builder
-	if kind == 'c' {
-		b.WriteString("SELECT COUNT(*) FROM ")
-	} else {
-		b.WriteString("SELECT " + s.t.columns + " FROM ")
-	}
-	b.WriteString(s.t.from)
 	var paths map[*relationPath]string
-	if kind != 'c' {
-		var joins string
+	if kind == 'c' {
+		b.WriteString("SELECT COUNT(*) FROM " + s.t.from)
+	} else {
+		columns, joins := s.relatedSQL()
+		b.WriteString("SELECT " + s.t.columns + columns + " FROM " + s.t.from + joins)
 		joins, paths = s.t.orderJoins(s.st.order)
 		b.WriteString(joins)
 	}
@@ -681,9 +727,8 @@ func (t *sqlTable) keysetSQL(k []keyTerm) string {
 	return "(" + t.col(k[0].f) + op(k[0], false) + " AND (" + e + "))"
 }
 
-// args returns the bound values in the order of the SQL text, then tail.
-func (s *SQLSource[T]) args(tail []any) []any {
-	var args []any
+// args appends to args the bound values, in the order of the SQL text.
+func (s *SQLSource[T]) args(args []any) []any {
 	for _, c := range s.st.conds {
 		args = append(args, s.t.bind(c.f, c.v.Bind()))
 	}
@@ -712,7 +757,7 @@ func (s *SQLSource[T]) args(tail []any) []any {
 			}
 		}
 	}
-	return append(args, tail...)
+	return args
 }
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
@@ -866,7 +911,11 @@ func (s *SQLSource[T]) write(ctx context.Context, q string, args []any, obj, bef
 	// through InTx.
 	inBlock := store.InAtomicBlock(ctx, s.t.db)
 	if s.t.readsRow && !s.t.rules.afterSave && len(rels) == 0 && !inBlock {
-		err = s.readInto(ctx, s.t.db.DB, s.t.db.Rebind(q+s.t.returning), args, obj) // a write: database/sql's
+		// RETURNING gives the row's columns, without the nested rows
+		// SelectRelated joins (Django's create() ignores it).
+		row := SQLSource[T]{t: s.t, st: s.st}
+		row.st.related = 0
+		err = row.readInto(ctx, s.t.db.DB, s.t.db.Rebind(q+s.t.returning), args, obj) // a write: database/sql's
 	} else {
 		q = s.t.db.Rebind(q + " RETURNING " + store.QuoteName(s.t.key.Column))
 		err = store.InTx(ctx, s.t.db, func(tx *sqlx.Tx) error {

@@ -159,7 +159,10 @@ type state struct {
 	// columnsOnly leaves the relations that a read fetches after the rows
 	// unread (SQLSource.NoPrefetch).
 	columnsOnly bool
-	err         error
+	// related are the nested rows joined into the items' query
+	// (SQLSource.SelectRelated): bit i for sqlTable.related[i].
+	related uint64
+	err     error
 }
 
 // orderBy replaces the ordering; a field named again is dropped, as
@@ -382,6 +385,10 @@ func (s *state) shape(m *model, kind byte) string {
 			b.WriteByte(',')
 			b.WriteString(strconv.Itoa(m.index[f]))
 		}
+	}
+	if kind != 'c' && s.related != 0 {
+		b.WriteByte('j')
+		b.WriteString(strconv.FormatUint(s.related, 36))
 	}
 	return b.String()
 }

@@ -71,9 +71,13 @@ import (
 // FileUploadMaxMemorySize). Then 1490: query's ContainedBy, Overlap
 // and Len (django.contrib.postgres' ArrayField lookups), with
 // framework.DefaultMaxNumberFields, the default behind
-// Settings.MaxNumberFields, unexported.
+// Settings.MaxNumberFields, unexported. Then 1494: store.WithTx and
+// migrations.DBFrom (a RunGo's querysets in the migration's transaction,
+// Django's schema_editor.connection), queryset's SelectRelated and Get
+// (Django's select_related() and get()), on which contrib's last token
+// and user reads moved.
 const (
-	maxNames   = 1490
+	maxNames   = 1494
 	maxAnySigs = 68
 )
 
