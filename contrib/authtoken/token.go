@@ -48,8 +48,9 @@ type Token struct {
 	// UserID is the owner's primary key; a user has at most one token
 	// (Django's OneToOneField user, related_name auth_token).
 	UserID int64 `db:"user_id" json:"user_id" model:"one_to_one=auth_user,on_delete=cascade,related_name=auth_token"`
-	// User is the owner, when the token was read with its user.
-	User *auth.User `db:"-" json:"-"`
+	// User is the owner, when the token was read with its user
+	// (SelectRelated("user")).
+	User *auth.User `db:"-" json:"-" drf:"source=user"`
 }
 
 // String describes the token without its key.
@@ -148,69 +149,30 @@ func (s *Tokens) Delete(ctx context.Context, key string) error {
 	return err
 }
 
-// tokenColumns are the token's and its user's columns: for tokenRow, and
-// in the order of tokenRow.scanDest.
-var tokenColumns = `t."key", t."created", t."user_id", ` + auth.Columns("u")
-
-// tokenRow is a token joined with its user.
-type tokenRow struct {
-	Token
-	auth.User
-}
-
-// scanDest returns the destinations of tokenColumns in row.
-func (row *tokenRow) scanDest() []any {
-	return append([]any{&row.Key, &row.Created, &row.UserID}, row.User.ScanDest()...)
-}
-
-// token returns the token with its user, whose permissions HasPerm
-// reads from db.
-func (row *tokenRow) token(db *sqlx.DB) *Token {
-	tok := row.Token
-	u := row.User
-	u.BindDB(db)
-	tok.User = &u
-	return &tok
-}
-
-// getQuery is Get's statement: the token and its user by the key. It
-// stays SQL: every authenticated request reads it, and one join reads the
-// token and its user, where the model layer reads the user in a second
-// query (the Token's source, then the User's with NoPrefetch: 23µs and 68
-// allocations against 8.3µs and 35 on SQLite).
-var getQuery = store.NewLookup(`SELECT ` + tokenColumns +
-	` FROM "authtoken_token" t JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = `)
-
-// Get returns the token with the given key and its user, or ErrNotFound.
-// The key is found through the primary key and then compared in constant
+// Get returns the token with the given key and its user, or ErrNotFound,
+// as DRF's TokenAuthentication reads it (select_related("user")). The
+// key is found through the primary key and then compared in constant
 // time.
 func (s *Tokens) Get(ctx context.Context, key string) (*Token, error) {
 	if !store.StorableText(key) {
 		return nil, ErrNotFound
 	}
-	var row tokenRow
-	// Every authenticated request reads its token: the query is made on
-	// the concrete *sqlx.DB or *sqlx.Tx, not through store.On's
-	// interface, whose call would move its arguments to the heap (two
-	// allocations a request).
-	q := getQuery.For(s.DB)
-	var r *sql.Row
-	if tx := store.TxOf(ctx, s.DB); tx != nil {
-		r = tx.QueryRowContext(ctx, q, key)
-	} else {
-		r = s.DB.QueryRowContext(ctx, q, key)
+	src, err := tables.Of[Token](s.DB)
+	if err != nil {
+		return nil, err
 	}
-	err := r.Scan(row.scanDest()...)
+	tok, err := src.SelectRelated("user").Get(ctx, "key", key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	if subtle.ConstantTimeCompare([]byte(row.Key), []byte(key)) != 1 {
+	if subtle.ConstantTimeCompare([]byte(tok.Key), []byte(key)) != 1 {
 		return nil, ErrNotFound
 	}
-	return row.token(s.DB), nil
+	tok.User.BindDB(s.DB)
+	return tok, nil
 }
 
 // LookupToken implements authentication.TokenStore: the owner and the
@@ -237,12 +199,14 @@ func (s *Tokens) List(ctx context.Context, limit, offset int) ([]*Token, int, er
 	if err != nil {
 		return nil, 0, err
 	}
-	toks, err := src.OrderBy(query.Order{Field: "created", Desc: true}, query.Order{Field: "user_id", Desc: true}).Slice(ctx, offset, limit)
+	toks, err := src.SelectRelated("user").OrderBy(query.Order{Field: "created", Desc: true}, query.Order{Field: "user_id", Desc: true}).Slice(ctx, offset, limit)
 	if err != nil {
 		return nil, 0, err
 	}
-	toks, err = withUsers(ctx, s.DB, toks)
-	return toks, total, err
+	for _, t := range toks {
+		t.User.BindDB(s.DB)
+	}
+	return toks, total, nil
 }
 
 // withUsers reads the users of toks into their User, with one query for
