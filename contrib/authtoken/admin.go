@@ -304,11 +304,15 @@ func (l tokenList) page(ctx context.Context, offset int) (toks []*Token, matches
 	if l.byName {
 		order = []query.Order{{Field: "user__" + l.column}, {Field: "key", Desc: true}}
 	}
-	if toks, err = searched.OrderBy(order...).Slice(ctx, offset, adminPageSize); err != nil {
+	// The users joined in, as Django's admin reads a list_display of
+	// the user (list_select_related).
+	if toks, err = searched.SelectRelated("user").OrderBy(order...).Slice(ctx, offset, adminPageSize); err != nil {
 		return nil, 0, 0, err
 	}
-	toks, err = withUsers(ctx, l.db, toks)
-	return toks, matches, total, err
+	for _, t := range toks {
+		t.User.BindDB(l.db)
+	}
+	return toks, matches, total, nil
 }
 
 // forbidden answers 403 with the page that names the user.

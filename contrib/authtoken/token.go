@@ -209,40 +209,6 @@ func (s *Tokens) List(ctx context.Context, limit, offset int) ([]*Token, int, er
 	return toks, total, nil
 }
 
-// withUsers reads the users of toks into their User, with one query for
-// all, as Django's prefetch_related("user"): the users' columns alone,
-// HasPerm reading their permissions from db. A token whose user is gone
-// is left out.
-func withUsers(ctx context.Context, db *sqlx.DB, toks []*Token) ([]*Token, error) {
-	if len(toks) == 0 {
-		return toks, nil
-	}
-	src, err := tables.Of[auth.User](db)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(toks))
-	for i, t := range toks {
-		ids[i] = strconv.FormatInt(t.UserID, 10)
-	}
-	users, err := src.NoPrefetch().Match(queryset.Lookup("id", query.In, ids...)).Slice(ctx, 0, -1)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[int64]*auth.User, len(users))
-	for _, u := range users {
-		u.BindDB(db)
-		byID[u.ID] = u
-	}
-	out := toks[:0]
-	for _, t := range toks {
-		if t.User = byID[t.UserID]; t.User != nil {
-			out = append(out, t)
-		}
-	}
-	return out, nil
-}
-
 // CreateOnUserCreation registers a hook on users that gives every user
 // they create from now on a token, in the creating transaction (DRF's
 // post_save receiver). It is opt-in: call it once at start-up.
