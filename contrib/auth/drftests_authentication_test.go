@@ -24,6 +24,8 @@ import (
 	"github.com/go-drf/drf/framework/authentication"
 	"github.com/go-drf/drf/framework/exceptions"
 	"github.com/go-drf/drf/framework/migrations"
+	"github.com/go-drf/drf/framework/models"
+	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/drfsuite"
@@ -99,21 +101,30 @@ func (f *drfAuthFixture) createToken(table, key string, u *auth.User) {
 	f.db.MustExec(f.db.Rebind(`INSERT INTO "`+table+`" ("key", "user_id") VALUES (?, ?)`), key, u.ID)
 }
 
+// drfCustomToken is DRF's test model CustomToken: a key and its user.
+type drfCustomToken struct {
+	Key    string     `db:"key" json:"key" model:"primary_key,max_length=40"`
+	UserID int64      `db:"user_id" json:"user" model:"one_to_one=auth_user,on_delete=cascade"`
+	User   *auth.User `db:"-" json:"-" drf:"source=user"`
+}
+
+func (drfCustomToken) Meta() models.Meta {
+	return models.Meta{App: "authentication", Name: "CustomToken"}
+}
+
 // drfCustomTokens is CustomToken's store, as a user writes one for a
 // token model of their own: the key's owner, read with one query.
-type drfCustomTokens struct{ db *sqlx.DB }
+type drfCustomTokens struct{ src *queryset.SQLSource[drfCustomToken] }
 
 func (s drfCustomTokens) LookupToken(ctx context.Context, key string) (request.User, any, error) {
-	var u auth.User
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+auth.Columns("u")+` FROM "authentication_customtoken" t `+
-		`JOIN "auth_user" u ON u."id" = t."user_id" WHERE t."key" = ?`), key).Scan(u.ScanDest()...)
+	tok, err := s.src.SelectRelated("user").Get(ctx, "key", key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, nil
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	return &u, key, nil
+	return tok.User, key, nil
 }
 
 // drfMockView is MockView with authentication_classes=schemes.
@@ -137,7 +148,7 @@ func (f *drfAuthFixture) site() *apitest.Client {
 	api.Handle("/basic/", drfMockView(authentication.Basic{Users: auth.ModelBackend{Users: f.users}}))
 	api.Handle("/remote-user/", drfMockView(authentication.RemoteUser{Users: auth.RemoteUserBackend{Users: f.users}}))
 	api.Handle("/token/", drfMockView(authentication.Token{Tokens: f.tokens}))
-	api.Handle("/customtoken/", drfMockView(authentication.Token{Tokens: drfCustomTokens{f.db}}))
+	api.Handle("/customtoken/", drfMockView(authentication.Token{Tokens: drfCustomTokens{queryset.MustSQL[drfCustomToken](f.db, queryset.SQLConfig{})}}))
 	api.Handle("/customkeywordtoken/", drfMockView(authentication.Token{Tokens: f.tokens, Keyword: "Bearer"}))
 	api.Handle("/auth-token/", authtoken.ObtainToken{Users: f.users, Tokens: f.tokens}.View())
 	api.HandleHTTP("/auth/*", f.sessions.Pages())

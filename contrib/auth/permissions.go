@@ -106,7 +106,8 @@ var _ framework.PermissionsUser = (*User)(nil)
 
 // BindDB sets the database HasPerm reads the user's permissions from,
 // and empties their cache. Users binds the users it reads and creates;
-// code that reads a user with ScanDest binds it itself.
+// code that reads a user otherwise (a source of its own) binds it
+// itself.
 func (u *User) BindDB(db *sqlx.DB) {
 	u.db, u.perms = db, &permCache{}
 }

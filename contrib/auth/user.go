@@ -8,7 +8,6 @@ package auth
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -89,34 +88,6 @@ func (User) Meta() models.Meta {
 func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 
 var _ request.User = (*User)(nil)
-
-// columns are auth_user's columns in table order, which ScanDest follows.
-var columns = [...]string{"id", "password", "last_login", "is_superuser", "username", "last_name",
-	"email", "is_staff", "is_active", "date_joined", "first_name"}
-
-// Columns lists auth_user's columns in table order, for a SELECT whose row
-// is read with ScanDest: quoted, and qualified by alias unless it is "".
-func Columns(alias string) string {
-	var b strings.Builder
-	for i, c := range columns {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if alias != "" {
-			b.WriteString(alias + ".")
-		}
-		b.WriteString(`"` + c + `"`)
-	}
-	return b.String()
-}
-
-// ScanDest returns the destinations of the columns Columns lists, in its
-// order, into u: database/sql's Scan reads a row of auth_user (alone or in
-// a join) with them, without per-row reflection.
-func (u *User) ScanDest() []any {
-	return []any{&u.ID, &u.Password, &u.LastLogin, &u.Superuser, &u.Username, &u.LastName,
-		&u.Email, &u.Staff, &u.Active, &u.DateJoined, &u.FirstName}
-}
 
 // GetUsername returns the username.
 func (u *User) GetUsername() string { return u.Username }
