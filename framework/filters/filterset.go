@@ -290,7 +290,7 @@ func NewFilterSet[T any](name string, fs FilterSet) (FilterSet, error) {
 			// A relation to many rows (tags, a reverse side) is null
 			// where it has no related row: its rows' keys are compared.
 			if _, _, err = queryset.LookupField[T](f.Field + "__pk"); err == nil {
-				column, mf, f.Label = f.Field, nil, cmp.Or(f.Label, Filter{Field: f.Field, Lookup: f.Lookup}.label())
+				column, mf, f.Label = f.Field, nil, cmp.Or(f.Label, Filter{Field: queryset.VerboseFieldName[T](f.Field), Lookup: f.Lookup}.label())
 			}
 		}
 		if _, ok := errors.AsType[*queryset.UnknownFieldError](err); ok {
@@ -308,7 +308,7 @@ func NewFilterSet[T any](name string, fs FilterSet) (FilterSet, error) {
 		case strings.Contains(f.Field, "__"):
 			// A path's label is its fields' names (django-filter's
 			// label_for_filter of field_name), whatever its parameter.
-			f.Label = Filter{Field: f.Field, Lookup: f.Lookup}.label()
+			f.Label = Filter{Field: cmp.Or(queryset.VerboseFieldName[T](f.Field), f.Field), Lookup: f.Lookup}.label()
 		case mf != nil:
 			f.Label = Filter{Field: mf.Name, Lookup: f.Lookup}.label()
 		}

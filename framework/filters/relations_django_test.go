@@ -48,6 +48,16 @@ type (
 		EditorID int64   `db:"editor_id" model:"foreign_key=lib_author,related_name=edited"`
 		Tags     []int64 `json:"tags" model:"many_to_many=lib_tag,related_name=books,blank"`
 	}
+	libReview struct {
+		ID     int64  `db:"id"`
+		BookID int64  `db:"book_id" model:"foreign_key=lib_book"`
+		Stars  *int64 `db:"stars"`
+	}
+	libShelf struct {
+		ID    int64   `db:"id"`
+		Name  string  `db:"name" model:"max_length=20"`
+		Books []int64 `json:"books" model:"many_to_many=lib_book,related_query_name=shelved,blank"`
+	}
 )
 
 func (libCountry) Meta() models.Meta {
@@ -60,6 +70,8 @@ func (libTag) Meta() models.Meta {
 func (libBook) Meta() models.Meta {
 	return models.Meta{App: "lib", Name: "Book", Ordering: []string{"author__name", "id"}}
 }
+func (libReview) Meta() models.Meta { return models.Meta{App: "lib", Name: "Review"} }
+func (libShelf) Meta() models.Meta  { return models.Meta{App: "lib", Name: "Shelf"} }
 
 // djangoAnswers are what testdata/relations_django.py prints.
 type djangoAnswers struct {
@@ -168,6 +180,8 @@ func checkRelationsAsDjango(t *testing.T, db *sqlx.DB, want djangoAnswers) {
 		func() error { _, err := models.Of[libCountry](); return err },
 		func() error { _, err := models.Of[libAuthor](); return err },
 		func() error { _, err := models.Of[libTag](); return err },
+		func() error { _, err := models.Of[libReview](); return err },
+		func() error { _, err := models.Of[libShelf](); return err },
 	} {
 		if err := describe(); err != nil {
 			t.Fatal(err)

@@ -31,7 +31,8 @@
 // URLField, SlugField, GenericIPAddressField, TextField, CharField,
 // PositiveIntegerField, ...), and for a relation foreign_key=TABLE[.COLUMN]
 // (or one_to_one=TABLE[.COLUMN]), on_delete=cascade|protect|restrict|
-// set_null|set_default|do_nothing, related_name=NAME and
+// set_null|set_default|do_nothing, related_name=NAME,
+// related_query_name=NAME and
 // limit_choices_to=COLUMN=VALUE[&COLUMN=VALUE...] (exact lookups on the
 // related table, as a query string), and for a file
 // upload_to=PATTERN, and for an image width_field=NAME and
@@ -76,7 +77,8 @@
 //     column instead; a pointer to a key is a reverse one-to-one, the
 //     one referencing row's key or nil;
 //   - a slice field tagged `model:"many_to_many=TABLE[.COLUMN]"` (with
-//     related_name=NAME, through=TABLE, blank, limit_choices_to=...) is a ManyToManyField: the
+//     related_name=NAME, related_query_name=NAME, through=TABLE, blank,
+//     limit_choices_to=...) is a ManyToManyField: the
 //     keys of the related rows, kept in a through table (see ManyToMany);
 //     with slug_field=COLUMN, their values of that column instead, and a
 //     slice of structs holds the related rows themselves (read-only).
@@ -270,6 +272,10 @@ type ManyToMany struct {
 	Table, Column string
 	// RelatedName is the name of the reverse accessor, "" for none.
 	RelatedName string
+	// RelatedQueryName is the reverse side's name in lookups from the
+	// related model (Django's related_query_name); "" for RelatedName,
+	// or the model's name in lower case when that is "" too.
+	RelatedQueryName string
 	// SlugField is the related column the slice holds instead of the
 	// keys (slug_field=name: DRF's SlugRelatedField(many=True)), which
 	// a write looks the keys up by; "" for the keys.
@@ -446,6 +452,11 @@ type Relation struct {
 	OnDelete OnDelete
 	// RelatedName is the name of the reverse accessor, "" for none.
 	RelatedName string
+	// RelatedQueryName is the reverse side's name in lookups from the
+	// referenced model (Django's related_query_name); "" for
+	// RelatedName, or the model's name in lower case when that is ""
+	// too.
+	RelatedQueryName string
 	// LimitChoicesTo are Django's limit_choices_to: the conditions a
 	// related row meets to be a valid choice; nil for every row.
 	LimitChoicesTo []Condition
@@ -895,7 +906,7 @@ func (d *Description) relatedField(sf *structs.Field) error {
 const maxNameLength = 63
 
 // manyToMany reads a many-to-many field, tagged
-// model:"many_to_many=TABLE[.COLUMN],related_name=NAME,through=TABLE,slug_field=COLUMN,blank"
+// model:"many_to_many=TABLE[.COLUMN],related_name=NAME,related_query_name=NAME,through=TABLE,slug_field=COLUMN,blank"
 // (through=TABLE,auto_created for the reverse side of the related
 // model's field of an automatic through table). null is accepted and
 // has no effect, as Django ignores it on a ManyToManyField (with its
@@ -910,6 +921,8 @@ func (d *Description) manyToMany(sf *structs.Field, opts string) error {
 			m.Column = cmp.Or(m.Column, "id")
 		case "related_name":
 			m.RelatedName = val
+		case "related_query_name":
+			m.RelatedQueryName = val
 		case "through":
 			m.Through = val
 		case "slug_field":
@@ -1143,6 +1156,11 @@ func newField(sf *structs.Field) (*Field, error) {
 				f.Related = &Relation{OnDelete: Cascade}
 			}
 			f.Related.RelatedName = val
+		case "related_query_name":
+			if f.Related == nil {
+				f.Related = &Relation{OnDelete: Cascade}
+			}
+			f.Related.RelatedQueryName = val
 		case "limit_choices_to":
 			if f.Related == nil {
 				f.Related = &Relation{OnDelete: Cascade}

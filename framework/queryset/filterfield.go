@@ -3,6 +3,7 @@ package queryset
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
@@ -49,6 +50,45 @@ func LookupField[T any](name string) (column string, field *models.Field, err er
 		return name, p.mf, nil
 	}
 	return name, nil, nil
+}
+
+// VerboseFieldName is django-filter's verbose_field_name of name, a path
+// across T's relations ("author__country", "books__tags", "review"): its
+// parts' names in words, a reverse side's by its related_name, and
+// "[invalid name]" when a reverse side it crosses has none (its related
+// query name being the model's name, or related_query_name). "" when name
+// is no path across relations.
+func VerboseFieldName[T any](name string) string {
+	d, err := models.Of[T]()
+	if err != nil {
+		return ""
+	}
+	p, err := relationPathOf(d, name)
+	last := true
+	if err != nil {
+		// A relation to many rows, named alone (an isnull lookup's).
+		p, last = nil, false
+		if p2, err := relationPathOf(d, name+"__pk"); err == nil {
+			p = p2
+		}
+	}
+	if p == nil {
+		return ""
+	}
+	parts := strings.Split(name, "__")
+	for i, s := range p.steps {
+		switch {
+		case !s.reverse:
+		case s.relatedName == "":
+			return "[invalid name]"
+		default:
+			parts[i] = s.relatedName
+		}
+	}
+	if !last {
+		parts = parts[:len(p.steps)]
+	}
+	return strings.ReplaceAll(strings.Join(parts, " "), "_", " ")
 }
 
 // FinderOf returns the RelatedFinder of the source that q reads, q being

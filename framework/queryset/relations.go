@@ -13,7 +13,8 @@ import (
 // relationPath is a lookup across relations, as Django spells it:
 // "author__username" (a foreign key, then a column of the related model),
 // "tags__name" (a many-to-many field), "posts__title" (a reverse side,
-// by its related_name: of a foreign key or of a many-to-many field),
+// of a foreign key or of a many-to-many field, by its related query
+// name: queryName),
 // "post__author__username" (one relation after another). Its condition
 // is on the related column; an item meets it when a row it reaches
 // meets it, each item once.
@@ -36,6 +37,10 @@ type relationStep struct {
 	// table is the related model's, which rev belongs to.
 	table string
 	key   string
+	// reverse reports a reverse side (rev, or a many-to-many field
+	// turned around), relatedName its related_name.
+	reverse     bool
+	relatedName string
 }
 
 // relationPathOf resolves name, a path of d's relations ending in a field
@@ -104,14 +109,15 @@ func relatedPath(table, name string) (*relationPath, error) {
 	return relationPathOf(d, name)
 }
 
-// reverseStep is the step from d across the reverse side named
-// (related_name) of another model's foreign key to d, or of a
+// reverseStep is the step from d across the reverse side named (queryName)
+// of another model's foreign key to d, or of a
 // many-to-many field to d (turned around: its through table read from
 // d's side), and the model it reaches; nil when none is named so.
 func reverseStep(d *models.Description, name string) (relationStep, *models.Description) {
 	for _, r := range models.ReferencesTo(d.Meta.Table) {
-		if r.Field.Related.RelatedName == name && r.Field.Related.Column == d.PrimaryKey.Column {
-			return relationStep{rev: r.Field, table: r.Model.Meta.Table, key: d.PrimaryKey.Column}, r.Model
+		if queryName(r.Model, r.Field.Related.RelatedQueryName, r.Field.Related.RelatedName) == name && r.Field.Related.Column == d.PrimaryKey.Column {
+			return relationStep{rev: r.Field, table: r.Model.Meta.Table, key: d.PrimaryKey.Column,
+				reverse: true, relatedName: r.Field.Related.RelatedName}, r.Model
 		}
 		// r may be a through table's foreign key: the many-to-many
 		// field is the other model's.
@@ -121,20 +127,40 @@ func reverseStep(d *models.Description, name string) (relationStep, *models.Desc
 			}
 			for _, owner := range models.OfTable(g.Related.Table) {
 				for _, m := range owner.ManyToMany {
-					if m.RelatedName == name && m.Through == r.Model.Meta.Table && m.Table == d.Meta.Table {
+					if queryName(owner, m.RelatedQueryName, m.RelatedName) == name && m.Through == r.Model.Meta.Table && m.Table == d.Meta.Table {
 						m, err := m.ThroughKeys(owner.Meta.Table)
 						if err != nil {
 							continue
 						}
 						back := &models.ManyToMany{Name: name, Table: owner.Meta.Table, Column: owner.PrimaryKey.Column,
 							Through: m.Through, From: m.To, To: m.From}
-						return relationStep{m: back, key: d.PrimaryKey.Column}, owner
+						return relationStep{m: back, key: d.PrimaryKey.Column, reverse: true, relatedName: m.RelatedName}, owner
 					}
 				}
 			}
 		}
 	}
 	return relationStep{}, nil
+}
+
+// queryName is the name a lookup from the related model gives the reverse
+// side of a relation of model, as Django's related_query_name(): the
+// relation's related_query_name, else its related_name, else the model's
+// name in lower case; "" for none, when the reverse side is hidden (a
+// related_name ending in "+") or is an automatic through table's, whose
+// many-to-many field is reached from the other model instead.
+func queryName(model *models.Description, relatedQueryName, relatedName string) string {
+	switch {
+	case relatedQueryName != "":
+		return relatedQueryName
+	case strings.HasSuffix(relatedName, "+"):
+		return ""
+	case relatedName != "":
+		return relatedName
+	case model.Type == nil:
+		return ""
+	}
+	return strings.ToLower(model.Meta.Name)
 }
 
 // relatedModel is the first of the described models of a table that has

@@ -75,11 +75,13 @@ import (
 // migrations.DBFrom (a RunGo's querysets in the migration's transaction,
 // Django's schema_editor.connection), queryset's SelectRelated and Get
 // (Django's select_related() and get()), on which contrib's last token
-// and user reads moved. Then 1492 and 67: auth.Columns and
+// and user reads moved. Then 1493 and 67: auth.Columns and
 // User.ScanDest (a hand-written join's columns, the last reader a DRF
-// test port, now on a source), with ScanDest's []any, went.
+// test port, now on a source), with ScanDest's []any, went;
+// queryset.VerboseFieldName (django-filter's label of a path across a
+// reverse side) came.
 const (
-	maxNames   = 1492
+	maxNames   = 1493
 	maxAnySigs = 67
 )
 

@@ -17,7 +17,8 @@ OrderingFilter takes from ?ordering= (a foreign key by the related
 model's Meta.ordering, Country's "-name"), the items django-filter's
 FilterSets (django_filters.rest_framework's, which DjangoFilterBackend
 derives from filterset_fields) keep for isnull lookups (forward, across paths, many-to-many
-and reverse sides; an item once: the framework's lookups across
+and reverse sides, these by their related query names: related_name,
+related_query_name or the model's name; an item once: the framework's lookups across
 relations are distinct), and each book's tags as DRF's ModelSerializer
 renders them (in Tag's Meta.ordering). The Go test then reads the same
 tables and compares.
@@ -97,6 +98,24 @@ class Book(models.Model):
         ordering = ["author__name", "id"]
 
 
+class Review(models.Model):
+    """A reverse side without related_name: Book's lookups name it "review"."""
+    book = models.ForeignKey(Book, on_delete=models.CASCADE)
+    stars = models.IntegerField(null=True)
+
+    class Meta:
+        app_label = "lib"
+
+
+class Shelf(models.Model):
+    """A many-to-many field whose reverse side is looked up as "shelved"."""
+    name = models.CharField(max_length=20)
+    books = models.ManyToManyField(Book, related_query_name="shelved", blank=True)
+
+    class Meta:
+        app_label = "lib"
+
+
 class BookSerializer(serializers.ModelSerializer):
     class Meta:
         model = Book
@@ -144,6 +163,10 @@ class BookFilter(filters.FilterSet):
             "editor__country__name": ["isnull"],
             "tags": ["isnull"],
             "tags__name": ["isnull"],
+            "review": ["isnull"],
+            "review__stars": ["isnull"],
+            "shelved": ["isnull"],
+            "shelved__name": ["isnull"],
         }
 
 
@@ -167,7 +190,8 @@ def lookups(*names):
 
 
 SETS = {
-    "books": (BookFilter, Book, lookups("author", "author__country", "author__nick", "editor__country__name", "tags", "tags__name") + [
+    "books": (BookFilter, Book, lookups("author", "author__country", "author__nick", "editor__country__name", "tags", "tags__name",
+                                          "review", "review__stars", "shelved", "shelved__name") + [
         "author__isnull=True", "author__isnull=False", "author__isnull=1", "author__isnull=0", "author__isnull=maybe",
         "author__isnull=", "author__isnull=TRUE", "tags__isnull=True", "author__isnull=true&tags__isnull=true",
     ]),
@@ -178,7 +202,7 @@ SETS = {
 
 def main():
     with connection.schema_editor() as editor:
-        for model in (Country, Author, Tag, Book):
+        for model in (Country, Author, Tag, Book, Review, Shelf):
             editor.create_model(model)
     fr, de = (Country.objects.create(name=n) for n in ("fr", "de"))
     ann = Author.objects.create(name="ann", nick="z", country=fr)
@@ -190,6 +214,10 @@ def main():
     for title, author, editor, tags in [("e", bob, ann, [go, sql]), ("d", None, bob, []), ("c", ann, cid, [web, go, ai]),
                                         ("b", cid, ann, [sql]), ("a", ann, bob, [])]:
         Book.objects.create(title=title, author=author, editor=editor).tags.set(tags)
+    Review.objects.create(book=Book.objects.get(title="e"), stars=5)
+    Review.objects.create(book=Book.objects.get(title="c"), stars=None)
+    Shelf.objects.create(name="top").books.set(Book.objects.filter(title__in=["a", "c"]))
+    Shelf.objects.create(name="empty")
 
     out = {"versions": {"django": django.get_version(), "drf": rest_framework.VERSION,
                         "django_filter": django_filters.__version__}}
