@@ -75,3 +75,36 @@ func BenchmarkGet(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkHasPerm measures the first HasPerm of a user read for a
+// request on SQLite: the read of its own and its groups' permissions.
+//
+//	go test -run '^$' -bench HasPerm -benchmem ./contrib/auth/
+func BenchmarkHasPerm(b *testing.B) {
+	db, err := store.Open(filepath.Join(b.TempDir(), "db.sqlite3"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	if _, err := migrations.Migrate(ctx, db, auth.Migrations...); err != nil {
+		b.Fatal(err)
+	}
+	if err := auth.CreatePermissions(ctx, db, auth.Models...); err != nil {
+		b.Fatal(err)
+	}
+	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1}}}
+	u, err := users.CreateUser(ctx, "alice", "alice@example.com", "pass")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := users.GrantPermission(ctx, u, "auth.view_user"); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		u.BindDB(db)
+		if ok, err := u.HasPerm(ctx, "auth.view_user"); err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package auth
 
-import "github.com/go-drf/drf/framework/models"
+import (
+	"github.com/go-drf/drf/contrib/contenttypes"
+	"github.com/go-drf/drf/framework/models"
+)
 
 // Group is Django's django.contrib.auth.models.Group on its auth_group
 // table: a name that permissions and users are grouped under.
@@ -30,6 +33,9 @@ type Permission struct {
 	// Codename is the permission's code ("add_book"), unique per content
 	// type.
 	Codename string `db:"codename" json:"codename" model:"max_length=100"`
+	// ContentType is the content type, when the permission was read
+	// with it (SelectRelated("content_type")).
+	ContentType *contenttypes.ContentType `db:"-" json:"-" drf:"source=content_type"`
 }
 
 // Meta declares Django's Permission model. Django orders permissions by

@@ -147,20 +147,9 @@ func (u *User) HasPerms(ctx context.Context, perms ...string) (bool, error) {
 // errUnbound reports a user HasPerm cannot read the permissions of.
 var errUnbound = errors.New("auth: the user was not read through Users, and has no database to read its permissions from (BindDB)")
 
-// userPermsQuery is ModelBackend's get_all_permissions of one user: its
-// own permissions and its groups'. It stays SQL, one query where a
-// source needs three: a source reads its model's fields only, with no
-// values_list("content_type__app_label", "codename") across the foreign
-// key (a second query, of the content types), and its lookups reach a
-// reverse side by its related_name only, which Group.permissions has not
-// (Django's default related query name, "group"), so the groups'
-// permissions take a query of their own.
-const userPermsQuery = `SELECT ct."app_label", p."codename" FROM "auth_permission" p ` +
-	`JOIN "django_content_type" ct ON ct."id" = p."content_type_id" ` +
-	`WHERE p."id" IN (SELECT "permission_id" FROM "auth_user_user_permissions" WHERE "user_id" = ?) ` +
-	`OR p."id" IN (SELECT gp."permission_id" FROM "auth_group_permissions" gp ` +
-	`JOIN "auth_user_groups" ug ON ug."group_id" = gp."group_id" WHERE ug."user_id" = ?)`
-
+// loadPerms reads the user's permissions once, as ModelBackend's
+// get_all_permissions: Permission.objects.filter(user=u) and
+// filter(group__user=u), in one query, with their content types.
 func (u *User) loadPerms(ctx context.Context) (map[string]bool, error) {
 	if u.db == nil || u.perms == nil {
 		return nil, errUnbound
@@ -171,25 +160,36 @@ func (u *User) loadPerms(ctx context.Context) (map[string]bool, error) {
 	if c.perms != nil {
 		return c.perms, nil
 	}
-	q := store.On(ctx, u.db)
-	rows, err := q.QueryContext(ctx, q.Rebind(userPermsQuery), u.ID, u.ID)
+	src, err := permissions(u.db)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	perms := map[string]bool{}
-	for rows.Next() {
-		var app, codename string
-		if err := rows.Scan(&app, &codename); err != nil {
-			return nil, err
-		}
-		perms[app+"."+codename] = true
-	}
-	if err := rows.Err(); err != nil {
+	id := strconv.FormatInt(u.ID, 10)
+	rows, err := src.SelectRelated("content_type").Match(queryset.Or(
+		queryset.Lookup("user__id", query.Exact, id),
+		queryset.Lookup("group__user__id", query.Exact, id))).Slice(ctx, 0, -1)
+	if err != nil {
 		return nil, err
+	}
+	perms := make(map[string]bool, len(rows))
+	for _, p := range rows {
+		perms[p.ContentType.AppLabel+"."+p.Codename] = true
 	}
 	c.perms = perms
 	return perms, nil
+}
+
+// permissions is the source of Permission over db, once User and Group
+// are described: its lookups reach them across their many-to-many
+// fields.
+func permissions(db *sqlx.DB) (*queryset.SQLSource[Permission], error) {
+	if _, err := tables.Of[User](db); err != nil {
+		return nil, err
+	}
+	if _, err := tables.Of[Group](db); err != nil {
+		return nil, err
+	}
+	return tables.Of[Permission](db)
 }
 
 // ErrUnknownPermission is returned for a permission name that is not

@@ -53,10 +53,10 @@ type User struct {
 	// Groups are the keys of the user's groups (Django's ManyToManyField
 	// to Group, through auth_user_groups), read and written by a source;
 	// Users does not read them.
-	Groups []int32 `json:"groups,omitempty" model:"many_to_many=auth_group,blank,related_name=user_set"`
+	Groups []int32 `json:"groups,omitempty" model:"many_to_many=auth_group,blank,related_name=user_set,related_query_name=user"`
 	// UserPermissions are the keys of the user's own permissions
 	// (through auth_user_user_permissions), as Groups.
-	UserPermissions []int32 `json:"user_permissions,omitempty" model:"many_to_many=auth_permission,blank,related_name=user_set"`
+	UserPermissions []int32 `json:"user_permissions,omitempty" model:"many_to_many=auth_permission,blank,related_name=user_set,related_query_name=user"`
 
 	// db is where HasPerm reads the permissions (BindDB), perms their
 	// cache.
