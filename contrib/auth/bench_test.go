@@ -46,20 +46,8 @@ func BenchmarkCheck(b *testing.B) {
 //
 //	go test -run '^$' -bench Get -benchmem ./contrib/auth/
 func BenchmarkGet(b *testing.B) {
-	db, err := store.Open(filepath.Join(b.TempDir(), "db.sqlite3"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	if _, err := migrations.Migrate(ctx, db, auth.Migrations...); err != nil {
-		b.Fatal(err)
-	}
-	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1}}}
-	u, err := users.CreateUser(ctx, "alice", "alice@example.com", "pass")
-	if err != nil {
-		b.Fatal(err)
-	}
+	users, u := benchUser(b)
 	b.Run("id", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := users.Get(ctx, u.ID); err != nil {
@@ -81,30 +69,37 @@ func BenchmarkGet(b *testing.B) {
 //
 //	go test -run '^$' -bench HasPerm -benchmem ./contrib/auth/
 func BenchmarkHasPerm(b *testing.B) {
-	db, err := store.Open(filepath.Join(b.TempDir(), "db.sqlite3"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	if _, err := migrations.Migrate(ctx, db, auth.Migrations...); err != nil {
-		b.Fatal(err)
-	}
-	if err := auth.CreatePermissions(ctx, db, auth.Models...); err != nil {
-		b.Fatal(err)
-	}
-	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1}}}
-	u, err := users.CreateUser(ctx, "alice", "alice@example.com", "pass")
-	if err != nil {
+	users, u := benchUser(b)
+	if err := auth.CreatePermissions(ctx, users.DB, auth.Models...); err != nil {
 		b.Fatal(err)
 	}
 	if err := users.GrantPermission(ctx, u, "auth.view_user"); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		u.BindDB(db)
+		u.BindDB(users.DB)
 		if ok, err := u.HasPerm(ctx, "auth.view_user"); err != nil || !ok {
 			b.Fatal(ok, err)
 		}
 	}
+}
+
+// benchUser is the user alice in a new SQLite database of auth's tables,
+// and the users there.
+func benchUser(b *testing.B) (*auth.Users, *auth.User) {
+	db, err := store.Open(filepath.Join(b.TempDir(), "db.sqlite3"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	if _, err := migrations.Migrate(b.Context(), db, auth.Migrations...); err != nil {
+		b.Fatal(err)
+	}
+	users := &auth.Users{DB: db, Hashers: auth.Hashers{auth.PBKDF2Hasher{Iterations: 1}}}
+	u, err := users.CreateUser(b.Context(), "alice", "alice@example.com", "pass")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return users, u
 }

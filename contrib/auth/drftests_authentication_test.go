@@ -114,7 +114,9 @@ func (drfCustomToken) Meta() models.Meta {
 
 // drfCustomTokens is CustomToken's store, as a user writes one for a
 // token model of their own: the key's owner, read with one query.
-type drfCustomTokens struct{ src *queryset.SQLSource[drfCustomToken] }
+type drfCustomTokens struct {
+	src *queryset.SQLSource[drfCustomToken]
+}
 
 func (s drfCustomTokens) LookupToken(ctx context.Context, key string) (request.User, any, error) {
 	tok, err := s.src.SelectRelated("user").Get(ctx, "key", key)
