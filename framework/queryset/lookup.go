@@ -43,12 +43,8 @@ type lookupCond struct {
 // posts__isnull) is null where no related row is: its rows' keys are
 // compared.
 func (m *model) lookupTarget(field string, op query.Lookup) (f *structs.Field, path *relationPath, err error) {
-	f, err = m.lookupField(field)
-	if err == nil {
-		err = m.checkArrayLookup(field, f, nil, op)
-	}
-	if _, unknown := errors.AsType[*UnknownFieldError](err); !unknown {
-		return f, nil, err
+	if f = m.namedField(field); f != nil {
+		return f, nil, m.checkArrayLookup(field, f, nil, op)
 	}
 	if path, err = m.pathOf(field); err != nil && op == query.IsNull {
 		path, err = m.pathOf(field + "__pk")

@@ -58,7 +58,11 @@ func (s *SQLSource[T]) resolve(q Q) (c qcond, none, all bool, err error) {
 		}
 		return qcond{leaf: &st.lookups[0]}, false, false, nil
 	}
-	c.or = q.or
+	if len(q.kids) == 1 {
+		// And(q) and Or(q) are q.
+		return s.resolve(q.kids[0])
+	}
+	c.or, c.kids = q.or, make([]qcond, 0, len(q.kids))
 	for _, k := range q.kids {
 		kc, kNone, kAll, err := s.resolve(k)
 		switch {

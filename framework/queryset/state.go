@@ -101,13 +101,18 @@ func (m *model) field(name string) (*structs.Field, error) {
 // foreign key by its Django name, as Django reads filter(post=1) as
 // filter(post_id=1).
 func (m *model) lookupField(name string) (*structs.Field, error) {
-	if f, ok := m.byColumn[name]; ok {
-		return f, nil
-	}
-	if f, ok := m.keys[name]; ok {
+	if f := m.namedField(name); f != nil {
 		return f, nil
 	}
 	return nil, &UnknownFieldError{Field: name}
+}
+
+// namedField is lookupField's field, nil for none.
+func (m *model) namedField(name string) *structs.Field {
+	if f, ok := m.byColumn[name]; ok {
+		return f
+	}
+	return m.keys[name]
 }
 
 func (m *model) position(base structs.Addr, field string) (string, error) {
