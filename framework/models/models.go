@@ -464,7 +464,8 @@ type Relation struct {
 
 // Condition is one condition of limit_choices_to, an exact lookup: the
 // related row's Column holds Value (as text, which the database compares
-// as the column's type).
+// as the column's type; a BooleanField's true, True, t or 1, or false,
+// False, f or 0).
 type Condition struct {
 	// Column is the related table's column.
 	Column string

@@ -59,7 +59,7 @@ func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value str
 	} else if strings.ContainsRune(value, 0) {
 		return "", false, nil
 	}
-	cond, args := conditionsSQL(store.QuoteName(table), where, []any{arg})
+	cond, args := conditionsSQL(table, where, []any{arg})
 	q := s.t.db.Rebind("SELECT " + store.QuoteName(key) + " FROM " + store.QuoteName(table) +
 		" WHERE " + match + cond + " ORDER BY " + store.QuoteName(key) + " LIMIT 1")
 	var got any
@@ -524,7 +524,7 @@ func (s *SQLSource[T]) ListRelated(ctx context.Context, table, value, display st
 	if err != nil {
 		return nil, err
 	}
-	cond, args := conditionsSQL(from, where, nil)
+	cond, args := conditionsSQL(table, where, nil)
 	if strings.Contains(value, "__") {
 		cond += " AND " + v + " IS NOT NULL"
 	}
@@ -550,15 +550,29 @@ func (s *SQLSource[T]) ListRelated(ctx context.Context, table, value, display st
 }
 
 // conditionsSQL is where as SQL to add to a WHERE clause (" AND col = ?"
-// each, col of the table from, quoted) and args with their values
-// appended.
-func conditionsSQL(from string, where []models.Condition, args []any) (string, []any) {
+// each, col of table, quoted) and args with their values appended.
+func conditionsSQL(table string, where []models.Condition, args []any) (string, []any) {
 	var b strings.Builder
 	for _, c := range where {
-		b.WriteString(" AND " + from + "." + store.QuoteName(c.Column) + " = ?")
-		args = append(args, c.Value)
+		b.WriteString(" AND " + store.QuoteName(table) + "." + store.QuoteName(c.Column) + " = ?")
+		args = append(args, conditionValue(table, c))
 	}
 	return b.String(), args
+}
+
+// conditionValue is c's value as its column compares it: a BooleanField's
+// of a described model of table as a bool, read as Django's BooleanField
+// reads text ("true", "True", "t", "1"; "false", ...), since SQLite holds
+// it as 1 or 0, which text never equals; any other as its text.
+func conditionValue(table string, c models.Condition) any {
+	for _, d := range models.OfTable(table) {
+		if f := d.Field(c.Column); f != nil && f.Kind == models.BooleanField {
+			if v, err := strconv.ParseBool(c.Value); err == nil {
+				return v
+			}
+		}
+	}
+	return c.Value
 }
 
 // columnText is a column's value as text ("" for NULL).
