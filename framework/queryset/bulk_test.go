@@ -262,7 +262,7 @@ func TestGetOrCreate(t *testing.T) {
 		}
 		var many *queryset.MultipleObjectsReturnedError
 		if _, err := shelves.GetOrCreate(ctx, &bulkShelf{Rank: 3}, "rank"); !errors.As(err, &many) ||
-			err.Error() != "get() returned more than one bulkShelf -- it returned more than one!" {
+			err.Error() != "get() returned more than one bulkShelf -- it returned 2!" {
 			t.Errorf("two of rank 3: %v", err)
 		}
 		err := shelves.Atomic(ctx, func(ctx context.Context) error {

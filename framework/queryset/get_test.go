@@ -51,8 +51,13 @@ func TestGet(t *testing.T) {
 		if b, err := books.Match(queryset.Lookup("title", query.Exact, "one")).Get(ctx, "id", "3"); !errors.Is(err, sql.ErrNoRows) || b != nil {
 			t.Errorf("Get outside the source's conditions: %+v %v, want sql.ErrNoRows", b, err)
 		}
-		if b, err := books.Get(ctx, "author", "1"); !errors.As(err, new(*queryset.MultipleObjectsReturnedError)) || b != nil {
-			t.Errorf("Get of two items: %+v %v, want a MultipleObjectsReturnedError", b, err)
+		if b, err := books.Get(ctx, "author", "1"); !errors.As(err, new(*queryset.MultipleObjectsReturnedError)) || b != nil ||
+			err.Error() != "get() returned more than one Book -- it returned 2!" {
+			t.Errorf("Get of two items: %+v %v, want Django's MultipleObjectsReturned", b, err)
+		}
+		// Django counts up to MAX_GET_RESULTS, 21 rows.
+		if got := (&queryset.MultipleObjectsReturnedError{Model: "Book", Count: 21}).Error(); got != "get() returned more than one Book -- it returned more than 20!" {
+			t.Errorf("21 items: %s", got)
 		}
 		var unknown *queryset.UnknownFieldError
 		if _, err := books.Get(ctx, "nope", "1"); !errors.As(err, &unknown) || unknown.Field != "nope" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/store"
@@ -14,14 +15,25 @@ import (
 // UpdateOrCreate when more than one row has the fields' values: Django's
 // MultipleObjectsReturned.
 type MultipleObjectsReturnedError struct {
-	// Model names the model (or the table).
+	// Model names the model (Django's class name, Meta.Name) or the
+	// table.
 	Model string
+	// Count is the number of rows read, at most maxGetResults.
+	Count int
 }
 
+// maxGetResults is Django's MAX_GET_RESULTS: get() reads at most this
+// many rows to count those it refuses.
+const maxGetResults = 21
+
 // Error is Django's message: "get() returned more than one Token -- it
-// returned more than one!" (Django counts them; the source stops at two).
+// returned 2!", or "more than 20!" past Django's count.
 func (e *MultipleObjectsReturnedError) Error() string {
-	return fmt.Sprintf("get() returned more than one %s -- it returned more than one!", e.Model)
+	n := strconv.Itoa(e.Count)
+	if e.Count >= maxGetResults {
+		n = "more than " + strconv.Itoa(maxGetResults-1)
+	}
+	return fmt.Sprintf("get() returned more than one %s -- it returned %s!", e.Model, n)
 }
 
 // GetOrCreate reads into item the row whose fields (columns, or foreign
@@ -120,16 +132,16 @@ func (s *SQLSource[T]) get(ctx context.Context, item *T) (bool, error) {
 	if s.st.none {
 		return false, nil
 	}
-	items, err := s.Slice(ctx, 0, 2)
+	items, err := s.Slice(ctx, 0, maxGetResults)
 	switch {
 	case err != nil:
 		return false, err
 	case len(items) > 1:
 		name := s.t.table
 		if s.t.rules.desc != nil {
-			name = s.t.rules.desc.Type.Name()
+			name = s.t.rules.desc.Meta.Name
 		}
-		return false, &MultipleObjectsReturnedError{Model: name}
+		return false, &MultipleObjectsReturnedError{Model: name, Count: len(items)}
 	case len(items) == 0:
 		return false, nil
 	}
