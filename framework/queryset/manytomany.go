@@ -288,7 +288,9 @@ func (t *sqlTable) relate(ctx context.Context, tx *sqlx.Tx, key any, m *models.M
 		}
 	}
 	if len(rows) > 0 {
-		q := "INSERT INTO " + through + " (" + from + ", " + to + ") VALUES " + strings.Join(rows, ", ")
+		// A concurrent add may have inserted a pair since it was read:
+		// it is left, as Django's add() inserts with ignore_conflicts.
+		q := "INSERT INTO " + through + " (" + from + ", " + to + ") VALUES " + strings.Join(rows, ", ") + " ON CONFLICT DO NOTHING"
 		if _, err := tx.ExecContext(ctx, tx.Rebind(q), args...); err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/XSAM/otelsql"
 	"github.com/jmoiron/sqlx"
@@ -264,6 +265,51 @@ func TestAddAndRemoveRelated(t *testing.T) {
 		})
 		if !errors.Is(err, undo) || !slices.Equal(related(p), []int64{3}) {
 			t.Errorf("rolled back: %v %v", err, related(p))
+		}
+	})
+}
+
+// Two AddRelated of the same key at once both succeed, as Django's add()
+// inserts with ignore_conflicts: the second insert, which waits on the
+// first's uncommitted through row (PostgreSQL), finds it there once
+// committed and adds nothing, instead of failing on the unique pair.
+// SQLite runs one writer at a time, so the second never races the first.
+func TestAddRelatedConcurrently(t *testing.T) {
+	countingDialects(t, func(t *testing.T, db *sqlx.DB, _ func() int) {
+		if store.DialectOf(db) != store.PostgreSQL {
+			t.Skip("SQLite serialises the writes")
+		}
+		m2mTables(t, db)
+		tags := queryset.MustSQL[m2mTag](db, queryset.SQLConfig{})
+		posts := queryset.MustSQL[m2mPost](db, queryset.SQLConfig{})
+		if err := tags.Insert(ctx, &m2mTag{Name: "go"}); err != nil {
+			t.Fatal(err)
+		}
+		p := &m2mPost{Title: "one"}
+		if err := posts.Insert(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		second := make(chan error, 1)
+		err := posts.Atomic(ctx, func(ctx context.Context) error {
+			if err := posts.AddRelated(ctx, p, "tags", "1"); err != nil {
+				return err
+			}
+			again := &m2mPost{ID: p.ID}
+			go func() { second <- posts.AddRelated(context.Background(), again, "tags", "1") }()
+			// Let the second reach its insert, which waits on this
+			// transaction's row.
+			time.Sleep(300 * time.Millisecond)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := <-second; err != nil {
+			t.Errorf("the second add: %v, want none", err)
+		}
+		var n int
+		if err := db.Get(&n, `SELECT count(*) FROM "blog_post_tags"`); err != nil || n != 1 {
+			t.Errorf("%d through rows (%v), want 1", n, err)
 		}
 	})
 }
