@@ -85,10 +85,10 @@ type nestedFetch struct {
 	// to its struct.
 	field *structs.Field
 	link  *nestedLink
-	// selects are the SQL of the columns read after the one matched;
-	// reads, what each is read into.
-	selects []string
-	reads   []nestedRead
+	// selects are the SQL of the columns read after the one matched, and
+	// on SQLite (sqliteText); reads, what each is read into.
+	selects, sqliteSelects []string
+	reads                  []nestedRead
 	// from is the FROM clause with its joins; match, the column compared
 	// with the items' keys (or their foreign keys); order, the ORDER BY
 	// of a nested many.
@@ -177,6 +177,25 @@ func newNestedFetch(field *structs.Field, t reflect.Type, table string) (*nested
 	return n, nil
 }
 
+// addSelect adds col to the columns read, a model's DateTimeField when
+// dateTime.
+func (n *nestedFetch) addSelect(col string, dateTime bool) {
+	n.selects = append(n.selects, col)
+	if dateTime {
+		col = sqliteText(col)
+	}
+	n.sqliteSelects = append(n.sqliteSelects, col)
+}
+
+// columns is the SQL of the columns read, on PostgreSQL when pg and
+// else on SQLite.
+func (n *nestedFetch) columns(pg bool) string {
+	if pg {
+		return strings.Join(n.selects, ", ")
+	}
+	return strings.Join(n.sqliteSelects, ", ")
+}
+
 // columnsOf adds the columns of the struct t, read from alias, to n's
 // query: its own, its dotted sources (joined through a foreign key, by
 // LEFT OUTER JOINs when outer), and its nested structs of foreign keys
@@ -199,7 +218,7 @@ func (n *nestedFetch) columnsOf(t reflect.Type, alias string, path []*nestedLink
 			return err
 		}
 		at[f.Column] = len(n.reads)
-		n.selects = append(n.selects, store.QuoteName(alias)+"."+store.QuoteName(f.Column))
+		n.addSelect(store.QuoteName(alias)+"."+store.QuoteName(f.Column), md != nil && f.Kind == structs.Time)
 		n.reads = append(n.reads, nestedRead{f: f, path: path, guard: guard})
 	}
 	if len(at) == 0 {
@@ -223,7 +242,7 @@ func (n *nestedFetch) columnsOf(t reflect.Type, alias string, path []*nestedLink
 				if err != nil {
 					return fmt.Errorf("%v.%s: %w", t, f.Name, err)
 				}
-				n.selects = append(n.selects, store.QuoteName(join(links))+"."+store.QuoteName(j.Column))
+				n.addSelect(store.QuoteName(join(links))+"."+store.QuoteName(j.Column), f.Kind == structs.Time)
 				n.reads = append(n.reads, nestedRead{f: f, path: path, guard: at[j.Via.Column]})
 				continue
 			}
@@ -388,7 +407,7 @@ func (s *SQLSource[T]) fillNested(ctx context.Context, db queryer, n *nestedFetc
 			return nil
 		}
 	}
-	q := s.t.db.Rebind("SELECT " + n.match + ", " + strings.Join(n.selects, ", ") + " FROM " + n.from +
+	q := s.t.db.Rebind("SELECT " + n.match + ", " + n.columns(s.t.pg) + " FROM " + n.from +
 		" WHERE " + n.match + " IN (" + marks(len(args)) + ")" + n.order)
 	rows, err := s.t.read(ctx, db, q, args)
 	if err != nil {

@@ -58,7 +58,7 @@ func (t *sqlTable) relatedJoins(ones []*nestedFetch) ([]*relatedJoin, error) {
 			r.key, r.width = 0, r.width+1
 			r.columns = ", " + store.QuoteName(alias) + "." + store.QuoteName(one.fk.Related.Column)
 		}
-		r.columns += ", " + strings.Join(n.selects, ", ")
+		r.columns += ", " + n.columns(t.pg)
 		out[i] = r
 	}
 	return out, nil

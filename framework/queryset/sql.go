@@ -147,6 +147,9 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	names := make([]string, len(m.columns))
 	for i, f := range m.columns {
 		names[i] = t.col(f)
+		if f.Kind == structs.Time && !t.pg && rules.desc != nil {
+			names[i] = sqliteText(names[i])
+		}
 	}
 	t.columns = strings.Join(names, ", ")
 	if t.related, err = t.relatedJoins(rules.ones); err != nil {
@@ -204,6 +207,14 @@ func MustSQL[T any](db *sqlx.DB, c SQLConfig) *SQLSource[T] {
 	}
 	return s
 }
+
+// sqliteText is the select of col, a model's DateTimeField, on SQLite:
+// an expression (SQLite's no-op unary +) has no declared type, so the
+// driver hands over the text as stored, which FromDB reads as Django's
+// parse_datetime does (an offset without its colon, say), where the
+// driver would try its own formats in turn and read what none of them
+// parses as the zero time.
+func sqliteText(col string) string { return "+" + col }
 
 // col is the qualified name of f's column: SQLite reads an unknown
 // unqualified "name" as a string, a qualified one is an error.

@@ -183,7 +183,6 @@ func (f *Field) Parse(text string) (Value, error) {
 // "YYYY-MM-DD[T ]HH:MM[:SS[.ffffff]][Z|±HH[:MM]]", naive times being UTC.
 // The result is in UTC.
 func ParseDateTime(s string) (time.Time, error) {
-	bad := fmt.Errorf("%w: datetime %q", ErrInvalidValue, s)
 	p := parser{s: s, ok: true}
 	year := p.digits(4, 4)
 	p.lit('-')
@@ -191,7 +190,7 @@ func ParseDateTime(s string) (time.Time, error) {
 	p.lit('-')
 	day := p.digits(1, 2)
 	if !p.ok || p.i >= len(s) || (s[p.i] != 'T' && s[p.i] != ' ') {
-		return time.Time{}, bad
+		return time.Time{}, badDateTime(s)
 	}
 	p.i++
 	hour := p.digits(1, 2)
@@ -235,20 +234,25 @@ func ParseDateTime(s string) (time.Time, error) {
 			if c == '-' {
 				off = -off
 			}
-			loc = time.FixedZone("", off)
+			if off != 0 {
+				loc = time.FixedZone("", off)
+			}
 		default:
 			p.ok = false
 		}
 	}
 	if !p.ok || p.i != len(s) || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59 {
-		return time.Time{}, bad
+		return time.Time{}, badDateTime(s)
 	}
 	t := time.Date(year, time.Month(month), day, hour, minute, second, nanos, loc)
 	if t.Day() != day {
-		return time.Time{}, bad
+		return time.Time{}, badDateTime(s)
 	}
 	return t.UTC(), nil
 }
+
+// badDateTime is ParseDateTime's error for s.
+func badDateTime(s string) error { return fmt.Errorf("%w: datetime %q", ErrInvalidValue, s) }
 
 type parser struct {
 	s  string
