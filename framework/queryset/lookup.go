@@ -165,11 +165,10 @@ func parseBound(f *structs.Field, op query.Lookup, i int, text string) (structs.
 		v, err := f.Parse(text)
 		return v, matchSome, err
 	}
-	r, ok := new(big.Rat).SetString(strings.TrimSpace(text))
-	if !ok || strings.ContainsAny(text, "/") {
+	n, ok := truncated(text)
+	if !ok {
 		return structs.Value{}, 0, query.ErrInvalidValue
 	}
-	n := new(big.Int).Quo(r.Num(), r.Denom())
 	lo, hi := big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)
 	if f.Kind == structs.Uint {
 		lo, hi = new(big.Int), new(big.Int).SetUint64(math.MaxUint64)
@@ -189,6 +188,19 @@ func parseBound(f *structs.Field, op query.Lookup, i int, text string) (structs.
 	}
 	v, err := f.Parse(n.String())
 	return v, matchSome, err
+}
+
+// truncated is the integer of text, a decimal ("2.5", "1e1") truncated
+// toward zero as Django's IntegerField prepares a value (int(value));
+// false for text that is no number (a fraction "1/2" included). It is
+// never nil.
+func truncated(text string) (*big.Int, bool) {
+	text = strings.TrimSpace(text)
+	r, ok := new(big.Rat).SetString(text)
+	if !ok || strings.Contains(text, "/") {
+		return new(big.Int), false
+	}
+	return new(big.Int).Quo(r.Num(), r.Denom()), true
 }
 
 // plainInteger reports whether text is an integer of kind's range in

@@ -2,7 +2,6 @@ package queryset
 
 import (
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -127,16 +126,11 @@ func arraySQL(col string, op query.Lookup) string {
 // ("2.5" is 2), as Django's IntegerField prepares a NumberFilter's
 // value; false for text that is no number or beyond int64.
 func truncInt(text string) (int64, bool) {
-	text = strings.TrimSpace(text)
-	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+	if n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil {
 		return n, true
 	}
-	r, ok := new(big.Rat).SetString(text)
-	if !ok || strings.Contains(text, "/") {
-		return 0, false
-	}
-	n := new(big.Int).Quo(r.Num(), r.Denom())
-	return n.Int64(), n.IsInt64()
+	n, ok := truncated(text)
+	return n.Int64(), ok && n.IsInt64()
 }
 
 // arrayOnSlice is the error of a lookup on an ArrayField of a
