@@ -48,3 +48,31 @@ func TestDateTimeTextAsDjango(t *testing.T) {
 		}
 	}
 }
+
+// A hand-written query's column is the query's, not a model's
+// DateTimeField: a date column read into a time.Time is still the
+// driver's (midnight UTC), not refused as no datetime.
+func TestDateTimeOfAQueryKeptAsTheDriverReadsIt(t *testing.T) {
+	db, err := store.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	for _, q := range []string{
+		`CREATE TABLE "days" ("id" integer PRIMARY KEY, "day" date NOT NULL)`,
+		`INSERT INTO "days" VALUES (1, '2024-03-01')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type day struct {
+		ID  int       `db:"id" json:"id"`
+		Day time.Time `db:"day" json:"day"`
+	}
+	days := queryset.MustSQL[day](db, queryset.SQLConfig{Query: `SELECT "id", "day" FROM "days"`, Table: "days"})
+	items, err := queryset.Source[day](days).Slice(ctx, 0, -1)
+	if err != nil || len(items) != 1 || !items[0].Day.Equal(time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("read %v %+v", err, items)
+	}
+}

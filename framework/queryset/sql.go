@@ -147,7 +147,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	names := make([]string, len(m.columns))
 	for i, f := range m.columns {
 		names[i] = t.col(f)
-		if f.Kind == structs.Time && !t.pg && rules.desc != nil {
+		if f.Kind == structs.Time && !t.pg && rules.desc != nil && ownRows {
 			names[i] = sqliteText(names[i])
 		}
 	}
