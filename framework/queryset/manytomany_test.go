@@ -61,6 +61,24 @@ func m2mTables(t *testing.T, db *sqlx.DB) {
 // countingDialects runs fn on SQLite and PostgreSQL with a database whose
 // queries are counted: queries returns how many ran since its last call.
 func countingDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB, queries func() int)) {
+	tracedDialects(t, func(t *testing.T, db *sqlx.DB, rec *tracetest.SpanRecorder) {
+		seen := 0
+		fn(t, db, func() int {
+			n := 0
+			for _, s := range rec.Ended() {
+				if s.Name() == "sql.conn.query" {
+					n++
+				}
+			}
+			n, seen = n-seen, n
+			return n
+		})
+	})
+}
+
+// tracedDialects runs fn on SQLite and on PostgreSQL, each store's
+// statements recorded as spans by rec.
+func tracedDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB, rec *tracetest.SpanRecorder)) {
 	for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
 		t.Run(d.String(), func(t *testing.T) {
 			dsn := filepath.Join(t.TempDir(), "db.sqlite3")
@@ -76,17 +94,7 @@ func countingDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB, queries f
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = db.Close() })
-			seen := 0
-			fn(t, db, func() int {
-				n := 0
-				for _, s := range rec.Ended() {
-					if s.Name() == "sql.conn.query" {
-						n++
-					}
-				}
-				n, seen = n-seen, n
-				return n
-			})
+			fn(t, db, rec)
 		})
 	}
 }

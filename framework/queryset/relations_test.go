@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jmoiron/sqlx"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
@@ -217,4 +218,51 @@ func TestOrderingAcrossRelationsSetupErrors(t *testing.T) {
 			t.Errorf("%s / %s %s: %q, want %q", c.order, c.look, c.lookup, got, c.want)
 		}
 	}
+}
+
+// One item by a unique field (a detail view's object: the key, filtered,
+// one item) is Django's get(): one row, unordered, so a Meta.Ordering
+// across a relation adds neither its join nor a sort. A field that is
+// not unique keeps the ordering, which picks the first of its rows.
+func TestOneByUniqueFieldUnordered(t *testing.T) {
+	tracedDialects(t, func(t *testing.T, db *sqlx.DB, rec *tracetest.SpanRecorder) {
+		pressTables(t, db)
+		if _, err := models.Of[pressAuthor](); err != nil {
+			t.Fatal(err)
+		}
+		queryset.MustSQL[pressTag](db, queryset.SQLConfig{})
+		books := queryset.MustSQL[pressBook](db, queryset.SQLConfig{})
+		// booksRead is the last statement that read the books (the tags'
+		// query follows it).
+		booksRead := func() string {
+			t.Helper()
+			spans := rec.Ended()
+			for i := len(spans) - 1; i >= 0; i-- {
+				for _, a := range spans[i].Attributes() {
+					if q := a.Value.AsString(); a.Key == "db.query.text" && strings.Contains(q, `FROM "press_book"`) {
+						return q
+					}
+				}
+			}
+			t.Fatal("no statement read the books")
+			return ""
+		}
+		for _, c := range []struct {
+			field, value string
+			want         int64
+			ordered      bool
+		}{
+			{"id", "3", 3, false},
+			{"title", "two", 2, true},
+		} {
+			items, err := books.Filter(c.field, c.value).Slice(ctx, 0, 1)
+			if err != nil || len(items) != 1 || items[0].ID != c.want {
+				t.Fatalf("%s=%s: %v %v, want book %d", c.field, c.value, items, err, c.want)
+			}
+			q := booksRead()
+			if ordered := strings.Contains(q, "ORDER BY") && strings.Contains(q, "press_author"); ordered != c.ordered {
+				t.Errorf("%s=%s: ordered across the author %v, want %v:\n%s", c.field, c.value, ordered, c.ordered, q)
+			}
+		}
+	})
 }

@@ -81,6 +81,7 @@ type sqlTable struct {
 	writes    []*structs.Field
 	table     string
 	readsRow  bool   // the source reads Table itself, so RETURNING gives its row
+	ownRows   bool   // the model's rows (no SQLConfig.Query): a unique field is one row's
 	returning string // a write's RETURNING clause: the row's columns if readsRow, else its key
 	tableRows bool   // SQLConfig.TableRows, with a Query and a Table
 	counter   Counter
@@ -163,6 +164,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 		return nil, fmt.Errorf("queryset: key: %w", err)
 	}
 	t.unique = uniqueFields(m, t.key, rules.desc, ownRows)
+	t.ownRows = ownRows
 	t.readsRow = c.Query == ""
 	if t.readsRow {
 		t.returning = " RETURNING " + t.columns
@@ -415,6 +417,9 @@ func (s *SQLSource[T]) sliceSQL(offset, limit int) string {
 	}
 	if offset == 0 && limit == 1 {
 		// One item, a detail view's object: its whole text is cached.
+		if s.pinned() {
+			return s.sql('u')
+		}
 		return s.sql('1')
 	}
 	lim := ""
@@ -425,6 +430,20 @@ func (s *SQLSource[T]) sliceSQL(offset, limit int) string {
 		lim = " LIMIT -1"
 	}
 	return s.sql('r') + lim + " OFFSET " + strconv.Itoa(max(offset, 0))
+}
+
+// pinned reports whether a condition of the source holds a unique field of
+// the model's own rows to one value, so that one row at most matches.
+func (s *SQLSource[T]) pinned() bool {
+	if !s.t.ownRows {
+		return false
+	}
+	for _, c := range s.st.conds {
+		if c.op == '=' && s.t.unique[c.f] {
+			return true
+		}
+	}
+	return false
 }
 
 // queryer runs a query on a database or in a transaction.
@@ -636,7 +655,9 @@ func (s *SQLSource[T]) orderTerms(col func(*structs.Field) string, paths map[*re
 
 // sql returns the cached SQL text of the query: 'c' counts, 's' selects
 // with LIMIT and OFFSET parameters, 'r' selects without them, '1' selects
-// the first row (LIMIT 1 OFFSET 0, as sliceSQL writes it).
+// the first row (LIMIT 1 OFFSET 0, as sliceSQL writes it), 'u' the one
+// row of a unique value (pinned), unordered (LIMIT 1), as Django's get()
+// clears the ordering.
 func (s *SQLSource[T]) sql(kind byte) string {
 	key := s.st.shape(s.t.m, kind)
 	if q, ok := s.t.cache.Load(key); ok {
@@ -649,14 +670,18 @@ func (s *SQLSource[T]) sql(kind byte) string {
 	} else {
 		columns, joins := s.relatedSQL()
 		b.WriteString("SELECT " + s.t.columns + columns + " FROM " + s.t.from + joins)
-		joins, paths = s.t.orderJoins(s.st.order)
-		b.WriteString(joins)
+		if kind != 'u' {
+			joins, paths = s.t.orderJoins(s.st.order)
+			b.WriteString(joins)
+		}
 	}
 	where := s.whereTerms()
 	if len(where) > 0 {
 		b.WriteString(" WHERE " + strings.Join(where, " AND "))
 	}
-	if kind != 'c' {
+	if kind == 'u' {
+		b.WriteString(" LIMIT 1")
+	} else if kind != 'c' {
 		// Rows that tie come in key order, as SQLite gives them (it scans
 		// by rowid and sorts stably), where PostgreSQL's order would be
 		// arbitrary and could differ from page to page.
