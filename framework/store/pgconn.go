@@ -339,15 +339,7 @@ func (c *connector) slot(ctx context.Context) error {
 		return nil
 	default:
 	}
-	start := time.Now()
-	select {
-	case c.slots <- struct{}{}:
-		c.waited(start)
-		return nil
-	case <-ctx.Done():
-		c.slotCanceled.Add(1)
-		return ctx.Err()
-	}
+	return c.wait(ctx, nil)
 }
 
 // waitSlot waits for a slot given back, at most the acquire timeout
@@ -356,7 +348,6 @@ func (c *connector) slot(ctx context.Context) error {
 // a derived context costs each of them a timer and a place among ctx's
 // children.
 func (c *connector) waitSlot(ctx context.Context) error {
-	start := time.Now()
 	t, _ := slotTimers.Get().(*time.Timer)
 	if t == nil {
 		t = time.NewTimer(c.acquire)
@@ -367,14 +358,22 @@ func (c *connector) waitSlot(ctx context.Context) error {
 		t.Stop()
 		slotTimers.Put(t)
 	}()
+	return c.wait(ctx, t.C)
+}
+
+// wait waits for a slot given back while ctx lasts and until expired
+// fires (never, when nil); the waits count in PoolStats as pgxpool's own.
+func (c *connector) wait(ctx context.Context, expired <-chan time.Time) error {
+	start := time.Now()
 	select {
 	case c.slots <- struct{}{}:
-		c.waited(start)
+		c.slotWaits.Add(1)
+		c.slotWaited.Add(int64(time.Since(start)))
 		return nil
 	case <-ctx.Done():
 		c.slotCanceled.Add(1)
 		return ctx.Err()
-	case <-t.C:
+	case <-expired:
 		c.slotCanceled.Add(1)
 		return context.DeadlineExceeded
 	}
@@ -383,13 +382,6 @@ func (c *connector) waitSlot(ctx context.Context) error {
 // slotTimers are the stopped timers of waitSlot; since Go 1.23 a stopped
 // timer's channel holds no stale value, so Reset rearms it cleanly.
 var slotTimers sync.Pool
-
-// waited counts a wait for a slot that began at start; the waits count in
-// PoolStats as pgxpool's own.
-func (c *connector) waited(start time.Time) {
-	c.slotWaits.Add(1)
-	c.slotWaited.Add(int64(time.Since(start)))
-}
 
 // release gives back the slot of a connection given back to the pool.
 func (c *connector) release() { <-c.slots }
