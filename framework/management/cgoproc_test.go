@@ -65,7 +65,9 @@ func serveSQLite(t *testing.T) {
 	errOut := &syncBuffer{}
 	env := &management.Env{Stdout: &syncBuffer{}, Stderr: errOut, Stdin: strings.NewReader("")}
 	db := filepath.Join(t.TempDir(), "db.sqlite3")
-	go func() { done <- management.Execute(ctx, env, []string{"--database", db, "runserver", "127.0.0.1:0"}, cmd) }()
+	go func() {
+		done <- management.Execute(ctx, env, []string{"--database", db, "runserver", "127.0.0.1:0"}, cmd)
+	}()
 	select {
 	case <-started:
 	case code := <-done:

@@ -12,6 +12,7 @@ import (
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/querysettest"
 )
 
 // An atlas: books by authors, who may live in a city, which is in a
@@ -111,7 +112,7 @@ func atlasTables(t *testing.T, db *sqlx.DB) {
 // kept), filtered and ordered by its Django path; FindRelated looks a
 // row up across the links (Django's get(city__country__name=...)).
 func TestJoinChains(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 		atlasTables(t, db)
 		for _, d := range []func() (*models.Description, error){models.Of[atlasCountry], models.Of[atlasCity], models.Of[atlasAuthor]} {
 			if _, err := d(); err != nil {

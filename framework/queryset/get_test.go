@@ -10,6 +10,7 @@ import (
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/querysettest"
 )
 
 // Get returns the one item whose field holds the value, as Django's
@@ -18,7 +19,7 @@ import (
 // sql.ErrNoRows, more than one a MultipleObjectsReturnedError, and a
 // field or value the model cannot hold an error.
 func TestGet(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 		srTables(t, db, 0)
 		srDescribe(t)
 		books := queryset.MustSQL[srBook](db, queryset.SQLConfig{})

@@ -2,25 +2,19 @@ package queryset_test
 
 import (
 	"context"
-	"database/sql"
-	"database/sql/driver"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/XSAM/otelsql"
 	"github.com/jmoiron/sqlx"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
-	"github.com/go-drf/drf/internal/testservers"
+	"github.com/go-drf/drf/internal/querysettest"
 )
 
 // m2mTag is the related side of m2mPost.Tags.
@@ -58,54 +52,13 @@ func m2mTables(t *testing.T, db *sqlx.DB) {
 		`"tag_id" bigint NOT NULL REFERENCES "blog_tag" ("id") DEFERRABLE INITIALLY DEFERRED, UNIQUE ("post_id", "tag_id"))`)
 }
 
-// countingDialects runs fn on SQLite and PostgreSQL with a database whose
-// queries are counted: queries returns how many ran since its last call.
-func countingDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB, queries func() int)) {
-	tracedDialects(t, func(t *testing.T, db *sqlx.DB, rec *tracetest.SpanRecorder) {
-		seen := 0
-		fn(t, db, func() int {
-			n := 0
-			for _, s := range rec.Ended() {
-				if s.Name() == "sql.conn.query" {
-					n++
-				}
-			}
-			n, seen = n-seen, n
-			return n
-		})
-	})
-}
-
-// tracedDialects runs fn on SQLite and on PostgreSQL, each store's
-// statements recorded as spans by rec.
-func tracedDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB, rec *tracetest.SpanRecorder)) {
-	for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
-		t.Run(d.String(), func(t *testing.T) {
-			dsn := filepath.Join(t.TempDir(), "db.sqlite3")
-			if d == store.PostgreSQL {
-				dsn = testservers.Postgres(t)
-			}
-			rec := tracetest.NewSpanRecorder()
-			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-			db, err := store.OpenWith(dsn, store.Options{OpenDB: func(c driver.Connector) *sql.DB {
-				return otelsql.OpenDB(c, otelsql.WithTracerProvider(tp))
-			}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = db.Close() })
-			fn(t, db, rec)
-		})
-	}
-}
-
 // A many-to-many field is read with one query per page (the related
 // keys in order), set inside the
 // write's transaction as Django's set() sets it, left alone by a write
 // that does not hold it, refused for a key that names no row, and its
 // through rows deleted with either side.
 func TestManyToManySource(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 		m2mTables(t, db)
 		tags := queryset.MustSQL[m2mTag](db, queryset.SQLConfig{})
 		posts := queryset.MustSQL[m2mPost](db, queryset.SQLConfig{})
@@ -216,7 +169,7 @@ func TestManyToManySource(t *testing.T) {
 // there kept) or deleted, the others left alone; a key that names no row
 // adds nothing.
 func TestAddAndRemoveRelated(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, _ func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, _ func() int) {
 		m2mTables(t, db)
 		tags := queryset.MustSQL[m2mTag](db, queryset.SQLConfig{})
 		posts := queryset.MustSQL[m2mPost](db, queryset.SQLConfig{})
@@ -283,7 +236,7 @@ func TestAddAndRemoveRelated(t *testing.T) {
 // committed and adds nothing, instead of failing on the unique pair.
 // SQLite runs one writer at a time, so the second never races the first.
 func TestAddRelatedConcurrently(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, _ func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, _ func() int) {
 		if store.DialectOf(db) != store.PostgreSQL {
 			t.Skip("SQLite serialises the writes")
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/querysettest"
 )
 
 // A small press: books with an author that may be null and tags in
@@ -68,7 +69,7 @@ func pressTables(t *testing.T, db *sqlx.DB) {
 // count has none); the many-to-many keys come in the related model's
 // Meta.Ordering, in one more query.
 func TestOrderingAcrossRelations(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 		pressTables(t, db)
 		if _, err := models.Of[pressAuthor](); err != nil {
 			t.Fatal(err)
@@ -225,7 +226,7 @@ func TestOrderingAcrossRelationsSetupErrors(t *testing.T) {
 // across a relation adds neither its join nor a sort. A field that is
 // not unique keeps the ordering, which picks the first of its rows.
 func TestOneByUniqueFieldUnordered(t *testing.T) {
-	tracedDialects(t, func(t *testing.T, db *sqlx.DB, rec *tracetest.SpanRecorder) {
+	querysettest.TracedDialects(t, func(t *testing.T, db *sqlx.DB, rec *tracetest.SpanRecorder) {
 		pressTables(t, db)
 		if _, err := models.Of[pressAuthor](); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/querysettest"
 )
 
 // A library: books by an author, maybe edited by another, who may live
@@ -129,7 +130,7 @@ func srDescribe(t *testing.T) {
 // across relations, slices, Count and a paginator's query, and on a
 // deep page with the late row lookup.
 func TestSelectRelated(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 		srTables(t, db, 110)
 		srDescribe(t)
 		books := queryset.MustSQL[srBook](db, queryset.SQLConfig{})
@@ -210,7 +211,7 @@ func TestSelectRelated(t *testing.T) {
 // joined alone. A nested row without a field of the related key is read
 // too, nil for a null key.
 func TestSelectRelatedHidden(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 		srTables(t, db, 0)
 		srDescribe(t)
 		books := queryset.MustSQL[srBookHidden](db, queryset.SQLConfig{})
@@ -246,7 +247,7 @@ func TestSelectRelatedHidden(t *testing.T) {
 // A name that is not a nested row of a foreign key is an error when the
 // source is evaluated, in Django's words.
 func TestSelectRelatedErrors(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, _ func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, _ func() int) {
 		srTables(t, db, 0)
 		srDescribe(t)
 		books := queryset.MustSQL[srBook](db, queryset.SQLConfig{})

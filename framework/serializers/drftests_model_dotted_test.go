@@ -14,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/querysettest"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -139,7 +140,7 @@ func init() {
 // source that names no foreign key, one through two, or a reverse
 // accessor of keys is refused at setup.
 func TestDottedSourceToReverseAccessor(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 		msCreate(t, db, ms7550Bar, ms7550Bar, ms7550Insert+`('a', 1), ('b', 2), ('c', 1), ('d', NULL)`)
 		src := queryset.MustSQL[ms7550Foo](db, queryset.SQLConfig{Ordering: msByID})
 		queries()

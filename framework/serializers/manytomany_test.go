@@ -14,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/querysettest"
 )
 
 // m2mPost has a many-to-many field to rel_tag, through Django's
@@ -32,7 +33,7 @@ func (m2mPost) Meta() models.Meta {
 // page, written in the write's transaction, left alone by a PATCH that
 // does not send it, and a key that names no row is DRF's 400.
 func TestManyToManyViews(t *testing.T) {
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 		id := "integer NOT NULL PRIMARY KEY AUTOINCREMENT"
 		if store.DialectOf(db) == store.PostgreSQL {
 			id = "bigserial NOT NULL PRIMARY KEY"

@@ -18,6 +18,7 @@ import (
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
 	"github.com/go-drf/drf/internal/drfsuite"
+	"github.com/go-drf/drf/internal/querysettest"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -205,7 +206,7 @@ func TestNestedRelationsAsDRF(t *testing.T) {
 		t.Run(level, func(t *testing.T) {
 			var drf drfNested
 			drfsuite.RunDRF(t, compatibility, "testdata/drf_nested.py", nil, &drf)
-			countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
+			querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 				blogTables(t, db)
 				api := framework.NewAPI(nil, framework.Settings{})
 				api.Handle("/posts/", generics.ListAPIView(generics.GenericAPIView[postOut]{

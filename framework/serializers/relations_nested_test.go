@@ -1,17 +1,11 @@
 package serializers_test
 
 import (
-	"database/sql"
-	"database/sql/driver"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"github.com/XSAM/otelsql"
 	"github.com/jmoiron/sqlx"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/apitest"
@@ -19,8 +13,8 @@ import (
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/serializers"
-	"github.com/go-drf/drf/framework/store"
 	"github.com/go-drf/drf/internal/drfsuite"
+	"github.com/go-drf/drf/internal/querysettest"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -94,40 +88,6 @@ func (userKeys) Meta() models.Meta {
 	return models.Meta{App: "auth", Table: "rel_user", Unmanaged: true}
 }
 
-// countingDialects runs fn on a SQLite file and a PostgreSQL database
-// opened so that every query is recorded: queries reports how many ran
-// since the last call.
-func countingDialects(t *testing.T, fn func(t *testing.T, db *sqlx.DB, queries func() int)) {
-	for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
-		t.Run(d.String(), func(t *testing.T) {
-			dsn := filepath.Join(t.TempDir(), "db.sqlite3")
-			if d == store.PostgreSQL {
-				dsn = testservers.Postgres(t)
-			}
-			rec := tracetest.NewSpanRecorder()
-			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-			db, err := store.OpenWith(dsn, store.Options{OpenDB: func(c driver.Connector) *sql.DB {
-				return otelsql.OpenDB(c, otelsql.WithTracerProvider(tp))
-			}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = db.Close() })
-			seen := 0
-			fn(t, db, func() int {
-				n := 0
-				for _, s := range rec.Ended() {
-					if s.Name() == "sql.conn.query" {
-						n++
-					}
-				}
-				n, seen = n-seen, n
-				return n
-			})
-		})
-	}
-}
-
 // Nested serializers, read-only, one (a struct named by its foreign key)
 // and many (a slice of structs through a reverse accessor), with a
 // StringRelatedField and a ReadOnlyField of a dotted source, on SQLite
@@ -156,7 +116,7 @@ func TestNestedSerializersAsDRF(t *testing.T) {
 	wantReadInfo := withoutHelpText(t, readInfo)
 	wantUserInfo := withoutHelpText(t, rawMap(t, extra.UserNested))
 
-	countingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
+	querysettest.CountingDialects(t, func(t *testing.T, db *sqlx.DB, queries func() int) {
 		relTables(t, db)
 		api := framework.NewAPI(nil, framework.Settings{})
 		api.Handle("/read/", generics.ListAPIView(generics.GenericAPIView[readSnippet]{
