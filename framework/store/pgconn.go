@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -118,9 +117,8 @@ func transientConnect(err error) bool {
 // The wait is counted by slots, one per connection of the pool: an
 // operation that finds one free takes its connection at once (an idle
 // one, or a new one whose opening the acquire timeout bounds), with no
-// timer; one that must wait for a slot waits on a reusable timer; only
-// one whose connection must be pinged, or was refused, derives a context
-// with the acquire deadline.
+// timer; only one that must wait for a slot, or whose connection must be
+// pinged or refused it, arms the acquire timeout.
 //
 // An idle connection is checked before it is taken: one made before the
 // server was last found gone is dropped (see pgConn), and one idle for
@@ -248,34 +246,25 @@ func takeStdlib(c *connector, ctx context.Context) (*stdlib.Conn, error) {
 func acquire[T pooledConn](ctx context.Context, c *connector, take func(*connector, context.Context) (T, error)) (T, *connState, error) {
 	var none, pending T // pending: taken at once, to be pinged within the timeout
 	var refused error   // the last transient refusal
-	var deadline time.Time
 	select {
 	case c.slots <- struct{}{}:
-	default:
-		// Every slot taken: wait for one given back, within the timeout.
-		deadline = time.Now().Add(c.acquire)
-		if err := c.waitSlot(ctx); err != nil {
-			return none, nil, c.unavailable(ctx, err, nil)
+		// A slot at once: the pool has a connection for it, idle or new.
+		got, err := take(c, ctx)
+		if err == nil {
+			if st := stateOf(got.Conn()); !st.ping {
+				return got, st, nil
+			}
+			pending = got
+			break
 		}
-	}
-	// A slot: the pool has a connection for it, idle or new.
-	got, err := take(c, ctx)
-	if err == nil {
-		if st := stateOf(got.Conn()); !st.ping {
-			return got, st, nil
-		}
-		pending = got
-	} else {
 		c.release()
 		if !transientConnect(err) {
 			return none, nil, c.unavailable(ctx, err, nil)
 		}
 		refused = err
+	default:
 	}
-	if deadline.IsZero() {
-		deadline = time.Now().Add(c.acquire)
-	}
-	actx, cancel := context.WithDeadline(ctx, deadline)
+	actx, cancel := context.WithTimeout(ctx, c.acquire)
 	defer cancel()
 	for pause := connectPause; ; {
 		got, err := pending, actx.Err()
@@ -332,38 +321,13 @@ func alive[T pooledConn](ctx context.Context, conn T) bool {
 }
 
 // slot takes a slot, waiting within ctx for one given back if none is
-// free.
+// free; the waits count in PoolStats as pgxpool's own.
 func (c *connector) slot(ctx context.Context) error {
 	select {
 	case c.slots <- struct{}{}:
 		return nil
 	default:
 	}
-	return c.wait(ctx, nil)
-}
-
-// waitSlot waits for a slot given back, at most the acquire timeout
-// (context.DeadlineExceeded) and while ctx lasts, on a timer of slotTimers
-// rather than a context of its own: under load most operations wait, and
-// a derived context costs each of them a timer and a place among ctx's
-// children.
-func (c *connector) waitSlot(ctx context.Context) error {
-	t, _ := slotTimers.Get().(*time.Timer)
-	if t == nil {
-		t = time.NewTimer(c.acquire)
-	} else {
-		t.Reset(c.acquire)
-	}
-	defer func() {
-		t.Stop()
-		slotTimers.Put(t)
-	}()
-	return c.wait(ctx, t.C)
-}
-
-// wait waits for a slot given back while ctx lasts and until expired
-// fires (never, when nil); the waits count in PoolStats as pgxpool's own.
-func (c *connector) wait(ctx context.Context, expired <-chan time.Time) error {
 	start := time.Now()
 	select {
 	case c.slots <- struct{}{}:
@@ -373,15 +337,8 @@ func (c *connector) wait(ctx context.Context, expired <-chan time.Time) error {
 	case <-ctx.Done():
 		c.slotCanceled.Add(1)
 		return ctx.Err()
-	case <-expired:
-		c.slotCanceled.Add(1)
-		return context.DeadlineExceeded
 	}
 }
-
-// slotTimers are the stopped timers of waitSlot; since Go 1.23 a stopped
-// timer's channel holds no stale value, so Reset rearms it cleanly.
-var slotTimers sync.Pool
 
 // release gives back the slot of a connection given back to the pool.
 func (c *connector) release() { <-c.slots }
