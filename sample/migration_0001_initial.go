@@ -14,13 +14,13 @@ func init() {
 			migrations.CreateModel{
 				Name:  "Book",
 				Table: "books",
-				Fields: []migrations.Field{
+				Fields: []models.Field{
 					{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true},
 					{Name: "title", Column: "title", Kind: models.CharField, MaxLength: 200},
 					{Name: "author", Column: "author", Kind: models.CharField, MaxLength: 200},
 					{Name: "rating", Column: "rating", Kind: models.IntegerField},
 					{Name: "created", Column: "created", Kind: models.DateTimeField, DBIndex: true},
-					{Name: "owner", Column: "owner_id", Kind: models.ForeignKey, DBIndex: true, Related: &migrations.Relation{Table: "auth_user", Column: "id", OnDelete: models.Cascade}},
+					{Name: "owner", Column: "owner_id", Kind: models.ForeignKey, DBIndex: true, Related: &models.Relation{Table: "auth_user", Column: "id", OnDelete: models.Cascade}},
 				},
 			},
 		},

@@ -11,7 +11,7 @@ func init() {
 	App.Add(migrations.Migration{
 		Name: "0002_book_cover",
 		Operations: []migrations.Operation{
-			migrations.AddField{Model: "book", Field: migrations.Field{Name: "cover", Column: "cover", Kind: models.ImageField, Null: true, Blank: true, MaxLength: 100, UploadTo: "covers/"}},
+			migrations.AddField{Model: "book", Field: models.Field{Name: "cover", Column: "cover", Kind: models.ImageField, Null: true, Blank: true, MaxLength: 100, UploadTo: "covers/"}},
 		},
 	})
 }

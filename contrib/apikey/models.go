@@ -14,15 +14,15 @@ func (APIKey) Meta() models.Meta {
 
 // The columns of rest_framework_api_key_apikey as its migrations add them.
 var (
-	idField = migrations.Field{Name: "id", Column: "id", Kind: models.CharField, PrimaryKey: true, MaxLength: 100}
+	idField = models.Field{Name: "id", Column: "id", Kind: models.CharField, PrimaryKey: true, MaxLength: 100}
 	// hashedKey and prefix are added null, filled from the id by the
 	// package's Python code, then made NOT NULL.
-	hashedKey = migrations.Field{Name: "hashed_key", Column: "hashed_key", Kind: models.CharField, MaxLength: 100}
-	prefix    = migrations.Field{Name: "prefix", Column: "prefix", Kind: models.CharField, MaxLength: 8, Unique: true}
+	hashedKey = models.Field{Name: "hashed_key", Column: "hashed_key", Kind: models.CharField, MaxLength: 100}
+	prefix    = models.Field{Name: "prefix", Column: "prefix", Kind: models.CharField, MaxLength: 8, Unique: true}
 )
 
 // nullable returns f with null=True.
-func nullable(f migrations.Field) migrations.Field {
+func nullable(f models.Field) models.Field {
 	f.Null = true
 	return f
 }
@@ -40,7 +40,7 @@ var App = djangoapps.With(migrations.NewApp("rest_framework_api_key", APIKey{}),
 			migrations.CreateModel{
 				Name:  "APIKey",
 				Table: "rest_framework_api_key_apikey",
-				Fields: []migrations.Field{
+				Fields: []models.Field{
 					idField,
 					{Name: "created", Column: "created", Kind: models.DateTimeField, Blank: true, DBIndex: true},
 					{Name: "name", Column: "name", Kind: models.CharField, MaxLength: 50},
@@ -52,7 +52,7 @@ var App = djangoapps.With(migrations.NewApp("rest_framework_api_key", APIKey{}),
 	migrations.Migration{
 		Name: "0002_auto_20190529_2243",
 		Operations: []migrations.Operation{
-			migrations.AddField{Model: "apikey", Field: migrations.Field{Name: "expiry_date", Column: "expiry_date",
+			migrations.AddField{Model: "apikey", Field: models.Field{Name: "expiry_date", Column: "expiry_date",
 				Kind: models.DateTimeField, Null: true, Blank: true}},
 		},
 	},

@@ -22,11 +22,11 @@ var App = djangoapps.With(migrations.NewApp("auth", User{}, Group{}, Permission{
 			migrations.CreateModel{
 				Name:  "Permission",
 				Table: "auth_permission",
-				Fields: []migrations.Field{
+				Fields: []models.Field{
 					idField,
 					charField("name", 50),
 					{Name: "content_type", Column: "content_type_id", Kind: models.ForeignKey, DBIndex: true,
-						Related: &migrations.Relation{Table: "django_content_type", Column: "id", OnDelete: models.Cascade}},
+						Related: &models.Relation{Table: "django_content_type", Column: "id", OnDelete: models.Cascade}},
 					charField("codename", 100),
 				},
 				UniqueTogether: [][]string{{"content_type", "codename"}},
@@ -34,7 +34,7 @@ var App = djangoapps.With(migrations.NewApp("auth", User{}, Group{}, Permission{
 			migrations.CreateModel{
 				Name:  "Group",
 				Table: "auth_group",
-				Fields: []migrations.Field{
+				Fields: []models.Field{
 					idField,
 					uniqueName(80),
 					manyToMany("permissions", "auth_permission"),
@@ -43,7 +43,7 @@ var App = djangoapps.With(migrations.NewApp("auth", User{}, Group{}, Permission{
 			migrations.CreateModel{
 				Name:  "User",
 				Table: "auth_user",
-				Fields: []migrations.Field{
+				Fields: []models.Field{
 					idField,
 					charField("password", 128),
 					{Name: "last_login", Column: "last_login", Kind: models.DateTimeField},
@@ -71,7 +71,7 @@ var App = djangoapps.With(migrations.NewApp("auth", User{}, Group{}, Permission{
 		migrations.AlterField{Model: "user", Field: username(30)},
 	}},
 	migrations.Migration{Name: "0005_alter_user_last_login_null", Operations: []migrations.Operation{
-		migrations.AlterField{Model: "user", Field: migrations.Field{Name: "last_login", Column: "last_login",
+		migrations.AlterField{Model: "user", Field: models.Field{Name: "last_login", Column: "last_login",
 			Kind: models.DateTimeField, Null: true, Blank: true}},
 	}},
 	migrations.Migration{Name: "0006_require_contenttypes_0002", Dependencies: [][2]string{{"contenttypes", "0002_remove_content_type_name"}}},
@@ -94,41 +94,41 @@ var App = djangoapps.With(migrations.NewApp("auth", User{}, Group{}, Permission{
 )
 
 // idField is Django's automatic id.
-var idField = migrations.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
+var idField = models.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
 
-func charField(name string, maxLength int) migrations.Field {
-	return migrations.Field{Name: name, Column: name, Kind: models.CharField, MaxLength: maxLength}
+func charField(name string, maxLength int) models.Field {
+	return models.Field{Name: name, Column: name, Kind: models.CharField, MaxLength: maxLength}
 }
 
-func blankChar(name string, maxLength int) migrations.Field {
+func blankChar(name string, maxLength int) models.Field {
 	f := charField(name, maxLength)
 	f.Blank = true
 	return f
 }
 
-func uniqueName(maxLength int) migrations.Field {
+func uniqueName(maxLength int) models.Field {
 	f := charField("name", maxLength)
 	f.Unique = true
 	return f
 }
 
-func username(maxLength int) migrations.Field {
+func username(maxLength int) models.Field {
 	f := charField("username", maxLength)
 	f.Unique = true
 	return f
 }
 
-func email(maxLength int) migrations.Field {
-	return migrations.Field{Name: "email", Column: "email", Kind: models.EmailField, Blank: true, MaxLength: maxLength}
+func email(maxLength int) models.Field {
+	return models.Field{Name: "email", Column: "email", Kind: models.EmailField, Blank: true, MaxLength: maxLength}
 }
 
-func boolField(name, def string) migrations.Field {
-	return migrations.Field{Name: name, Column: name, Kind: models.BooleanField, HasDefault: true, Default: def}
+func boolField(name, def string) models.Field {
+	return models.Field{Name: name, Column: name, Kind: models.BooleanField, HasDefault: true, Default: def}
 }
 
-func manyToMany(name, table string) migrations.Field {
-	return migrations.Field{Name: name, Kind: models.ManyToManyField, Blank: true,
-		Related: &migrations.Relation{Table: table, Column: "id"}}
+func manyToMany(name, table string) models.Field {
+	return models.Field{Name: name, Kind: models.ManyToManyField, Blank: true,
+		Related: &models.Relation{Table: table, Column: "id"}}
 }
 
 // Migrations create django_content_type, auth_user, auth_permission,

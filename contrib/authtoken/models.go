@@ -22,11 +22,11 @@ var App = djangoapps.With(migrations.NewApp("authtoken", Token{}),
 			migrations.CreateModel{
 				Name:  "Token",
 				Table: "authtoken_token",
-				Fields: []migrations.Field{
+				Fields: []models.Field{
 					{Name: "key", Column: "key", Kind: models.CharField, PrimaryKey: true, MaxLength: 40},
 					{Name: "created", Column: "created", Kind: models.DateTimeField, Blank: true},
 					{Name: "user", Column: "user_id", Kind: models.OneToOneField, Unique: true,
-						Related: &migrations.Relation{Table: "auth_user", Column: "id", OnDelete: models.Cascade}},
+						Related: &models.Relation{Table: "auth_user", Column: "id", OnDelete: models.Cascade}},
 				},
 			},
 		},

@@ -39,7 +39,7 @@ var App = djangoapps.With(migrations.NewApp("contenttypes", ContentType{}),
 			migrations.CreateModel{
 				Name:  "ContentType",
 				Table: "django_content_type",
-				Fields: []migrations.Field{
+				Fields: []models.Field{
 					{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true},
 					{Name: "name", Column: "name", Kind: models.CharField, MaxLength: 100},
 					{Name: "app_label", Column: "app_label", Kind: models.CharField, MaxLength: 100},
@@ -53,7 +53,7 @@ var App = djangoapps.With(migrations.NewApp("contenttypes", ContentType{}),
 		Name: "0002_remove_content_type_name",
 		Operations: []migrations.Operation{
 			migrations.AlterField{Model: "contenttype",
-				Field: migrations.Field{Name: "name", Column: "name", Kind: models.CharField, MaxLength: 100, Null: true}},
+				Field: models.Field{Name: "name", Column: "name", Kind: models.CharField, MaxLength: 100, Null: true}},
 			migrations.RemoveField{Model: "contenttype", Name: "name"},
 		},
 	},

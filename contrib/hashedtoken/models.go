@@ -18,7 +18,7 @@ var App = djangoapps.With(migrations.NewApp("hashedtoken", Token{}),
 			migrations.CreateModel{
 				Name:  "Token",
 				Table: "hashedtoken_token",
-				Fields: []migrations.Field{
+				Fields: []models.Field{
 					{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true},
 					{Name: "name", Column: "name", Kind: models.CharField, MaxLength: maxNameLength, Blank: true},
 					{Name: "token_key", Column: "token_key", Kind: models.CharField, MaxLength: prefixLength},
@@ -26,7 +26,7 @@ var App = djangoapps.With(migrations.NewApp("hashedtoken", Token{}),
 					{Name: "created", Column: "created", Kind: models.DateTimeField, Blank: true},
 					{Name: "expiry", Column: "expiry", Kind: models.DateTimeField, Null: true, Blank: true},
 					{Name: "user", Column: "user_id", Kind: models.ForeignKey, DBIndex: true,
-						Related: &migrations.Relation{Table: "auth_user", Column: "id", OnDelete: models.Cascade}},
+						Related: &models.Relation{Table: "auth_user", Column: "id", OnDelete: models.Cascade}},
 				},
 			},
 		},

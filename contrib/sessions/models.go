@@ -34,7 +34,7 @@ var App = djangoapps.With(migrations.NewApp("sessions", Session{}), migrations.M
 		migrations.CreateModel{
 			Name:  "Session",
 			Table: "django_session",
-			Fields: []migrations.Field{
+			Fields: []models.Field{
 				{Name: "session_key", Column: "session_key", Kind: models.CharField, PrimaryKey: true, MaxLength: 40},
 				{Name: "session_data", Column: "session_data", Kind: models.TextField},
 				{Name: "expire_date", Column: "expire_date", Kind: models.DateTimeField, DBIndex: true},

@@ -52,19 +52,19 @@ func (BlacklistedToken) Meta() models.Meta { return models.Meta{App: "token_blac
 var (
 	// autoID is 0001's id, the one Django adds, which 0008 makes a
 	// BigAutoField (autoBigID) and 0010 a declared one (bigID).
-	autoID    = migrations.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true, AutoCreated: true}
-	autoBigID = migrations.Field{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true, AutoCreated: true}
-	bigID     = migrations.Field{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true}
+	autoID    = models.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true, AutoCreated: true}
+	autoBigID = models.Field{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true, AutoCreated: true}
+	bigID     = models.Field{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true}
 	// jtiHex is the jti_hex of 0002, which 0004 makes unique and 0006
 	// renames jti once 0005 removed 0001's UUIDField.
-	jtiHex = migrations.Field{Name: "jti_hex", Column: "jti_hex", Kind: models.CharField, MaxLength: 255, Null: true, Blank: true}
+	jtiHex = models.Field{Name: "jti_hex", Column: "jti_hex", Kind: models.CharField, MaxLength: 255, Null: true, Blank: true}
 )
 
 // user returns the field user of OutstandingToken, a foreign key to
 // auth_user.
-func user(onDelete models.OnDelete, null bool) migrations.Field {
-	return migrations.Field{Name: "user", Column: "user_id", Kind: models.ForeignKey, Null: null, Blank: null, DBIndex: true,
-		Related: &migrations.Relation{Table: "auth_user", Column: "id", OnDelete: onDelete}}
+func user(onDelete models.OnDelete, null bool) models.Field {
+	return models.Field{Name: "user", Column: "user_id", Kind: models.ForeignKey, Null: null, Blank: null, DBIndex: true,
+		Related: &models.Relation{Table: "auth_user", Column: "id", OnDelete: onDelete}}
 }
 
 // App is simplejwt's token_blacklist app: the OutstandingToken and
@@ -81,7 +81,7 @@ var App = djangoapps.With(migrations.NewApp("token_blacklist", OutstandingToken{
 			migrations.CreateModel{
 				Name:  "BlacklistedToken",
 				Table: "token_blacklist_blacklistedtoken",
-				Fields: []migrations.Field{
+				Fields: []models.Field{
 					autoID,
 					{Name: "blacklisted_at", Column: "blacklisted_at", Kind: models.DateTimeField, Blank: true},
 				},
@@ -89,7 +89,7 @@ var App = djangoapps.With(migrations.NewApp("token_blacklist", OutstandingToken{
 			migrations.CreateModel{
 				Name:  "OutstandingToken",
 				Table: "token_blacklist_outstandingtoken",
-				Fields: []migrations.Field{
+				Fields: []models.Field{
 					autoID,
 					{Name: "jti", Column: "jti", Kind: models.UUIDField, Unique: true},
 					{Name: "token", Column: "token", Kind: models.TextField},
@@ -98,9 +98,9 @@ var App = djangoapps.With(migrations.NewApp("token_blacklist", OutstandingToken{
 					user(models.Cascade, false),
 				},
 			},
-			migrations.AddField{Model: "blacklistedtoken", Field: migrations.Field{Name: "token", Column: "token_id",
+			migrations.AddField{Model: "blacklistedtoken", Field: models.Field{Name: "token", Column: "token_id",
 				Kind: models.OneToOneField, Unique: true,
-				Related: &migrations.Relation{Table: "token_blacklist_outstandingtoken", Column: "id", OnDelete: models.Cascade}}},
+				Related: &models.Relation{Table: "token_blacklist_outstandingtoken", Column: "id", OnDelete: models.Cascade}}},
 		},
 	},
 	migrations.Migration{Name: "0002_outstandingtoken_jti_hex", Operations: []migrations.Operation{
@@ -108,7 +108,7 @@ var App = djangoapps.With(migrations.NewApp("token_blacklist", OutstandingToken{
 	}},
 	migrations.Migration{Name: "0003_auto_20171017_2007"},
 	migrations.Migration{Name: "0004_auto_20171017_2013", Operations: []migrations.Operation{
-		migrations.AlterField{Model: "outstandingtoken", Field: migrations.Field{Name: "jti_hex", Column: "jti_hex",
+		migrations.AlterField{Model: "outstandingtoken", Field: models.Field{Name: "jti_hex", Column: "jti_hex",
 			Kind: models.CharField, MaxLength: 255, Unique: true}},
 	}},
 	migrations.Migration{Name: "0005_remove_outstandingtoken_jti", Operations: []migrations.Operation{
@@ -118,7 +118,7 @@ var App = djangoapps.With(migrations.NewApp("token_blacklist", OutstandingToken{
 		migrations.RenameField{Model: "outstandingtoken", OldName: "jti_hex", NewName: "jti"},
 	}},
 	migrations.Migration{Name: "0007_auto_20171017_2214", Operations: []migrations.Operation{
-		migrations.AlterField{Model: "outstandingtoken", Field: migrations.Field{Name: "created_at", Column: "created_at",
+		migrations.AlterField{Model: "outstandingtoken", Field: models.Field{Name: "created_at", Column: "created_at",
 			Kind: models.DateTimeField, Null: true, Blank: true}},
 		migrations.AlterField{Model: "outstandingtoken", Field: user(models.Cascade, true)},
 	}},

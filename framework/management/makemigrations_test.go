@@ -141,7 +141,7 @@ func TestSQLMigrateCommand(t *testing.T) {
 	}
 	app.Add(*m)
 	app.Add(migrations.Migration{Name: "0002_note_more", Operations: []migrations.Operation{
-		migrations.AddField{Model: "note", Field: migrations.Field{Name: "more", Column: "more", Kind: models.IntegerField, Null: true}},
+		migrations.AddField{Model: "note", Field: models.Field{Name: "more", Column: "more", Kind: models.IntegerField, Null: true}},
 	}})
 	apps := []*migrations.App{app}
 	database := "sqlite:///" + filepath.Join(t.TempDir(), "db.sqlite3")

@@ -122,14 +122,14 @@ func changes(level compat.Level, from *State, to []*ModelState, retables map[str
 			f := m.Field(name)
 			switch of := old.Field(name); {
 			case of == nil:
-				if !f.Null && !f.HasDefault && (!f.Blank || !emptyStringsAllowed(f.Kind)) && !f.manyToMany() {
+				if !f.Null && !f.HasDefault && (!f.Blank || !emptyStringsAllowed(f.Kind)) && f.Kind != models.ManyToManyField {
 					return nil, fmt.Errorf("You are trying to add a non-nullable field '%s' to %s without a default; "+
 						"we can't do that (the database needs something to populate existing rows): "+
 						"give it a default (model:\"default=...\") or make it nullable", name, model)
 				}
-				added = append(added, planned{op: AddField{Model: model, Field: f.clone()}, deps: targetDeps(f, tables)})
+				added = append(added, planned{op: AddField{Model: model, Field: cloneField(*f)}, deps: targetDeps(f, tables)})
 			case !fieldsEqual(deconstructed(*of, retables), deconstructed(*f, nil)):
-				altered = append(altered, planned{op: AlterField{Model: model, Field: f.clone()}, deps: targetDeps(f, tables)})
+				altered = append(altered, planned{op: AlterField{Model: model, Field: cloneField(*f)}, deps: targetDeps(f, tables)})
 			}
 		}
 		if old.Table != m.Table {
@@ -184,7 +184,7 @@ func (d dependency) satisfiedBy(op Operation) bool {
 	switch o := op.(type) {
 	case CreateModel:
 		return d.on == onCreated && lower(o.Name) == d.model &&
-			(d.field == "" || slices.ContainsFunc(o.Fields, func(f Field) bool { return f.Name == d.field }))
+			(d.field == "" || slices.ContainsFunc(o.Fields, func(f models.Field) bool { return f.Name == d.field }))
 	case AddField:
 		return d.on == onCreated && d.field != "" && o.Model == d.model && o.Field.Name == d.field
 	case RemoveField:
@@ -226,7 +226,7 @@ func deleteOperations(ops []planned, from *State, m *ModelState) []planned {
 
 // targetDeps is a relation's dependency on its target, when the target
 // is a model of the app.
-func targetDeps(f *Field, tables map[string]string) []dependency {
+func targetDeps(f *models.Field, tables map[string]string) []dependency {
 	if f.Related == nil {
 		return nil
 	}
@@ -243,16 +243,16 @@ func targetDeps(f *Field, tables map[string]string) []dependency {
 func createOperations(ops []planned, m *ModelState, tables map[string]string) []planned {
 	model := lower(m.Name)
 	c := CreateModel{Name: m.Name, Table: m.Table}
-	var related []Field
+	var related []models.Field
 	for _, f := range m.Fields {
 		if f.Related != nil {
-			related = append(related, f.clone())
+			related = append(related, cloneField(f))
 		} else {
-			c.Fields = append(c.Fields, f.clone())
+			c.Fields = append(c.Fields, cloneField(f))
 		}
 	}
 	ops = slices.Insert(ops, 0, planned{op: c})
-	slices.SortStableFunc(related, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(related, func(a, b models.Field) int { return strings.Compare(a.Name, b.Name) })
 	relatedDeps := []dependency{{model: model}}
 	for _, f := range related {
 		deps := append([]dependency{{model: model}}, targetDeps(&f, tables)...)
@@ -369,7 +369,7 @@ func staticOrder(ops []planned) []Operation {
 // follows (an altered primary key alters no field of the models that
 // point to it, in its app or another), and to its target's table as
 // retables renames it (old to new).
-func deconstructed(f Field, retables map[string]string) Field {
+func deconstructed(f models.Field, retables map[string]string) models.Field {
 	if f.Related != nil {
 		r := *f.Related
 		r.Kind = ""
@@ -381,7 +381,7 @@ func deconstructed(f Field, retables map[string]string) Field {
 	return f
 }
 
-func sortedNames(fs []Field) []string {
+func sortedNames(fs []models.Field) []string {
 	names := make([]string, len(fs))
 	for i, f := range fs {
 		names[i] = f.Name
@@ -557,7 +557,7 @@ func (a *App) dependencies(ops []Operation) [][2]string {
 		}
 	}
 	var deps [][2]string
-	depend := func(f Field) {
+	depend := func(f models.Field) {
 		if f.Related == nil {
 			return
 		}

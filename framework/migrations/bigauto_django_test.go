@@ -18,19 +18,19 @@ import (
 // package, as Go values.
 func bigAutoApp() *migrations.App {
 	a := &migrations.App{Label: "snippets"}
-	id := func(kind models.Kind, autoCreated bool) migrations.Field {
-		return migrations.Field{Name: "id", Column: "id", Kind: kind, PrimaryKey: true, AutoCreated: autoCreated}
+	id := func(kind models.Kind, autoCreated bool) models.Field {
+		return models.Field{Name: "id", Column: "id", Kind: kind, PrimaryKey: true, AutoCreated: autoCreated}
 	}
 	a.Add(migrations.Migration{Name: "0001_initial", Operations: []migrations.Operation{
-		migrations.CreateModel{Name: "Author", Table: "snippets_author", Fields: []migrations.Field{
+		migrations.CreateModel{Name: "Author", Table: "snippets_author", Fields: []models.Field{
 			id(models.AutoField, true),
 			{Name: "name", Column: "name", Kind: models.CharField, MaxLength: 50},
 		}},
-		migrations.CreateModel{Name: "Book", Table: "snippets_book", Fields: []migrations.Field{
+		migrations.CreateModel{Name: "Book", Table: "snippets_book", Fields: []models.Field{
 			id(models.AutoField, true),
 			{Name: "title", Column: "title", Kind: models.CharField, MaxLength: 50},
 			{Name: "author", Column: "author_id", Kind: models.ForeignKey, DBIndex: true,
-				Related: &migrations.Relation{Table: "snippets_author", Column: "id", OnDelete: models.Cascade}},
+				Related: &models.Relation{Table: "snippets_author", Column: "id", OnDelete: models.Cascade}},
 		}},
 	}})
 	a.Add(migrations.Migration{Name: "0002_bigauto", Operations: []migrations.Operation{

@@ -18,27 +18,27 @@ import (
 // the order they are applied: the books app's Book has a foreign key to
 // the snippets app's Author, whose key becomes a BigAutoField after it.
 func crossAppMigrations() []migrations.Migration {
-	id := migrations.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true, AutoCreated: true}
-	author := migrations.Field{Name: "author", Column: "author_id", Kind: models.ForeignKey, DBIndex: true,
-		Related: &migrations.Relation{Table: "snippets_author", Column: "id", OnDelete: models.Cascade}}
+	id := models.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true, AutoCreated: true}
+	author := models.Field{Name: "author", Column: "author_id", Kind: models.ForeignKey, DBIndex: true,
+		Related: &models.Relation{Table: "snippets_author", Column: "id", OnDelete: models.Cascade}}
 	return []migrations.Migration{
 		{App: "snippets", Name: "0001_initial", Operations: []migrations.Operation{
-			migrations.CreateModel{Name: "Author", Table: "snippets_author", Fields: []migrations.Field{
+			migrations.CreateModel{Name: "Author", Table: "snippets_author", Fields: []models.Field{
 				id, {Name: "name", Column: "name", Kind: models.CharField, MaxLength: 50}}},
-			migrations.CreateModel{Name: "Note", Table: "snippets_note", Fields: []migrations.Field{id, author}},
+			migrations.CreateModel{Name: "Note", Table: "snippets_note", Fields: []models.Field{id, author}},
 		}},
 		{App: "books", Name: "0001_initial", Dependencies: [][2]string{{"snippets", "0001_initial"}}, Operations: []migrations.Operation{
-			migrations.CreateModel{Name: "Book", Table: "books_book", Fields: []migrations.Field{
+			migrations.CreateModel{Name: "Book", Table: "books_book", Fields: []models.Field{
 				id, {Name: "title", Column: "title", Kind: models.CharField, MaxLength: 50}, author}},
 		}},
 		{App: "snippets", Name: "0002_alter_author_id", Operations: []migrations.Operation{
-			migrations.AlterField{Model: "author", Field: migrations.Field{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true}},
+			migrations.AlterField{Model: "author", Field: models.Field{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true}},
 		}},
 		{App: "books", Name: "0002_book_pages", Operations: []migrations.Operation{
-			migrations.AddField{Model: "book", Field: migrations.Field{Name: "pages", Column: "pages", Kind: models.IntegerField, HasDefault: true, Default: "0"}},
+			migrations.AddField{Model: "book", Field: models.Field{Name: "pages", Column: "pages", Kind: models.IntegerField, HasDefault: true, Default: "0"}},
 		}},
 		{App: "books", Name: "0003_alter_book_title", Dependencies: [][2]string{{"snippets", "0002_alter_author_id"}}, Operations: []migrations.Operation{
-			migrations.AlterField{Model: "book", Field: migrations.Field{Name: "title", Column: "title", Kind: models.CharField, MaxLength: 80}},
+			migrations.AlterField{Model: "book", Field: models.Field{Name: "title", Column: "title", Kind: models.CharField, MaxLength: 80}},
 		}},
 	}
 }
@@ -150,7 +150,7 @@ func TestChangesOfAKeyAlterTheKeyOnly(t *testing.T) {
 				f := &m.Fields[i]
 				switch {
 				case m.Name == "Author" && f.PrimaryKey:
-					*f = migrations.Field{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true}
+					*f = models.Field{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true}
 				case f.Related != nil:
 					f.Related.Kind = models.BigAutoField
 				}
@@ -235,7 +235,7 @@ func TestMakeMigrationDependsOnOtherApps(t *testing.T) {
 		}
 	}
 	authors.Add(migrations.Migration{Name: "0002_alter_author_id", Operations: []migrations.Operation{
-		migrations.AlterField{Model: "author", Field: migrations.Field{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true}}}})
+		migrations.AlterField{Model: "author", Field: models.Field{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true}}}})
 	m, err = books.MakeMigrationAt(compat.Current, "", testTime)
 	if err != nil {
 		t.Fatal(err)
@@ -272,14 +272,14 @@ func (renamedEssay) Meta() models.Meta { return models.Meta{App: "essays", Name:
 func TestRenamedTableAltersNoOtherApp(t *testing.T) {
 	writers := migrations.NewApp("writers", renamedWriter{})
 	essays := migrations.NewApp("essays", renamedEssay{})
-	id := migrations.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
+	id := models.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
 	writers.Add(migrations.Migration{Name: "0001_initial", Operations: []migrations.Operation{
-		migrations.CreateModel{Name: "Writer", Table: "writers_writer", Fields: []migrations.Field{
+		migrations.CreateModel{Name: "Writer", Table: "writers_writer", Fields: []models.Field{
 			id, {Name: "name", Column: "name", Kind: models.CharField, MaxLength: 50}}}}})
 	essays.Add(migrations.Migration{Name: "0001_initial", Dependencies: [][2]string{{"writers", "0001_initial"}},
-		Operations: []migrations.Operation{migrations.CreateModel{Name: "Essay", Table: "essays_essay", Fields: []migrations.Field{
+		Operations: []migrations.Operation{migrations.CreateModel{Name: "Essay", Table: "essays_essay", Fields: []models.Field{
 			id, {Name: "writer", Column: "writer_id", Kind: models.ForeignKey, DBIndex: true,
-				Related: &migrations.Relation{Table: "writers_writer", Column: "id", OnDelete: models.Cascade}}}}}})
+				Related: &models.Relation{Table: "writers_writer", Column: "id", OnDelete: models.Cascade}}}}}})
 	describe := func(a *migrations.App, level compat.Level) string {
 		m, err := a.MakeMigrationAt(level, "", testTime)
 		if err != nil {

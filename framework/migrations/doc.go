@@ -1,7 +1,8 @@
 // Package migrations is Django's django.db.migrations for go-drf models:
 // migrations as plain Go values (operations that carry their fields as
-// data, so that a migration written today still means the same once the
-// model's struct has changed), the schema editors that turn them into
+// data, models.Field values as Django's carry model fields, so that a
+// migration written today still means the same once the model's struct
+// has changed), the schema editors that turn them into
 // exactly the SQL Django's sqlmigrate prints on SQLite and on PostgreSQL,
 // the autodetector that finds the operations bringing an app's
 // migrations to its current models (makemigrations), and the writer of a

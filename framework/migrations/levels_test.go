@@ -18,23 +18,23 @@ import (
 // database gives, a foreign key between them holds, and a column made
 // NOT NULL at 5.2 (its UPDATE; SET CONSTRAINTS ALL IMMEDIATE) keeps them.
 func TestMigrateAcrossLevels(t *testing.T) {
-	id := migrations.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
+	id := models.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
 	app := migrations.NewApp("levels")
 	app.Add(migrations.Migration{Name: "0001_initial", Operations: []migrations.Operation{
-		migrations.CreateModel{Name: "Author", Table: "levels_author", Fields: []migrations.Field{
+		migrations.CreateModel{Name: "Author", Table: "levels_author", Fields: []models.Field{
 			id, {Name: "name", Column: "name", Kind: models.CharField, MaxLength: 20},
 		}},
 	}})
 	app.Add(migrations.Migration{Name: "0002_book", Operations: []migrations.Operation{
-		migrations.CreateModel{Name: "Book", Table: "levels_book", Fields: []migrations.Field{
+		migrations.CreateModel{Name: "Book", Table: "levels_book", Fields: []models.Field{
 			{Name: "id", Column: "id", Kind: models.BigAutoField, PrimaryKey: true},
 			{Name: "author", Column: "author_id", Kind: models.ForeignKey,
-				Related: &migrations.Relation{Table: "levels_author", Column: "id", OnDelete: models.Cascade}},
+				Related: &models.Relation{Table: "levels_author", Column: "id", OnDelete: models.Cascade}},
 			{Name: "pages", Column: "pages", Kind: models.IntegerField, Null: true},
 		}},
 	}})
 	app.Add(migrations.Migration{Name: "0003_pages", Operations: []migrations.Operation{
-		migrations.AlterField{Model: "book", Field: migrations.Field{Name: "pages", Column: "pages", Kind: models.IntegerField, HasDefault: true, Default: "0"}},
+		migrations.AlterField{Model: "book", Field: models.Field{Name: "pages", Column: "pages", Kind: models.IntegerField, HasDefault: true, Default: "0"}},
 	}})
 	migs := app.Migrations()
 	for _, levels := range [][2]compat.Level{{compat.DRF314, compat.Current}, {compat.Current, compat.DRF314}} {

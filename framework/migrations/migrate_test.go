@@ -179,15 +179,15 @@ func TestMigrateConcurrentRunsApplyOnce(t *testing.T) {
 // the first's table: shelf.0001_initial depends on library.0001_initial
 // as Django's makemigrations writes it.
 func shelfApps() (library, shelf migrations.Migration) {
-	id := migrations.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
+	id := models.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
 	library = migrations.Migration{App: "library", Name: "0001_initial", Operations: []migrations.Operation{
-		migrations.CreateModel{Name: "Author", Table: "library_author", Fields: []migrations.Field{id}},
+		migrations.CreateModel{Name: "Author", Table: "library_author", Fields: []models.Field{id}},
 	}}
 	shelf = migrations.Migration{App: "shelf", Name: "0001_initial", Dependencies: [][2]string{{"library", "0001_initial"}},
 		Operations: []migrations.Operation{
-			migrations.CreateModel{Name: "Book", Table: "shelf_book", Fields: []migrations.Field{id,
+			migrations.CreateModel{Name: "Book", Table: "shelf_book", Fields: []models.Field{id,
 				{Name: "author", Column: "author_id", Kind: models.ForeignKey,
-					Related: &migrations.Relation{Table: "library_author", Column: "id", OnDelete: models.Cascade}},
+					Related: &models.Relation{Table: "library_author", Column: "id", OnDelete: models.Cascade}},
 			}},
 		}}
 	return library, shelf
@@ -228,7 +228,7 @@ func TestMigrateRefusesBeforeTouchingTheDatabase(t *testing.T) {
 	loop := library
 	loop.Dependencies = [][2]string{{"shelf", "0001_initial"}}
 	broken := migrations.Migration{App: "shelf", Name: "0002_broken", Operations: []migrations.Operation{
-		migrations.AlterField{Model: "nobody", Field: migrations.Field{Name: "x", Column: "x", Kind: models.IntegerField}},
+		migrations.AlterField{Model: "nobody", Field: models.Field{Name: "x", Column: "x", Kind: models.IntegerField}},
 	}}
 	for _, c := range []struct {
 		name string

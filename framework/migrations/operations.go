@@ -36,7 +36,7 @@ type CreateModel struct {
 	// Table is its table.
 	Table string
 	// Fields are its fields in order.
-	Fields []Field
+	Fields []models.Field
 	// UniqueTogether are its sets of fields unique together.
 	UniqueTogether [][]string
 	// Indexes are its Meta.indexes and Constraints its Meta.constraints,
@@ -101,7 +101,7 @@ func (o DeleteModel) database(e *editor, from, _ *State) error {
 	}
 	// Django's delete_model drops the automatic through tables first.
 	for i := range m.Fields {
-		if f := &m.Fields[i]; f.manyToMany() && f.Through == "" {
+		if f := &m.Fields[i]; f.Kind == models.ManyToManyField && f.Through == "" {
 			e.deleteModel(m.through(f).Table)
 		}
 	}
@@ -114,7 +114,7 @@ type AddField struct {
 	// Model is the model's name in lower case ("snippet"), as Django writes it.
 	Model string
 	// Field is the new field.
-	Field Field
+	Field models.Field
 }
 
 // Describe returns "Add field NAME to MODEL".
@@ -130,7 +130,7 @@ func (o AddField) apply(s *State) error {
 	if m.Field(o.Field.Name) != nil {
 		return fmt.Errorf("migrations: AddField %s.%s: the field exists", o.Model, o.Field.Name)
 	}
-	m.Fields = append(m.Fields, o.Field.clone())
+	m.Fields = append(m.Fields, cloneField(o.Field))
 	return nil
 }
 
@@ -192,7 +192,7 @@ type AlterField struct {
 	// Model is the model's name in lower case.
 	Model string
 	// Field is the field as it becomes; its Name says which one.
-	Field Field
+	Field models.Field
 }
 
 // Describe returns "Alter field NAME on MODEL".
@@ -210,7 +210,7 @@ func (o AlterField) apply(s *State) error {
 		return fmt.Errorf("migrations: AlterField %s.%s: no such field", o.Model, o.Field.Name)
 	}
 	old := m.Fields[i]
-	m.Fields[i] = o.Field.clone()
+	m.Fields[i] = cloneField(o.Field)
 	if o.Field.Kind != old.Kind {
 		for _, r := range s.referrers(m.Table, old.Column) {
 			r.field.Related.Kind = o.Field.Kind

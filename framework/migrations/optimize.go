@@ -82,7 +82,7 @@ func (o optimizer) reduce(left, right Operation) (merged []Operation, through bo
 		case AddField:
 			if r.Model == name {
 				c := l.clone()
-				c.Fields = append(c.Fields, r.Field.clone())
+				c.Fields = append(c.Fields, cloneField(r.Field))
 				return []Operation{c}, false
 			}
 		case AlterField:
@@ -90,7 +90,7 @@ func (o optimizer) reduce(left, right Operation) (merged []Operation, through bo
 				c := l.clone()
 				for i := range c.Fields {
 					if c.Fields[i].Name == r.Field.Name {
-						c.Fields[i] = r.Field.clone()
+						c.Fields[i] = cloneField(r.Field)
 					}
 				}
 				return []Operation{c}, false
@@ -98,7 +98,7 @@ func (o optimizer) reduce(left, right Operation) (merged []Operation, through bo
 		case RemoveField:
 			if r.Model == name {
 				c := l.clone()
-				c.Fields = slices.DeleteFunc(c.Fields, func(f Field) bool { return f.Name == r.Name })
+				c.Fields = slices.DeleteFunc(c.Fields, func(f models.Field) bool { return f.Name == r.Name })
 				var sets [][]string
 				for _, set := range c.UniqueTogether {
 					if set = slices.DeleteFunc(set, func(n string) bool { return n == r.Name }); len(set) > 0 {
@@ -153,7 +153,7 @@ func (o optimizer) reduce(left, right Operation) (merged []Operation, through bo
 		switch r := right.(type) {
 		case AlterField:
 			if r.Model == l.Model && r.Field.Name == l.Field.Name {
-				return []Operation{AddField{Model: l.Model, Field: r.Field.clone()}}, false
+				return []Operation{AddField{Model: l.Model, Field: cloneField(r.Field)}}, false
 			}
 		case RemoveField:
 			if r.Model == l.Model && r.Name == l.Field.Name {
@@ -185,7 +185,7 @@ func (c CreateModel) clone() CreateModel {
 }
 
 // refersTo reports a relation to the model of that name.
-func (o optimizer) refersTo(f *Field, model string) bool {
+func (o optimizer) refersTo(f *models.Field, model string) bool {
 	return f.Related != nil && o.tables[f.Related.Table] == model
 }
 
@@ -194,7 +194,7 @@ func (o optimizer) referencesModel(op Operation, model string) bool {
 	model = lower(model)
 	switch op := op.(type) {
 	case CreateModel:
-		return lower(op.Name) == model || slices.ContainsFunc(op.Fields, func(f Field) bool { return o.refersTo(&f, model) })
+		return lower(op.Name) == model || slices.ContainsFunc(op.Fields, func(f models.Field) bool { return o.refersTo(&f, model) })
 	case DeleteModel:
 		return true // the deleted model may have referred to it
 	case AddField:

@@ -20,17 +20,17 @@ import (
 // package remake/migrations, as Go values.
 func remakeApp() *migrations.App {
 	a := &migrations.App{Label: "remake"}
-	name := func(max int) migrations.Field {
-		return migrations.Field{Name: "name", Column: "name", Kind: models.CharField, MaxLength: max}
+	name := func(max int) models.Field {
+		return models.Field{Name: "name", Column: "name", Kind: models.CharField, MaxLength: max}
 	}
-	note := migrations.Field{Name: "note", Column: "note", Kind: models.CharField, Blank: true, MaxLength: 20}
+	note := models.Field{Name: "note", Column: "note", Kind: models.CharField, Blank: true, MaxLength: 20}
 	nullNote := note
 	nullNote.Null = true
-	flag := func(def string) migrations.Field {
-		return migrations.Field{Name: "flag", Column: "flag", Kind: models.BooleanField, HasDefault: true, Default: def}
+	flag := func(def string) models.Field {
+		return models.Field{Name: "flag", Column: "flag", Kind: models.BooleanField, HasDefault: true, Default: def}
 	}
 	a.Add(migrations.Migration{Name: "0001_initial", Operations: []migrations.Operation{
-		migrations.CreateModel{Name: "Item", Table: "remake_item", Fields: []migrations.Field{
+		migrations.CreateModel{Name: "Item", Table: "remake_item", Fields: []models.Field{
 			{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true},
 			name(50), note,
 			{Name: "count", Column: "count", Kind: models.IntegerField, DBIndex: true},
@@ -42,7 +42,7 @@ func remakeApp() *migrations.App {
 	}})
 	a.Add(migrations.Migration{Name: "0003_more", Operations: []migrations.Operation{
 		migrations.AlterField{Model: "item", Field: nullNote},
-		migrations.AddField{Model: "item", Field: migrations.Field{Name: "extra", Column: "extra", Kind: models.IntegerField, HasDefault: true, Default: "0"}},
+		migrations.AddField{Model: "item", Field: models.Field{Name: "extra", Column: "extra", Kind: models.IntegerField, HasDefault: true, Default: "0"}},
 	}})
 	a.Add(migrations.Migration{Name: "0004_last", Operations: []migrations.Operation{
 		migrations.RemoveField{Model: "item", Name: "count"},

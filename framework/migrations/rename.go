@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/framework/models"
 )
 
 // RenameField renames a field, and its column when the column is the one
@@ -39,7 +40,7 @@ func (o RenameField) apply(s *State) error {
 	switch {
 	case f == nil:
 		return fmt.Errorf("migrations: RenameField %s.%s: no such field", o.Model, o.OldName)
-	case f.manyToMany():
+	case f.Kind == models.ManyToManyField:
 		return fmt.Errorf("migrations: RenameField %s.%s: a many-to-many field cannot be renamed", o.Model, o.OldName)
 	case m.Field(o.NewName) != nil:
 		return fmt.Errorf("migrations: RenameField %s.%s: the model has a field %s", o.Model, o.OldName, o.NewName)
@@ -78,7 +79,7 @@ func (o RenameField) database(e *editor, from, to *State) error {
 }
 
 // defaultColumn is the column Django derives from a field's name.
-func defaultColumn(f *Field, name string) string {
+func defaultColumn(f *models.Field, name string) string {
 	if f.Related != nil {
 		return name + "_id"
 	}
@@ -122,7 +123,7 @@ func (o RenameModel) apply(s *State) error {
 	old := m.Table
 	for _, x := range s.Models {
 		for _, f := range x.Fields {
-			if f.manyToMany() && (x == m || f.Related.Table == old) {
+			if f.Kind == models.ManyToManyField && (x == m || f.Related.Table == old) {
 				return fmt.Errorf("migrations: RenameModel %s: the many-to-many field %s.%s cannot follow a renamed model", o.OldName, x.Name, f.Name)
 			}
 		}
@@ -189,7 +190,7 @@ func (e *editor) renameTable(old, new string) {
 }
 
 // renameColumn is Django's _rename_field_sql.
-func (e *editor) renameColumn(table string, old, new *Field) {
+func (e *editor) renameColumn(table string, old, new *models.Field) {
 	e.exec("ALTER TABLE " + quoteName(table) + " RENAME COLUMN " + quoteName(old.Column) + " TO " + quoteName(new.Column))
 }
 
@@ -197,13 +198,13 @@ func (e *editor) renameColumn(table string, old, new *Field) {
 // its table: the column's name changed, its definition (Django's
 // column_sql: type, null, primary key, unique) did not, and neither
 // field is a foreign key.
-func (e *editor) renamesOnly(old, new *Field) bool {
+func (e *editor) renamesOnly(old, new *models.Field) bool {
 	return old.Column != new.Column && old.Related == nil && new.Related == nil &&
 		e.columnDefinition(old) == e.columnDefinition(new)
 }
 
 // columnDefinition is Django's column_sql without the default.
-func (e *editor) columnDefinition(f *Field) string {
+func (e *editor) columnDefinition(f *models.Field) string {
 	sql := e.dbType(f)
 	if f.Null {
 		sql += " NULL"
@@ -263,7 +264,7 @@ func (o AlterModelTable) database(e *editor, from, to *State) error {
 	}
 	e.renameTable(m.Table, nm.Table)
 	for i := range m.Fields {
-		if f := &m.Fields[i]; f.manyToMany() && f.Through == "" {
+		if f := &m.Fields[i]; f.Kind == models.ManyToManyField && f.Through == "" {
 			e.renameTable(m.through(f).Table, nm.through(nm.Field(f.Name)).Table)
 		}
 	}

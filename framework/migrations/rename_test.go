@@ -14,15 +14,15 @@ import (
 // many-to-many field, a model with one or the target of one.
 func TestRenameRefused(t *testing.T) {
 	initial := migrations.Migration{App: "blog", Name: "0001_initial", Operations: []migrations.Operation{
-		migrations.CreateModel{Name: "Tag", Table: "blog_tag", Fields: []migrations.Field{
+		migrations.CreateModel{Name: "Tag", Table: "blog_tag", Fields: []models.Field{
 			{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true},
 		}},
-		migrations.CreateModel{Name: "Post", Table: "blog_post", Fields: []migrations.Field{
+		migrations.CreateModel{Name: "Post", Table: "blog_post", Fields: []models.Field{
 			{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true},
 			{Name: "title", Column: "title", Kind: models.CharField, MaxLength: 50},
-			{Name: "tags", Kind: models.ManyToManyField, Related: &migrations.Relation{Table: "blog_tag", Column: "id"}},
+			{Name: "tags", Kind: models.ManyToManyField, Related: &models.Relation{Table: "blog_tag", Column: "id"}},
 		}},
-		migrations.CreateModel{Name: "Note", Table: "blog_note", Fields: []migrations.Field{
+		migrations.CreateModel{Name: "Note", Table: "blog_note", Fields: []models.Field{
 			{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true},
 		}},
 	}}
@@ -50,7 +50,7 @@ func TestRenameRefused(t *testing.T) {
 	// A column named otherwise than its field keeps its name; so does a
 	// table named otherwise than its model.
 	m := migrations.Migration{App: "blog", Name: "0002", Operations: []migrations.Operation{
-		migrations.CreateModel{Name: "Page", Table: "pages", Fields: []migrations.Field{
+		migrations.CreateModel{Name: "Page", Table: "pages", Fields: []models.Field{
 			{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true},
 			{Name: "title", Column: "heading", Kind: models.CharField, MaxLength: 50},
 		}},

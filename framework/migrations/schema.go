@@ -98,10 +98,10 @@ func (e *editor) flush() {
 }
 
 // unique is Django's field.unique: unique or the primary key.
-func unique(f *Field) bool { return f.Unique || f.PrimaryKey }
+func unique(f *models.Field) bool { return f.Unique || f.PrimaryKey }
 
 // dbType is the column type of f on the editor's dialect.
-func (e *editor) dbType(f *Field) string {
+func (e *editor) dbType(f *models.Field) string {
 	kind := f.Kind
 	if f.Related != nil {
 		kind = f.Related.Kind
@@ -216,7 +216,7 @@ func (e *editor) dbType(f *Field) string {
 
 // dataType is Django's _field_data_type on PostgreSQL: the type without
 // its parameters, to tell a change of type from one of length.
-func (e *editor) dataType(f *Field) string {
+func (e *editor) dataType(f *models.Field) string {
 	t := e.dbType(f)
 	if i := strings.IndexByte(t, '('); i >= 0 {
 		return t[:i]
@@ -225,12 +225,12 @@ func (e *editor) dataType(f *Field) string {
 }
 
 // check is the CHECK constraint of f's column, "" for none.
-func (e *editor) check(f *Field) string { return e.checkOn(f, quoteName(f.Column)) }
+func (e *editor) check(f *models.Field) string { return e.checkOn(f, quoteName(f.Column)) }
 
 // checkChanged reports that altering old to new changes the column's
 // CHECK constraint: on Django 5.2 a renamed column keeps its own
 // (_field_db_check compares them under one mock column name).
-func (e *editor) checkChanged(old, new *Field) bool {
+func (e *editor) checkChanged(old, new *models.Field) bool {
 	if e.level == compat.Current {
 		return e.checkOn(old, "__column_name__") != e.checkOn(new, "__column_name__")
 	}
@@ -238,7 +238,7 @@ func (e *editor) checkChanged(old, new *Field) bool {
 }
 
 // checkOn is the CHECK constraint of f on the column col (quoted).
-func (e *editor) checkOn(f *Field, col string) string {
+func (e *editor) checkOn(f *models.Field, col string) string {
 	if f.Related != nil {
 		return ""
 	}
@@ -253,14 +253,14 @@ func (e *editor) checkOn(f *Field, col string) string {
 	return ""
 }
 
-func auto(f *Field) bool {
+func auto(f *models.Field) bool {
 	return f.Related == nil && (f.Kind == models.AutoField || f.Kind == models.BigAutoField || f.Kind == models.SmallAutoField)
 }
 
 // columnSQL is Django's column_sql (with its CHECK and AUTOINCREMENT, as
 // table_sql and add_field append them): the column's definition after
 // its name. withDefault adds the DEFAULT of a new column.
-func (e *editor) columnSQL(f *Field, withDefault bool) string {
+func (e *editor) columnSQL(f *models.Field, withDefault bool) string {
 	sql := e.dbType(f)
 	if withDefault {
 		if v, ok := e.effectiveDefault(f); ok {
@@ -293,7 +293,7 @@ func (e *editor) columnSQL(f *Field, withDefault bool) string {
 // quote_value quotes it into sqlmigrate's output: the default, else the
 // empty string for a blank string column that cannot be null; false
 // when there is none.
-func (e *editor) effectiveDefault(f *Field) (string, bool) {
+func (e *editor) effectiveDefault(f *models.Field) (string, bool) {
 	switch {
 	case f.HasDefault:
 		return e.quoteValue(f, f.Default), true
@@ -321,7 +321,7 @@ func emptyStringsAllowed(k models.Kind) bool {
 
 // quoteValue renders a default's text as the dialect's quote_value
 // renders the value Django would hold for it.
-func (e *editor) quoteValue(f *Field, text string) string {
+func (e *editor) quoteValue(f *models.Field, text string) string {
 	switch f.Kind {
 	case models.BooleanField:
 		b, _ := strconv.ParseBool(text)
@@ -374,7 +374,7 @@ func (e *editor) createModel(m *ModelState) {
 	var defs []string
 	for i := range m.Fields {
 		f := &m.Fields[i]
-		if f.manyToMany() {
+		if f.Kind == models.ManyToManyField {
 			continue
 		}
 		def := e.columnSQL(f, false)
@@ -403,7 +403,7 @@ func (e *editor) createModel(m *ModelState) {
 	e.deferred = append(e.deferred, e.modelIndexes(m)...)
 	// Django's create_model then creates the automatic through tables.
 	for i := range m.Fields {
-		if f := &m.Fields[i]; f.manyToMany() && f.Through == "" {
+		if f := &m.Fields[i]; f.Kind == models.ManyToManyField && f.Through == "" {
 			e.createModel(m.through(f))
 		}
 	}
@@ -421,12 +421,12 @@ func (e *editor) uniqueSet(table string, cols []string) *deferred {
 }
 
 // fkName is the name of a foreign key constraint on PostgreSQL.
-func (e *editor) fkName(table string, f *Field) string {
+func (e *editor) fkName(table string, f *models.Field) string {
 	return indexName(e.maxName(), table, []string{f.Column}, "_fk_"+f.Related.Table+"_"+f.Related.Column)
 }
 
 // foreignKey is Django's _create_fk_sql (PostgreSQL).
-func (e *editor) foreignKey(table string, f *Field) *deferred {
+func (e *editor) foreignKey(table string, f *models.Field) *deferred {
 	return &deferred{table: table, columns: []string{f.Column}, render: func(table string) string {
 		return "ALTER TABLE " + quoteName(table) + " ADD CONSTRAINT " + quoteName(e.fkName(table, f)) +
 			" FOREIGN KEY (" + quoteName(f.Column) + ") REFERENCES " + quoteName(f.Related.Table) +
@@ -447,7 +447,7 @@ func quoteColumns(cols []string) string {
 func (e *editor) modelIndexes(m *ModelState) []*deferred {
 	var out []*deferred
 	for i := range m.Fields {
-		if !m.Fields[i].manyToMany() {
+		if m.Fields[i].Kind != models.ManyToManyField {
 			out = append(out, e.fieldIndexes(m.Table, &m.Fields[i])...)
 		}
 	}
@@ -460,7 +460,7 @@ func (e *editor) modelIndexes(m *ModelState) []*deferred {
 // fieldIndexes is Django's _field_indexes_sql: the index of a db_index
 // field that is not unique, and PostgreSQL's _like index of an indexed or
 // unique varchar or text column.
-func (e *editor) fieldIndexes(table string, f *Field) []*deferred {
+func (e *editor) fieldIndexes(table string, f *models.Field) []*deferred {
 	var out []*deferred
 	cols := []string{f.Column}
 	if f.DBIndex && !unique(f) {
@@ -475,7 +475,7 @@ func (e *editor) fieldIndexes(table string, f *Field) []*deferred {
 }
 
 // likeIndex is PostgreSQL's _create_like_index_sql, nil when none.
-func (e *editor) likeIndex(table string, f *Field) *deferred {
+func (e *editor) likeIndex(table string, f *models.Field) *deferred {
 	if !e.pg() || !(f.DBIndex || unique(f)) {
 		return nil
 	}
@@ -528,8 +528,8 @@ func (e *editor) deleteModel(table string) {
 // addField is Django's add_field on PostgreSQL; SQLite remakes the
 // table, unless Django 5.2 adds the column (addColumn). A ManyToManyField
 // creates its automatic through table.
-func (e *editor) addField(m *ModelState, f *Field) {
-	if f.manyToMany() {
+func (e *editor) addField(m *ModelState, f *models.Field) {
+	if f.Kind == models.ManyToManyField {
 		if f.Through == "" {
 			e.createModel(m.through(f))
 		}
@@ -565,15 +565,15 @@ func (e *editor) addField(m *ModelState, f *Field) {
 // addColumn reports a column Django 5.2 adds on SQLite with ALTER TABLE
 // ADD COLUMN, where Django 3.2 always remakes the table: one that may
 // be null, with no default, neither unique nor the primary key.
-func (e *editor) addColumn(f *Field) bool {
+func (e *editor) addColumn(f *models.Field) bool {
 	_, hasDefault := e.effectiveDefault(f)
 	return e.level == compat.Current && f.Null && !hasDefault && !unique(f)
 }
 
 // removeField is Django's remove_field on PostgreSQL; SQLite remakes the
 // table. A ManyToManyField drops its automatic through table.
-func (e *editor) removeField(m *ModelState, f *Field) {
-	if f.manyToMany() {
+func (e *editor) removeField(m *ModelState, f *models.Field) {
+	if f.Kind == models.ManyToManyField {
 		if f.Through == "" {
 			e.deleteModel(m.through(f).Table)
 		}
@@ -592,7 +592,7 @@ func (e *editor) removeField(m *ModelState, f *Field) {
 	})
 }
 
-func (e *editor) dropFK(table string, f *Field) {
+func (e *editor) dropFK(table string, f *models.Field) {
 	name := quoteName(e.fkName(table, f))
 	e.exec("SET CONSTRAINTS "+name+" IMMEDIATE", "ALTER TABLE "+quoteName(table)+" DROP CONSTRAINT "+name)
 }
@@ -609,9 +609,8 @@ func (e *editor) dropIndex(name string) {
 // fieldAltered is Django's _field_should_be_altered: whether anything
 // but the name (the column aside), blank, limit_choices_to and on_delete
 // changed, or choices at Django 5.2 (4.1 added them to non_db_attrs).
-func (e *editor) fieldAltered(old, new Field) bool {
+func (e *editor) fieldAltered(old, new models.Field) bool {
 	old.Blank, new.Blank = false, false
-	old.LimitChoicesTo, new.LimitChoicesTo = nil, nil
 	if e.level == compat.Current {
 		old.Choices, new.Choices = nil, nil
 	}
@@ -619,6 +618,7 @@ func (e *editor) fieldAltered(old, new Field) bool {
 	if old.Related != nil && new.Related != nil {
 		o, n := *old.Related, *new.Related
 		o.OnDelete, n.OnDelete = "", ""
+		o.LimitChoicesTo, n.LimitChoicesTo = nil, nil
 		old.Related, new.Related = &o, &n
 	}
 	return !fieldsEqual(old, new)
@@ -628,7 +628,7 @@ func (e *editor) fieldAltered(old, new Field) bool {
 // field before and after (Django's old_rel and new_rel).
 type related struct {
 	table    string
-	old, new *Field
+	old, new *models.Field
 }
 
 // relatedTo are the foreign keys to the field of m named name, between
@@ -650,8 +650,8 @@ func relatedTo(m *ModelState, name string, from, to *State) []related {
 // alterField is Django's alter_field: SQLite remakes the table,
 // PostgreSQL alters the column, and the columns of rels, the foreign
 // keys to it, when its type changes.
-func (e *editor) alterField(m *ModelState, old, new *Field, rels []related) {
-	if !e.fieldAltered(*old, *new) || old.manyToMany() && new.manyToMany() {
+func (e *editor) alterField(m *ModelState, old, new *models.Field, rels []related) {
+	if !e.fieldAltered(*old, *new) || old.Kind == models.ManyToManyField && new.Kind == models.ManyToManyField {
 		// Django alters a many-to-many field's through table only when
 		// its name changes, which a field of the same name keeps.
 		return
@@ -660,7 +660,7 @@ func (e *editor) alterField(m *ModelState, old, new *Field, rels []related) {
 		if e.renamesOnly(old, new) {
 			e.renameColumn(m.Table, old, new)
 		} else {
-			e.remake(m, nil, "", &[2]*Field{old, new})
+			e.remake(m, nil, "", &[2]*models.Field{old, new})
 		}
 		return
 	}
@@ -795,7 +795,7 @@ func (e *editor) alterField(m *ModelState, old, new *Field, rels []related) {
 // 5.2 leaves out a field that becomes the primary key, which its primary
 // key constraint makes unique, where Django 3.2 adds a unique constraint
 // beside it.
-func (e *editor) uniqueAdded(old, new *Field) bool {
+func (e *editor) uniqueAdded(old, new *models.Field) bool {
 	if e.level == compat.Current {
 		return !new.PrimaryKey && new.Unique && (!old.Unique || old.PrimaryKey)
 	}
@@ -812,7 +812,7 @@ var serialTypes = map[string]string{"serial": "integer", "bigserial": "bigint", 
 // 3.2) gets the integer type and a new sequence of its own, set past the
 // column's largest value; an identity column (Django 5.2) that changes
 // its automatic kind changes its sequence's type too.
-func (e *editor) alterType(table string, old, new *Field) (string, []string) {
+func (e *editor) alterType(table string, old, new *models.Field) (string, []string) {
 	col, typ := quoteName(new.Column), e.dbType(new)
 	if integer, ok := serialTypes[typ]; ok {
 		typ = integer
@@ -841,11 +841,11 @@ func (e *editor) alterType(table string, old, new *Field) (string, []string) {
 // with the new columns (an altered or added one last), the rows copied,
 // the old table dropped and the new one renamed, and the indexes
 // created again.
-func (e *editor) remake(m *ModelState, create *Field, deleteName string, alter *[2]*Field) {
+func (e *editor) remake(m *ModelState, create *models.Field, deleteName string, alter *[2]*models.Field) {
 	type copyCol struct{ column, expr string }
 	// The table's columns: Django's local_concrete_fields, without the
 	// many-to-many fields, whose through tables stay as they are.
-	body := slices.DeleteFunc(slices.Clone(m.Fields), func(f Field) bool { return f.manyToMany() })
+	body := slices.DeleteFunc(slices.Clone(m.Fields), func(f models.Field) bool { return f.Kind == models.ManyToManyField })
 	var mapping []copyCol
 	for _, f := range body {
 		mapping = append(mapping, copyCol{f.Column, quoteName(f.Column)})
@@ -863,10 +863,10 @@ func (e *editor) remake(m *ModelState, create *Field, deleteName string, alter *
 	if alter != nil {
 		old, new := alter[0], alter[1]
 		mapping = slices.DeleteFunc(mapping, func(c copyCol) bool { return c.column == old.Column })
-		if i := slices.IndexFunc(body, func(f Field) bool { return f.Name == old.Name }); e.inPlace && i >= 0 {
+		if i := slices.IndexFunc(body, func(f models.Field) bool { return f.Name == old.Name }); e.inPlace && i >= 0 {
 			body[i] = *new
 		} else {
-			body = slices.DeleteFunc(body, func(f Field) bool { return f.Name == old.Name })
+			body = slices.DeleteFunc(body, func(f models.Field) bool { return f.Name == old.Name })
 			body = e.place(body, *new)
 		}
 		expr := quoteName(old.Column)
@@ -887,7 +887,7 @@ func (e *editor) remake(m *ModelState, create *Field, deleteName string, alter *
 		}
 	}
 	if deleteName != "" {
-		i := slices.IndexFunc(body, func(f Field) bool { return f.Name == deleteName })
+		i := slices.IndexFunc(body, func(f models.Field) bool { return f.Name == deleteName })
 		col := body[i].Column
 		pk := body[i].PrimaryKey
 		body = slices.Delete(body, i, i+1)
@@ -896,7 +896,7 @@ func (e *editor) remake(m *ModelState, create *Field, deleteName string, alter *
 			// Django 3.2 remakes the table from a model class without a
 			// primary key, to which Django gives an automatic "id" (its
 			// rows numbered anew); Django 5.2 keeps the class's fields.
-			body = slices.Insert(body, 0, Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true, AutoCreated: true})
+			body = slices.Insert(body, 0, models.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true, AutoCreated: true})
 		}
 		indexes = slices.DeleteFunc(indexes, func(ix Index) bool { return slices.Contains(ix.Fields, deleteName) })
 	}
@@ -938,7 +938,7 @@ func pgName(table, column, label string) string {
 // fields: last, or first after the automatic id when the state was not
 // rendered yet (editor.unrendered); first when it is auto_created, as
 // Django numbers those fields before all others.
-func (e *editor) place(body []Field, f Field) []Field {
+func (e *editor) place(body []models.Field, f models.Field) []models.Field {
 	if f.AutoCreated {
 		return slices.Insert(body, 0, f)
 	}
@@ -955,7 +955,9 @@ func (e *editor) place(body []Field, f Field) []Field {
 // autoCreated is Django's auto_created primary key, the id it adds to a
 // model without one, which comes before the other fields: one marked so,
 // or an automatic key named id of a migration that does not say.
-func autoCreated(f *Field) bool { return f.AutoCreated || f.PrimaryKey && f.Name == "id" && auto(f) }
+func autoCreated(f *models.Field) bool {
+	return f.AutoCreated || f.PrimaryKey && f.Name == "id" && auto(f)
+}
 
 // alterUniqueTogether is Django's alter_unique_together.
 func (e *editor) alterUniqueTogether(m *ModelState, old, new [][]string) {
@@ -980,7 +982,7 @@ func containsSet(sets [][]string, set []string) bool {
 	return slices.ContainsFunc(sets, func(s []string) bool { return slices.Equal(s, set) })
 }
 
-func fieldsEqual(a, b Field) bool {
+func fieldsEqual(a, b models.Field) bool {
 	if (a.Related == nil) != (b.Related == nil) || a.Related != nil && !sameRelation(*a.Related, *b.Related) {
 		return false
 	}
@@ -990,7 +992,7 @@ func fieldsEqual(a, b Field) bool {
 		a.MaxLength == b.MaxLength && a.MaxDigits == b.MaxDigits && a.DecimalPlaces == b.DecimalPlaces &&
 		a.HasDefault == b.HasDefault && a.Default == b.Default && slices.Equal(a.Choices, b.Choices) &&
 		a.UploadTo == b.UploadTo && a.WidthField == b.WidthField && a.HeightField == b.HeightField &&
-		slices.Equal(a.LimitChoicesTo, b.LimitChoicesTo) && a.Protocol == b.Protocol &&
+		a.Protocol == b.Protocol &&
 		a.Size == b.Size && (a.Base == nil) == (b.Base == nil) && (a.Base == nil || fieldsEqual(*a.Base, *b.Base)) &&
 		(a.FilePath == nil) == (b.FilePath == nil) && (a.FilePath == nil || *a.FilePath == *b.FilePath)
 }
@@ -998,12 +1000,14 @@ func fieldsEqual(a, b Field) bool {
 // sameRelation reports relations equal, a Kind of "" being an AutoField:
 // a migration written before the target's app was known (Django's
 // auth_user) and one written after point to the same integer key.
-func sameRelation(a, b Relation) bool {
+func sameRelation(a, b models.Relation) bool {
 	if a.Kind == "" {
 		a.Kind = models.AutoField
 	}
 	if b.Kind == "" {
 		b.Kind = models.AutoField
 	}
-	return a == b
+	return a.Table == b.Table && a.Column == b.Column && a.Kind == b.Kind && a.OnDelete == b.OnDelete &&
+		a.RelatedName == b.RelatedName && a.RelatedQueryName == b.RelatedQueryName &&
+		slices.Equal(a.LimitChoicesTo, b.LimitChoicesTo)
 }

@@ -84,23 +84,23 @@ func TestBooksAsTheSampleCreatesThem(t *testing.T) {
 	})
 }
 
-func autoID() migrations.Field {
-	return migrations.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
+func autoID() models.Field {
+	return models.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
 }
 
-func char(name string, n int) migrations.Field {
-	return migrations.Field{Name: name, Column: name, Kind: models.CharField, MaxLength: n}
+func char(name string, n int) models.Field {
+	return models.Field{Name: name, Column: name, Kind: models.CharField, MaxLength: n}
 }
 
-func fk(name, table string) migrations.Field {
-	return migrations.Field{Name: name, Column: name + "_id", Kind: models.ForeignKey, DBIndex: true,
-		Related: &migrations.Relation{Table: table, Column: "id", OnDelete: models.Cascade}}
+func fk(name, table string) models.Field {
+	return models.Field{Name: name, Column: name + "_id", Kind: models.ForeignKey, DBIndex: true,
+		Related: &models.Relation{Table: table, Column: "id", OnDelete: models.Cascade}}
 }
 
 // through is Django's automatic table of a many-to-many field.
 func through(name, table, from, fromTable, to, toTable string) migrations.CreateModel {
 	return migrations.CreateModel{Name: name, Table: table,
-		Fields:         []migrations.Field{autoID(), fk(from, fromTable), fk(to, toTable)},
+		Fields:         []models.Field{autoID(), fk(from, fromTable), fk(to, toTable)},
 		UniqueTogether: [][]string{{from, to}}}
 }
 
@@ -113,7 +113,7 @@ func through(name, table, from, fromTable, to, toTable string) migrations.Create
 // _like indexes. contrib/auth's TestMigrationsAsDjango holds the
 // migrations themselves to Django's.
 func TestAuthTablesAsContribCreatesThem(t *testing.T) {
-	user := migrations.CreateModel{Name: "User", Table: "auth_user", Fields: []migrations.Field{
+	user := migrations.CreateModel{Name: "User", Table: "auth_user", Fields: []models.Field{
 		autoID(), char("password", 128),
 		{Name: "last_login", Column: "last_login", Kind: models.DateTimeField, Null: true, Blank: true},
 		{Name: "is_superuser", Column: "is_superuser", Kind: models.BooleanField, HasDefault: true, Default: "false"},
@@ -136,7 +136,7 @@ func TestAuthTablesAsContribCreatesThem(t *testing.T) {
 
 	contentType := migrations.Migration{App: "contenttypes", Name: "0001_initial", Operations: []migrations.Operation{
 		migrations.CreateModel{Name: "ContentType", Table: "django_content_type",
-			Fields:         []migrations.Field{autoID(), char("app_label", 100), char("model", 100)},
+			Fields:         []models.Field{autoID(), char("app_label", 100), char("model", 100)},
 			UniqueTogether: [][]string{{"app_label", "model"}}},
 	}}
 	sameStatements(t, "django_content_type on SQLite", statements(t, contentType, nil, store.SQLite), []string{
@@ -151,10 +151,10 @@ func TestAuthTablesAsContribCreatesThem(t *testing.T) {
 	})
 
 	permission := migrations.CreateModel{Name: "Permission", Table: "auth_permission",
-		Fields:         []migrations.Field{autoID(), char("name", 255), fk("content_type", "django_content_type"), char("codename", 100)},
+		Fields:         []models.Field{autoID(), char("name", 255), fk("content_type", "django_content_type"), char("codename", 100)},
 		UniqueTogether: [][]string{{"content_type", "codename"}}}
 	group := migrations.CreateModel{Name: "Group", Table: "auth_group",
-		Fields: []migrations.Field{autoID(), {Name: "name", Column: "name", Kind: models.CharField, MaxLength: 150, Unique: true}}}
+		Fields: []models.Field{autoID(), {Name: "name", Column: "name", Kind: models.CharField, MaxLength: 150, Unique: true}}}
 	tables := migrations.Migration{App: "auth", Name: "0002", Operations: []migrations.Operation{
 		permission, group,
 		through("GroupPermissions", "auth_group_permissions", "group", "auth_group", "permission", "auth_permission"),
@@ -244,7 +244,7 @@ func TestNames(t *testing.T) {
 	long.Column = "a_very_long_column_name_indeed_more_than_twenty"
 	table := "9" + strings.Repeat("x", 70)
 	got := statements(t, migrations.Migration{App: "x", Name: "0001_initial", Operations: []migrations.Operation{
-		migrations.CreateModel{Name: "X", Table: table, Fields: []migrations.Field{autoID(), long}}}}, nil, store.PostgreSQL)
+		migrations.CreateModel{Name: "X", Table: table, Fields: []models.Field{autoID(), long}}}}, nil, store.PostgreSQL)
 	want := `ADD CONSTRAINT "D9xxxxxxxxxxxxxxxxxxx_a_very_long_column_n_63a93596_fk_other_ta" FOREIGN KEY`
 	if len(got) < 2 || !strings.Contains(got[1], want) {
 		t.Errorf("the foreign key of a long name: %q, want %q", got, want)

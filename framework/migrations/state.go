@@ -9,85 +9,6 @@ import (
 	"github.com/go-drf/drf/framework/models"
 )
 
-// Field is a model field as a migration records it: what its column was
-// when the migration was written, whatever the struct says later.
-type Field struct {
-	// Name is the Django field name ("owner" for the column "owner_id").
-	Name string
-	// Column is the column's name.
-	Column string
-	// Kind is the Django field class.
-	Kind models.Kind
-	// PrimaryKey, Null, Blank, Unique and DBIndex are Django's options of
-	// those names.
-	PrimaryKey, Null, Blank, Unique, DBIndex bool
-	// AutoCreated is Django's auto_created, which the migrations of
-	// Django's own packages write on the id Django added to a model that
-	// declared no primary key: a rendered model has such a field before
-	// the others, and changing it alone alters the field (SQLite remakes
-	// the table). makemigrations leaves it false: a model here declares
-	// its key.
-	AutoCreated bool
-	// MaxLength is max_length, 0 for none.
-	MaxLength int
-	// MaxDigits and DecimalPlaces are a DecimalField's precision.
-	MaxDigits, DecimalPlaces int
-	// HasDefault reports a literal default, Default its text.
-	HasDefault bool
-	// Default is the default as the field's text ("python", "0", "false").
-	Default string
-	// Choices are the valid values, nil for any; SQLite remakes the table
-	// when they change, as Django 3.2 does.
-	Choices []models.Choice
-	// Related is the relation of a ForeignKey, OneToOneField or
-	// ManyToManyField, else nil.
-	Related *Relation
-	// UploadTo is a FileField's or an ImageField's upload_to pattern, as
-	// Django's deconstruct writes it (no schema change, but an
-	// AlterField when it changes); Meta.UploadTo's functions are Go code
-	// a migration does not record.
-	UploadTo string
-	// WidthField and HeightField are an ImageField's width_field and
-	// height_field, recorded as UploadTo is.
-	WidthField, HeightField string
-	// Through is a ManyToManyField's declared through table (Django's
-	// through=), created by its own model's migrations; "" for Django's
-	// automatic one, which the field creates and drops.
-	Through string
-	// LimitChoicesTo is a relation's limit_choices_to, recorded as
-	// UploadTo is: no schema change (Django's non_db_attrs), but an
-	// AlterField when it changes.
-	LimitChoicesTo []models.Condition
-	// Protocol is a GenericIPAddressField's protocol when it is not
-	// "both" (Django's deconstruct omits the default): "ipv4" or
-	// "ipv6". A change is an AlterField, which SQLite runs as a remake.
-	Protocol string
-	// Base is an ArrayField's base_field (its Kind, MaxLength and Null);
-	// nil for another field.
-	Base *Field
-	// Size is an ArrayField's size, 0 for none.
-	Size int
-	// FilePath is a FilePathField's path, match, recursive, allow_files
-	// and allow_folders, recorded as UploadTo is; nil for another field.
-	FilePath *models.FilePath
-}
-
-// manyToMany reports a ManyToManyField, which has no column.
-func (f *Field) manyToMany() bool { return f.Kind == models.ManyToManyField }
-
-// Relation is where a foreign key column points.
-type Relation struct {
-	// Table and Column are the referenced table and column.
-	Table, Column string
-	// Kind is the referenced column's Django field, which gives the
-	// foreign key column's type; "" is an AutoField (integer). An
-	// AlterField of the referenced column that changes its kind changes
-	// it in the state, as Django's rendered models follow their target.
-	Kind models.Kind
-	// OnDelete is Django's on_delete (no SQL: Django enforces it).
-	OnDelete models.OnDelete
-}
-
 // Index is an index of Meta.indexes, by field names.
 type Index struct {
 	// Name is the index's name (Django's automatic one when the model
@@ -104,7 +25,7 @@ type ModelState struct {
 	// Table is its table.
 	Table string
 	// Fields are its fields in order.
-	Fields []Field
+	Fields []models.Field
 	// UniqueTogether are the sets of field names unique together.
 	UniqueTogether [][]string
 	// Indexes are Meta.indexes.
@@ -164,7 +85,7 @@ func (m *ModelState) clone() *ModelState {
 	c := *m
 	c.Fields = slices.Clone(m.Fields)
 	for i := range c.Fields {
-		c.Fields[i] = c.Fields[i].clone()
+		c.Fields[i] = cloneField(c.Fields[i])
 	}
 	c.UniqueTogether = cloneSets(m.UniqueTogether)
 	c.Indexes = slices.Clone(m.Indexes)
@@ -178,15 +99,16 @@ func (m *ModelState) clone() *ModelState {
 	return &c
 }
 
-func (f Field) clone() Field {
+// cloneField is f with its own copies of what it points to.
+func cloneField(f models.Field) models.Field {
 	f.Choices = slices.Clone(f.Choices)
-	f.LimitChoicesTo = slices.Clone(f.LimitChoicesTo)
 	if f.Related != nil {
 		r := *f.Related
+		r.LimitChoicesTo = slices.Clone(r.LimitChoicesTo)
 		f.Related = &r
 	}
 	if f.Base != nil {
-		b := f.Base.clone()
+		b := cloneField(*f.Base)
 		f.Base = &b
 	}
 	if f.FilePath != nil {
@@ -208,7 +130,7 @@ func cloneSets(sets [][]string) [][]string {
 }
 
 // Field returns the field of that name, nil if none.
-func (m *ModelState) Field(name string) *Field {
+func (m *ModelState) Field(name string) *models.Field {
 	for i := range m.Fields {
 		if m.Fields[i].Name == name {
 			return &m.Fields[i]
@@ -218,7 +140,7 @@ func (m *ModelState) Field(name string) *Field {
 }
 
 func (m *ModelState) fieldIndex(name string) int {
-	return slices.IndexFunc(m.Fields, func(f Field) bool { return f.Name == name })
+	return slices.IndexFunc(m.Fields, func(f models.Field) bool { return f.Name == name })
 }
 
 // columns are the columns of the named fields ("-name" keeps its "-").
@@ -244,7 +166,7 @@ func (m *ModelState) columns(names []string) []string {
 type referrer struct {
 	app   string
 	model *ModelState
-	field *Field
+	field *models.Field
 }
 
 // referrers are the fields with a column that refers to the column of
@@ -265,7 +187,7 @@ func (s *State) ownReferrers(table, column string) []referrer {
 	for _, m := range s.Models {
 		for i := range m.Fields {
 			f := &m.Fields[i]
-			if r := f.Related; r != nil && !f.manyToMany() && r.Table == table && r.Column == column {
+			if r := f.Related; r != nil && f.Kind != models.ManyToManyField && r.Table == table && r.Column == column {
 				out = append(out, referrer{s.App, m, f})
 			}
 		}
@@ -316,24 +238,24 @@ func lower(name string) string { return strings.ToLower(name) }
 // a ManyToManyField of m: an automatic id (of m's key's kind when that
 // is an auto key, else an AutoField) and a foreign key to each side,
 // indexed and unique together.
-func (m *ModelState) through(f *Field) *ModelState {
-	var pk *Field
+func (m *ModelState) through(f *models.Field) *ModelState {
+	var pk *models.Field
 	for i := range m.Fields {
 		if m.Fields[i].PrimaryKey {
 			pk = &m.Fields[i]
 		}
 	}
 	table, from, to := models.AutoThrough(m.Name, m.Table, f.Name, f.Related.Table)
-	id := Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
+	id := models.Field{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true}
 	if auto(pk) {
 		id.Kind = pk.Kind
 	}
-	fk := func(name string, r Relation) Field {
-		return Field{Name: name, Column: name + "_id", Kind: models.ForeignKey, DBIndex: true, Related: &r}
+	fk := func(name string, r models.Relation) models.Field {
+		return models.Field{Name: name, Column: name + "_id", Kind: models.ForeignKey, DBIndex: true, Related: &r}
 	}
-	return &ModelState{Name: m.Name + "_" + f.Name, Table: table, UniqueTogether: [][]string{{from, to}}, Fields: []Field{
-		id, fk(from, Relation{Table: m.Table, Column: pk.Column, Kind: pk.Kind, OnDelete: models.Cascade}),
-		fk(to, Relation{Table: f.Related.Table, Column: f.Related.Column, Kind: f.Related.Kind, OnDelete: models.Cascade}),
+	return &ModelState{Name: m.Name + "_" + f.Name, Table: table, UniqueTogether: [][]string{{from, to}}, Fields: []models.Field{
+		id, fk(from, models.Relation{Table: m.Table, Column: pk.Column, Kind: pk.Kind, OnDelete: models.Cascade}),
+		fk(to, models.Relation{Table: f.Related.Table, Column: f.Related.Column, Kind: f.Related.Kind, OnDelete: models.Cascade}),
 	}}
 }
 
@@ -344,7 +266,7 @@ func (m *ModelState) through(f *Field) *ModelState {
 func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelState {
 	m := &ModelState{Name: d.Meta.Name, Table: d.Meta.Table, UniqueTogether: cloneSets(d.Meta.UniqueTogether)}
 	for _, f := range d.Fields {
-		mf := Field{Name: f.Name, Column: f.Column, Kind: f.Kind, PrimaryKey: f.PrimaryKey, Null: f.Null,
+		mf := models.Field{Name: f.Name, Column: f.Column, Kind: f.Kind, PrimaryKey: f.PrimaryKey, Null: f.Null,
 			Blank: f.Blank, Unique: f.Unique && !f.PrimaryKey, DBIndex: f.DBIndex, MaxLength: f.MaxLength,
 			MaxDigits: f.MaxDigits, DecimalPlaces: f.DecimalPlaces, Choices: slices.Clone(f.Choices),
 			UploadTo: f.UploadTo, WidthField: f.WidthField, HeightField: f.HeightField}
@@ -352,7 +274,7 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 			mf.Protocol = f.Protocol
 		}
 		if b := f.Base; b != nil {
-			mf.Base = &Field{Name: b.Name, Kind: b.Kind, Null: b.Null, MaxLength: b.MaxLength}
+			mf.Base = &models.Field{Name: b.Name, Kind: b.Kind, Null: b.Null, MaxLength: b.MaxLength}
 			mf.Size = f.Size
 		}
 		if f.FilePath != nil {
@@ -369,8 +291,8 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 			mf.HasDefault, mf.Default = true, f.Default
 		}
 		if f.Related != nil {
-			mf.Related = &Relation{Table: f.Related.Table, Column: f.Related.Column, Kind: refs[f.Related.Table], OnDelete: f.Related.OnDelete}
-			mf.LimitChoicesTo = slices.Clone(f.Related.LimitChoicesTo)
+			mf.Related = &models.Relation{Table: f.Related.Table, Column: f.Related.Column, Kind: refs[f.Related.Table], OnDelete: f.Related.OnDelete,
+				LimitChoicesTo: slices.Clone(f.Related.LimitChoicesTo)}
 		}
 		m.Fields = append(m.Fields, mf)
 	}
@@ -378,9 +300,8 @@ func FromDescription(d *models.Description, refs map[string]models.Kind) *ModelS
 		if mm.Reverse {
 			continue // Django's ManyToManyRel: the other side's field
 		}
-		mf := Field{Name: mm.Name, Kind: models.ManyToManyField, Blank: mm.Blank,
-			Related:        &Relation{Table: mm.Table, Column: mm.Column, Kind: refs[mm.Table]},
-			LimitChoicesTo: slices.Clone(mm.LimitChoicesTo)}
+		mf := models.Field{Name: mm.Name, Kind: models.ManyToManyField, Blank: mm.Blank,
+			Related: &models.Relation{Table: mm.Table, Column: mm.Column, Kind: refs[mm.Table], LimitChoicesTo: slices.Clone(mm.LimitChoicesTo)}}
 		if !mm.AutoCreated {
 			mf.Through = mm.Through
 		}

@@ -66,7 +66,7 @@ func operationsSource(ops []Operation) string {
 	for _, op := range ops {
 		switch o := op.(type) {
 		case CreateModel:
-			fmt.Fprintf(&b, "migrations.CreateModel{\nName: %q,\nTable: %q,\nFields: []migrations.Field{\n", o.Name, o.Table)
+			fmt.Fprintf(&b, "migrations.CreateModel{\nName: %q,\nTable: %q,\nFields: []models.Field{\n", o.Name, o.Table)
 			for _, f := range o.Fields {
 				b.WriteString(fieldSource(f) + ",\n")
 			}
@@ -92,11 +92,11 @@ func operationsSource(ops []Operation) string {
 		case DeleteModel:
 			fmt.Fprintf(&b, "migrations.DeleteModel{Name: %q},\n", o.Name)
 		case AddField:
-			fmt.Fprintf(&b, "migrations.AddField{Model: %q, Field: migrations.Field%s},\n", o.Model, fieldSource(o.Field))
+			fmt.Fprintf(&b, "migrations.AddField{Model: %q, Field: models.Field%s},\n", o.Model, fieldSource(o.Field))
 		case RemoveField:
 			fmt.Fprintf(&b, "migrations.RemoveField{Model: %q, Name: %q},\n", o.Model, o.Name)
 		case AlterField:
-			fmt.Fprintf(&b, "migrations.AlterField{Model: %q, Field: migrations.Field%s},\n", o.Model, fieldSource(o.Field))
+			fmt.Fprintf(&b, "migrations.AlterField{Model: %q, Field: models.Field%s},\n", o.Model, fieldSource(o.Field))
 		case AddIndex:
 			fmt.Fprintf(&b, "migrations.AddIndex{Model: %q, Index: migrations.Index{Name: %q, Fields: %s}},\n", o.Model, o.Index.Name, stringsSource(o.Index.Fields))
 		case RemoveIndex:
@@ -117,7 +117,7 @@ func operationsSource(ops []Operation) string {
 }
 
 // fieldSource is a Field's composite literal without its type.
-func fieldSource(f Field) string {
+func fieldSource(f models.Field) string {
 	parts := []string{"Name: " + strconv.Quote(f.Name)}
 	if f.Column != "" {
 		parts = append(parts, "Column: "+strconv.Quote(f.Column))
@@ -150,12 +150,19 @@ func fieldSource(f Field) string {
 		parts = append(parts, "Choices: []models.Choice{"+strings.Join(cs, ", ")+"}")
 	}
 	if r := f.Related; r != nil {
-		rel := fmt.Sprintf("Related: &migrations.Relation{Table: %q, Column: %q", r.Table, r.Column)
+		rel := fmt.Sprintf("Related: &models.Relation{Table: %q, Column: %q", r.Table, r.Column)
 		if r.Kind != "" {
 			rel += ", Kind: " + kindOf(r.Kind)
 		}
 		if r.OnDelete != "" {
 			rel += ", OnDelete: " + onDeleteSource(r.OnDelete)
+		}
+		if r.LimitChoicesTo != nil {
+			cs := make([]string, len(r.LimitChoicesTo))
+			for i, c := range r.LimitChoicesTo {
+				cs[i] = fmt.Sprintf("{Column: %q, Value: %q}", c.Column, c.Value)
+			}
+			rel += ", LimitChoicesTo: []models.Condition{" + strings.Join(cs, ", ") + "}"
 		}
 		parts = append(parts, rel+"}")
 	}
@@ -165,15 +172,8 @@ func fieldSource(f Field) string {
 			parts = append(parts, opt.name+": "+strconv.Quote(opt.v))
 		}
 	}
-	if f.LimitChoicesTo != nil {
-		cs := make([]string, len(f.LimitChoicesTo))
-		for i, c := range f.LimitChoicesTo {
-			cs[i] = fmt.Sprintf("{Column: %q, Value: %q}", c.Column, c.Value)
-		}
-		parts = append(parts, "LimitChoicesTo: []models.Condition{"+strings.Join(cs, ", ")+"}")
-	}
 	if f.Base != nil {
-		parts = append(parts, "Base: &migrations.Field"+fieldSource(*f.Base))
+		parts = append(parts, "Base: &models.Field"+fieldSource(*f.Base))
 	}
 	if f.Size != 0 {
 		parts = append(parts, "Size: "+strconv.Itoa(f.Size))

@@ -373,7 +373,11 @@ func (r *Reverse) Referencing() (key string, null bool) {
 	return key, null
 }
 
-// Field is one column of a model.
+// Field is one field of a model, the one description of it: Describe
+// makes it from the struct, and a migration records it (package
+// migrations) with what Django's deconstruct keeps, without the struct,
+// the storage, the validators and the default's function. In a
+// migration's record a ManyToManyField is a Field too, with no column.
 type Field struct {
 	// Name is the Django field name: the column, or a relation's column
 	// without "_id".
@@ -434,6 +438,16 @@ type Field struct {
 	// FilePath is a FilePathField's options (filepath.go); nil for
 	// another field.
 	FilePath *FilePath
+	// AutoCreated is Django's auto_created, which a migration of
+	// Django's own apps records on the id Django added to a model that
+	// declared no primary key (package migrations); a described model
+	// declares its key, so Describe leaves it false.
+	AutoCreated bool
+	// Through is, in a migration's record of a ManyToManyField (a Field
+	// of that Kind), its declared through table (Django's through=); ""
+	// for Django's automatic one. A described model's many-to-many
+	// fields are its ManyToMany.
+	Through string
 
 	declared bool           // the Kind is the tag's field=KIND
 	offset   uintptr        // of the struct field in the model
@@ -460,6 +474,10 @@ type Relation struct {
 	// LimitChoicesTo are Django's limit_choices_to: the conditions a
 	// related row meets to be a valid choice; nil for every row.
 	LimitChoicesTo []Condition
+	// Kind is the referenced column's Django field, which gives the
+	// foreign key column's type, as a migration records it (package
+	// migrations): "" is an AutoField. Describe leaves it "".
+	Kind Kind
 }
 
 // Condition is one condition of limit_choices_to, an exact lookup: the
