@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"github.com/go-chi/chi/v5"
@@ -137,8 +138,14 @@ func routedKeyOf(rctx *chi.Context, r *http.Request) (routedKey, bool) {
 // noteRouted records m as the Match of r's route, and reports whether
 // MatchOf finds it so: not when a chi.Mux did not route r, nor when
 // another Match has the route (the pattern mounted again), whose
-// requests then carry their Match in their context.
-func noteRouted(rctx *chi.Context, r *http.Request, m *Match) bool {
+// requests then carry their Match in their context. last is the route
+// noted for m before: a request of the same route is answered from it,
+// without making a weak pointer or taking the lock (an entry stays as
+// long as its router).
+func noteRouted(rctx *chi.Context, r *http.Request, m *Match, last *atomic.Pointer[routedKey]) bool {
+	if k := last.Load(); k != nil && k.pattern == r.Pattern && rctx.Routes != nil && k.router.Value() == rctx.Routes {
+		return true
+	}
 	k, ok := routedKeyOf(rctx, r)
 	if !ok {
 		return false
@@ -147,6 +154,9 @@ func noteRouted(rctx *chi.Context, r *http.Request, m *Match) bool {
 	got := routed.matches[k]
 	routed.mu.RUnlock()
 	if got != nil {
+		if got == m {
+			last.Store(&k)
+		}
 		return got == m
 	}
 	routed.mu.Lock()
@@ -154,6 +164,7 @@ func noteRouted(rctx *chi.Context, r *http.Request, m *Match) bool {
 	if got = routed.matches[k]; got != nil {
 		return got == m
 	}
+	last.Store(&k)
 	if routed.matches == nil {
 		routed.matches = map[routedKey]*Match{}
 	}
@@ -195,13 +206,14 @@ func (rt *Routes) Handle(r chi.Router, pattern string, h http.Handler, opts ...O
 	if name != "" {
 		rt.Add(name, pattern)
 	}
+	var last atomic.Pointer[routedKey]
 	r.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		rctx := chi.RouteContext(req.Context())
 		if rctx != nil && emptyParam(rctx) {
 			notFound(rctx).ServeHTTP(w, req)
 			return
 		}
-		if rctx != nil && noteRouted(rctx, req, m) {
+		if rctx != nil && noteRouted(rctx, req, m, &last) {
 			h.ServeHTTP(w, req)
 			return
 		}

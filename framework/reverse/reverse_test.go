@@ -466,3 +466,29 @@ func TestMatchOfEachRouter(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchOfThroughTwoRoots: a route mounted once, on a router that two
+// root routers mount at the same prefix, is found by MatchOf through
+// either root, in any order of their requests.
+func TestMatchOfThroughTwoRoots(t *testing.T) {
+	var name string
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m, ok := reverse.MatchOf(r)
+		if !ok {
+			t.Errorf("%s: no match", r.URL.Path)
+		}
+		name = m.Name
+	})
+	sub, rt := chi.NewRouter(), reverse.New(reverse.Config{})
+	rt.Handle(sub, "/books/{pk}/", h, reverse.Named("book-detail"))
+	a, b := chi.NewRouter(), chi.NewRouter()
+	a.Mount("/v", sub)
+	b.Mount("/v", sub)
+	for i, root := range []http.Handler{a, a, b, a, b, b} {
+		name = ""
+		root.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v/books/1/", nil))
+		if name != "book-detail" {
+			t.Errorf("request %d: route %q, want book-detail", i, name)
+		}
+	}
+}
