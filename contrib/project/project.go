@@ -31,6 +31,7 @@ import (
 	"github.com/go-drf/drf/framework/browsable"
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/migrations"
+	"github.com/go-drf/drf/framework/models"
 )
 
 // Project is a Django project: its settings.py and urls.py.
@@ -57,7 +58,12 @@ type Project struct {
 }
 
 // Handler returns the project's service on db, with the key that signs
-// its sessions (the project's SecretKey when key is "").
+// its sessions (the project's SecretKey when key is ""). It describes the
+// models of every installed app first, as Django's apps.populate loads
+// them, so that a delete applies the on_delete of every installed
+// model's foreign keys (Django's Collector), not only of the models the
+// views name; a model that cannot be described is an error naming its
+// app.
 func (p *Project) Handler(db *sqlx.DB, key string) (http.Handler, error) {
 	key = cmp.Or(key, p.SecretKey)
 	if key == "" {
@@ -65,6 +71,13 @@ func (p *Project) Handler(db *sqlx.DB, key string) (http.Handler, error) {
 	}
 	if p.URLs == nil {
 		return nil, errors.New("project: URLs is nil: a project needs its routes")
+	}
+	for _, app := range p.installed() {
+		for _, t := range app.Models {
+			if _, err := models.Describe(t); err != nil {
+				return nil, fmt.Errorf("project: app %s: %w", app.Label, err)
+			}
+		}
 	}
 	s := p.Settings
 	users := &auth.Users{DB: db}
@@ -119,7 +132,13 @@ func (p *Project) Main(args []string) int {
 		return p.Handler(db, env.Var("SECRET_KEY"))
 	}
 	cmds := []management.Command{management.Migrate(migs...), management.MakeMigrations(p.Apps...),
-		management.SQLMigrate(append([]*migrations.App{contenttypes.App, auth.App, sessions.App}, p.Apps...)...), auth.CreateSuperuserCommand(nil),
+		management.SQLMigrate(p.installed()...), auth.CreateSuperuserCommand(nil),
 		management.Runserver(serve, nil)}
 	return management.Main(args, append(cmds, p.Commands...)...)
+}
+
+// installed are the project's INSTALLED_APPS: contenttypes, auth and
+// sessions, then its own.
+func (p *Project) installed() []*migrations.App {
+	return append([]*migrations.App{contenttypes.App, auth.App, sessions.App}, p.Apps...)
 }

@@ -33,6 +33,13 @@ var whoami = project.Project{SecretKey: "test-key", URLs: func(api *framework.AP
 
 func service(t *testing.T, p *project.Project) *apitest.Client {
 	t.Helper()
+	c, _ := serviceDB(t, p)
+	return c
+}
+
+// serviceDB is service, and its migrated SQLite database with alice.
+func serviceDB(t *testing.T, p *project.Project) (*apitest.Client, *sqlx.DB) {
+	t.Helper()
 	db, err := store.Open("sqlite:///" + filepath.Join(t.TempDir(), "db.sqlite3"))
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +60,7 @@ func service(t *testing.T, p *project.Project) *apitest.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return apitest.New(t, h)
+	return apitest.New(t, h), db
 }
 
 // A project answers as a service startproject began: DRF's default
