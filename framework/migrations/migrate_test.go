@@ -220,15 +220,28 @@ func TestMigrateAppliesDependenciesFirst(t *testing.T) {
 }
 
 // TestMigrateRefusesBeforeTouchingTheDatabase: a dependency that none of
-// the migrations is, a cycle, or a migration that does not render fail
-// the run, named as Django names them, before anything is applied; Check
-// finds the same.
+// the migrations is, a cycle, a migration that does not render, or one
+// whose field sets an option a migration does not record (a models.Field
+// written as the model's own) fail the run, named as Django names them,
+// before anything is applied; Check finds the same.
 func TestMigrateRefusesBeforeTouchingTheDatabase(t *testing.T) {
 	library, shelf := shelfApps()
 	loop := library
 	loop.Dependencies = [][2]string{{"shelf", "0001_initial"}}
 	broken := migrations.Migration{App: "shelf", Name: "0002_broken", Operations: []migrations.Operation{
 		migrations.AlterField{Model: "nobody", Field: models.Field{Name: "x", Column: "x", Kind: models.IntegerField}},
+	}}
+	helped := migrations.Migration{App: "shelf", Name: "0002_book_note", Operations: []migrations.Operation{
+		migrations.AddField{Model: "book", Field: models.Field{Name: "note", Column: "note", Kind: models.CharField, MaxLength: 10, Null: true, HelpText: "a note"}},
+	}}
+	named := migrations.Migration{App: "shelf", Name: "0002_alter_book_author", Operations: []migrations.Operation{
+		migrations.AlterField{Model: "book", Field: models.Field{Name: "author", Column: "author_id", Kind: models.ForeignKey,
+			Related: &models.Relation{Table: "library_author", Column: "id", OnDelete: models.Cascade, RelatedName: "books"}}},
+	}}
+	created := migrations.Migration{App: "shelf", Name: "0002_note", Operations: []migrations.Operation{
+		migrations.CreateModel{Name: "Note", Table: "shelf_note", Fields: []models.Field{
+			{Name: "id", Column: "id", Kind: models.AutoField, PrimaryKey: true},
+			{Name: "created", Column: "created", Kind: models.DateTimeField, AutoNowAdd: true}}},
 	}}
 	for _, c := range []struct {
 		name string
@@ -238,6 +251,12 @@ func TestMigrateRefusesBeforeTouchingTheDatabase(t *testing.T) {
 		{"missing", []migrations.Migration{shelf}, "migrations: migration shelf.0001_initial: dependencies reference nonexistent parent node ('library', '0001_initial')"},
 		{"cycle", []migrations.Migration{loop, shelf}, "migrations: migration library.0001_initial: circular dependency"},
 		{"unrendered", []migrations.Migration{library, shelf, broken}, `migrations: migration shelf.0002_broken: migrations: app "shelf" has no model "nobody"`},
+		{"help_text", []migrations.Migration{library, shelf, helped},
+			"migrations: migration shelf.0002_book_note: migrations: AddField book.note: a migration does not record HelpText, which the model's own field holds"},
+		{"related_name", []migrations.Migration{library, shelf, named},
+			"migrations: migration shelf.0002_alter_book_author: migrations: AlterField book.author: a migration does not record Related.RelatedName, which the model's own field holds"},
+		{"auto_now_add", []migrations.Migration{library, shelf, created},
+			"migrations: migration shelf.0002_note: migrations: CreateModel Note.created: a migration does not record AutoNowAdd, which the model's own field holds"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			db := openFile(t)

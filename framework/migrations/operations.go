@@ -55,6 +55,11 @@ func (o CreateModel) apply(s *State) error {
 	if s.Model(o.Name) != nil {
 		return fmt.Errorf("migrations: CreateModel %s: the model exists", o.Name)
 	}
+	for i := range o.Fields {
+		if err := recordable("CreateModel", o.Name, &o.Fields[i]); err != nil {
+			return err
+		}
+	}
 	m := (&ModelState{Name: o.Name, Table: o.Table, Fields: o.Fields, UniqueTogether: o.UniqueTogether,
 		Indexes: o.Indexes, Constraints: o.Constraints}).clone()
 	s.Models = append(s.Models, m)
@@ -129,6 +134,9 @@ func (o AddField) apply(s *State) error {
 	}
 	if m.Field(o.Field.Name) != nil {
 		return fmt.Errorf("migrations: AddField %s.%s: the field exists", o.Model, o.Field.Name)
+	}
+	if err := recordable("AddField", o.Model, &o.Field); err != nil {
+		return err
 	}
 	m.Fields = append(m.Fields, cloneField(o.Field))
 	return nil
@@ -208,6 +216,9 @@ func (o AlterField) apply(s *State) error {
 	i := m.fieldIndex(o.Field.Name)
 	if i < 0 {
 		return fmt.Errorf("migrations: AlterField %s.%s: no such field", o.Model, o.Field.Name)
+	}
+	if err := recordable("AlterField", o.Model, &o.Field); err != nil {
+		return err
 	}
 	old := m.Fields[i]
 	m.Fields[i] = cloneField(o.Field)

@@ -1008,6 +1008,5 @@ func sameRelation(a, b models.Relation) bool {
 		b.Kind = models.AutoField
 	}
 	return a.Table == b.Table && a.Column == b.Column && a.Kind == b.Kind && a.OnDelete == b.OnDelete &&
-		a.RelatedName == b.RelatedName && a.RelatedQueryName == b.RelatedQueryName &&
 		slices.Equal(a.LimitChoicesTo, b.LimitChoicesTo)
 }

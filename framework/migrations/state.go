@@ -99,6 +99,44 @@ func (m *ModelState) clone() *ModelState {
 	return &c
 }
 
+// unrecorded names the first option set on f (or its Base) that a
+// migration does not record, "" when there is none: the struct and the
+// options a described model reads at run time (storage, validators, a
+// default's function, auto_now, auto_now_add, unique_for_date and its
+// kin, help_text, error messages, a relation's related_name). A
+// migration written with one is refused when it is rendered, rather than
+// the option dropped. Editable, which Describe sets on every field it
+// does not turn off, is neither recorded nor refused.
+func unrecorded(f *models.Field) string {
+	opts := []struct {
+		name string
+		set  bool
+	}{{"Struct", f.Struct != nil}, {"Storage", f.Storage != nil}, {"Validators", f.Validators != nil},
+		{"DefaultFunc", f.DefaultFunc != nil}, {"AutoNow", f.AutoNow}, {"AutoNowAdd", f.AutoNowAdd},
+		{"UniqueForDate", f.UniqueForDate != ""}, {"UniqueForMonth", f.UniqueForMonth != ""},
+		{"UniqueForYear", f.UniqueForYear != ""}, {"HelpText", f.HelpText != ""}, {"ErrorMessages", f.ErrorMessages != nil},
+		{"Related.RelatedName", f.Related != nil && f.Related.RelatedName != ""},
+		{"Related.RelatedQueryName", f.Related != nil && f.Related.RelatedQueryName != ""}}
+	for _, o := range opts {
+		if o.set {
+			return o.name
+		}
+	}
+	if f.Base != nil {
+		return unrecorded(f.Base)
+	}
+	return ""
+}
+
+// recordable returns the error of op's field f when it sets an option a
+// migration does not record (unrecorded).
+func recordable(op, model string, f *models.Field) error {
+	if name := unrecorded(f); name != "" {
+		return fmt.Errorf("migrations: %s %s.%s: a migration does not record %s, which the model's own field holds", op, model, f.Name, name)
+	}
+	return nil
+}
+
 // cloneField is f with its own copies of what it points to.
 func cloneField(f models.Field) models.Field {
 	f.Choices = slices.Clone(f.Choices)

@@ -375,9 +375,12 @@ func (r *Reverse) Referencing() (key string, null bool) {
 
 // Field is one field of a model, the one description of it: Describe
 // makes it from the struct, and a migration records it (package
-// migrations) with what Django's deconstruct keeps, without the struct,
-// the storage, the validators and the default's function. In a
-// migration's record a ManyToManyField is a Field too, with no column.
+// migrations) with what its schema needs and what makes an AlterField
+// (name, column, kind, the options of the column, choices, a literal
+// default, the relation's target and on_delete, limit_choices_to, a
+// file field's upload_to), without the struct and the options read at
+// run time, which a migration refuses. In a migration's record a
+// ManyToManyField is a Field too, with no column.
 type Field struct {
 	// Name is the Django field name: the column, or a relation's column
 	// without "_id".
