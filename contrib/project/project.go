@@ -32,6 +32,7 @@ import (
 	"github.com/go-drf/drf/framework/management"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
+	"github.com/go-drf/drf/framework/queryset"
 )
 
 // Project is a Django project: its settings.py and urls.py.
@@ -58,12 +59,12 @@ type Project struct {
 }
 
 // Handler returns the project's service on db, with the key that signs
-// its sessions (the project's SecretKey when key is ""). It describes the
-// models of every installed app first, as Django's apps.populate loads
-// them, so that a delete applies the on_delete of every installed
-// model's foreign keys (Django's Collector), not only of the models the
-// views name; a model that cannot be described is an error naming its
-// app.
+// its sessions (the project's SecretKey when key is ""). It installs the
+// models of every installed app on db first (queryset.Installed), as
+// Django's apps.populate loads them, so that a delete applies the
+// on_delete of every installed model's foreign keys (Django's
+// Collector), not only of the models the views name, and of no other; a
+// model that cannot be described is an error naming its app.
 func (p *Project) Handler(db *sqlx.DB, key string) (http.Handler, error) {
 	key = cmp.Or(key, p.SecretKey)
 	if key == "" {
@@ -72,11 +73,14 @@ func (p *Project) Handler(db *sqlx.DB, key string) (http.Handler, error) {
 	if p.URLs == nil {
 		return nil, errors.New("project: URLs is nil: a project needs its routes")
 	}
+	installed := queryset.Installed(db)
 	for _, app := range p.installed() {
 		for _, t := range app.Models {
-			if _, err := models.Describe(t); err != nil {
+			d, err := models.Describe(t)
+			if err != nil {
 				return nil, fmt.Errorf("project: app %s: %w", app.Label, err)
 			}
+			installed.Add(d)
 		}
 	}
 	s := p.Settings

@@ -593,10 +593,14 @@ func Describe(t reflect.Type) (*Description, error) {
 	}
 	v, loaded := described.LoadOrStore(t, d)
 	if !loaded {
-		register(d)
+		known.Add(d)
 	}
 	return v.(*Description), nil
 }
+
+// known holds every model described so far, whose structure a related
+// model's lookup reads (OfTable).
+var known Registry
 
 // Referrer is a foreign key of a model that references a table.
 type Referrer struct {
@@ -606,49 +610,70 @@ type Referrer struct {
 	Field *Field
 }
 
-var (
-	referrersMu sync.Mutex
-	referrers   = map[string][]Referrer{} // by the referenced table
-	tables      = map[string][]*Description{}
-)
+// Registry is a set of models, as Django's app registry holds those of
+// INSTALLED_APPS: the foreign keys a delete applies on_delete to, and
+// the reverse relations a lookup follows. The zero value is empty and
+// ready; it is safe for concurrent use.
+type Registry struct {
+	mu        sync.RWMutex
+	added     map[*Description]bool
+	tables    map[string][]*Description
+	referrers map[string][]Referrer // by the referenced table
+}
 
-// register records d's foreign keys, for ReferencesTo.
-func register(d *Description) {
-	referrersMu.Lock()
-	defer referrersMu.Unlock()
-	tables[d.Meta.Table] = append(tables[d.Meta.Table], d)
+// Add adds d, with the automatic through models of its many-to-many
+// fields; adding it again changes nothing.
+func (r *Registry) Add(d *Description) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.added[d] {
+		return
+	}
+	if r.added == nil {
+		r.added, r.tables, r.referrers = map[*Description]bool{}, map[string][]*Description{}, map[string][]Referrer{}
+	}
+	r.added[d] = true
+	r.tables[d.Meta.Table] = append(r.tables[d.Meta.Table], d)
 	for _, f := range d.Fields {
 		if f.Related != nil {
-			referrers[f.Related.Table] = append(referrers[f.Related.Table], Referrer{Model: d, Field: f})
+			r.referrers[f.Related.Table] = append(r.referrers[f.Related.Table], Referrer{Model: d, Field: f})
 		}
 	}
 	for _, m := range d.ManyToMany {
 		if t := m.ThroughModel; t != nil {
 			for _, f := range t.Fields[1:] {
-				referrers[f.Related.Table] = append(referrers[f.Related.Table], Referrer{Model: t, Field: f})
+				r.referrers[f.Related.Table] = append(r.referrers[f.Related.Table], Referrer{Model: t, Field: f})
 			}
 		}
 	}
 }
 
-// ReferencesTo lists the foreign keys to table of the models described
-// so far (every model a data source, serializer or migration app of the
-// program was set up with): what deleting a row of table must apply
-// their on_delete to, as Django's Collector does.
-func ReferencesTo(table string) []Referrer {
-	referrersMu.Lock()
-	defer referrersMu.Unlock()
-	return slices.Clone(referrers[table])
+// ReferencesTo lists the foreign keys to table of the registry's models:
+// what deleting a row of table applies their on_delete to, as Django's
+// Collector does.
+func (r *Registry) ReferencesTo(table string) []Referrer {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.referrers[table])
 }
 
-// OfTable lists the models of table described so far (as ReferencesTo
-// knows them): the related models whose fields a lookup across a
-// relation ("author__username") compares.
-func OfTable(table string) []*Description {
-	referrersMu.Lock()
-	defer referrersMu.Unlock()
-	return slices.Clone(tables[table])
+// OfTable lists the registry's models of table.
+func (r *Registry) OfTable(table string) []*Description {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.tables[table])
 }
+
+// ReferencesTo lists the foreign keys to table of the models described
+// so far: the reverse relations a lookup named before a database is
+// known may follow (a FilterSet's fields). A delete applies on_delete
+// by its database's registry instead.
+func ReferencesTo(table string) []Referrer { return known.ReferencesTo(table) }
+
+// OfTable lists the models of table described so far: the related
+// models whose fields a lookup across a relation ("author__username")
+// compares.
+func OfTable(table string) []*Description { return known.OfTable(table) }
 
 // Field returns the field of that Django name or column, nil if none.
 func (d *Description) Field(name string) *Field {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
 )
 
@@ -28,7 +27,7 @@ func (s *SQLSource[T]) DeleteAll(ctx context.Context) (int64, error) {
 		return 0, nil
 	}
 	table := store.QuoteName(s.t.table)
-	if len(models.ReferencesTo(s.t.table)) == 0 {
+	if len(s.t.installed.ReferencesTo(s.t.table)) == 0 {
 		return store.Exec(ctx, s.t.db, "DELETE FROM "+table+s.rowsWhere(), s.args(nil)...)
 	}
 	// Other models reference the table: the rows' keys first, then their

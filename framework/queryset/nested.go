@@ -35,13 +35,13 @@ type RelatedFinder interface {
 // FindRelated runs SELECT key FROM table WHERE column = value AND where:
 // the first row by key where several match (Django's get() raises
 // MultipleObjectsReturned). A column across relations ("nested__name",
-// as Django's get(nested__name=value)) is compared on the related rows
-// of the models described so far. A value its column cannot hold (not an integer, a NUL
-// character) is in no row.
+// as Django's get(nested__name=value)) is compared on the related rows,
+// a reverse relation's of the models installed on the database. A value
+// its column cannot hold (not an integer, a NUL character) is in no row.
 func (s *SQLSource[T]) FindRelated(ctx context.Context, table, column, value string, integer bool, key string, where ...models.Condition) (string, bool, error) {
 	match := store.QuoteName(column) + " = ?"
 	if strings.Contains(column, "__") {
-		p, err := relatedPath(table, column)
+		p, err := relatedPath(table, column, s.t.installed)
 		if err != nil {
 			return "", false, err
 		}
@@ -521,7 +521,7 @@ func (s *SQLSource[T]) ListRelated(ctx context.Context, table, value, display st
 		if !strings.Contains(name, "__") {
 			return from + "." + store.QuoteName(name), nil
 		}
-		p, err := relatedPath(table, name)
+		p, err := relatedPath(table, name, s.t.installed)
 		if err != nil {
 			return "", err
 		}

@@ -42,8 +42,9 @@ func (e *ProtectedError) Error() string {
 const maxCascade = 32
 
 // collect applies, before rows of table whose key column holds one of
-// keys are deleted, the on_delete of every foreign key that references
-// them (models.ReferencesTo), as Django's Collector: it refuses for
+// keys are deleted, the on_delete of every foreign key of the models
+// installed on the database (Installed) that references them, as
+// Django's Collector: it refuses for
 // PROTECT and RESTRICT, deletes the referencing rows for CASCADE (first
 // applying their own references), sets the column to NULL or to its
 // default for SET_NULL and SET_DEFAULT, and leaves DO_NOTHING to the
@@ -56,7 +57,7 @@ func (t *sqlTable) collect(ctx context.Context, tx *sqlx.Tx, model, table, key s
 	if depth > maxCascade {
 		return 0, fmt.Errorf("queryset: deleting from %s cascades deeper than %d tables", table, maxCascade)
 	}
-	for _, r := range models.ReferencesTo(table) {
+	for _, r := range t.installed.ReferencesTo(table) {
 		f := r.Field
 		values := keys
 		if f.Related.Column != key {

@@ -44,10 +44,10 @@ type relationStep struct {
 }
 
 // relationPathOf resolves name, a path of d's relations ending in a field
-// of the last related model (its primary key by "pk"), against the
-// models described so far (models.OfTable); an *UnknownFieldError when
-// it names none.
-func relationPathOf(d *models.Description, name string) (*relationPath, error) {
+// of the last related model (its primary key by "pk"): a related model
+// among the models described so far (models.OfTable), a reverse relation
+// among those of installed; an *UnknownFieldError when it names none.
+func relationPathOf(d *models.Description, name string, installed modelSet) (*relationPath, error) {
 	parts := strings.Split(name, "__")
 	if d == nil || len(parts) < 2 {
 		return nil, &UnknownFieldError{Field: name}
@@ -70,7 +70,7 @@ func relationPathOf(d *models.Description, name string) (*relationPath, error) {
 			}
 		}
 		if table == "" {
-			step, next = reverseStep(d, part)
+			step, next = reverseStep(d, part, installed)
 			if next == nil {
 				return nil, &UnknownFieldError{Field: name}
 			}
@@ -81,7 +81,7 @@ func relationPathOf(d *models.Description, name string) (*relationPath, error) {
 			if len(described) == 0 {
 				return nil, fmt.Errorf("queryset: lookup %q: no model of the table %q is described (declare its source, serializer or migrations first)", name, table)
 			}
-			if next = relatedModel(described, parts[len(p.steps)]); next == nil {
+			if next = relatedModel(described, parts[len(p.steps)], installed); next == nil {
 				return nil, &UnknownFieldError{Field: name}
 			}
 		}
@@ -100,21 +100,21 @@ func relationPathOf(d *models.Description, name string) (*relationPath, error) {
 
 // relatedPath is relationPathOf from the described model of table that
 // has the path's first relation.
-func relatedPath(table, name string) (*relationPath, error) {
+func relatedPath(table, name string, installed modelSet) (*relationPath, error) {
 	first, _, _ := strings.Cut(name, "__")
-	d := relatedModel(models.OfTable(table), first)
+	d := relatedModel(models.OfTable(table), first, installed)
 	if d == nil {
 		return nil, fmt.Errorf("queryset: lookup %q: no described model of the table %q has %q (declare its source, serializer or migrations first)", name, table, first)
 	}
-	return relationPathOf(d, name)
+	return relationPathOf(d, name, installed)
 }
 
 // reverseStep is the step from d across the reverse side named (queryName)
-// of another model's foreign key to d, or of a
-// many-to-many field to d (turned around: its through table read from
-// d's side), and the model it reaches; nil when none is named so.
-func reverseStep(d *models.Description, name string) (relationStep, *models.Description) {
-	for _, r := range models.ReferencesTo(d.Meta.Table) {
+// of a foreign key to d of a model of installed, or of a many-to-many
+// field to d (turned around: its through table read from d's side), and
+// the model it reaches; nil when none is named so.
+func reverseStep(d *models.Description, name string, installed modelSet) (relationStep, *models.Description) {
+	for _, r := range installed.ReferencesTo(d.Meta.Table) {
 		if queryName(r.Model, r.Field.Related.RelatedQueryName, r.Field.Related.RelatedName) == name && r.Field.Related.Column == d.PrimaryKey.Column {
 			return relationStep{rev: r.Field, table: r.Model.Meta.Table, key: d.PrimaryKey.Column,
 				reverse: true, relatedName: r.Field.Related.RelatedName}, r.Model
@@ -125,7 +125,7 @@ func reverseStep(d *models.Description, name string) (relationStep, *models.Desc
 			if g == r.Field || g.Related == nil {
 				continue
 			}
-			for _, owner := range models.OfTable(g.Related.Table) {
+			for _, owner := range installed.OfTable(g.Related.Table) {
 				for _, m := range owner.ManyToMany {
 					if queryName(owner, m.RelatedQueryName, m.RelatedName) == name && m.Through == r.Model.Meta.Table && m.Table == d.Meta.Table {
 						m, err := m.ThroughKeys(owner.Meta.Table)
@@ -164,9 +164,9 @@ func queryName(model *models.Description, relatedQueryName, relatedName string) 
 }
 
 // relatedModel is the first of the described models of a table that has
-// the path's next field (a relation, or the field compared); nil when
-// none has.
-func relatedModel(described []*models.Description, next string) *models.Description {
+// the path's next field (a relation, a reverse one among installed, or
+// the field compared); nil when none has.
+func relatedModel(described []*models.Description, next string, installed modelSet) *models.Description {
 	for _, d := range described {
 		if next == "pk" || d.Field(next) != nil {
 			return d
@@ -176,7 +176,7 @@ func relatedModel(described []*models.Description, next string) *models.Descript
 				return d
 			}
 		}
-		if _, ok := reverseStep(d, next); ok != nil {
+		if _, ok := reverseStep(d, next, installed); ok != nil {
 			return d
 		}
 	}
@@ -246,7 +246,7 @@ func (m *model) pathOf(name string) (*relationPath, error) {
 	if p, ok := m.paths.Load(name); ok {
 		return p.(*relationPath), nil
 	}
-	p, err := relationPathOf(m.rel, name)
+	p, err := relationPathOf(m.rel, name, m.installed)
 	if err != nil {
 		return nil, err
 	}

@@ -95,6 +95,9 @@ type sqlTable struct {
 	// SelectRelated sources by their state.related, each made once.
 	made     any
 	selected sync.Map
+	// installed are db's models (Installed), whose foreign keys a delete
+	// applies on_delete to.
+	installed *models.Registry
 }
 
 // Bounds of the SQL text cache: clients choose orderings and search terms,
@@ -123,6 +126,11 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("queryset: %w", err)
 	}
+	reg := Installed(db)
+	if rules.desc != nil {
+		reg.Add(rules.desc)
+	}
+	m.installed = reg
 	ownRows := c.Query == "" // the model's rows, not a hand-written SELECT's
 	if d := rules.desc; d != nil && c.Query == "" && (declared || len(d.Joins) > 0) {
 		if c, err = fromModel(d, c); err != nil {
@@ -130,7 +138,7 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 		}
 	}
 	t := &sqlTable{m: m, rules: rules, db: db, pg: store.DialectOf(db) == store.PostgreSQL, table: c.Table, counter: c.Counter, estimator: c.Estimator,
-		tableRows: c.TableRows && c.Query != "" && c.Table != ""}
+		tableRows: c.TableRows && c.Query != "" && c.Table != "", installed: reg}
 	if d := rules.desc; d != nil && !t.pg {
 		// django.contrib.postgres' fields: an array or an hstore column.
 		if err := d.PostgresOnlyError("SQLite"); err != nil {
@@ -1020,7 +1028,7 @@ func (s *SQLSource[T]) Delete(ctx context.Context, item *T) error {
 	if err != nil {
 		return err
 	}
-	if !store.InAtomicBlock(ctx, s.t.db) && len(models.ReferencesTo(s.t.table)) == 0 {
+	if !store.InAtomicBlock(ctx, s.t.db) && len(s.t.installed.ReferencesTo(s.t.table)) == 0 {
 		return deleted(s.t.db.ExecContext(ctx, q, key))
 	}
 	// Other models reference the table: their on_delete first, in the
