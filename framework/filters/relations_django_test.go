@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -89,16 +87,7 @@ type djangoAnswers struct {
 // it creates the library's tables in and fills, and returns its answers.
 func relationsPython(t *testing.T, pythonPath, dbURL string) djangoAnswers {
 	t.Helper()
-	cmd := exec.Command("/usr/bin/python3", "testdata/relations_django.py", dbURL)
-	if pythonPath != "" {
-		cmd.Env = append(os.Environ(), "PYTHONPATH="+pythonPath)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("relations_django.py: %v\n%s", err, stderr.Bytes())
-	}
+	out := testservers.RunPython(t, pythonPath, "testdata/relations_django.py", dbURL)
 	var a djangoAnswers
 	if err := json.Unmarshal(out, &a); err != nil {
 		t.Fatal(err)
@@ -133,45 +122,23 @@ func relationsPython(t *testing.T, pythonPath, dbURL string) djangoAnswers {
 // on the database, then the framework reads it. NULLs come where each
 // database puts them (first ascending on SQLite, last on PostgreSQL).
 func TestRelationsAsDjango(t *testing.T) {
-	if out, err := exec.Command("/usr/bin/python3", "-c", "import django, django_filters, rest_framework, psycopg2").CombinedOutput(); err != nil {
-		why := "no Debian python3 with Django, django-filter, DRF and psycopg2: " + strings.TrimSpace(string(out))
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	for _, level := range []struct{ name, pythonPath string }{{"drf314", ""}, {"drf318", "../../conformance/reference/drf318"}} {
-		t.Run(level.name, func(t *testing.T) {
-			if level.pythonPath != "" {
-				if _, err := os.Stat(filepath.Join(level.pythonPath, "django")); err != nil {
-					if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-						t.Fatal(err)
-					}
-					t.Skip("no Django 5.2 under conformance/reference/drf318 (scripts/install-references)")
+	testservers.DjangoLevels(t, "django, django_filters, rest_framework, psycopg2", func(t *testing.T, pythonPath string) {
+		for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
+			t.Run(d.String(), func(t *testing.T) {
+				dbURL := "sqlite:///" + filepath.Join(t.TempDir(), "db.sqlite3")
+				if d == store.PostgreSQL {
+					dbURL = testservers.Postgres(t)
 				}
-				abs, err := filepath.Abs(level.pythonPath)
+				want := relationsPython(t, pythonPath, dbURL)
+				db, err := store.Open(dbURL)
 				if err != nil {
 					t.Fatal(err)
 				}
-				level.pythonPath = abs
-			}
-			for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
-				t.Run(d.String(), func(t *testing.T) {
-					dbURL := "sqlite:///" + filepath.Join(t.TempDir(), "db.sqlite3")
-					if d == store.PostgreSQL {
-						dbURL = testservers.Postgres(t)
-					}
-					want := relationsPython(t, level.pythonPath, dbURL)
-					db, err := store.Open(dbURL)
-					if err != nil {
-						t.Fatal(err)
-					}
-					t.Cleanup(func() { _ = db.Close() })
-					checkRelationsAsDjango(t, db, want)
-				})
-			}
-		})
-	}
+				t.Cleanup(func() { _ = db.Close() })
+				checkRelationsAsDjango(t, db, want)
+			})
+		}
+	})
 }
 
 func checkRelationsAsDjango(t *testing.T, db *sqlx.DB, want djangoAnswers) {

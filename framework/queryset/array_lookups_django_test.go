@@ -1,13 +1,9 @@
 package queryset_test
 
 import (
-	"bytes"
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -80,16 +76,7 @@ func arrayLookupsPython(t *testing.T, pythonPath, dbURL string) [][]int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("/usr/bin/python3", "testdata/array_lookups_django.py", dbURL, string(js))
-	if pythonPath != "" {
-		cmd.Env = append(os.Environ(), "PYTHONPATH="+pythonPath)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("array_lookups_django.py: %v\n%s", err, stderr.Bytes())
-	}
+	out := testservers.RunPython(t, pythonPath, "testdata/array_lookups_django.py", dbURL, string(js))
 	var keys [][]int64
 	if err := json.Unmarshal(out, &keys); err != nil {
 		t.Fatal(err)
@@ -105,59 +92,37 @@ func arrayLookupsPython(t *testing.T, pythonPath, dbURL string) [][]int64 {
 // same PostgreSQL table, at both levels, through the store's reader and
 // through database/sql.
 func TestArrayLookupsAsDjango(t *testing.T) {
-	if out, err := exec.Command("/usr/bin/python3", "-c", "import django, psycopg2").CombinedOutput(); err != nil {
-		why := "no Debian python3 with Django and psycopg2: " + strings.TrimSpace(string(out))
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	for _, level := range []struct{ name, pythonPath string }{{"django32", ""}, {"django52", "../../conformance/reference/drf318"}} {
-		t.Run(level.name, func(t *testing.T) {
-			if level.pythonPath != "" {
-				if _, err := os.Stat(filepath.Join(level.pythonPath, "django")); err != nil {
-					if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-						t.Fatal(err)
-					}
-					t.Skip("no Django 5.2 under conformance/reference/drf318 (scripts/install-references)")
-				}
-				abs, err := filepath.Abs(level.pythonPath)
+	testservers.DjangoLevels(t, "django, psycopg2", func(t *testing.T, pythonPath string) {
+		dbURL := testservers.Postgres(t)
+		want := arrayLookupsPython(t, pythonPath, dbURL)
+		for _, open := range []struct {
+			name string
+			o    store.Options
+		}{{"reader", store.Options{}}, {"database/sql", store.Options{OpenDB: sql.OpenDB}}} {
+			t.Run(open.name, func(t *testing.T) {
+				db, err := store.OpenWith(dbURL, open.o)
 				if err != nil {
 					t.Fatal(err)
 				}
-				level.pythonPath = abs
-			}
-			dbURL := testservers.Postgres(t)
-			want := arrayLookupsPython(t, level.pythonPath, dbURL)
-			for _, open := range []struct {
-				name string
-				o    store.Options
-			}{{"reader", store.Options{}}, {"database/sql", store.Options{OpenDB: sql.OpenDB}}} {
-				t.Run(open.name, func(t *testing.T) {
-					db, err := store.OpenWith(dbURL, open.o)
+				t.Cleanup(func() { _ = db.Close() })
+				src := queryset.MustSQL[labGadget](db, queryset.SQLConfig{})
+				for i, c := range arrayCases {
+					items, err := src.Where(c.field, c.lookup, c.values...).OrderBy(query.Order{Field: "id"}).Slice(t.Context(), 0, -1)
 					if err != nil {
-						t.Fatal(err)
+						t.Errorf("%s__%s=%q: %v", c.field, c.lookup, c.values, err)
+						continue
 					}
-					t.Cleanup(func() { _ = db.Close() })
-					src := queryset.MustSQL[labGadget](db, queryset.SQLConfig{})
-					for i, c := range arrayCases {
-						items, err := src.Where(c.field, c.lookup, c.values...).OrderBy(query.Order{Field: "id"}).Slice(t.Context(), 0, -1)
-						if err != nil {
-							t.Errorf("%s__%s=%q: %v", c.field, c.lookup, c.values, err)
-							continue
-						}
-						got := []int64{}
-						for _, g := range items {
-							got = append(got, g.ID)
-						}
-						if !slices.Equal(got, want[i]) {
-							t.Errorf("%s__%s=%q: rows %v, Django %v", c.field, c.lookup, c.values, got, want[i])
-						}
+					got := []int64{}
+					for _, g := range items {
+						got = append(got, g.ID)
 					}
-				})
-			}
-		})
-	}
+					if !slices.Equal(got, want[i]) {
+						t.Errorf("%s__%s=%q: rows %v, Django %v", c.field, c.lookup, c.values, got, want[i])
+					}
+				}
+			})
+		}
+	})
 }
 
 // A value that is not of the elements' kind is ErrInvalidValue; a lookup

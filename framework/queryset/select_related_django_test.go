@@ -3,10 +3,7 @@ package queryset_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework/query"
@@ -28,82 +25,60 @@ type djangoSelectRelated struct {
 // one query, as Django reads it, and its invalid names in Django's
 // words.
 func TestSelectRelatedAsDjango(t *testing.T) {
-	if out, err := exec.Command("/usr/bin/python3", "-c", "import django, psycopg2").CombinedOutput(); err != nil {
-		why := "no Debian python3 with Django and psycopg2: " + strings.TrimSpace(string(out))
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
 	srDescribe(t)
-	for _, level := range []struct{ name, pythonPath string }{{"django32", ""}, {"django52", "../../conformance/reference/drf318"}} {
-		t.Run(level.name, func(t *testing.T) {
-			if level.pythonPath != "" {
-				if _, err := os.Stat(filepath.Join(level.pythonPath, "django")); err != nil {
-					if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-						t.Fatal(err)
-					}
-					t.Skip("no Django 5.2 under conformance/reference/drf318 (scripts/install-references)")
+	testservers.DjangoLevels(t, "django, psycopg2", func(t *testing.T, pythonPath string) {
+		for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
+			t.Run(d.String(), func(t *testing.T) {
+				dsn := filepath.Join(t.TempDir(), "db.sqlite3")
+				if d == store.PostgreSQL {
+					dsn = testservers.Postgres(t)
 				}
-				abs, err := filepath.Abs(level.pythonPath)
+				want := selectRelatedPython(t, pythonPath, dsn)
+				db, err := store.Open(dsn)
 				if err != nil {
 					t.Fatal(err)
 				}
-				level.pythonPath = abs
-			}
-			for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
-				t.Run(d.String(), func(t *testing.T) {
-					dsn := filepath.Join(t.TempDir(), "db.sqlite3")
-					if d == store.PostgreSQL {
-						dsn = testservers.Postgres(t)
+				t.Cleanup(func() { _ = db.Close() })
+				books := queryset.MustSQL[srBook](db, queryset.SQLConfig{}).SelectRelated("author", "editor")
+				cases := []struct {
+					src          queryset.Source[srBook]
+					offset, size int
+				}{
+					{books.OrderBy(query.Order{Field: "id"}), 0, -1},
+					{books.Where("editor", query.IsNull, "true"), 0, -1},
+					{books.Where("editor__name", query.Exact, "ann"), 0, -1},
+					{books.Match(queryset.Or(queryset.Lookup("author__city__name", query.Exact, "Lyon"),
+						queryset.Lookup("editor__city", query.IsNull, "true"))), 0, -1},
+					{books.Where("editor", query.IsNull, "false").OrderBy(query.Order{Field: "editor__name", Desc: true}, query.Order{Field: "id"}), 1, 2},
+				}
+				if len(want.Cases) != len(cases) {
+					t.Fatalf("select_related_django.py answered %d cases, want %d", len(want.Cases), len(cases))
+				}
+				for i, c := range cases {
+					items, err := c.src.Slice(ctx, c.offset, c.size)
+					if err != nil {
+						t.Fatalf("case %d: %v", i, err)
 					}
-					want := selectRelatedPython(t, level.pythonPath, dsn)
-					db, err := store.Open(dsn)
+					got, err := json.Marshal(srDjangoRows(items))
 					if err != nil {
 						t.Fatal(err)
 					}
-					t.Cleanup(func() { _ = db.Close() })
-					books := queryset.MustSQL[srBook](db, queryset.SQLConfig{}).SelectRelated("author", "editor")
-					cases := []struct {
-						src          queryset.Source[srBook]
-						offset, size int
-					}{
-						{books.OrderBy(query.Order{Field: "id"}), 0, -1},
-						{books.Where("editor", query.IsNull, "true"), 0, -1},
-						{books.Where("editor__name", query.Exact, "ann"), 0, -1},
-						{books.Match(queryset.Or(queryset.Lookup("author__city__name", query.Exact, "Lyon"),
-							queryset.Lookup("editor__city", query.IsNull, "true"))), 0, -1},
-						{books.Where("editor", query.IsNull, "false").OrderBy(query.Order{Field: "editor__name", Desc: true}, query.Order{Field: "id"}), 1, 2},
+					if !bytes.Equal(got, want.Cases[i]) {
+						t.Errorf("case %d: %s, Django %s", i, got, want.Cases[i])
 					}
-					if len(want.Cases) != len(cases) {
-						t.Fatalf("select_related_django.py answered %d cases, want %d", len(want.Cases), len(cases))
+					if want.Queries[i] != 1 {
+						t.Errorf("case %d: Django read it in %d queries, TestSelectRelated counts 1 of ours", i, want.Queries[i])
 					}
-					for i, c := range cases {
-						items, err := c.src.Slice(ctx, c.offset, c.size)
-						if err != nil {
-							t.Fatalf("case %d: %v", i, err)
-						}
-						got, err := json.Marshal(srDjangoRows(items))
-						if err != nil {
-							t.Fatal(err)
-						}
-						if !bytes.Equal(got, want.Cases[i]) {
-							t.Errorf("case %d: %s, Django %s", i, got, want.Cases[i])
-						}
-						if want.Queries[i] != 1 {
-							t.Errorf("case %d: Django read it in %d queries, TestSelectRelated counts 1 of ours", i, want.Queries[i])
-						}
+				}
+				for i, names := range [][]string{{"x"}, {"title"}, {"editor_id"}} {
+					_, err := books.SelectRelated(names...).Slice(ctx, 0, -1)
+					if want.Errors[i] == nil || err == nil || err.Error() != "queryset: "+*want.Errors[i] {
+						t.Errorf("SelectRelated(%q): %v, Django %v", names, err, want.Errors[i])
 					}
-					for i, names := range [][]string{{"x"}, {"title"}, {"editor_id"}} {
-						_, err := books.SelectRelated(names...).Slice(ctx, 0, -1)
-						if want.Errors[i] == nil || err == nil || err.Error() != "queryset: "+*want.Errors[i] {
-							t.Errorf("SelectRelated(%q): %v, Django %v", names, err, want.Errors[i])
-						}
-					}
-				})
-			}
-		})
-	}
+				}
+			})
+		}
+	})
 }
 
 // selectRelatedPython runs testdata/select_related_django.py at a level
@@ -111,16 +86,7 @@ func TestSelectRelatedAsDjango(t *testing.T) {
 // it creates the library's tables in and fills.
 func selectRelatedPython(t *testing.T, pythonPath, dsn string) djangoSelectRelated {
 	t.Helper()
-	cmd := exec.Command("/usr/bin/python3", "testdata/select_related_django.py", dsn)
-	if pythonPath != "" {
-		cmd.Env = append(os.Environ(), "PYTHONPATH="+pythonPath)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("select_related_django.py: %v\n%s", err, stderr.Bytes())
-	}
+	out := testservers.RunPython(t, pythonPath, "testdata/select_related_django.py", dsn)
 	var got djangoSelectRelated
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
