@@ -844,6 +844,12 @@ func (d *Description) resolve() error {
 		}
 		f.HasDefault, f.DefaultFunc = true, &def
 	}
+	for _, f := range d.Fields {
+		// Django's check fields.E321; the delete sets the default's text.
+		if f.Related != nil && f.Related.OnDelete == SetDefault && (!f.HasDefault || f.DefaultFunc != nil) {
+			return fmt.Errorf("%s: on_delete=set_default needs a literal default (default=...)", f.Name)
+		}
+	}
 	for name, vs := range d.Meta.Validators {
 		f := d.Field(name)
 		if f == nil {

@@ -160,6 +160,10 @@ func TestDescribeRefuses(t *testing.T) {
 		ID    int `db:"id"`
 		Count int `db:"count" model:"default=many"`
 	}
+	type setDefaultWithout struct {
+		ID      int `db:"id"`
+		OwnerID int `db:"owner_id" model:"foreign_key=auth_user,on_delete=set_default"`
+	}
 	for name, describe := range map[string]func() error{
 		"unknown option":        func() error { _, err := models.Of[unknownOption](); return err },
 		"no key":                func() error { _, err := models.Of[noKey](); return err },
@@ -169,6 +173,8 @@ func TestDescribeRefuses(t *testing.T) {
 		"bad on_delete":         func() error { _, err := models.Of[badOnDelete](); return err },
 		"join without key":      func() error { _, err := models.Of[joinWithoutKey](); return err },
 		"bad default":           func() error { _, err := models.Of[badDefault](); return err },
+		"set_default, none":     func() error { _, err := models.Of[setDefaultWithout](); return err },
+		"set_default, callable": func() error { _, err := models.Of[setDefaultCallable](); return err },
 		"bad meta":              func() error { _, err := models.Of[badMeta](); return err },
 		"help text of no field": func() error { _, err := models.Of[badHelpText](); return err },
 		"validator of a number": func() error { _, err := models.Of[badValidator](); return err },
@@ -187,6 +193,17 @@ type badMeta struct {
 
 func (badMeta) Meta() models.Meta {
 	return models.Meta{Defaults: map[string]models.Default{"id": models.DefaultFunc(func() string { return "x" })}}
+}
+
+// setDefaultCallable's default is computed: on_delete=SET_DEFAULT sets
+// the text of a literal one.
+type setDefaultCallable struct {
+	ID      int   `db:"id"`
+	OwnerID int64 `db:"owner_id" model:"foreign_key=auth_user,on_delete=set_default"`
+}
+
+func (setDefaultCallable) Meta() models.Meta {
+	return models.Meta{Defaults: map[string]models.Default{"owner_id": models.DefaultFunc(func() int64 { return 1 })}}
 }
 
 type badHelpText struct {

@@ -102,9 +102,7 @@ func (t *sqlTable) collect(ctx context.Context, tx *sqlx.Tx, model, table, key s
 				return 0, err
 			}
 		case models.SetDefault:
-			if !f.HasDefault || f.DefaultFunc != nil {
-				return 0, fmt.Errorf("queryset: %s.%s is on_delete=SET_DEFAULT without a literal default", r.Model.Meta.Name, f.Name)
-			}
+			// A literal default, which describing the model checked.
 			args := append([]any{f.Default}, values...)
 			if _, err := tx.ExecContext(ctx, tx.Rebind("UPDATE "+refTable+" SET "+col+" = ?"+where), args...); err != nil {
 				return 0, err
