@@ -4,13 +4,13 @@ import "fmt"
 
 // Links are the foreign keys (and one-to-ones) the join follows: Via,
 // then each of Through on the related model of the one before, among
-// the models described so far (OfTable). A field a null link can leave
+// the models described so far (Described). A field a null link can leave
 // without a row must hold null.
 func (j *Join) Links() ([]*Field, error) {
 	links := []*Field{j.Via}
 	for _, name := range j.Through {
 		table := links[len(links)-1].Related.Table
-		described := OfTable(table)
+		described := known.OfTable(table)
 		if len(described) == 0 {
 			return nil, fmt.Errorf("source %q: no model of the table %q is described (declare its source, serializer or migrations first)", j.Source, table)
 		}

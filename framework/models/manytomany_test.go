@@ -49,7 +49,7 @@ func TestManyToMany(t *testing.T) {
 	}
 	// Deleting a post or a tag deletes their through rows.
 	for _, table := range []string{"blog_post", "blog_tag"} {
-		if !slices.ContainsFunc(models.ReferencesTo(table), func(r models.Referrer) bool { return r.Model == th }) {
+		if !slices.ContainsFunc(models.Described().ReferencesTo(table), func(r models.Referrer) bool { return r.Model == th }) {
 			t.Errorf("no through row references %s", table)
 		}
 	}

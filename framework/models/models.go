@@ -362,7 +362,7 @@ type Reverse struct {
 // reverse foreign key clears).
 func (r *Reverse) Referencing() (key string, null bool) {
 	key = r.Key
-	for _, d := range OfTable(r.Table) {
+	for _, d := range known.OfTable(r.Table) {
 		if d.PrimaryKey != nil {
 			key = d.PrimaryKey.Column
 		}
@@ -599,7 +599,7 @@ func Describe(t reflect.Type) (*Description, error) {
 }
 
 // known holds every model described so far, whose structure a related
-// model's lookup reads (OfTable).
+// model's lookup reads (Described).
 var known Registry
 
 // Referrer is a foreign key of a model that references a table.
@@ -664,16 +664,12 @@ func (r *Registry) OfTable(table string) []*Description {
 	return slices.Clone(r.tables[table])
 }
 
-// ReferencesTo lists the foreign keys to table of the models described
-// so far: the reverse relations a lookup named before a database is
-// known may follow (a FilterSet's fields). A delete applies on_delete
-// by its database's registry instead.
-func ReferencesTo(table string) []Referrer { return known.ReferencesTo(table) }
-
-// OfTable lists the models of table described so far: the related
-// models whose fields a lookup across a relation ("author__username")
-// compares.
-func OfTable(table string) []*Description { return known.OfTable(table) }
+// Described is every model described so far: the related models whose
+// fields a lookup across a relation ("author__username") compares, and
+// the reverse relations a lookup named before a database is known may
+// follow (a FilterSet's fields). A delete applies on_delete by its
+// database's registry instead (queryset.Installed).
+func Described() *Registry { return &known }
 
 // Field returns the field of that Django name or column, nil if none.
 func (d *Description) Field(name string) *Field {

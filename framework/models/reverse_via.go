@@ -30,7 +30,7 @@ func (r *Reverse) Via(d *Description) (*Field, error) {
 		return nil, fmt.Errorf("source %q: a reverse accessor read through a foreign key is read-only nested rows, "+
 			"a slice of structs, not %v", src, r.Field.Type)
 	}
-	for _, referencing := range OfTable(r.Table) {
+	for _, referencing := range known.OfTable(r.Table) {
 		fk := referencing.Field(r.Column)
 		if fk == nil || fk.Related == nil {
 			continue

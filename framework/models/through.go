@@ -9,14 +9,14 @@ import "fmt"
 // without through_fields: the one to table, and the one to the related
 // table (the first and the second to table when both sides are the same
 // model), on the first model of the through table described so far
-// (OfTable) that has them. A through model not described, or whose
+// (Described) that has them. A through model not described, or whose
 // foreign keys are missing or ambiguous (Django's checks fields.E333 to
 // E336), is an error naming it.
 func (m *ManyToMany) ThroughKeys(table string) (*ManyToMany, error) {
 	if m.AutoCreated || m.Reverse {
 		return m, nil
 	}
-	described := OfTable(m.Through)
+	described := known.OfTable(m.Through)
 	if len(described) == 0 {
 		return nil, fmt.Errorf("many-to-many field %s: no model of its through table %q is described "+
 			"(declare its source, serializer or migrations first)", m.Name, m.Through)

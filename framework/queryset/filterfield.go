@@ -43,7 +43,7 @@ func LookupField[T any](name string) (column string, field *models.Field, err er
 		if _, unknown := errors.AsType[*UnknownFieldError](err); !unknown {
 			return "", nil, err
 		}
-		p, err := relationPathOf(rules.desc, name, allDescribed{})
+		p, err := relationPathOf(rules.desc, name, models.Described())
 		if err != nil {
 			return "", nil, err
 		}
@@ -63,12 +63,12 @@ func VerboseFieldName[T any](name string) string {
 	if err != nil {
 		return ""
 	}
-	p, err := relationPathOf(d, name, allDescribed{})
+	p, err := relationPathOf(d, name, models.Described())
 	last := true
 	if err != nil {
 		// A relation to many rows, named alone (an isnull lookup's).
 		p, last = nil, false
-		if p2, err := relationPathOf(d, name+"__pk", allDescribed{}); err == nil {
+		if p2, err := relationPathOf(d, name+"__pk", models.Described()); err == nil {
 			p = p2
 		}
 	}

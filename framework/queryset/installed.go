@@ -31,20 +31,3 @@ func Installed(db *sqlx.DB) *models.Registry {
 	}
 	return r.(*models.Registry)
 }
-
-// modelSet is where a lookup finds the models that reference a table,
-// whose reverse relations it may follow: those installed on the
-// source's database (a *models.Registry), or, where no database is
-// known, every model described (allDescribed).
-type modelSet interface {
-	ReferencesTo(table string) []models.Referrer
-	OfTable(table string) []*models.Description
-}
-
-// allDescribed is every model described so far (models.ReferencesTo and
-// models.OfTable): the reverse relations a lookup named at setup
-// (LookupField) or on a slice may follow.
-type allDescribed struct{}
-
-func (allDescribed) ReferencesTo(table string) []models.Referrer { return models.ReferencesTo(table) }
-func (allDescribed) OfTable(table string) []*models.Description  { return models.OfTable(table) }

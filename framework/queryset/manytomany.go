@@ -127,7 +127,7 @@ func manyToManyFetch(m *models.ManyToMany) (*reverseFetch, error) {
 	f.order = f.value
 	through, related := store.QuoteName(m.Through), store.QuoteName(m.Table)
 	var order []string
-	for _, d := range models.OfTable(m.Table) {
+	for _, d := range models.Described().OfTable(m.Table) {
 		if order = orderingTerms(d, related); len(order) > 0 {
 			break
 		}

@@ -584,7 +584,7 @@ func conditionsSQL(table string, where []models.Condition, args []any) (string, 
 // reads text ("true", "True", "t", "1"; "false", ...), since SQLite holds
 // it as 1 or 0, which text never equals; any other as its text.
 func conditionValue(table string, c models.Condition) any {
-	for _, d := range models.OfTable(table) {
+	for _, d := range models.Described().OfTable(table) {
 		if f := d.Field(c.Column); f != nil && f.Kind == models.BooleanField {
 			if v, err := strconv.ParseBool(c.Value); err == nil {
 				return v

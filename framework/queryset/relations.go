@@ -45,9 +45,9 @@ type relationStep struct {
 
 // relationPathOf resolves name, a path of d's relations ending in a field
 // of the last related model (its primary key by "pk"): a related model
-// among the models described so far (models.OfTable), a reverse relation
+// among the models described so far (models.Described), a reverse relation
 // among those of installed; an *UnknownFieldError when it names none.
-func relationPathOf(d *models.Description, name string, installed modelSet) (*relationPath, error) {
+func relationPathOf(d *models.Description, name string, installed *models.Registry) (*relationPath, error) {
 	parts := strings.Split(name, "__")
 	if d == nil || len(parts) < 2 {
 		return nil, &UnknownFieldError{Field: name}
@@ -77,7 +77,7 @@ func relationPathOf(d *models.Description, name string, installed modelSet) (*re
 		}
 		p.steps = append(p.steps, step)
 		if next == nil {
-			described := models.OfTable(table)
+			described := models.Described().OfTable(table)
 			if len(described) == 0 {
 				return nil, fmt.Errorf("queryset: lookup %q: no model of the table %q is described (declare its source, serializer or migrations first)", name, table)
 			}
@@ -100,9 +100,9 @@ func relationPathOf(d *models.Description, name string, installed modelSet) (*re
 
 // relatedPath is relationPathOf from the described model of table that
 // has the path's first relation.
-func relatedPath(table, name string, installed modelSet) (*relationPath, error) {
+func relatedPath(table, name string, installed *models.Registry) (*relationPath, error) {
 	first, _, _ := strings.Cut(name, "__")
-	d := relatedModel(models.OfTable(table), first, installed)
+	d := relatedModel(models.Described().OfTable(table), first, installed)
 	if d == nil {
 		return nil, fmt.Errorf("queryset: lookup %q: no described model of the table %q has %q (declare its source, serializer or migrations first)", name, table, first)
 	}
@@ -113,7 +113,7 @@ func relatedPath(table, name string, installed modelSet) (*relationPath, error) 
 // of a foreign key to d of a model of installed, or of a many-to-many
 // field to d (turned around: its through table read from d's side), and
 // the model it reaches; nil when none is named so.
-func reverseStep(d *models.Description, name string, installed modelSet) (relationStep, *models.Description) {
+func reverseStep(d *models.Description, name string, installed *models.Registry) (relationStep, *models.Description) {
 	for _, r := range installed.ReferencesTo(d.Meta.Table) {
 		if queryName(r.Model, r.Field.Related.RelatedQueryName, r.Field.Related.RelatedName) == name && r.Field.Related.Column == d.PrimaryKey.Column {
 			return relationStep{rev: r.Field, table: r.Model.Meta.Table, key: d.PrimaryKey.Column,
@@ -166,7 +166,7 @@ func queryName(model *models.Description, relatedQueryName, relatedName string) 
 // relatedModel is the first of the described models of a table that has
 // the path's next field (a relation, a reverse one among installed, or
 // the field compared); nil when none has.
-func relatedModel(described []*models.Description, next string, installed modelSet) *models.Description {
+func relatedModel(described []*models.Description, next string, installed *models.Registry) *models.Description {
 	for _, d := range described {
 		if next == "pk" || d.Field(next) != nil {
 			return d

@@ -42,7 +42,7 @@ type model struct {
 	rel *models.Description
 	// installed are the models whose reverse relations a lookup follows:
 	// those of an SQL source's database, every one described otherwise.
-	installed modelSet
+	installed *models.Registry
 	// paths are the paths across relations resolved so far
 	// (*relationPath by name), and orders the orderings by other names
 	// than columns ([]orderTerm, ascending, by name), so that a request
@@ -58,7 +58,7 @@ func describe[T any]() (*model, error) {
 		return nil, err
 	}
 	m := &model{desc: desc, byColumn: map[string]*structs.Field{}, index: map[*structs.Field]int{}, keys: map[string]*structs.Field{},
-		many: map[string]*manyLookup{}, installed: allDescribed{}}
+		many: map[string]*manyLookup{}, installed: models.Described()}
 	for _, f := range desc.Columns() {
 		if err := f.Supported(); err != nil {
 			return nil, err
@@ -237,7 +237,7 @@ func (m *model) orderTerms(terms []orderTerm, name string, desc bool, depth int)
 		return terms, err
 	}
 	if related.Related != nil {
-		if d := relatedModel(models.OfTable(related.Related.Table), "pk", m.installed); d != nil && len(d.Ordering) > 0 {
+		if d := relatedModel(models.Described().OfTable(related.Related.Table), "pk", m.installed); d != nil && len(d.Ordering) > 0 {
 			if depth == maxOrderDepth {
 				return terms, fmt.Errorf("queryset: ordering %q: infinite loop caused by ordering", name)
 			}

@@ -249,7 +249,7 @@ func slugChain(join *models.Join) error {
 		return err
 	}
 	table := links[len(links)-1].Related.Table
-	described := models.OfTable(table)
+	described := models.Described().OfTable(table)
 	if len(described) == 0 {
 		return fmt.Errorf("source %q: no model of the table %q is described (declare its source, serializer or migrations first)", join.Source, table)
 	}
