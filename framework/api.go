@@ -214,6 +214,9 @@ func (a *API) compile(v View, what string) *handler {
 		err = checkRenderers(h.view.Renderers.items)
 	}
 	if err == nil {
+		err = checkAuthenticators(h.view.Authentication.items)
+	}
+	if err == nil {
 		err = setupPagination(&h.view, a.settings)
 	}
 	if c, ok := h.view.Describer.(FilterChecker); ok && err == nil {

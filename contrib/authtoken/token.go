@@ -74,6 +74,15 @@ type Tokens struct {
 	DB *sqlx.DB
 }
 
+// CheckAuthenticator makes the tokens' source over DB when a view that
+// authenticates with them is registered (framework.AuthenticatorChecker),
+// which installs Token on DB: deleting a user then deletes its token, as
+// Django's installed authtoken app does, before any token has been read.
+func (s *Tokens) CheckAuthenticator() error {
+	_, err := tables.Of[Token](s.DB)
+	return err
+}
+
 // GetOrCreate returns the user's token, creating it when there is none;
 // created reports which (Token.objects.get_or_create(user=user)).
 // Concurrent calls for one user agree on one token: the losers of the

@@ -142,6 +142,15 @@ type Tokens struct {
 	now func() time.Time
 }
 
+// CheckAuthenticator makes the tokens' source over DB when a view that
+// authenticates with them is registered (framework.AuthenticatorChecker),
+// which installs Token on DB: deleting a user then deletes its tokens
+// before any token has been read.
+func (s *Tokens) CheckAuthenticator() error {
+	_, err := tables.Of[Token](s.DB)
+	return err
+}
+
 func (s *Tokens) clock() time.Time {
 	if s.now != nil {
 		return s.now().UTC()

@@ -114,6 +114,9 @@ var ErrReadOnly = errors.New("queryset: the source is read-only")
 
 // NewSQL returns a source over c's table or query for T.
 func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
+	if db == nil {
+		return nil, fmt.Errorf("queryset: the source of %T has no database (a nil *sqlx.DB)", *new(T))
+	}
 	m, err := describe[T]()
 	if err != nil {
 		return nil, err

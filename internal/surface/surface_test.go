@@ -87,9 +87,14 @@ import (
 // deletes apply on_delete to (Django's INSTALLED_APPS), where every
 // model described in the process was followed. Then 1495: models.Described
 // (the registry of every model described) where its ReferencesTo and
-// OfTable were second spellings of the registry's methods.
+// OfTable were second spellings of the registry's methods. Then 1499:
+// framework.AuthenticatorChecker and its CheckAuthenticator on
+// authentication.Token and contrib's two token stores, so that a token
+// scheme is checked at registration and installs its store's model on
+// the database (a user's delete followed its tokens only after the first
+// token request).
 const (
-	maxNames   = 1495
+	maxNames   = 1499
 	maxAnySigs = 67
 )
 
