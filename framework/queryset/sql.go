@@ -114,9 +114,6 @@ var ErrReadOnly = errors.New("queryset: the source is read-only")
 
 // NewSQL returns a source over c's table or query for T.
 func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
-	if db == nil {
-		return nil, fmt.Errorf("queryset: the source of %T has no database (a nil *sqlx.DB)", *new(T))
-	}
 	m, err := describe[T]()
 	if err != nil {
 		return nil, err
@@ -128,6 +125,9 @@ func NewSQL[T any](db *sqlx.DB, c SQLConfig) (*SQLSource[T], error) {
 	rules, err := modelOf[T](m, declared)
 	if err != nil {
 		return nil, fmt.Errorf("queryset: %w", err)
+	}
+	if db == nil {
+		return nil, fmt.Errorf("queryset: the source of %T has no database (a nil *sqlx.DB)", *new(T))
 	}
 	reg := Installed(db)
 	if rules.desc != nil {

@@ -2,6 +2,7 @@ package schemas_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -37,10 +38,15 @@ type Note struct {
 // api is a small API: a model viewset with session, token and Basic
 // authentication, a cursor-paginated list with ordering and search, a
 // query-versioned view, a plain view, and the schema view.
+// noTokens finds no token: the schema only describes the token scheme.
+type noTokens struct{}
+
+func (noTokens) LookupToken(context.Context, string) (request.User, any, error) { return nil, nil, nil }
+
 func api(t *testing.T) (*schemas.Generator, *framework.API) {
 	t.Helper()
 	api := framework.NewAPI(nil, framework.Settings{
-		Authentication: framework.Authenticators(authentication.Session{}, authentication.Token{}, authentication.Basic{}),
+		Authentication: framework.Authenticators(authentication.Session{}, authentication.Token{Tokens: noTokens{}}, authentication.Basic{}),
 		Pagination:     &pagination.PageNumberPagination{PageSizeQueryParam: "page_size"},
 		PageSize:       10,
 		ThrottleRates:  map[string]string{"anon": "100/minute"},
