@@ -6,9 +6,7 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"errors"
-	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -26,6 +24,7 @@ import (
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/request"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -39,40 +38,13 @@ var keyFormat = regexp.MustCompile(`^[A-Za-z0-9]{8}\.[A-Za-z0-9]{32}$`)
 
 // django runs testdata/apikey_side.py, djangorestframework-api-key's own
 // code, on the SQLite file or PostgreSQL URL dsn, and returns what it
-// prints. It skips without a python3 that has Django 3.2 and the package
-// (psycopg2 for PostgreSQL), and fails then when CI_REQUIRE_DJANGO is set.
+// prints. It skips without a python3 that has Django 3.2, the package and
+// psycopg2, and fails then when CI_REQUIRE_DJANGO is set.
 func django(t *testing.T, dsn string, args ...string) string {
 	t.Helper()
-	testdata, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), "PYTHONPATH="+testdata, "DJANGO_SETTINGS_MODULE=djangoapikey.settings", "PYTHONDONTWRITEBYTECODE=1")
-	check := "import django, rest_framework_api_key; assert django.VERSION[:2] == (3, 2)"
-	if u, err := url.Parse(dsn); err == nil && u.Scheme == "postgres" {
-		check += "; import psycopg2"
-		env = append(env, "DJANGO_PG_NAME="+strings.TrimPrefix(u.Path, "/"), "DJANGO_PG_USER="+u.User.Username(),
-			"DJANGO_PG_HOST="+u.Hostname(), "DJANGO_PG_PORT="+u.Port())
-	} else {
-		env = append(env, "DJANGO_DB="+dsn)
-	}
-	if out, err := exec.Command("/usr/bin/python3", "-c", check).CombinedOutput(); err != nil {
-		why := "no /usr/bin/python3 with Django 3.2, djangorestframework-api-key and psycopg2 (Debian: python3-django " +
-			"python3-djangorestframework-api-key python3-psycopg2; scripts/install-test-deps): " + strings.TrimSpace(string(out))
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	cmd := exec.Command("/usr/bin/python3", append([]string{filepath.Join(testdata, "apikey_side.py")}, args...)...)
-	cmd.Env = env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("Django's %v: %v\n%s", args, err, stderr.Bytes())
-	}
-	return strings.TrimSpace(string(out))
+	pyrun.Need(t, pyrun.DRF314, "rest_framework_api_key, psycopg2")
+	t.Setenv("DJANGO_DB", dsn)
+	return strings.TrimSpace(string(pyrun.Exec(t, pyrun.DRF314, nil, append([]string{filepath.Join("testdata", "apikey_side.py")}, args...)...)))
 }
 
 // dialects runs fn on a fresh SQLite file and a fresh PostgreSQL

@@ -3,7 +3,6 @@ package auth_test
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/go-drf/drf/framework/routers"
 	"github.com/go-drf/drf/framework/schemas"
 	"github.com/go-drf/drf/framework/serializers"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -87,17 +87,11 @@ func drfModelAnswers(t *testing.T, d djangoSide) drfModels {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := exec.Command("/usr/bin/python3", filepath.Join("testdata", "drf_models.py"), string(b))
-	c.Env = append(d.env, "DJANGO_DB="+filepath.Join(t.TempDir(), "db.sqlite3"))
-	var stderr strings.Builder
-	c.Stderr = &stderr
-	out, err := c.Output()
-	if err != nil {
-		t.Fatalf("Django %s: %v\n%s", d.version, err, stderr.String())
-	}
+	t.Setenv("DJANGO_DB", filepath.Join(t.TempDir(), "db.sqlite3"))
+	out := pyrun.Exec(t, d.level, nil, filepath.Join("testdata", "drf_models.py"), string(b))
 	var answers drfModels
 	if err := json.Unmarshal(out, &answers); err != nil {
-		t.Fatalf("Django %s answered %q: %v", d.version, out, err)
+		t.Fatalf("Django %s answered %q: %v", d.level.Django, out, err)
 	}
 	return answers
 }
@@ -124,11 +118,7 @@ func modelViewSet[T any](t *testing.T, db *sqlx.DB, fields ...string) *generics.
 // the answers with the OpenAPI schemas of the serializers.
 func goModelAnswers(t *testing.T, d djangoSide, db *sqlx.DB) drfModels {
 	t.Helper()
-	level := framework.DRF318
-	if d.version == "3.2" {
-		level = framework.DRF314
-	}
-	api := framework.NewAPI(db, framework.Settings{Compatibility: level})
+	api := framework.NewAPI(db, framework.Settings{Compatibility: d.level.Compat})
 	var router routers.SimpleRouter
 	router.Register("users", modelViewSet[auth.User](t, db, "id", "username", "email", "is_staff"), "user")
 	router.Register("groups", modelViewSet[auth.Group](t, db, "id", "name"), "group")

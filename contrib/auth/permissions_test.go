@@ -3,9 +3,6 @@ package auth_test
 import (
 	"context"
 	"errors"
-	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +13,7 @@ import (
 	"github.com/go-drf/drf/framework"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -48,35 +46,12 @@ const postgresSchema = `SELECT line FROM (
 // djangoMigrate runs Django 3.2's migrate, with only its auth and
 // contenttypes apps installed (testdata/djangoperms), on the SQLite file
 // or PostgreSQL URL dsn. It skips when there is no python3 with Django
-// (and psycopg2 for PostgreSQL), and fails then when CI_REQUIRE_DJANGO is
-// set.
+// 3.2 and psycopg2, and fails then when CI_REQUIRE_DJANGO is set.
 func djangoMigrate(t *testing.T, dsn string) {
 	t.Helper()
-	testdata, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), "PYTHONPATH="+testdata, "DJANGO_SETTINGS_MODULE=djangoperms.settings", "PYTHONDONTWRITEBYTECODE=1")
-	check := "import django; assert django.VERSION[:2] == (3, 2)"
-	if u, err := url.Parse(dsn); err == nil && u.Scheme == "postgres" {
-		check += "; import psycopg2"
-		env = append(env, "DJANGO_PG_NAME="+strings.TrimPrefix(u.Path, "/"), "DJANGO_PG_USER="+u.User.Username(),
-			"DJANGO_PG_HOST="+u.Hostname(), "DJANGO_PG_PORT="+u.Port())
-	} else {
-		env = append(env, "DJANGO_DB="+dsn)
-	}
-	if out, err := exec.Command("/usr/bin/python3", "-c", check).CombinedOutput(); err != nil {
-		why := "no /usr/bin/python3 with Django 3.2 and psycopg2 (Debian: python3-django python3-psycopg2; scripts/install-test-deps): " + strings.TrimSpace(string(out))
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	cmd := exec.Command("/usr/bin/python3", filepath.Join(testdata, "migrate.py"))
-	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("Django's migrate: %v\n%s", err, out)
-	}
+	pyrun.Need(t, pyrun.DRF314, "psycopg2")
+	t.Setenv("DJANGO_DB", dsn)
+	pyrun.Exec(t, pyrun.DRF314, nil, filepath.Join("testdata", "migrate.py"))
 }
 
 // twoDatabases returns a database Django migrated and one the Go

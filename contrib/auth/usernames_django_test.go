@@ -3,57 +3,26 @@ package auth_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/go-drf/drf/contrib/auth"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 )
 
 // djangoSide runs testdata/usernames.py under one Django.
-type djangoSide struct {
-	version string   // "3.2", "5.2"
-	env     []string // PYTHONPATH and settings
-}
+type djangoSide struct{ level pyrun.Level }
 
 // djangos returns Debian's Django 3.2 and, where
-// conformance/reference/drf318 holds it, Django 5.2, each as a
-// subtest of t given to fn; a Django that is missing skips its subtest,
-// and fails it when CI_REQUIRE_DJANGO is set.
+// conformance/reference/drf318 holds it, Django 5.2, each as a subtest of
+// t given to fn (pyrun.Levels); a Django that is missing skips its
+// subtest, and fails it when CI_REQUIRE_DJANGO is set.
 func djangos(t *testing.T, fn func(t *testing.T, d djangoSide)) {
-	testdata, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	vendor, err := filepath.Abs(filepath.Join("..", "..", "conformance", "reference", "drf318"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []struct{ version, path, install string }{
-		{"3.2", testdata, "Debian's python3-django; scripts/install-test-deps"},
-		{"5.2", testdata + string(os.PathListSeparator) + vendor, "scripts/install-references; scripts/install-test-deps"},
-	} {
-		t.Run("django"+d.version, func(t *testing.T) {
-			env := append(os.Environ(), "PYTHONPATH="+d.path, "DJANGO_SETTINGS_MODULE=djangoperms.settings", "PYTHONDONTWRITEBYTECODE=1")
-			check := exec.Command("/usr/bin/python3", "-c", "import django; print(django.get_version())")
-			check.Env = env
-			out, err := check.CombinedOutput()
-			if err != nil || !strings.HasPrefix(string(out), d.version+".") {
-				why := "no Django " + d.version + " for /usr/bin/python3 (" + d.install + "): " + strings.TrimSpace(string(out))
-				if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-					t.Fatal(why)
-				}
-				t.Skip(why)
-			}
-			fn(t, djangoSide{d.version, env})
-		})
-	}
+	pyrun.Levels(t, "", func(t *testing.T, level pyrun.Level) { fn(t, djangoSide{level}) })
 }
 
 // do runs the script's command cmd with args on the SQLite database at
@@ -64,16 +33,10 @@ func (d djangoSide) do(t *testing.T, dbPath, cmd string, args, answer any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := exec.Command("/usr/bin/python3", filepath.Join("testdata", "usernames.py"), cmd, string(b))
-	c.Env = append(d.env, "DJANGO_DB="+dbPath)
-	var stderr strings.Builder
-	c.Stderr = &stderr
-	out, err := c.Output()
-	if err != nil {
-		t.Fatalf("Django %s %s: %v\n%s", d.version, cmd, err, stderr.String())
-	}
+	t.Setenv("DJANGO_DB", dbPath)
+	out := pyrun.Exec(t, d.level, nil, filepath.Join("testdata", "usernames.py"), cmd, string(b))
 	if err := json.Unmarshal(out, answer); err != nil {
-		t.Fatalf("Django %s %s answered %q: %v", d.version, cmd, out, err)
+		t.Fatalf("Django %s %s answered %q: %v", d.level.Django, cmd, out, err)
 	}
 }
 

@@ -1,19 +1,17 @@
 package corsheaders_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/contrib/corsheaders"
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 )
 
 // level is a django-cors-headers the middleware answers as: Debian 12's
@@ -21,16 +19,15 @@ import (
 // 4.9 on Django 5.2 (laid out in conformance/reference/drf318 by
 // scripts/install-references).
 type level struct {
-	name       string
-	compat     compat.Level
-	pythonPath string
-	django     string // the Django series, "3.2" or "5.2"
-	major      string // the django-cors-headers series, "3." or "4."
+	name   string
+	compat compat.Level
+	django string // the Django series, "3.2" or "5.2"
+	major  string // the django-cors-headers series, "3." or "4."
 }
 
 var levels = []level{
-	{"corsheaders 3.14", compat.DRF314, "", "3.2", "3.14."},
-	{"corsheaders 4", compat.Current, "../../conformance/reference/drf318", "5.2", "4."},
+	{"corsheaders 3.14", compat.DRF314, "3.2", "3.14."},
+	{"corsheaders 4", compat.Current, "5.2", "4."},
 }
 
 // variant is one set of settings, with the requests sent under it.
@@ -299,49 +296,15 @@ func equalHeaders(a, b map[string]string) bool {
 	return true
 }
 
-// runDjango runs testdata/cors_side.py at level l with the cases in and
-// decodes its output into out. It skips without a /usr/bin/python3 that
-// has Django and django-cors-headers at l, and fails then when
-// CI_REQUIRE_DJANGO is set.
+// runDjango runs testdata/cors_side.py at level l (pyrun.At) with the
+// cases in and decodes its output into out. It skips without a
+// /usr/bin/python3 that has Django and django-cors-headers at l (Debian's
+// python3-django-cors-headers, and scripts/install-references for
+// drf318/), and fails then when CI_REQUIRE_DJANGO is set.
 func runDjango(t *testing.T, l level, in, out any) {
 	t.Helper()
-	testdata, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := testdata
-	if l.pythonPath != "" {
-		p, err := filepath.Abs(l.pythonPath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		path = p + string(os.PathListSeparator) + testdata
-	}
-	env := append(os.Environ(), "PYTHONPATH="+path, "PYTHONDONTWRITEBYTECODE=1")
-	check := exec.Command("/usr/bin/python3", "-c", "import django, corsheaders; assert django.get_version().startswith('"+l.django+".')")
-	check.Env = env
-	if b, err := check.CombinedOutput(); err != nil {
-		why := "no /usr/bin/python3 with Django " + l.django + " and django-cors-headers " + l.major + "x (Debian's " +
-			"python3-django-cors-headers, and scripts/install-references for drf318/; scripts/install-test-deps): " +
-			strings.TrimSpace(string(b))
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	data, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("/usr/bin/python3", filepath.Join(testdata, "cors_side.py"))
-	cmd.Env = env
-	cmd.Stdin = bytes.NewReader(data)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	b, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("cors_side.py: %v\n%s", err, stderr.Bytes())
-	}
+	pyrun.Need(t, pyrun.At(l.compat), "corsheaders")
+	b := pyrun.Exec(t, pyrun.At(l.compat), in, filepath.Join("testdata", "cors_side.py"))
 	if err := json.Unmarshal(b, out); err != nil {
 		t.Fatalf("cors_side.py's output: %v\n%s", err, b)
 	}

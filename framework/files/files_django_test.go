@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/files"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 )
 
 // djangoCases are the inputs given to Django and to the package alike.
@@ -116,49 +116,18 @@ func cases() djangoCases {
 }
 
 // askDjango runs testdata/django_files.py on Debian's Django 3.2 and on
-// conformance/reference/drf318's Django 5.2, each in a subtest; a Django
-// that is missing skips its subtest, or fails it with CI_REQUIRE_DJANGO.
+// conformance/reference/drf318's Django 5.2, each in a subtest
+// (pyrun.Levels); a Django that is missing skips its subtest, or fails it
+// with CI_REQUIRE_DJANGO.
 func askDjango(t *testing.T, in djangoCases, fn func(t *testing.T, level compat.Level, out djangoAnswers)) {
-	vendor, err := filepath.Abs(filepath.Join("..", "..", "conformance", "reference", "drf318"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []struct {
-		version, path string
-		level         compat.Level
-	}{{"3.2", "", compat.DRF314}, {"5.2", vendor, compat.Current}} {
-		t.Run("django"+d.version, func(t *testing.T) {
-			env := append(os.Environ(), "PYTHONPATH="+d.path, "PYTHONDONTWRITEBYTECODE=1")
-			check := exec.Command("/usr/bin/python3", "-c", "import django; print(django.get_version())")
-			check.Env = env
-			version, err := check.CombinedOutput()
-			if err != nil || !strings.HasPrefix(string(version), d.version+".") {
-				why := "no Django " + d.version + " for /usr/bin/python3 (scripts/install-test-deps): " + strings.TrimSpace(string(version))
-				if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-					t.Fatal(why)
-				}
-				t.Skip(why)
-			}
-			c := exec.Command("/usr/bin/python3", filepath.Join("testdata", "django_files.py"))
-			c.Env = env
-			c.Stdin = strings.NewReader(string(b))
-			var stderr strings.Builder
-			c.Stderr = &stderr
-			raw, err := c.Output()
-			if err != nil {
-				t.Fatalf("Django %s: %v\n%s", d.version, err, stderr.String())
-			}
-			var out djangoAnswers
-			if err := json.Unmarshal(raw, &out); err != nil {
-				t.Fatalf("Django %s answered %q: %v", d.version, raw, err)
-			}
-			fn(t, d.level, out)
-		})
-	}
+	pyrun.Levels(t, "", func(t *testing.T, level pyrun.Level) {
+		raw := pyrun.Exec(t, level, in, filepath.Join("testdata", "django_files.py"))
+		var out djangoAnswers
+		if err := json.Unmarshal(raw, &out); err != nil {
+			t.Fatalf("Django %s answered %q: %v", level.Django, raw, err)
+		}
+		fn(t, level.Compat, out)
+	})
 }
 
 // matches reports whether got is Django's answer want, in which the

@@ -19,6 +19,7 @@ import (
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -85,9 +86,9 @@ type djangoAnswers struct {
 // relationsPython runs testdata/relations_django.py at a level (its
 // PYTHONPATH, "" for Debian's Django 3.2) on the database at dbURL, which
 // it creates the library's tables in and fills, and returns its answers.
-func relationsPython(t *testing.T, pythonPath, dbURL string) djangoAnswers {
+func relationsPython(t *testing.T, level pyrun.Level, dbURL string) djangoAnswers {
 	t.Helper()
-	out := testservers.RunPython(t, pythonPath, "testdata/relations_django.py", dbURL)
+	out := pyrun.Exec(t, level, nil, "testdata/relations_django.py", dbURL)
 	var a djangoAnswers
 	if err := json.Unmarshal(out, &a); err != nil {
 		t.Fatal(err)
@@ -122,14 +123,14 @@ func relationsPython(t *testing.T, pythonPath, dbURL string) djangoAnswers {
 // on the database, then the framework reads it. NULLs come where each
 // database puts them (first ascending on SQLite, last on PostgreSQL).
 func TestRelationsAsDjango(t *testing.T) {
-	testservers.DjangoLevels(t, "django, django_filters, rest_framework, psycopg2", func(t *testing.T, pythonPath string) {
+	pyrun.Levels(t, "django_filters, rest_framework, psycopg2", func(t *testing.T, level pyrun.Level) {
 		for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
 			t.Run(d.String(), func(t *testing.T) {
 				dbURL := "sqlite:///" + filepath.Join(t.TempDir(), "db.sqlite3")
 				if d == store.PostgreSQL {
 					dbURL = testservers.Postgres(t)
 				}
-				want := relationsPython(t, pythonPath, dbURL)
+				want := relationsPython(t, level, dbURL)
 				db, err := store.Open(dbURL)
 				if err != nil {
 					t.Fatal(err)

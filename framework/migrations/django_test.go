@@ -11,50 +11,31 @@ import (
 
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
 func TestMain(m *testing.M) { os.Exit(testservers.Main(m)) }
 
-// djangoPython is Debian's python3 with Django 3.2, or the test skips
-// (fails when CI_REQUIRE_DJANGO is set).
-func djangoPython(t *testing.T) string {
-	t.Helper()
-	return djangoAt(t, djangos[0])
-}
-
 // django is one Django the migrations are held equal to: Debian's 3.2
-// at compat.DRF314, or conformance/reference/drf318's 5.2 (PYTHONPATH
-// pythonPath) at compat.Current.
+// at compat.DRF314, or conformance/reference/drf318's 5.2 at
+// compat.Current.
 type django struct {
-	name       string
-	version    string
-	level      compat.Level
-	pythonPath string
+	name  string
+	level compat.Level
+	py    pyrun.Level
 }
 
 var djangos = []django{
-	{"django3.2", "(3, 2)", compat.DRF314, ""},
-	{"django5.2", "(5, 2)", compat.Current, "../../conformance/reference/drf318"},
+	{"django3.2", compat.DRF314, pyrun.DRF314},
+	{"django5.2", compat.Current, pyrun.DRF318},
 }
 
-// djangoAt is Debian's python3 with dj's Django and psycopg2, or the test
-// skips (fails when CI_REQUIRE_DJANGO is set).
-func djangoAt(t *testing.T, dj django) string {
+// djangoAt skips the test (fails it when CI_REQUIRE_DJANGO is set) unless
+// Debian's python3 has dj's Django and psycopg2.
+func djangoAt(t *testing.T, dj django) {
 	t.Helper()
-	p := "/usr/bin/python3"
-	cmd := exec.Command(p, "-c", "import django, psycopg2; assert django.VERSION[:2] == "+dj.version)
-	cmd.Env = append(os.Environ(), "PYTHONPATH="+absPath(t, dj.pythonPath))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		why := "no Debian python3 with Django " + dj.version + " and psycopg2 (python3-django python3-psycopg2, " +
-			"scripts/install-references for 5.2): " + strings.TrimSpace(string(out))
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	return p
+	pyrun.Need(t, dj.py, "psycopg2")
 }
 
 // forEachDjango runs f in a subtest for each Django, skipping those not
@@ -71,34 +52,18 @@ func forEachDjango(t *testing.T, f func(t *testing.T, dj django)) {
 	}
 }
 
-// absPath is path made absolute, "" for "".
-func absPath(t *testing.T, path string) string {
-	if path == "" {
-		return ""
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
-
 // djangoProject is a Django project in a temporary directory with the
 // snippets app of testdata/snippets (models1.py as its models).
 type djangoProject struct {
-	t          *testing.T
-	python     string
-	pythonPath string
-	dir        string
-	url        string
+	t     *testing.T
+	level pyrun.Level
+	dir   string
+	url   string
 }
 
 func newDjangoProject(t *testing.T, dj django, url string) *djangoProject {
-	p := &djangoProject{t: t, python: djangoAt(t, dj), dir: t.TempDir(), url: url}
-	p.pythonPath = p.dir
-	if dj.pythonPath != "" {
-		p.pythonPath = absPath(t, dj.pythonPath) + string(os.PathListSeparator) + p.dir
-	}
+	djangoAt(t, dj)
+	p := &djangoProject{t: t, level: dj.py, dir: t.TempDir(), url: url}
 	mustMkdir(t, filepath.Join(p.dir, "snippets", "migrations"))
 	copyFile(t, "testdata/snippets/settings.py", filepath.Join(p.dir, "settings.py"))
 	for _, f := range []string{"snippets/__init__.py", "snippets/migrations/__init__.py"} {
@@ -115,10 +80,9 @@ func (p *djangoProject) models(name string) {
 // run runs django-admin with args and returns its output.
 func (p *djangoProject) run(args ...string) string {
 	p.t.Helper()
-	cmd := exec.Command(p.python, append([]string{"-m", "django"}, args...)...)
-	cmd.Dir = p.dir
-	cmd.Env = append(os.Environ(), "DJANGO_SETTINGS_MODULE=settings", "PYTHONPATH="+p.pythonPath,
-		"MIGRATIONS_DATABASE_URL="+p.url, "PYTHONDONTWRITEBYTECODE=1")
+	cmd := pyrun.Command(p.level, append([]string{"-m", "django"}, args...)...)
+	cmd.Dir = p.dir // on sys.path, as python -m puts it
+	cmd.Env = append(cmd.Env, "DJANGO_SETTINGS_MODULE=settings", "MIGRATIONS_DATABASE_URL="+p.url)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -3,9 +3,6 @@ package migrations_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,7 +76,7 @@ func TestNullsDistinctAsDjango(t *testing.T) {
 				Create    []string `json:"create"`
 				Add       []string `json:"add"`
 			}
-			if err := json.Unmarshal(runDjango52(t, "nulls_distinct.py", name, dsn), &want); err != nil {
+			if err := json.Unmarshal(runDjangoAt(t, compat.Current, "nulls_distinct.py", name, dsn), &want); err != nil {
 				t.Fatal(err)
 			}
 			got := executed(t, create, dialect, empty)
@@ -116,34 +113,6 @@ func executed(t *testing.T, m migrations.Migration, dialect store.Dialect, befor
 	var out []string
 	for _, l := range lines {
 		out = append(out, l.Parts...)
-	}
-	return out
-}
-
-// runDjango52 runs testdata/script with args under Django 5.2
-// (conformance/reference/drf318), and returns what it prints; no Django
-// 5.2 skips, or fails with CI_REQUIRE_DJANGO.
-func runDjango52(t *testing.T, script string, args ...string) []byte {
-	t.Helper()
-	path, err := filepath.Abs(filepath.Join("..", "..", "conformance", "reference", "drf318"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(path, "django")); err != nil {
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal("no Django 5.2 (scripts/install-references)")
-		}
-		t.Skip("no Django 5.2 (scripts/install-references)")
-	}
-	c := exec.Command("/usr/bin/python3", append([]string{filepath.Join("testdata", script)}, args...)...)
-	c.Env = append(os.Environ(), "PYTHONPATH="+path, "PYTHONDONTWRITEBYTECODE=1")
-	out, err := c.Output()
-	if err != nil {
-		var stderr string
-		if e, ok := err.(*exec.ExitError); ok {
-			stderr = string(e.Stderr)
-		}
-		t.Fatalf("%s: %v\n%s", script, err, stderr)
 	}
 	return out
 }

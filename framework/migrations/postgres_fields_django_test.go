@@ -2,8 +2,6 @@ package migrations_test
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -104,22 +103,10 @@ func TestPostgresFieldsAsDjango(t *testing.T) {
 	}
 }
 
-// runDjangoAt runs testdata/script with args under the Django of level:
-// Debian's 3.2 for compat.DRF314, else 5.2 (runDjango52).
+// runDjangoAt runs testdata/script with args under the Django of level
+// (pyrun.At), after checking that it and psycopg2 are there.
 func runDjangoAt(t *testing.T, level compat.Level, script string, args ...string) []byte {
 	t.Helper()
-	if level != compat.DRF314 {
-		return runDjango52(t, script, args...)
-	}
-	c := exec.Command("/usr/bin/python3", append([]string{filepath.Join("testdata", script)}, args...)...)
-	c.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	out, err := c.Output()
-	if err != nil {
-		var stderr string
-		if e, ok := err.(*exec.ExitError); ok {
-			stderr = string(e.Stderr)
-		}
-		t.Fatalf("%s: %v\n%s", script, err, stderr)
-	}
-	return out
+	pyrun.Need(t, pyrun.At(level), "psycopg2")
+	return pyrun.Exec(t, pyrun.At(level), nil, append([]string{filepath.Join("testdata", script)}, args...)...)
 }

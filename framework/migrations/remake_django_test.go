@@ -3,8 +3,6 @@ package migrations_test
 import (
 	"bytes"
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +12,7 @@ import (
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 )
 
 // remakeApp is testdata/remake's app: the migrations of its Django
@@ -66,14 +65,13 @@ func TestRemakeAsDjangoMigrate(t *testing.T) {
 	}
 	for _, dj := range djangos {
 		t.Run(dj.name, func(t *testing.T) {
-			python := djangoAt(t, dj)
+			djangoAt(t, dj)
 			djangoPath := filepath.Join(t.TempDir(), "django.sqlite3")
 			django := func(args ...string) string {
 				t.Helper()
-				cmd := exec.Command(python, append([]string{"-m", "django"}, args...)...)
-				cmd.Env = append(os.Environ(), "DJANGO_SETTINGS_MODULE=settings",
-					"PYTHONPATH="+project+string(os.PathListSeparator)+absPath(t, dj.pythonPath),
-					"MIGRATIONS_DATABASE_PATH="+djangoPath, "PYTHONDONTWRITEBYTECODE=1")
+				cmd := pyrun.Command(dj.py, append([]string{"-m", "django"}, args...)...)
+				cmd.Dir = project // on sys.path, as python -m puts it
+				cmd.Env = append(cmd.Env, "DJANGO_SETTINGS_MODULE=settings", "MIGRATIONS_DATABASE_PATH="+djangoPath)
 				var stderr bytes.Buffer
 				cmd.Stderr = &stderr
 				out, err := cmd.Output()

@@ -1,8 +1,6 @@
 package migrations_test
 
 import (
-	"os"
-	"os/exec"
 	"reflect"
 	"slices"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/models"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 )
 
 // book is the sample's Book as a model: the statements below are what
@@ -304,9 +303,8 @@ func TestNamesAsDjango(t *testing.T) {
 	}
 	for _, dj := range djangos {
 		t.Run(dj.name, func(t *testing.T) {
-			cmd := exec.Command(djangoAt(t, dj), "testdata/names.py")
-			cmd.Env = append(os.Environ(), "PYTHONPATH="+absPath(t, dj.pythonPath), "PYTHONDONTWRITEBYTECODE=1")
-			out, err := cmd.Output()
+			djangoAt(t, dj)
+			out, err := pyrun.Command(dj.py, "testdata/names.py").Output()
 			if err != nil {
 				t.Fatalf("names.py: %v", err)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -66,7 +67,7 @@ var arrayCases = []struct {
 // (its PYTHONPATH, "" for Debian's Django 3.2) on the database at dbURL,
 // which it creates lab_gadget in and fills, and returns the keys each of
 // arrayCases selects.
-func arrayLookupsPython(t *testing.T, pythonPath, dbURL string) [][]int64 {
+func arrayLookupsPython(t *testing.T, level pyrun.Level, dbURL string) [][]int64 {
 	t.Helper()
 	cases := make([][]any, len(arrayCases))
 	for i, c := range arrayCases {
@@ -76,7 +77,7 @@ func arrayLookupsPython(t *testing.T, pythonPath, dbURL string) [][]int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := testservers.RunPython(t, pythonPath, "testdata/array_lookups_django.py", dbURL, string(js))
+	out := pyrun.Exec(t, level, nil, "testdata/array_lookups_django.py", dbURL, string(js))
 	var keys [][]int64
 	if err := json.Unmarshal(out, &keys); err != nil {
 		t.Fatal(err)
@@ -92,9 +93,9 @@ func arrayLookupsPython(t *testing.T, pythonPath, dbURL string) [][]int64 {
 // same PostgreSQL table, at both levels, through the store's reader and
 // through database/sql.
 func TestArrayLookupsAsDjango(t *testing.T) {
-	testservers.DjangoLevels(t, "django, psycopg2", func(t *testing.T, pythonPath string) {
+	pyrun.Levels(t, "psycopg2", func(t *testing.T, level pyrun.Level) {
 		dbURL := testservers.Postgres(t)
-		want := arrayLookupsPython(t, pythonPath, dbURL)
+		want := arrayLookupsPython(t, level, dbURL)
 		for _, open := range []struct {
 			name string
 			o    store.Options

@@ -14,6 +14,7 @@ import (
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -90,7 +91,7 @@ func TestCascadeAsDjango(t *testing.T) {
 	if _, err := models.Of[cdStray](); err != nil {
 		t.Fatal(err)
 	}
-	testservers.DjangoLevels(t, "django, psycopg2", func(t *testing.T, pythonPath string) {
+	pyrun.Levels(t, "psycopg2", func(t *testing.T, level pyrun.Level) {
 		for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
 			t.Run(d.String(), func(t *testing.T) {
 				dsn := filepath.Join(t.TempDir(), "db.sqlite3")
@@ -98,7 +99,7 @@ func TestCascadeAsDjango(t *testing.T) {
 					dsn = testservers.Postgres(t)
 				}
 				var want cascadeDjango
-				if err := json.Unmarshal(testservers.RunPython(t, pythonPath, "testdata/cascade_django.py", dsn), &want); err != nil {
+				if err := json.Unmarshal(pyrun.Exec(t, level, nil, "testdata/cascade_django.py", dsn), &want); err != nil {
 					t.Fatal(err)
 				}
 				if len(want.Cases) != len(cascadeCases) {

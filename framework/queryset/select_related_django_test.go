@@ -9,6 +9,7 @@ import (
 	"github.com/go-drf/drf/framework/query"
 	"github.com/go-drf/drf/framework/queryset"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
@@ -26,14 +27,14 @@ type djangoSelectRelated struct {
 // words.
 func TestSelectRelatedAsDjango(t *testing.T) {
 	srDescribe(t)
-	testservers.DjangoLevels(t, "django, psycopg2", func(t *testing.T, pythonPath string) {
+	pyrun.Levels(t, "psycopg2", func(t *testing.T, level pyrun.Level) {
 		for _, d := range []store.Dialect{store.SQLite, store.PostgreSQL} {
 			t.Run(d.String(), func(t *testing.T) {
 				dsn := filepath.Join(t.TempDir(), "db.sqlite3")
 				if d == store.PostgreSQL {
 					dsn = testservers.Postgres(t)
 				}
-				want := selectRelatedPython(t, pythonPath, dsn)
+				want := selectRelatedPython(t, level, dsn)
 				db, err := store.Open(dsn)
 				if err != nil {
 					t.Fatal(err)
@@ -84,9 +85,9 @@ func TestSelectRelatedAsDjango(t *testing.T) {
 // selectRelatedPython runs testdata/select_related_django.py at a level
 // (its PYTHONPATH, "" for Debian's Django 3.2) on the database dsn, which
 // it creates the library's tables in and fills.
-func selectRelatedPython(t *testing.T, pythonPath, dsn string) djangoSelectRelated {
+func selectRelatedPython(t *testing.T, level pyrun.Level, dsn string) djangoSelectRelated {
 	t.Helper()
-	out := testservers.RunPython(t, pythonPath, "testdata/select_related_django.py", dsn)
+	out := pyrun.Exec(t, level, nil, "testdata/select_related_django.py", dsn)
 	var got djangoSelectRelated
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)

@@ -1,78 +1,31 @@
 package translation
 
 import (
-	"bytes"
-	"encoding/json"
 	"math/rand/v2"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 )
 
-// levels are the two compatibility levels and the PYTHONPATH of their
-// DRF and Django ("" is Debian 12's own, DRF 3.14 on Django 3.2).
+// levels are the two compatibility levels, whose DRF and Django the
+// oracles run on (pyrun.At).
 var levels = []struct {
-	name   string
-	level  compat.Level
-	drf    string
-	vendor string
+	name  string
+	level compat.Level
 }{
-	{"drf314", compat.DRF314, "3.14", ""},
-	{"drf318", compat.Current, "3.18", "drf318"},
+	{"drf314", compat.DRF314},
+	{"drf318", compat.Current},
 }
 
-// requireDRF returns the environment of /usr/bin/python3 at a level
-// (its DRF version and the drf318 directory, "" for Debian 12's own); a
-// level whose DRF is missing skips, or fails with CI_REQUIRE_DJANGO.
-func requireDRF(t *testing.T, version, vendor string) []string {
+// python runs testdata/script with args at level (pyrun.Run), with in as
+// its stdin, and decodes its JSON output into out.
+func python(t *testing.T, level compat.Level, script string, in, out any, args ...string) {
 	t.Helper()
-	path := ""
-	if vendor != "" {
-		p, err := filepath.Abs(filepath.Join("..", "..", "conformance", "reference", vendor))
-		if err != nil {
-			t.Fatal(err)
-		}
-		path = p
-	}
-	env := append(os.Environ(), "PYTHONPATH="+path, "PYTHONDONTWRITEBYTECODE=1")
-	check := exec.Command("/usr/bin/python3", "-c", "import rest_framework; print(rest_framework.__version__)")
-	check.Env = env
-	got, err := check.CombinedOutput()
-	if err != nil || !strings.HasPrefix(string(got), version+".") {
-		why := "no DRF " + version + " for /usr/bin/python3 (scripts/install-references): " + strings.TrimSpace(string(got))
-		if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	return env
-}
-
-// python runs a testdata script with args at a level (requireDRF), with
-// in as its stdin, and decodes its JSON output into out.
-func python(t *testing.T, version, vendor, script string, in, out any, args ...string) {
-	t.Helper()
-	env := requireDRF(t, version, vendor)
-	b, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := exec.Command("/usr/bin/python3", append([]string{filepath.Join("testdata", script)}, args...)...)
-	c.Env, c.Stdin = env, bytes.NewReader(b)
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	o, err := c.Output()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", script, err, stderr.String())
-	}
-	if err := json.Unmarshal(o, out); err != nil {
-		t.Fatalf("%s: %v: %.500s", script, err, o)
-	}
+	pyrun.Run(t, pyrun.At(level), filepath.Join("testdata", script), in, out, args...)
 }
 
 type languageRequest struct {
@@ -137,7 +90,7 @@ func TestLanguageIsDjangos(t *testing.T) {
 			} {
 				cfg.Compatibility = lv.level
 				var want []string
-				python(t, lv.drf, lv.vendor, "language_from_request.py", map[string]any{
+				python(t, lv.level, "language_from_request.py", map[string]any{
 					"language_code": cmpOr(cfg.LanguageCode, "en-us"), "languages": cfg.Languages, "requests": cases}, &want)
 				l, err := newLocale(cfg)
 				if err != nil {

@@ -127,13 +127,10 @@ func TestErrorsInTheClientsLanguageAreDRFs(t *testing.T) {
 	throttle, cases := errorCases()
 	before, gadgets := gadgetCases()
 	throttle, cases = append(throttle, before...), append(cases, gadgets...)
-	for _, lv := range []struct {
-		name, drf, vendor string
-		level             framework.Compatibility
-	}{{"drf314", "3.14", "", framework.DRF314}, {"drf318", "3.18", "drf318", framework.DRF318}} {
+	for _, lv := range levels {
 		t.Run(lv.name, func(t *testing.T) {
 			var want []errorAnswer
-			python(t, lv.drf, lv.vendor, "drf_errors.py", map[string]any{"before": throttle, "requests": cases}, &want)
+			python(t, lv.level, "drf_errors.py", map[string]any{"before": throttle, "requests": cases}, &want)
 			do := localizedSample(t, lv.level)
 			for _, r := range throttle {
 				do(r)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/go-drf/drf/framework/compat"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 )
 
 // Every message of the catalogs, formatted in English with its
@@ -27,7 +28,7 @@ func TestEveryMessageIsDjangos(t *testing.T) {
 				English      string
 				Translations map[string]string
 			}
-			python(t, lv.drf, lv.vendor, "messages.py", nil, &want, path)
+			python(t, lv.level, "messages.py", nil, &want, path)
 			c, err := loadCatalog(lv.level)
 			if err != nil {
 				t.Fatal(err)
@@ -139,8 +140,8 @@ func (c *catalog) messagesOf(msg string) int {
 // The committed catalogs are what scripts/generate-translations writes
 // from the installed packages.
 func TestCatalogsAreGenerated(t *testing.T) {
-	requireDRF(t, "3.14", "")
-	requireDRF(t, "3.18", "drf318")
+	pyrun.Need(t, pyrun.DRF314, "rest_framework")
+	pyrun.Need(t, pyrun.DRF318, "rest_framework")
 	out, err := exec.Command(filepath.Join("..", "..", "scripts", "generate-translations"), "--check").CombinedOutput()
 	if err != nil {
 		t.Errorf("scripts/generate-translations --check: %v\n%s", err, out)

@@ -14,9 +14,5 @@ import (
 // it when CI_REQUIRE_DJANGO is set) when that DRF is missing.
 func RunDRF(t *testing.T, level framework.Compatibility, script string, in, out any) {
 	t.Helper()
-	l := pyrun.DRF318
-	if level == framework.DRF314 {
-		l = pyrun.DRF314
-	}
-	pyrun.Run(t, l, script, in, out)
+	pyrun.Run(t, pyrun.At(level), script, in, out)
 }

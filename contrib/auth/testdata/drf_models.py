@@ -7,10 +7,12 @@ Django's migrate. The answer on stdout is JSON: "answers", [{"status",
 component's name (AutoSchema.map_serializer). The paths are users/,
 groups/, permissions/ and contenttypes/, with a detail route each."""
 import json
+import os
 import sys
 
 import django
 
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "djangoperms.settings")
 django.setup()
 
 from django.contrib.auth.models import Group, Permission, User  # noqa: E402

@@ -12,10 +12,12 @@ argv[2] its arguments in JSON, and the answer is JSON on stdout.
                                      each name: the user's username, or null
 """
 import json
+import os
 import sys
 
 import django
 
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "djangoperms.settings")
 django.setup()
 
 from django.contrib.auth import authenticate  # noqa: E402

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,27 +17,21 @@ import (
 	"github.com/go-drf/drf/framework/compat"
 	"github.com/go-drf/drf/framework/migrations"
 	"github.com/go-drf/drf/framework/store"
+	"github.com/go-drf/drf/internal/drfsuite/pyrun"
 	"github.com/go-drf/drf/internal/testservers"
 )
 
 // settings is the Django project's settings.py: the installed apps of
 // $INSTALLED_APPS on the database of $MIGRATIONS_DATABASE_URL.
 const settings = `import os
-from urllib.parse import urlparse
+
+from djangodb import database
 
 SECRET_KEY = 'contrib-migrations-test'
 INSTALLED_APPS = os.environ['INSTALLED_APPS'].split(',')
 DEFAULT_AUTO_FIELD = 'django.db.models.AutoField'
 USE_TZ = True
-
-_url = urlparse(os.environ['MIGRATIONS_DATABASE_URL'])
-if _url.scheme == 'sqlite':
-    DATABASES = {'default': {'ENGINE': 'django.db.backends.sqlite3', 'NAME': _url.path[1:]}}
-else:
-    DATABASES = {'default': {
-        'ENGINE': 'django.db.backends.postgresql', 'NAME': _url.path[1:], 'USER': _url.username,
-        'PASSWORD': _url.password or '', 'HOST': _url.hostname, 'PORT': _url.port or 5432,
-    }}
+DATABASES = {'default': database(os.environ['MIGRATIONS_DATABASE_URL'])}
 `
 
 // SameAsDjango holds app's migrations equal to those of the Django app
@@ -92,14 +85,7 @@ func SameAsDjangoModels(t *testing.T, before []migrations.Migration, app *migrat
 
 // djangos are the Django levels: Debian's Django 3.2 (with DRF 3.14 and
 // its packages) and the one of conformance/reference/drf318.
-var djangos = map[string]struct {
-	vendored bool
-	install  string
-	level    compat.Level
-}{
-	"3.2": {false, "Debian's python3-django and the packages of conformance/reference/README.md", compat.DRF314},
-	"5.2": {true, "scripts/install-references", compat.Current},
-}
+var djangos = map[string]pyrun.Level{"3.2": pyrun.DRF314, "5.2": pyrun.DRF318}
 
 // sameAs compares app's migrations with Django's at each of versions,
 // before's applied first on SQLite; with modelsPy, those makemigrations
@@ -107,40 +93,25 @@ var djangos = map[string]struct {
 func sameAs(t *testing.T, app *migrations.App, before []migrations.Migration, modelsPy string, installedApps []string, versions ...string) {
 	t.Helper()
 	noChanges(t, app)
-	root := moduleRoot(t)
 	for _, version := range versions {
-		dj := struct{ version, pythonPath, install string }{version, "", djangos[version].install}
-		if djangos[version].vendored {
-			dj.pythonPath = filepath.Join(root, "conformance", "reference", "drf318")
-		}
-		t.Run("django"+dj.version, func(t *testing.T) {
-			env := append(os.Environ(), "PYTHONPATH="+dj.pythonPath, "DJANGO_SETTINGS_MODULE=settings",
-				"INSTALLED_APPS="+strings.Join(installedApps, ","), "PYTHONDONTWRITEBYTECODE=1")
-			check := exec.Command("/usr/bin/python3", "-c", "import django, psycopg2; print(django.get_version())")
-			check.Env = env
-			out, err := check.CombinedOutput()
-			if err != nil || !strings.HasPrefix(string(out), dj.version+".") {
-				why := "no Django " + dj.version + " with psycopg2 for /usr/bin/python3 (" + dj.install + "): " + strings.TrimSpace(string(out))
-				if os.Getenv("CI_REQUIRE_DJANGO") != "" {
-					t.Fatal(why)
-				}
-				t.Skip(why)
-			}
+		level := djangos[version]
+		t.Run("django"+version, func(t *testing.T) {
+			pyrun.Need(t, level, "psycopg2")
 			for _, dialect := range []store.Dialect{store.SQLite, store.PostgreSQL} {
 				t.Run(dialect.String(), func(t *testing.T) {
 					url := "sqlite:///" + filepath.Join(t.TempDir(), "django.sqlite3")
 					if dialect == store.PostgreSQL {
 						url = testservers.Postgres(t)
 					}
-					p := &project{t: t, dir: t.TempDir(), url: url, env: append(env, "MIGRATIONS_DATABASE_URL="+url)}
+					p := &project{t: t, dir: t.TempDir(), url: url, level: level, env: []string{"DJANGO_SETTINGS_MODULE=settings",
+						"INSTALLED_APPS=" + strings.Join(installedApps, ","), "MIGRATIONS_DATABASE_URL=" + url}}
 					if err := os.WriteFile(filepath.Join(p.dir, "settings.py"), []byte(settings), 0o644); err != nil {
 						t.Fatal(err)
 					}
-					p.env = append(p.env, "PYTHONPATH="+p.dir+string(os.PathListSeparator)+dj.pythonPath)
 					if modelsPy != "" {
 						p.makeApp(app.Label, modelsPy)
 					}
-					compare(t, p, app, before, djangos[dj.version].level, dialect)
+					compare(t, p, app, before, level.Compat, dialect)
 				})
 			}
 		})
@@ -245,20 +216,22 @@ func statements(out string) string {
 	return b.String()
 }
 
-// project is a Django project in a temporary directory.
+// project is a Django project in a temporary directory, run with
+// django-admin at a level.
 type project struct {
-	t   *testing.T
-	dir string
-	url string // the database's
-	env []string
+	t     *testing.T
+	dir   string
+	url   string // the database's
+	level pyrun.Level
+	env   []string // the settings' variables
 }
 
 // run runs django-admin with args and returns its output.
 func (p *project) run(args ...string) string {
 	p.t.Helper()
-	cmd := exec.Command("/usr/bin/python3", append([]string{"-m", "django"}, args...)...)
+	cmd := pyrun.Command(p.level, append([]string{"-m", "django"}, args...)...)
 	cmd.Dir = p.dir
-	cmd.Env = p.env
+	cmd.Env = append(cmd.Env, p.env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -298,22 +271,4 @@ func (p *project) migrationNames(label string) []string {
 		p.t.Fatalf("Django's app %s has no migrations", label)
 	}
 	return names
-}
-
-// moduleRoot is the directory of the module's go.mod.
-func moduleRoot(t *testing.T) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
 }

@@ -4,9 +4,10 @@ relations, and for a many-to-many field's keys, on a live database.
 relations_django_test.go runs it with Debian's Django 3.2 / DRF 3.14 /
 django-filter 23.1 and, when conformance/reference/drf318 is laid out,
 with Django 5.2 / DRF 3.18 / django-filter 25.1 (PYTHONPATH), once per
-database:
+database, with internal/drfsuite/pyrun/python on its PYTHONPATH (djangodb):
 
-    /usr/bin/python3 framework/filters/testdata/relations_django.py DATABASE_URL
+    PYTHONPATH=internal/drfsuite/pyrun/python /usr/bin/python3 \
+        framework/filters/testdata/relations_django.py DATABASE_URL
 
 DATABASE_URL is sqlite:////abs/path.sqlite3 or postgres://user@host:port/name.
 It creates the tables of a small library (authors in countries, books
@@ -27,25 +28,19 @@ import json
 import os
 import sys
 import types
-from urllib.parse import urlparse
 
 import django
 from django.conf import settings
+from djangodb import database
 
 lib = types.ModuleType("lib")
 lib.__path__ = [os.path.dirname(os.path.abspath(__file__))]
 sys.modules["lib"] = lib
 
-url = urlparse(sys.argv[1])
-if url.scheme == "sqlite":
-    database = {"ENGINE": "django.db.backends.sqlite3", "NAME": url.path[1:] if url.path.startswith("//") else url.path}
-else:
-    database = {"ENGINE": "django.db.backends.postgresql", "NAME": url.path.lstrip("/"), "USER": url.username or "",
-                "PASSWORD": url.password or "", "HOST": url.hostname, "PORT": str(url.port or 5432)}
 settings.configure(
     SECRET_KEY="x",
     INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "django_filters", "rest_framework", "lib"],
-    DATABASES={"default": database},
+    DATABASES={"default": database(sys.argv[1])},
     DEFAULT_AUTO_FIELD="django.db.models.AutoField",
     USE_TZ=True,
 )

@@ -1,7 +1,7 @@
 """Django 5.2's SQL of a UniqueConstraint(nulls_distinct=False), for
 nullsdistinct_django_test.go.
 
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 \
+    PYTHONPATH=conformance/reference/drf318:internal/drfsuite/pyrun/python /usr/bin/python3 \
         framework/migrations/testdata/nulls_distinct.py sqlite|postgresql [DSN]
 
 It prints, as JSON, the statements of the schema editor (collect_sql) that
@@ -11,17 +11,12 @@ SQLite remakes the table), and whether the database supports it.
 """
 import json
 import sys
-from urllib.parse import urlparse
 
 import django
 from django.conf import settings
+from djangodb import database
 
-if sys.argv[1] == "postgresql":
-    u = urlparse(sys.argv[2])
-    db = {"ENGINE": "django.db.backends.postgresql", "NAME": u.path.lstrip("/"), "USER": u.username or "",
-          "HOST": u.hostname, "PORT": u.port}
-else:
-    db = {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}
+db = database(sys.argv[2] if sys.argv[1] == "postgresql" else ":memory:")
 settings.configure(SECRET_KEY="x", INSTALLED_APPS=["django.contrib.contenttypes"], DATABASES={"default": db})
 django.setup()
 

@@ -1,8 +1,8 @@
 """Django's SQL of django.contrib.postgres' ArrayField and HStoreField, for
 postgres_fields_django_test.go.
 
-    /usr/bin/python3 framework/migrations/testdata/postgres_fields.py DSN
-    PYTHONPATH=conformance/reference/drf318 /usr/bin/python3 \
+    PYTHONPATH=internal/drfsuite/pyrun/python /usr/bin/python3 framework/migrations/testdata/postgres_fields.py DSN
+    PYTHONPATH=conformance/reference/drf318:internal/drfsuite/pyrun/python /usr/bin/python3 \
         framework/migrations/testdata/postgres_fields.py DSN
 
 It prints, as JSON, the statements of the schema editor (collect_sql) of
@@ -12,15 +12,13 @@ then the table's.
 """
 import json
 import sys
-from urllib.parse import urlparse
 
 import django
 from django.conf import settings
+from djangodb import database
 
-u = urlparse(sys.argv[1])
-settings.configure(SECRET_KEY="x", INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.postgres"], DATABASES={
-    "default": {"ENGINE": "django.db.backends.postgresql", "NAME": u.path.lstrip("/"), "USER": u.username or "",
-                "HOST": u.hostname, "PORT": u.port}})
+settings.configure(SECRET_KEY="x", INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.postgres"],
+                   DATABASES={"default": database(sys.argv[1])})
 django.setup()
 
 from django.contrib.postgres.fields import ArrayField, HStoreField  # noqa: E402

@@ -2,9 +2,11 @@
 live PostgreSQL database.
 
 array_lookups_django_test.go runs it with Debian's Django 3.2 and, when
-conformance/reference/drf318 is laid out, with Django 5.2 (PYTHONPATH):
+conformance/reference/drf318 is laid out, with Django 5.2 (PYTHONPATH), with
+internal/drfsuite/pyrun/python on its PYTHONPATH (djangodb):
 
-    /usr/bin/python3 framework/queryset/testdata/array_lookups_django.py DATABASE_URL CASES_JSON
+    PYTHONPATH=internal/drfsuite/pyrun/python /usr/bin/python3 \
+        framework/queryset/testdata/array_lookups_django.py DATABASE_URL CASES_JSON
 
 DATABASE_URL is postgres://user@host:port/name; CASES_JSON is a list of
 [field, lookup, values] (len's values are one number). It creates the
@@ -15,18 +17,15 @@ list per case.
 import json
 import sys
 from decimal import Decimal
-from urllib.parse import urlparse
 
 import django
 from django.conf import settings
+from djangodb import database
 
-url = urlparse(sys.argv[1])
 settings.configure(
     SECRET_KEY="x",
     INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.postgres"],
-    DATABASES={"default": {"ENGINE": "django.db.backends.postgresql", "NAME": url.path.lstrip("/"),
-                           "USER": url.username or "", "PASSWORD": url.password or "", "HOST": url.hostname,
-                           "PORT": str(url.port or 5432)}},
+    DATABASES={"default": database(sys.argv[1])},
     DEFAULT_AUTO_FIELD="django.db.models.AutoField",
 )
 django.setup()

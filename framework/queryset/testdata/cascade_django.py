@@ -2,9 +2,10 @@
 sets and refuses.
 
 cascade_django_test.go runs it with Debian's Django 3.2 and, when
-conformance/reference/drf318 is laid out, with Django 5.2 (PYTHONPATH):
+conformance/reference/drf318 is laid out, with Django 5.2 (PYTHONPATH), with
+internal/drfsuite/pyrun/python on its PYTHONPATH (djangodb):
 
-    /usr/bin/python3 framework/queryset/testdata/cascade_django.py DATABASE
+    PYTHONPATH=internal/drfsuite/pyrun/python /usr/bin/python3 framework/queryset/testdata/cascade_django.py DATABASE
 
 DATABASE is postgres://user@host:port/name, or the path of an SQLite
 file. It creates the tables of the installed app "cascade" (shelves;
@@ -22,27 +23,19 @@ import json
 import os
 import sys
 import types
-from urllib.parse import urlparse
 
 import django
 from django.conf import settings
+from djangodb import database
 
 app = types.ModuleType("cascade")
 app.__path__ = [os.path.dirname(os.path.abspath(__file__))]
 sys.modules["cascade"] = app
 
-target = sys.argv[1]
-if target.startswith("postgres://"):
-    url = urlparse(target)
-    database = {"ENGINE": "django.db.backends.postgresql", "NAME": url.path.lstrip("/"),
-                "USER": url.username or "", "PASSWORD": url.password or "", "HOST": url.hostname,
-                "PORT": str(url.port or 5432)}
-else:
-    database = {"ENGINE": "django.db.backends.sqlite3", "NAME": target}
 settings.configure(
     SECRET_KEY="x",
     INSTALLED_APPS=["django.contrib.contenttypes", "cascade"],
-    DATABASES={"default": database},
+    DATABASES={"default": database(sys.argv[1])},
     DEFAULT_AUTO_FIELD="django.db.models.AutoField",
 )
 django.setup()

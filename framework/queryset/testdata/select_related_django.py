@@ -1,9 +1,10 @@
 """Django's answers for select_related on a live database.
 
 select_related_django_test.go runs it with Debian's Django 3.2 and, when
-conformance/reference/drf318 is laid out, with Django 5.2 (PYTHONPATH):
+conformance/reference/drf318 is laid out, with Django 5.2 (PYTHONPATH), with
+internal/drfsuite/pyrun/python on its PYTHONPATH (djangodb):
 
-    /usr/bin/python3 framework/queryset/testdata/select_related_django.py DATABASE
+    PYTHONPATH=internal/drfsuite/pyrun/python /usr/bin/python3 framework/queryset/testdata/select_related_django.py DATABASE
 
 DATABASE is postgres://user@host:port/name, or the path of an SQLite
 file. It creates the library's tables (sr_city, sr_author, sr_book),
@@ -15,23 +16,15 @@ names.
 """
 import json
 import sys
-from urllib.parse import urlparse
 
 import django
 from django.conf import settings
+from djangodb import database
 
-target = sys.argv[1]
-if target.startswith("postgres://"):
-    url = urlparse(target)
-    database = {"ENGINE": "django.db.backends.postgresql", "NAME": url.path.lstrip("/"),
-                "USER": url.username or "", "PASSWORD": url.password or "", "HOST": url.hostname,
-                "PORT": str(url.port or 5432)}
-else:
-    database = {"ENGINE": "django.db.backends.sqlite3", "NAME": target}
 settings.configure(
     SECRET_KEY="x",
     INSTALLED_APPS=["django.contrib.contenttypes"],
-    DATABASES={"default": database},
+    DATABASES={"default": database(sys.argv[1])},
     DEFAULT_AUTO_FIELD="django.db.models.AutoField",
 )
 django.setup()

@@ -1,21 +1,14 @@
-"""Django 3.2 with its auth and contenttypes apps only, on the database the
-Go test names in the environment (DJANGO_DB: an SQLite path, or
-DJANGO_PG_* for PostgreSQL): the permission tests let it migrate a
-database and compare what it created with what the Go migrations create."""
+"""Django with its auth and contenttypes apps only, on the database the Go
+test names in the environment (DJANGO_DB: an SQLite path or a postgres://
+URL, read by internal/drfsuite/pyrun's djangodb): the auth tests let it
+migrate a database and compare what it created with what the Go
+migrations create, and ask it and DRF what they answer over it."""
 import os
+
+from djangodb import database
 
 SECRET_KEY = "contrib-auth-permission-tests"
 USE_TZ = True
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes"]
-if os.environ.get("DJANGO_PG_NAME"):
-    DATABASES = {"default": {
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": os.environ["DJANGO_PG_NAME"],
-        "USER": os.environ.get("DJANGO_PG_USER", ""),
-        "PASSWORD": os.environ.get("DJANGO_PG_PASSWORD", ""),
-        "HOST": os.environ.get("DJANGO_PG_HOST", ""),
-        "PORT": os.environ.get("DJANGO_PG_PORT", ""),
-    }}
-else:
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.environ["DJANGO_DB"]}}
+DATABASES = {"default": database(os.environ["DJANGO_DB"])}
