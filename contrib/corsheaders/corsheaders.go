@@ -34,9 +34,9 @@ var DefaultMethods = []string{"DELETE", "GET", "OPTIONS", "PATCH", "POST", "PUT"
 // default_headers, of django-cors-headers 4.
 var DefaultHeaders = []string{"accept", "authorization", "content-type", "user-agent", "x-csrftoken", "x-requested-with"}
 
-// DefaultHeaders314 is CORS_ALLOW_HEADERS' default in django-cors-headers
+// defaultHeaders314 is CORS_ALLOW_HEADERS' default in django-cors-headers
 // 3.14 (Debian 12's), which also had accept-encoding, dnt and origin.
-var DefaultHeaders314 = []string{"accept", "accept-encoding", "authorization", "content-type", "dnt", "origin",
+var defaultHeaders314 = []string{"accept", "accept-encoding", "authorization", "content-type", "dnt", "origin",
 	"user-agent", "x-csrftoken", "x-requested-with"}
 
 // Settings are django-cors-headers' settings. The zero value allows no
@@ -60,7 +60,8 @@ type Settings struct {
 	// DefaultMethods.
 	AllowMethods []string
 	// AllowHeaders is CORS_ALLOW_HEADERS, sent to preflights; nil is
-	// DefaultHeaders (DefaultHeaders314 at compat.DRF314).
+	// DefaultHeaders (at compat.DRF314, django-cors-headers 3.14's, with
+	// accept-encoding, dnt and origin too).
 	AllowHeaders []string
 	// ExposeHeaders is CORS_EXPOSE_HEADERS: the answer's headers a
 	// browser shows the page.
@@ -84,7 +85,7 @@ type Settings struct {
 	// value is 4.9 (Debian's, beside Django 5.2), compat.DRF314 is 3.14
 	// (Debian 12's, beside Django 3.2), which sends
 	// Access-Control-Allow-Credentials to any origin, Vary: Origin
-	// capitalised, and the longer DefaultHeaders314.
+	// capitalised, and its longer default AllowHeaders.
 	Compatibility compat.Level
 }
 
@@ -176,7 +177,7 @@ func New(s Settings) (*CORS, error) {
 	if headers == nil {
 		headers = DefaultHeaders
 		if c.legacy {
-			headers = DefaultHeaders314
+			headers = defaultHeaders314
 		}
 	}
 	if c.legacy {

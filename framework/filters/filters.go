@@ -135,19 +135,18 @@ type SearchFilter struct {
 	// Fields are the fields searched (search_fields); none disables the filter.
 	Fields []string
 	// MaxTerms bounds the distinct terms of a search (a term repeated
-	// counts once); 0 gives DefaultMaxSearchTerms.
+	// counts once); 0 gives 100.
 	MaxTerms int
-	// MaxTermLength bounds the characters of each term; 0 gives
-	// DefaultMaxPatternLength.
+	// MaxTermLength bounds the characters of each term; 0 gives 10,000.
 	MaxTermLength int
 }
 
-// DefaultMaxSearchTerms is the default SearchFilter.MaxTerms. Each term is
+// defaultMaxSearchTerms is the default SearchFilter.MaxTerms. Each term is
 // one more condition of the query, nested one level deeper, and binds one
 // parameter per searched field: SQLite refuses an expression nested 1000
 // deep (SQLITE_MAX_EXPR_DEPTH), which DRF's search reaches with about
 // 1000 terms (a 500); 100 stays far from it.
-const DefaultMaxSearchTerms = 100
+const defaultMaxSearchTerms = 100
 
 // Messages of the searches SearchFilter refuses (the bound), worded as
 // DRF's field messages are.
@@ -172,8 +171,8 @@ func (f SearchFilter) Filter(r *request.Request, src query.Query) (query.Query, 
 // refuse returns the messages refusing terms, under the parameter's
 // name: more than MaxTerms distinct ones, one longer than MaxTermLength.
 func (f SearchFilter) refuse(terms []string) exceptions.ValidationErrors {
-	maxTerms := cmp.Or(f.MaxTerms, DefaultMaxSearchTerms)
-	maxLength := cmp.Or(f.MaxTermLength, DefaultMaxPatternLength)
+	maxTerms := cmp.Or(f.MaxTerms, defaultMaxSearchTerms)
+	maxLength := cmp.Or(f.MaxTermLength, defaultMaxPatternLength)
 	distinct := make(map[string]bool, min(len(terms), maxTerms+1))
 	long := false
 	for _, term := range terms {

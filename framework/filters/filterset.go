@@ -81,18 +81,18 @@ const (
 // The bounds of the values filters read, so that no query they make
 // reaches a limit of the database (which it would refuse, a 500).
 const (
-	// DefaultMaxListValues is the default FilterSet.MaxListValues. Each
+	// defaultMaxListValues is the default FilterSet.MaxListValues. Each
 	// value of a list is a bound parameter of the query, of which SQLite
 	// takes 32,766 (SQLITE_MAX_VARIABLE_NUMBER, go-sqlite3's build) and
 	// PostgreSQL 65,535: 1000 leaves room for 30 lists besides the
 	// search terms (one parameter per term and searched field).
-	DefaultMaxListValues = 1000
-	// DefaultMaxPatternLength is the default FilterSet.MaxPatternLength
+	defaultMaxListValues = 1000
+	// defaultMaxPatternLength is the default FilterSet.MaxPatternLength
 	// and SearchFilter.MaxTermLength, in characters. SQLite refuses a
 	// LIKE pattern over 50,000 bytes (SQLITE_MAX_LIKE_PATTERN_LENGTH);
 	// 10,000 characters make at most 40,002 (4 bytes a character, an
 	// escaped one 2, and the two % of a containment).
-	DefaultMaxPatternLength = 10000
+	defaultMaxPatternLength = 10000
 )
 
 // Filter is one filter of a FilterSet: a query parameter whose value is
@@ -205,11 +205,11 @@ type FilterSet struct {
 	// Filters are the filters, in order.
 	Filters []Filter
 	// MaxListValues bounds the comma-separated items of an In filter's
-	// value, empty ones included; 0 gives DefaultMaxListValues.
+	// value, empty ones included; 0 gives 1000.
 	MaxListValues int
 	// MaxPatternLength bounds the characters of a Contains, IContains or
 	// IExact filter's value (stripped), which SQLite compares as a LIKE
-	// pattern; 0 gives DefaultMaxPatternLength.
+	// pattern; 0 gives 10,000.
 	MaxPatternLength int
 	// Compatibility is the release whose django-filter reads the values:
 	// the zero value (compat.Current) django-filter 25.1 on Django 5.2,
@@ -366,8 +366,8 @@ func (fs FilterSet) Check(q query.Query) error {
 func (fs FilterSet) Filter(r *request.Request, q query.Query) (query.Query, error) {
 	var errs exceptions.ValidationErrors
 	params := r.QueryParams()
-	maxItems := cmp.Or(fs.MaxListValues, DefaultMaxListValues)
-	maxLength := cmp.Or(fs.MaxPatternLength, DefaultMaxPatternLength)
+	maxItems := cmp.Or(fs.MaxListValues, defaultMaxListValues)
+	maxLength := cmp.Or(fs.MaxPatternLength, defaultMaxPatternLength)
 	for _, f := range fs.Filters {
 		name := f.param()
 		raw, ok := params[name]

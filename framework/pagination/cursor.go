@@ -50,7 +50,8 @@ type CursorPagination struct {
 	// cannot be read; "" gives "Invalid cursor".
 	InvalidCursorMessage string
 	// Template renders the browsable controls; nil gives
-	// PreviousNextTemplate, NoTemplate none.
+	// PreviousNextTemplate (DRF 3.14's at framework.DRF314),
+	// NoTemplate none.
 	Template *template.Template
 
 	// ordering is Ordering parsed (Setup); nil before.
@@ -82,7 +83,7 @@ func (p *CursorPagination) Setup(s *framework.Settings) (framework.Paginator, er
 func (p *CursorPagination) Resolve(s *framework.Settings) (*CursorPagination, error) {
 	c := *p
 	c.OffsetCutoff = cmp.Or(c.OffsetCutoff, defaultOffsetCutoff)
-	c.Template = levelTemplate(c.Template, s, PreviousNextTemplate314)
+	c.Template = levelTemplate(c.Template, s, previousNextTemplate314)
 	c.legacySchema = s.Compatibility == framework.DRF314
 	var err error
 	if c.ordering, err = cursorSetup(s, &c.PageSize, &c.CursorQueryParam, &c.InvalidCursorMessage, &c.Ordering, c.PageSizeQueryParam, c.MaxPageSize); err != nil {

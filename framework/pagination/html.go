@@ -41,9 +41,9 @@ type PageLink struct {
 // DRF 3.15 removed, #8783).
 var NumbersTemplate = numbers(`<ul class="pagination">`)
 
-// NumbersTemplate314 is NumbersTemplate as DRF 3.14 writes it, with an
+// numbersTemplate314 is NumbersTemplate as DRF 3.14 writes it, with an
 // inline style; the default at DRF 3.14 level.
-var NumbersTemplate314 = numbers(`<ul class="pagination" style="margin: 5px 0 10px 0">`)
+var numbersTemplate314 = numbers(`<ul class="pagination" style="margin: 5px 0 10px 0">`)
 
 func numbers(open string) *template.Template {
 	return template.Must(template.New("numbers").Parse(open + `
@@ -87,9 +87,9 @@ var PreviousNextTemplate = template.Must(template.New("previous_and_next").Parse
 </ul>
 `))
 
-// PreviousNextTemplate314 is PreviousNextTemplate as DRF 3.14 writes it,
+// previousNextTemplate314 is PreviousNextTemplate as DRF 3.14 writes it,
 // without those attributes; the default at DRF 3.14 level.
-var PreviousNextTemplate314 = template.Must(template.New("previous_and_next").Parse(`<ul class="pager">
+var previousNextTemplate314 = template.Must(template.New("previous_and_next").Parse(`<ul class="pager">
 {{- if .PreviousURL}}
   <li class="previous"><a href="{{.PreviousURL}}">&laquo; Previous</a></li>
 {{- else}}

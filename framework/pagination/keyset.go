@@ -58,7 +58,8 @@ type KeysetPagination struct {
 	// cannot be read; "" gives "Invalid cursor".
 	InvalidCursorMessage string
 	// Template renders the browsable controls; nil gives
-	// PreviousNextTemplate, NoTemplate none.
+	// PreviousNextTemplate (DRF 3.14's at framework.DRF314),
+	// NoTemplate none.
 	Template *template.Template
 
 	// ordering is Ordering parsed, with the key (Setup); nil before.
@@ -80,7 +81,7 @@ func (p *KeysetPagination) Setup(s *framework.Settings) (framework.Paginator, er
 func (p *KeysetPagination) Resolve(s *framework.Settings) (*KeysetPagination, error) {
 	c := *p
 	c.Key = cmp.Or(c.Key, defaultKey)
-	c.Template = levelTemplate(c.Template, s, PreviousNextTemplate314)
+	c.Template = levelTemplate(c.Template, s, previousNextTemplate314)
 	if len(c.Secret) == 0 {
 		c.Secret = processSecret()
 	}

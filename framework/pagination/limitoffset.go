@@ -37,7 +37,8 @@ type LimitOffsetPagination struct {
 	// as DRF does.
 	Count CountMode
 	// Template renders the browsable controls; nil gives
-	// NumbersTemplate, NoTemplate none.
+	// NumbersTemplate (DRF 3.14's at framework.DRF314),
+	// NoTemplate none.
 	Template *template.Template
 
 	// ready marks a style whose defaults are filled in (Setup).
@@ -58,7 +59,7 @@ func (p *LimitOffsetPagination) Resolve(s *framework.Settings) (*LimitOffsetPagi
 	c.DefaultLimit = cmp.Or(c.DefaultLimit, s.PageSize)
 	c.LimitQueryParam = cmp.Or(c.LimitQueryParam, defaultLimitQueryParam)
 	c.OffsetQueryParam = cmp.Or(c.OffsetQueryParam, defaultOffsetQueryParam)
-	c.Template = levelTemplate(c.Template, s, NumbersTemplate314)
+	c.Template = levelTemplate(c.Template, s, numbersTemplate314)
 	c.legacySchema = s.Compatibility == framework.DRF314
 	c.ready = true
 	if c.DefaultLimit < 0 || c.MaxLimit < 0 {

@@ -49,7 +49,8 @@ type PageNumberPagination struct {
 	// as DRF does.
 	Count CountMode
 	// Template renders the browsable controls; nil gives
-	// NumbersTemplate, NoTemplate none.
+	// NumbersTemplate (DRF 3.14's at framework.DRF314),
+	// NoTemplate none.
 	Template *template.Template
 
 	// ready marks a style whose defaults are filled in (Setup).
@@ -76,7 +77,7 @@ func (p *PageNumberPagination) Resolve(s *framework.Settings) (*PageNumberPagina
 	c.InvalidPageMessage = cmp.Or(c.InvalidPageMessage, defaultInvalidPage)
 	c.emptyInvalid = s.Compatibility == framework.DRF314
 	c.legacySchema = s.Compatibility == framework.DRF314
-	c.Template = levelTemplate(c.Template, s, NumbersTemplate314)
+	c.Template = levelTemplate(c.Template, s, numbersTemplate314)
 	if c.LastPageStrings == nil {
 		c.LastPageStrings = defaultLastPageStrings
 	}
