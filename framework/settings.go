@@ -36,21 +36,10 @@ func (l List[T]) or(fallback List[T]) List[T] {
 	return fallback
 }
 
-// AuthenticatorChecker is implemented by authentication schemes that can
-// tell at registration that they cannot work (authentication.Token
-// without a store); the view's registration fails with the error. A
-// scheme whose store implements it too asks the store: contrib's token
-// stores install their model on their database then, so that deleting a
-// user deletes its tokens from the first request on, as Django's
-// installed authtoken app does.
-type AuthenticatorChecker interface {
-	CheckAuthenticator() error
-}
-
 // checkAuthenticators runs the view's authentication schemes' checks.
 func checkAuthenticators(schemes []request.Authenticator) error {
 	for _, a := range schemes {
-		if c, ok := a.(AuthenticatorChecker); ok {
+		if c, ok := a.(request.AuthenticatorChecker); ok {
 			if err := c.CheckAuthenticator(); err != nil {
 				return fmt.Errorf("authentication scheme %T: %w", a, err)
 			}

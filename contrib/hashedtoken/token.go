@@ -143,7 +143,7 @@ type Tokens struct {
 }
 
 // CheckAuthenticator makes the tokens' source over DB when a view that
-// authenticates with them is registered (framework.AuthenticatorChecker),
+// authenticates with them is registered (request.AuthenticatorChecker),
 // which installs Token on DB: deleting a user then deletes its tokens
 // before any token has been read.
 func (s *Tokens) CheckAuthenticator() error {

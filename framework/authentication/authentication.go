@@ -13,6 +13,7 @@ package authentication
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/go-drf/drf/framework/request"
@@ -137,4 +138,17 @@ func asciiLower(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
+}
+
+// checkStore is a scheme's registration check of its store: refused when
+// nil (field names it, what says what to set), else the store's own check
+// when it has one (request.AuthenticatorChecker).
+func checkStore(store any, field, what string) error {
+	if store == nil {
+		return fmt.Errorf("%s is nil; set %s", field, what)
+	}
+	if c, ok := store.(request.AuthenticatorChecker); ok {
+		return c.CheckAuthenticator()
+	}
+	return nil
 }

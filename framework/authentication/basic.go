@@ -42,6 +42,12 @@ const (
 	msgUserInactive       = "User inactive or deleted."
 )
 
+// CheckAuthenticator refuses, at registration, a Basic without Users
+// (request.AuthenticatorChecker), and runs the store's own check.
+func (b Basic) CheckAuthenticator() error {
+	return checkStore(b.Users, "Users", "the store that checks usernames and passwords")
+}
+
 // Authenticate does not attempt unless the header's first word is "Basic"
 // (any case); then the credentials must decode and match an active user.
 func (b Basic) Authenticate(r *request.Request) (request.User, any, error) {

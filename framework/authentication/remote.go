@@ -28,6 +28,12 @@ type RemoteUser struct {
 // request that carried TrustedHeader's header more than once.
 const msgRemoteUserRepeated = "Invalid remote user header. It was sent more than once."
 
+// CheckAuthenticator refuses, at registration, a RemoteUser without Users
+// (request.AuthenticatorChecker), and runs the store's own check.
+func (s RemoteUser) CheckAuthenticator() error {
+	return checkStore(s.Users, "Users", "the store that finds and creates the named users")
+}
+
 // Authenticate does not attempt without a remote user in the context, and
 // fails when TrustedHeader found its header more than once.
 func (s RemoteUser) Authenticate(r *request.Request) (request.User, any, error) {

@@ -23,6 +23,12 @@ type Session struct {
 	Realm string
 }
 
+// CheckAuthenticator refuses, at registration, a Session without
+// Sessions (request.AuthenticatorChecker), and runs the store's own check.
+func (s Session) CheckAuthenticator() error {
+	return checkStore(s.Sessions, "Sessions", "the session store (contrib/sessions' *Manager)")
+}
+
 // Authenticate does not attempt when the request has no session of an
 // active user.
 func (s Session) Authenticate(r *request.Request) (request.User, any, error) {

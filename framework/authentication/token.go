@@ -1,7 +1,6 @@
 package authentication
 
 import (
-	"errors"
 	"unicode/utf8"
 
 	"github.com/go-drf/drf/framework/exceptions"
@@ -36,17 +35,10 @@ func (t Token) keyword() string {
 }
 
 // CheckAuthenticator refuses, at registration, a Token without Tokens,
-// and runs the store's own check when it has one
-// (framework.AuthenticatorChecker: contrib's token stores install their
-// model on their database).
+// and runs the store's own check (request.AuthenticatorChecker:
+// contrib's token stores install their model on their database).
 func (t Token) CheckAuthenticator() error {
-	if t.Tokens == nil {
-		return errors.New("Tokens is nil; set the store that finds tokens by key")
-	}
-	if c, ok := t.Tokens.(interface{ CheckAuthenticator() error }); ok {
-		return c.CheckAuthenticator()
-	}
-	return nil
+	return checkStore(t.Tokens, "Tokens", "the store that finds tokens by key")
 }
 
 // Authenticate does not attempt unless the header's first word is the

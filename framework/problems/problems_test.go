@@ -1,6 +1,7 @@
 package problems_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
@@ -56,10 +57,15 @@ func TestProblems(t *testing.T) {
 	}
 }
 
+// noUsers matches no credentials: the test needs Basic's challenge only.
+type noUsers struct{}
+
+func (noUsers) CheckPassword(context.Context, string, string) (request.User, error) { return nil, nil }
+
 // TestProblemHeaders: the error's own headers stay, a challenge among them.
 func TestProblemHeaders(t *testing.T) {
 	v := failing(nil)
-	v.Authentication = framework.Authenticators(authentication.Basic{})
+	v.Authentication = framework.Authenticators(authentication.Basic{Users: noUsers{}})
 	v.Permissions = framework.Permissions(framework.IsAuthenticated{})
 	r := client(t, problems.Handler{}, v).Get("/private/")
 	if r.Status != http.StatusUnauthorized || r.Header.Get("WWW-Authenticate") != `Basic realm="api"` || r.Header.Get("Content-Type") != "application/problem+json" {

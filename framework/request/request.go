@@ -28,6 +28,16 @@ type Authenticator interface {
 	Authenticate(r *Request) (User, any, error)
 }
 
+// AuthenticatorChecker is implemented by authentication schemes (and
+// their stores) that can tell at registration that they cannot work: a
+// scheme without its store. Registration of a view fails with the error.
+// contrib's token stores install their model on their database then, so
+// that deleting a user deletes its tokens from the first request on, as
+// Django's installed authtoken app does.
+type AuthenticatorChecker interface {
+	CheckAuthenticator() error
+}
+
 // Challenger is implemented by schemes that supply a WWW-Authenticate value;
 // a denied unauthenticated request is then 401 rather than 403.
 type Challenger interface {

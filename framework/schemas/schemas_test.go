@@ -38,15 +38,22 @@ type Note struct {
 // api is a small API: a model viewset with session, token and Basic
 // authentication, a cursor-paginated list with ordering and search, a
 // query-versioned view, a plain view, and the schema view.
-// noTokens finds no token: the schema only describes the token scheme.
-type noTokens struct{}
+// The stores of the schemes the schema describes, which find no one.
+type (
+	noTokens   struct{}
+	noUsers    struct{}
+	noSessions struct{}
+)
 
-func (noTokens) LookupToken(context.Context, string) (request.User, any, error) { return nil, nil, nil }
+func (noTokens) LookupToken(context.Context, string) (request.User, any, error)     { return nil, nil, nil }
+func (noUsers) CheckPassword(context.Context, string, string) (request.User, error) { return nil, nil }
+func (noSessions) SessionUser(*http.Request) (request.User, error)                  { return nil, nil }
+func (noSessions) EnforceCSRF(*request.Request) error                               { return nil }
 
 func api(t *testing.T) (*schemas.Generator, *framework.API) {
 	t.Helper()
 	api := framework.NewAPI(nil, framework.Settings{
-		Authentication: framework.Authenticators(authentication.Session{}, authentication.Token{Tokens: noTokens{}}, authentication.Basic{}),
+		Authentication: framework.Authenticators(authentication.Session{Sessions: noSessions{}}, authentication.Token{Tokens: noTokens{}}, authentication.Basic{Users: noUsers{}}),
 		Pagination:     &pagination.PageNumberPagination{PageSizeQueryParam: "page_size"},
 		PageSize:       10,
 		ThrottleRates:  map[string]string{"anon": "100/minute"},

@@ -96,9 +96,11 @@ import (
 // spelling went unexported, their values said in the fields' docs:
 // filters' three Default* bounds of SearchFilter and FilterSet, and the
 // DRF 3.14 defaults a level picks by itself (pagination's two *314
-// templates, corsheaders' DefaultHeaders314).
+// templates, corsheaders' DefaultHeaders314). Then 1496: the check
+// moved beside request.Authenticator and Basic, Session and RemoteUser
+// took it too (a scheme without its store refused at registration).
 const (
-	maxNames   = 1493
+	maxNames   = 1496
 	maxAnySigs = 67
 )
 
